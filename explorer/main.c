@@ -1,0 +1,46 @@
+/* main.c - flagscope's command dispatcher: one table, one file per command. */
+#include <stdio.h>
+#include <string.h>
+
+#include "explorer/commands.h"
+#include "harness/util.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"run", cmd_run, "build, verify, run, validate, store and rank a study"},
+	{"report", cmd_report, "print the ranking stored in a results database"},
+	{"list", cmd_list, "list toolchains, workloads or presets"},
+	{"verify", cmd_verify, "prove from ELF files which flags, ABI and linkage they got"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: flagscope COMMAND [options]\n\n"
+		     "Rebuild real programs across compiler, flag, ABI, libc and linkage\n"
+		     "matrices, check they still work, and rank them.\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'flagscope COMMAND --help' describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	error_msg("'%s' is not a command (see flagscope --help)", argv[1]);
+	return 2;
+}

@@ -1,0 +1,142 @@
+/* options.c - see options.h */
+#include "explorer/options.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void options_help(const struct command_spec *cmd, FILE *out)
+{
+	fprintf(out, "usage: flagscope %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+	fprintf(out, "\noptions:\n");
+	for (const struct option_spec *o = cmd->opts; o && o->long_name; o++) {
+		char left[64];
+		int n = 0;
+		if (o->short_name)
+			n = snprintf(left, sizeof(left), "-%c, ", o->short_name);
+		else
+			n = snprintf(left, sizeof(left), "    ");
+		snprintf(left + n, sizeof(left) - (size_t)n, "--%s%s%s", o->long_name,
+			 o->type == OPT_FLAG ? "" : " ",
+			 o->type == OPT_FLAG ? "" : (o->argname ? o->argname : "VALUE"));
+		fprintf(out, "  %-28s %s", left, o->help);
+		if (o->type == OPT_CHOICE) {
+			fprintf(out, " (");
+			for (const char *const *c = o->choices; *c; c++)
+				fprintf(out, "%s%s", c == o->choices ? "" : "|", *c);
+			fprintf(out, ")");
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  %-28s %s\n", "-h, --help", "show this help");
+	if (cmd->details)
+		fprintf(out, "\n%s\n", cmd->details);
+}
+
+static const struct option_spec *find_long(const struct command_spec *cmd, const char *name,
+					   size_t len)
+{
+	for (const struct option_spec *o = cmd->opts; o && o->long_name; o++)
+		if (strlen(o->long_name) == len && !strncmp(o->long_name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct option_spec *find_short(const struct command_spec *cmd, char c)
+{
+	for (const struct option_spec *o = cmd->opts; o && o->long_name; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+static int set_value(const struct command_spec *cmd, const struct option_spec *o,
+		     const char *arg)
+{
+	switch (o->type) {
+	case OPT_FLAG:
+		*(int *)o->value = 1;
+		return 0;
+	case OPT_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case OPT_INT: {
+		char *end;
+		errno = 0;
+		long v = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || v < -1000000000L || v > 1000000000L) {
+			error_msg("%s: --%s needs a number, not '%s' (see flagscope %s --help)",
+				  cmd->name, o->long_name, arg, cmd->name);
+			return -1;
+		}
+		*(int *)o->value = (int)v;
+		return 0;
+	}
+	case OPT_CHOICE:
+		for (const char *const *c = o->choices; *c; c++)
+			if (!strcmp(*c, arg)) {
+				*(const char **)o->value = *c;
+				return 0;
+			}
+		error_msg("%s: --%s does not take '%s' (see flagscope %s --help)", cmd->name,
+			  o->long_name, arg, cmd->name);
+		return -1;
+	}
+	return -1;
+}
+
+int options_parse(const struct command_spec *cmd, int argc, char **argv,
+		  struct strlist *positional)
+{
+	int only_positional = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct option_spec *o = NULL;
+		const char *arg = NULL;
+		if (only_positional || a[0] != '-' || !a[1]) {
+			sl_push(positional, a);
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_positional = 1;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			options_help(cmd, stdout);
+			return 1;
+		}
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			o = find_long(cmd, a + 2, len);
+			if (eq)
+				arg = eq + 1;
+		} else {
+			o = find_short(cmd, a[1]);
+			if (o && a[2])
+				arg = a + 2; /* -j2 */
+		}
+		if (!o) {
+			error_msg("%s: unknown option '%s' (see flagscope %s --help)", cmd->name, a,
+				  cmd->name);
+			return -1;
+		}
+		if (o->type == OPT_FLAG) {
+			if (arg) {
+				error_msg("%s: --%s takes no value (see flagscope %s --help)",
+					  cmd->name, o->long_name, cmd->name);
+				return -1;
+			}
+		} else if (!arg) {
+			if (i + 1 >= argc) {
+				error_msg("%s: --%s needs a value (see flagscope %s --help)", cmd->name,
+					  o->long_name, cmd->name);
+				return -1;
+			}
+			arg = argv[++i];
+		}
+		if (set_value(cmd, o, arg))
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * options.h - one option table per subcommand: it parses argv and it
+ * prints --help, so the two never disagree.
+ */
+#ifndef FLAGSCOPE_OPTIONS_H
+#define FLAGSCOPE_OPTIONS_H
+
+#include <stdio.h>
+
+#include "harness/util.h"
+
+enum opt_type {
+	OPT_FLAG,   /* int *: set to 1 */
+	OPT_STRING, /* const char **: the argument */
+	OPT_INT,    /* int *: a decimal argument */
+	OPT_CHOICE, /* const char **: one of .choices */
+};
+
+struct option_spec {
+	const char *long_name; /* without "--" */
+	char short_name;       /* 0 if none */
+	enum opt_type type;
+	void *value;
+	const char *argname; /* shown in help: "PATH" */
+	const char *help;
+	const char *const *choices; /* NULL-terminated, OPT_CHOICE only */
+};
+
+struct command_spec {
+	const char *name;    /* "run" */
+	const char *usage;   /* "[STUDY] [options]" */
+	const char *summary; /* one line */
+	const char *details; /* optional paragraph after the options */
+	const struct option_spec *opts; /* ends with an entry whose long_name is NULL */
+};
+
+/* Parse argv[1..] (argv[0] is the command name).  Positional arguments go
+ * to *positional.  Returns 0 to go on, 1 when --help was printed (exit 0),
+ * -1 after printing a usage error (exit 2). */
+int options_parse(const struct command_spec *cmd, int argc, char **argv,
+		  struct strlist *positional);
+void options_help(const struct command_spec *cmd, FILE *out);
+
+#endif

@@ -1,0 +1,446 @@
+/* util.c - see util.h */
+#include "harness/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void out_of_memory(void)
+{
+	fputs("flagscope: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	return p;
+}
+
+void error_msg(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("flagscope: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("flagscope: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void sb_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->cap)
+		return;
+	size_t cap = sb->cap ? sb->cap * 2 : 64;
+	while (cap < sb->len + extra + 1)
+		cap *= 2;
+	sb->buf = xrealloc(sb->buf, cap);
+	sb->cap = cap;
+}
+
+void sb_addn(struct strbuf *sb, const char *s, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_add(struct strbuf *sb, const char *s)
+{
+	sb_addn(sb, s, strlen(s));
+}
+
+void sb_addc(struct strbuf *sb, char c)
+{
+	sb_addn(sb, &c, 1);
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	sb_add(sb, p);
+	free(p);
+}
+
+void sb_add_json(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '"': sb_add(sb, "\\\""); break;
+		case '\\': sb_add(sb, "\\\\"); break;
+		case '\n': sb_add(sb, "\\n"); break;
+		case '\t': sb_add(sb, "\\t"); break;
+		case '\r': sb_add(sb, "\\r"); break;
+		default:
+			if (*p < 0x20)
+				sb_addf(sb, "\\u%04x", *p);
+			else
+				sb_addc(sb, (char)*p);
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+const char *sb_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return p;
+}
+
+void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void sl_push_owned(struct strlist *sl, char *s)
+{
+	if (sl->n == sl->cap) {
+		sl->cap = sl->cap ? sl->cap * 2 : 8;
+		sl->v = xrealloc(sl->v, sl->cap * sizeof(*sl->v));
+	}
+	sl->v[sl->n++] = s;
+}
+
+void sl_push(struct strlist *sl, const char *s)
+{
+	sl_push_owned(sl, xstrdup(s));
+}
+
+int sl_find(const struct strlist *sl, const char *s)
+{
+	for (size_t i = 0; i < sl->n; i++)
+		if (!strcmp(sl->v[i], s))
+			return (int)i;
+	return -1;
+}
+
+size_t sl_split_ws(struct strlist *sl, const char *s)
+{
+	size_t added = 0;
+	while (s && *s) {
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		const char *start = s;
+		while (*s && !isspace((unsigned char)*s))
+			s++;
+		if (s > start) {
+			sl_push_owned(sl, xstrndup(start, (size_t)(s - start)));
+			added++;
+		}
+	}
+	return added;
+}
+
+char *sl_join(const struct strlist *sl, const char *sep)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < sl->n; i++) {
+		if (i)
+			sb_add(&sb, sep);
+		sb_add(&sb, sl->v[i]);
+	}
+	return sb_detach(&sb);
+}
+
+void sl_release(struct strlist *sl)
+{
+	for (size_t i = 0; i < sl->n; i++)
+		free(sl->v[i]);
+	free(sl->v);
+	sl->v = NULL;
+	sl->n = sl->cap = 0;
+}
+
+char *str_trim(char *s)
+{
+	char *end;
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+int str_starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void digest_hex(const unsigned char *md, unsigned int n, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (unsigned int i = 0; i < n; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+void sha256_hex(const void *data, size_t len, char out[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+	digest_hex(md, n, out);
+}
+
+int sha256_file_hex(const char *path, char out[65])
+{
+	unsigned char buf[1 << 16], md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		EVP_DigestUpdate(ctx, buf, (size_t)got);
+	int err = got < 0 ? -errno : 0;
+	EVP_DigestFinal_ex(ctx, md, &n);
+	EVP_MD_CTX_free(ctx);
+	close(fd);
+	if (!err)
+		digest_hex(md, n, out);
+	return err;
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb = {0};
+	char buf[65536];
+	size_t got;
+	if (!f)
+		return NULL;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_addn(&sb, buf, got);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		sb_release(&sb);
+		errno = EIO;
+		return NULL;
+	}
+	if (len)
+		*len = sb.len;
+	return sb_detach(&sb);
+}
+
+int file_write(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -errno;
+	size_t put = fwrite(data, 1, len, f);
+	int err = (put != len || fclose(f)) ? -EIO : 0;
+	return err;
+}
+
+int file_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int mkdir_p(const char *path, int mode)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, (mode_t)mode) && errno != EEXIST) {
+			int err = -errno;
+			free(p);
+			return err;
+		}
+		*s = '/';
+	}
+	int err = (mkdir(p, (mode_t)mode) && errno != EEXIST) ? -errno : 0;
+	free(p);
+	return err;
+}
+
+int remove_tree(const char *path)
+{
+	char *argv[] = {"rm", "-rf", "--", (char *)path, NULL};
+	return run_capture(argv, NULL) == 0 ? 0 : -EIO;
+}
+
+int copy_tree(const char *from, const char *to)
+{
+	char *argv[] = {"cp", "-a", "--", (char *)from, (char *)to, NULL};
+	return run_capture(argv, NULL) == 0 ? 0 : -EIO;
+}
+
+int run_capture(char *const argv[], char **out)
+{
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	struct strbuf sb = {0};
+	char buf[4096];
+	ssize_t got;
+	while ((got = read(pipefd[0], buf, sizeof(buf))) > 0 || (got < 0 && errno == EINTR))
+		if (got > 0)
+			sb_addn(&sb, buf, (size_t)got);
+	close(pipefd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			sb_release(&sb);
+			return -errno;
+		}
+	if (out)
+		*out = sb_detach(&sb);
+	else
+		sb_release(&sb);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int run_shell_capture(const char *script, char **out)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+	return run_capture(argv, out);
+}
+
+int cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *flagscope_home(void)
+{
+	const char *h = getenv("FLAGSCOPE_HOME");
+	return h && *h ? h : FLAGSCOPE_SOURCE_DIR;
+}
+
+const char *flagscope_cache_dir(void)
+{
+	static char *dir;
+	if (dir)
+		return dir;
+	const char *c = getenv("FLAGSCOPE_CACHE");
+	if (c && *c)
+		return dir = xstrdup(c);
+	const char *x = getenv("XDG_CACHE_HOME");
+	if (x && *x)
+		return dir = xasprintf("%s/flagscope", x);
+	const char *home = getenv("HOME");
+	return dir = xasprintf("%s/.cache/flagscope", home && *home ? home : "/tmp");
+}

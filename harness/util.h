@@ -1,0 +1,102 @@
+/*
+ * util.h - small helpers every module uses: allocation that cannot fail
+ * silently, growable strings, hashing for cache keys, files and commands.
+ *
+ * Library code never exits: functions return 0 or a negative errno-style
+ * code.  The only exception is xmalloc() and friends, which abort with a
+ * message on out-of-memory because no caller could do better.
+ */
+#ifndef FLAGSCOPE_UTIL_H
+#define FLAGSCOPE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a new heap string */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print "flagscope: <message>" on stderr; the message has no trailing full
+ * stop and, where it helps, ends with "(what to do)". */
+void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable NUL-terminated string.  init to {0}; release frees buf. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+void sb_add(struct strbuf *sb, const char *s);
+void sb_addn(struct strbuf *sb, const char *s, size_t n);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_addc(struct strbuf *sb, char c);
+/* Append s as a JSON string literal, quotes included. */
+void sb_add_json(struct strbuf *sb, const char *s);
+const char *sb_str(const struct strbuf *sb); /* "" when empty */
+char *sb_detach(struct strbuf *sb);          /* caller frees; sb is reset */
+void sb_release(struct strbuf *sb);
+
+/* A growable list of heap strings (owned). */
+struct strlist {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+void sl_push(struct strlist *sl, const char *s);      /* copies s */
+void sl_push_owned(struct strlist *sl, char *s);      /* takes s */
+int sl_find(const struct strlist *sl, const char *s); /* index or -1 */
+/* Split on blanks (no quoting); appends to sl; returns count added. */
+size_t sl_split_ws(struct strlist *sl, const char *s);
+char *sl_join(const struct strlist *sl, const char *sep);
+void sl_release(struct strlist *sl);
+
+/* Trim leading and trailing blanks in place; returns s. */
+char *str_trim(char *s);
+int str_starts_with(const char *s, const char *prefix);
+
+/* SHA-256 of a buffer as 64 lower-case hex digits plus NUL (out[65]). */
+void sha256_hex(const void *data, size_t len, char out[65]);
+/* SHA-256 of a file's content; 0 or -errno. */
+int sha256_file_hex(const char *path, char out[65]);
+
+/* Whole file into a NUL-terminated heap buffer (len optional); NULL on error
+ * with errno set. */
+char *file_read(const char *path, size_t *len);
+int file_write(const char *path, const void *data, size_t len);
+int file_exists(const char *path);
+int is_dir(const char *path);
+/* mkdir -p; 0 or -errno */
+int mkdir_p(const char *path, int mode);
+/* rm -rf; 0 or -errno */
+int remove_tree(const char *path);
+/* Copy a tree (cp -a); 0 or -errno. */
+int copy_tree(const char *from, const char *to);
+
+/* Run argv (no shell) and capture stdout+stderr into *out (may be NULL).
+ * Returns the exit status (0..255), 128+signal, or -errno when it could
+ * not start. */
+int run_capture(char *const argv[], char **out);
+/* Same through /bin/sh -c script. */
+int run_shell_capture(const char *script, char **out);
+
+/* The number of online CPUs (at least 1). */
+int cpu_count(void);
+/* Monotonic seconds. */
+double now_seconds(void);
+
+/* Where workloads/ and flagsets/presets live: $FLAGSCOPE_HOME, else the
+ * source tree this binary was built from. */
+const char *flagscope_home(void);
+/* $XDG_CACHE_HOME/flagscope, or ~/.cache/flagscope; created on demand by
+ * callers. Overridden by $FLAGSCOPE_CACHE. */
+const char *flagscope_cache_dir(void);
+
+#endif

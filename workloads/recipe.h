@@ -1,0 +1,53 @@
+/*
+ * recipe.h - a workload's recipe (workloads/NAME/recipe.ini, format in
+ * workloads/README.md) and the list of workloads.
+ *
+ * How to add a workload: see workloads/README.md.
+ */
+#ifndef FLAGSCOPE_RECIPE_H
+#define FLAGSCOPE_RECIPE_H
+
+#include "harness/util.h"
+
+struct recipe_metric {
+	char *name;  /* "score": stored as metric "<run>/score" */
+	char *regex; /* POSIX extended regex with one capture group */
+	char *unit;  /* "" if not given */
+	int higher_better;
+};
+
+struct recipe_run {
+	char *name;       /* "" for a plain [run] section */
+	char *args;       /* argv template */
+	char *stdin_file; /* relative to the input dir, or NULL */
+	double timeout;   /* seconds */
+	char *expect;     /* absolute path of the expected stdout, or NULL */
+	struct strlist outputs;
+	struct recipe_metric *metrics;
+	size_t nmetrics;
+};
+
+struct recipe {
+	char *name;
+	char *dir; /* absolute folder of the recipe */
+	char *description;
+	char *source; /* "bundled", "debian:lame", ... */
+	int slow;
+	char *build_script;
+	struct strlist binaries;
+	char *input_script; /* or NULL */
+	struct recipe_run *runs;
+	size_t nruns;
+	/* sha256 of recipe.ini and every file in the folder: part of build keys */
+	char hash[65];
+};
+
+/* Load workloads/NAME from flagscope_home().  On error returns -1 and puts
+ * "file:line: what is wrong (what to do)" in err. */
+int recipe_load(const char *name, struct recipe *r, struct strbuf *err);
+void recipe_release(struct recipe *r);
+
+/* Names of every workload folder with a recipe.ini, sorted. */
+int workloads_list(struct strlist *names);
+
+#endif
