@@ -1,27 +1,198 @@
-/* cmd_verify.c - flagscope verify: prove from ELF files which flags, ABI and
- * linkage they got.  (Placeholder so the binary links; the real command
- * follows.) */
+/*
+ * cmd_verify.c - flagscope verify: prove from ELF files which flags, ABI
+ * and linkage they got.  Exit 0 all as expected, 1 a mismatch, 2 a file
+ * that is not a readable ELF (or a usage error).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "harness/elf.h"
+
+static const char *expect_flags;
+static const char *unit_prefix;
+static const char *format = "table";
+static int want_static, want_dynamic;
+static const char *const formats[] = {"table", "json", NULL};
 
 static const struct option_spec verify_opts[] = {
+	{.long_name = "expect", .short_name = 'e', .type = OPT_STRING, .value = &expect_flags,
+	 .argname = "FLAGS",
+	 .help = "flags every compile unit must have got, e.g. \"-O3 -march=loongson2f\""},
+	{.long_name = "static", .type = OPT_FLAG, .value = &want_static,
+	 .help = "the files must be statically linked"},
+	{.long_name = "dynamic", .type = OPT_FLAG, .value = &want_dynamic,
+	 .help = "the files must be dynamically linked"},
+	{.long_name = "unit-prefix", .type = OPT_STRING, .value = &unit_prefix, .argname = "DIR",
+	 .help = "check only compile units whose source lies under DIR"},
+	{.long_name = "format", .short_name = 'f', .type = OPT_CHOICE, .value = &format,
+	 .argname = "FORMAT", .help = "output format", .choices = formats},
 	{0},
 };
 
 static const struct command_spec verify_cmd = {
 	.name = "verify",
-	.usage = "FILE...",
+	.usage = "FILE... [--expect FLAGS] [--static] [--unit-prefix DIR] [--format table|json]",
 	.summary = "prove from ELF files which flags, ABI and linkage they got",
+	.details = "Reads each file with libelf and libdw: class, machine, type, linkage,\n"
+		   "ABI/ISA (MIPS e_flags and .MIPS.abiflags), the compilers, each compile\n"
+		   "unit's recorded switches (-frecord-gcc-switches, clang\n"
+		   "-frecord-command-line, or DWARF producers with -g) and section sizes.\n"
+		   "With --expect, an -O, -f or -m flag that a unit lacks or overrides later\n"
+		   "is a mismatch.  Exit status: 0 as expected, 1 a mismatch, 2 unreadable.",
 	.opts = verify_opts,
+};
+
+/* One output format: a walk over the files with these printers plugged in. */
+struct verify_format {
+	const char *name;
+	void (*begin)(void);
+	void (*file)(const struct elf_facts *f, const struct strlist *mismatches, int first);
+	void (*end)(void);
+};
+
+static void table_begin(void)
+{
+}
+
+static void table_row(const char *key, const char *value)
+{
+	if (value && *value)
+		printf("  %-11s %s\n", key, value);
+}
+
+static void table_file(const struct elf_facts *f, const struct strlist *mismatches, int first)
+{
+	struct strbuf sb = {0};
+	char *s;
+
+	printf("%s%s\n", first ? "" : "\n", f->file);
+	sb_addf(&sb, "ELF%d %s", f->bits, f->data);
+	if (f->machine_name)
+		sb_addf(&sb, " %s", f->machine_name);
+	else
+		sb_addf(&sb, " machine %u", f->machine);
+	sb_addf(&sb, ", %s, entry 0x%llx", f->type, f->entry);
+	table_row("file", sb_str(&sb));
+	sb_release(&sb);
+	if (f->is_static >= 0)
+		sb_add(&sb, f->is_static ? "static" : "dynamic");
+	if (f->interp)
+		sb_addf(&sb, " (interpreter %s)", f->interp);
+	table_row("linkage", sb_str(&sb));
+	sb_release(&sb);
+	s = sl_join(&f->needed, " ");
+	table_row("needed", s);
+	free(s);
+	table_row("runpath", f->runpath);
+	if (f->abi)
+		sb_addf(&sb, "abi %s", f->abi);
+	if (f->isa)
+		sb_addf(&sb, "%sisa %s", sb.len ? ", " : "", f->isa);
+	if (f->ext)
+		sb_addf(&sb, "%sext %s", sb.len ? ", " : "", f->ext);
+	if (f->fpabi)
+		sb_addf(&sb, "%sfp %s", sb.len ? ", " : "", f->fpabi);
+	if (f->nan)
+		sb_addf(&sb, "%snan %s", sb.len ? ", " : "", f->nan);
+	if (f->pic >= 0)
+		sb_addf(&sb, "%s%s", sb.len ? ", " : "",
+			f->pic ? (f->cpic ? "pic cpic" : "pic") : (f->cpic ? "cpic" : "non-pic"));
+	table_row("arch", sb_str(&sb));
+	sb_release(&sb);
+	for (size_t i = 0; i < f->compilers.n; i++)
+		table_row(i ? "" : "compilers", f->compilers.v[i]);
+	printf("  %-11s %zu\n", "units", f->nunits);
+	for (size_t i = 0; i < f->nunits; i++)
+		printf("    %-20s %s\n", f->units[i].name,
+		       f->units[i].switches ? f->units[i].switches : "(no switches recorded)");
+	for (const char *const *n = (const char *const[]){".text", ".rodata", ".data", ".bss", NULL};
+	     *n; n++)
+		sb_addf(&sb, "%s %llu  ", *n, elf_facts_section_size(f, *n));
+	sb_addf(&sb, "total %llu", f->total_size);
+	table_row("sizes", sb_str(&sb));
+	sb_release(&sb);
+	if (!mismatches)
+		return;
+	if (!mismatches->n)
+		table_row("verdict", "as expected");
+	for (size_t i = 0; i < mismatches->n; i++)
+		table_row(i ? "" : "MISMATCH", mismatches->v[i]);
+}
+
+static void table_end(void)
+{
+}
+
+static void json_begin(void)
+{
+	printf("[");
+}
+
+static void json_file(const struct elf_facts *f, const struct strlist *mismatches, int first)
+{
+	struct strbuf sb = {0};
+	elf_facts_json(f, mismatches, &sb);
+	printf("%s%s", first ? "\n" : ",\n", sb_str(&sb));
+	sb_release(&sb);
+}
+
+static void json_end(void)
+{
+	printf("\n]\n");
+}
+
+static const struct verify_format verify_formats[] = {
+	{.name = "table", .begin = table_begin, .file = table_file, .end = table_end},
+	{.name = "json", .begin = json_begin, .file = json_file, .end = json_end},
 };
 
 int cmd_verify(int argc, char **argv)
 {
+	const struct verify_format *out = &verify_formats[0];
 	struct strlist files = {0};
-	int rc = options_parse(&verify_cmd, argc, argv, &files);
-	sl_release(&files);
-	if (rc)
+	int rc = options_parse(&verify_cmd, argc, argv, &files), status = 0, first = 1;
+	int checking;
+
+	if (rc) {
+		sl_release(&files);
 		return rc > 0 ? 0 : 2;
-	error_msg("verify: not implemented yet (wait for the next commit)");
-	return 2;
+	}
+	if (!files.n || (want_static && want_dynamic)) {
+		error_msg(files.n ? "verify: --static and --dynamic exclude each other (pick one)"
+				  : "verify: no FILE given (see flagscope verify --help)");
+		sl_release(&files);
+		return 2;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(verify_formats); i++)
+		if (!strcmp(verify_formats[i].name, format))
+			out = &verify_formats[i];
+	checking = expect_flags || want_static || want_dynamic;
+	out->begin();
+	for (size_t i = 0; i < files.n; i++) {
+		struct elf_facts f;
+		struct strbuf err = {0};
+		struct strlist mismatches = {0};
+		if (elf_facts_read(files.v[i], &f, &err)) {
+			fflush(stdout);
+			error_msg("%s: %s", files.v[i], sb_str(&err));
+			sb_release(&err);
+			status = 2;
+			continue;
+		}
+		if (checking &&
+		    elf_facts_check(&f, expect_flags, want_static ? 1 : want_dynamic ? 0 : -1,
+				    unit_prefix, &mismatches) &&
+		    status == 0)
+			status = 1;
+		out->file(&f, checking ? &mismatches : NULL, first);
+		first = 0;
+		sl_release(&mismatches);
+		elf_facts_release(&f);
+	}
+	out->end();
+	sl_release(&files);
+	return status;
 }

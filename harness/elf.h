@@ -1,0 +1,124 @@
+/*
+ * elf.h - what an ELF file proves about how it was built: class, machine,
+ * linkage, ABI and ISA, the compilers, each compile unit's recorded
+ * switches, and section sizes.  Read with elfutils (libelf for the file,
+ * libdw/libdwfl for DWARF); nothing here parses ELF by hand beyond the
+ * fixed-layout MIPS .MIPS.abiflags record and the GNU property note.
+ *
+ * Input may be hostile: a truncated or corrupt file, bad offsets,
+ * overlapping sections, huge counts or unterminated strings give -1 and
+ * "not a valid ELF: <reason>", never a crash, a hang or a read out of
+ * bounds.
+ *
+ * Compile units (struct elf_unit) come from two places:
+ *  - DWARF (-g): one unit per compile unit, named by DW_AT_name, located by
+ *    DW_AT_comp_dir, its switches from DW_AT_producer (GCC records them by
+ *    default with -g, clang with -grecord-command-line);
+ *  - .GCC.command.line (-frecord-gcc-switches, clang -frecord-command-line):
+ *    a string per unit that the linker merges when two units' strings are
+ *    identical.  A string that already is a DWARF unit's producer adds
+ *    nothing; a clang string is given to the DWARF unit it names; any other
+ *    becomes a unit of its own, named by the file clang's line compiles, by
+ *    the one STT_FILE symbol of a relocatable object, or "unit N".
+ * Units that recorded no switches (crt objects, assembler sources) are kept
+ * with switches NULL.
+ */
+#ifndef FLAGSCOPE_ELF_H
+#define FLAGSCOPE_ELF_H
+
+#include <stddef.h>
+
+#include "harness/util.h"
+
+struct elf_unit {
+	char *name;     /* DW_AT_name, the compiled file, or "unit N" */
+	char *path;     /* absolute source path when known, else NULL */
+	char *producer; /* "GNU C17 12.2.0", "/usr/lib/llvm-14/bin/clang", or NULL */
+	char *switches; /* recorded switches without the producer, or NULL */
+	int anonymous;  /* 1: nothing names it; name is "unit N" */
+	int assembler;  /* 1: an assembler source (DW_LANG_Mips_Assembler) */
+};
+
+struct elf_section {
+	char *name;
+	unsigned long long size;
+	int alloc; /* SHF_ALLOC: occupies memory when loaded */
+};
+
+struct elf_facts {
+	char *file;
+	int bits;            /* 32 or 64 */
+	const char *data;    /* "lsb" or "msb" */
+	unsigned machine;    /* e_machine */
+	const char *machine_name; /* "x86-64", "mips", "aarch64", ... or NULL */
+	unsigned osabi;
+	const char *osabi_name;
+	const char *type;    /* "executable", "pie", "shared", "relocatable", "core" */
+	unsigned long long entry;
+	unsigned long long e_flags;
+	int is_static;       /* 1 static, 0 dynamic, -1 not linked (relocatable) */
+	char *interp;        /* PT_INTERP, or NULL */
+	struct strlist needed; /* DT_NEEDED */
+	char *runpath;       /* DT_RUNPATH (or DT_RPATH), or NULL */
+	/* Architecture facts; NULL or -1 when the file does not say. */
+	const char *abi;     /* "o32", "n32", "n64", "lp64", "ilp32", "x32", "eabi5", ... */
+	char *isa;           /* "mips3", "mips32r2", "x86-64-v3", ... */
+	char *ext;           /* "loongson-2f", "bti,pac", ... */
+	int pic;             /* MIPS EF_MIPS_PIC */
+	int cpic;            /* MIPS EF_MIPS_CPIC */
+	const char *nan;     /* MIPS "legacy" or "2008" */
+	const char *fpabi;   /* "double", "single", "soft", "xx", "64", "64a", "hard", ... */
+	struct strlist compilers; /* .comment strings, each once */
+	struct elf_unit *units;
+	size_t nunits;
+	struct elf_section *sections; /* every named section, in header order */
+	size_t nsections;
+	unsigned long long total_size; /* sum of SHF_ALLOC section sizes */
+	unsigned long long file_size;
+};
+
+/* Read the facts of the file at path into *f (which the call initialises).
+ * Returns 0, or -1 with "not a valid ELF: <reason>" (or the reason the file
+ * could not be read) appended to err; *f then holds nothing to release,
+ * though releasing it is harmless. */
+int elf_facts_read(const char *path, struct elf_facts *f, struct strbuf *err);
+
+/* The same from memory (fuzzing, tests); the buffer is not modified and
+ * may be freed once the call returns.  name goes to f->file. */
+int elf_facts_read_memory(const char *name, const void *data, size_t size,
+			  struct elf_facts *f, struct strbuf *err);
+
+void elf_facts_release(struct elf_facts *f);
+
+/* Size of the named section (added up over sections of that name), 0 if
+ * absent. */
+unsigned long long elf_facts_section_size(const struct elf_facts *f, const char *name);
+
+/*
+ * Check the file against the expected flags (a command-line string such as
+ * "-O3 -march=x86-64-v3"; NULL or "" checks no switches) and linkage
+ * (want_static: 1 static, 0 dynamic, -1 don't care; "-static" in expect
+ * also asks for static when want_static is -1).
+ *
+ * Units checked: those whose switches were recorded and, when unit_prefix
+ * is not NULL, whose absolute path is under that directory; a unit whose
+ * directory is unknown (no DWARF) is checked too, since nothing shows it is
+ * outside.  With unit_prefix, a named unit under it that recorded no
+ * switches is a mismatch (nothing proves its flags); so is a file where no
+ * unit to check recorded any.
+ *
+ * Appends one human-readable line per mismatch ("unit foo.c: -O3 expected,
+ * -O2 given last") and returns how many it appended.
+ */
+int elf_facts_check(const struct elf_facts *f, const char *expect, int want_static,
+		    const char *unit_prefix, struct strlist *mismatches);
+
+/* One JSON object (no newline) with the keys file, class, data, machine,
+ * osabi, type, entry, flags, static, interp, needed, runpath, abi, isa,
+ * ext, pic, cpic, nan, fpabi, compilers, units [{name, path, producer,
+ * switches}], sections {name: bytes, ..., total}, file_size and mismatches
+ * (mismatches may be NULL: an empty list). */
+void elf_facts_json(const struct elf_facts *f, const struct strlist *mismatches,
+		    struct strbuf *out);
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * elf_units.c - the compile units of an ELF file and the switches each
+ * recorded (see elf.h for where they come from).
+ *
+ * DWARF of a linked file is read by libdw directly.  A relocatable
+ * object's DWARF refers to its strings through relocations (RELA: the
+ * offset is in the relocation, not in .debug_info), so it goes through
+ * libdwfl, which applies them; where libdwfl cannot (no backend for the
+ * machine) and the object has RELA relocations for its DWARF, DWARF is not
+ * used rather than read wrong.
+ */
+#include "harness/elf_internal.h"
+#include "harness/switches.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+struct unit_list {
+	struct elf_unit *v;
+	char **raw; /* the unit's whole DW_AT_producer, parallel to v */
+	size_t n, cap;
+};
+
+static struct elf_unit *unit_add(struct unit_list *ul, char *raw)
+{
+	if (ul->n == ul->cap) {
+		ul->cap = ul->cap ? 2 * ul->cap : 16;
+		ul->v = xrealloc(ul->v, ul->cap * sizeof(*ul->v));
+		ul->raw = xrealloc(ul->raw, ul->cap * sizeof(*ul->raw));
+	}
+	memset(&ul->v[ul->n], 0, sizeof(ul->v[ul->n]));
+	ul->raw[ul->n] = raw;
+	return &ul->v[ul->n++];
+}
+
+static void units_from_dwarf(Dwarf *dw, struct unit_list *ul)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die die;
+	uint8_t unit_type;
+
+	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &die, NULL) == 0) {
+		Dwarf_Attribute at;
+		Dwarf_Word lang = 0;
+		const char *name = dwarf_diename(&die);
+		const char *producer = dwarf_formstring(dwarf_attr(&die, DW_AT_producer, &at));
+		const char *dir = dwarf_formstring(dwarf_attr(&die, DW_AT_comp_dir, &at));
+		struct elf_unit *u;
+
+		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			continue;
+		u = unit_add(ul, producer ? xstrdup(producer) : NULL);
+		if (dwarf_formudata(dwarf_attr(&die, DW_AT_language, &at), &lang) == 0 &&
+		    lang == DW_LANG_Mips_Assembler)
+			u->assembler = 1;
+		if (name && *name) {
+			u->name = xstrdup(name);
+			if (name[0] == '/')
+				u->path = xstrdup(name);
+			else if (dir && dir[0] == '/')
+				u->path = xasprintf("%s/%s", dir, name);
+		}
+		if (producer && !u->assembler)
+			switches_split_producer(producer, &u->producer, &u->switches);
+		else if (producer)
+			u->producer = xstrdup(producer);
+	}
+}
+
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1; /* only the file itself: no search of /usr/lib/debug */
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* Whether DWARF sections are the target of RELA relocations. */
+static int dwarf_has_rela(struct elf_reader *r)
+{
+	for (size_t i = 1; i < r->shnum; i++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(r->elf, i);
+		const char *name = scn ? elf_section_name(r, scn, &sh) : NULL;
+		if (name && sh.sh_type == SHT_RELA && str_starts_with(name, ".rela.debug_"))
+			return 1;
+	}
+	return 0;
+}
+
+static void relocatable_units(struct elf_reader *r, struct unit_list *ul)
+{
+	/* libdwfl relocates in place: it gets its own copy. */
+	char *image = xmalloc(r->size);
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Dwarf *dw = NULL;
+
+	memcpy(image, r->image, r->size);
+	if (dwfl) {
+		dwfl_report_begin(dwfl);
+		mod = dwfl_report_offline_memory(dwfl, "object", "object", image, r->size);
+		if (dwfl_report_end(dwfl, NULL, NULL) == 0 && mod)
+			dw = dwfl_module_getdwarf(mod, &bias);
+		if (dw)
+			units_from_dwarf(dw, ul);
+		dwfl_end(dwfl);
+	}
+	free(image);
+	if (!dw && !dwarf_has_rela(r)) {
+		Dwarf *plain = dwarf_begin_elf(r->elf, DWARF_C_READ, NULL);
+		if (plain) {
+			units_from_dwarf(plain, ul);
+			dwarf_end(plain);
+		}
+	}
+}
+
+/* The one source file a relocatable object's symbol table names, or NULL. */
+static char *only_file_symbol(struct elf_reader *r)
+{
+	Elf_Scn *scn = elf_find_section(r, NULL, SHT_SYMTAB);
+	GElf_Shdr sh;
+	Elf_Data *d;
+	char *found = NULL;
+	size_t count, entsize;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+		return NULL;
+	d = elf_getdata(scn, NULL);
+	entsize = gelf_fsize(r->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!d || !entsize)
+		return NULL;
+	count = d->d_size / entsize;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FILE)
+			continue;
+		name = elf_strptr(r->elf, sh.sh_link, sym.st_name);
+		if (!name || !*name || (found && !strcmp(found, name)))
+			continue;
+		if (found) {
+			free(found);
+			return NULL;
+		}
+		found = xstrdup(name);
+	}
+	return found;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Give each .GCC.command.line string to the DWARF unit it belongs to, or
+ * make it a unit of its own. */
+static void units_from_command_lines(struct unit_list *ul, const struct strlist *lines)
+{
+	size_t ndwarf = ul->n, nraw = 0;
+	char **raw = xcalloc(ndwarf ? ndwarf : 1, sizeof(*raw));
+
+	for (size_t i = 0; i < ndwarf; i++)
+		if (ul->raw[i])
+			raw[nraw++] = ul->raw[i];
+	qsort(raw, nraw, sizeof(*raw), cmp_str);
+	for (size_t i = 0; i < lines->n; i++) {
+		const char *line = lines->v[i];
+		char *producer = NULL, *switches = NULL, *source;
+		size_t j = ndwarf;
+
+		if (bsearch(&line, raw, nraw, sizeof(*raw), cmp_str))
+			continue; /* the same string as a DWARF unit's producer */
+		if (!switches_split_producer(line, &producer, &switches)) {
+			free(producer);
+			free(switches);
+			continue;
+		}
+		source = switches_source_name(switches);
+		/* A clang line names its file: the DWARF unit of that name that
+		 * recorded nothing gets it (few units lack switches: a scan). */
+		if (source)
+			for (j = 0; j < ndwarf; j++)
+				if (!ul->v[j].switches && !ul->v[j].assembler && ul->v[j].name &&
+				    !strcmp(ul->v[j].name, source))
+					break;
+		struct elf_unit *u = j < ndwarf ? &ul->v[j] : unit_add(ul, NULL);
+		if (!u->name && source) {
+			u->name = source;
+			source = NULL;
+		}
+		free(source);
+		free(u->producer);
+		u->producer = producer;
+		u->switches = switches;
+	}
+	free(raw);
+}
+
+void elf_units_read(struct elf_reader *r)
+{
+	struct elf_facts *f = r->f;
+	struct unit_list ul = {0};
+	struct strlist lines = {0};
+	GElf_Ehdr eh;
+	int rel = gelf_getehdr(r->elf, &eh) && eh.e_type == ET_REL;
+
+	if (rel) {
+		relocatable_units(r, &ul);
+	} else {
+		Dwarf *dw = dwarf_begin_elf(r->elf, DWARF_C_READ, NULL);
+		if (dw) {
+			units_from_dwarf(dw, &ul);
+			dwarf_end(dw);
+		}
+	}
+	elf_section_strings(elf_find_section(r, ".GCC.command.line", 0), &lines, 0);
+	units_from_command_lines(&ul, &lines);
+	sl_release(&lines);
+
+	/* A relocatable object with one unit and one file symbol: that is its
+	 * name even without DWARF. */
+	if (rel && ul.n == 1 && !ul.v[0].name)
+		ul.v[0].name = only_file_symbol(r);
+	for (size_t i = 0; i < ul.n; i++) {
+		if (!ul.v[i].name) {
+			ul.v[i].name = xasprintf("unit %zu", i + 1);
+			ul.v[i].anonymous = 1;
+		}
+		free(ul.raw[i]);
+	}
+	free(ul.raw);
+	f->units = ul.v;
+	f->nunits = ul.n;
+}
