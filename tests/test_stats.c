@@ -339,6 +339,73 @@ static void test_mwu_normal(void)
 
 /* ---- bootstrap --------------------------------------------------------- */
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double sorted_quantile(const double *v, size_t n, double p)
+{
+	double h = (double)(n - 1) * p, f = floor(h);
+	size_t k = (size_t)f;
+	return k + 1 < n ? v[k] + (h - f) * (v[k + 1] - v[k]) : v[n - 1];
+}
+
+/* The bootstrap the slow, obvious way: every resample built and sorted.
+ * The module promises its draws: per resample, n indices with rng_below()
+ * into the sorted sample. */
+static void naive_median_ci(const double *x, size_t n, double conf, int iters, uint64_t seed,
+			    double *lo, double *hi)
+{
+	double *sorted = xmalloc(n * sizeof(double)), *res = xmalloc(n * sizeof(double));
+	double *t = xmalloc((size_t)iters * sizeof(double));
+	struct rng r;
+
+	memcpy(sorted, x, n * sizeof(double));
+	qsort(sorted, n, sizeof(double), cmp_dbl);
+	rng_seed(&r, seed);
+	for (int it = 0; it < iters; it++) {
+		for (size_t i = 0; i < n; i++)
+			res[i] = sorted[rng_below(&r, n)];
+		qsort(res, n, sizeof(double), cmp_dbl);
+		t[it] = n % 2 ? res[n / 2] : (res[n / 2 - 1] + res[n / 2]) / 2;
+	}
+	qsort(t, (size_t)iters, sizeof(double), cmp_dbl);
+	*lo = sorted_quantile(t, (size_t)iters, (1 - conf) / 2);
+	*hi = sorted_quantile(t, (size_t)iters, (1 + conf) / 2);
+	free(sorted);
+	free(res);
+	free(t);
+}
+
+static void test_bootstrap_reference(void)
+{
+	struct rng r;
+	double x[40];
+	struct summary s;
+
+	rng_seed(&r, 13);
+	for (size_t n = 2; n <= 40; n += 7) {
+		for (size_t i = 0; i < n; i++)
+			x[i] = (double)rng_below(&r, 1000) / 10; /* some ties */
+		double lo, hi;
+		naive_median_ci(x, n, 0.9, 1000, 99, &lo, &hi);
+		rng_seed(&r, 99);
+		stats_summarize(x, n, 0.9, 1000, &r, &s);
+		CHECK(near(s.ci_lo, lo, 1e-12) && near(s.ci_hi, hi, 1e-12),
+		      "n %zu: [%.17g, %.17g], sorting every resample gives [%.17g, %.17g]", n, s.ci_lo,
+		      s.ci_hi, lo, hi);
+	}
+
+	/* {0, 1} resamples to 0, .5, 1 with chances 1/4, 1/2, 1/4, so the
+	 * 30% and 70% points of 4000 resampled medians are both 0.5 (the
+	 * chance of 0 or 1 reaching 30% is 5 sd away) */
+	double two[] = { 0, 1 };
+	stats_summarize(two, 2, 0.4, 4000, &r, &s);
+	CHECK(s.ci_lo == 0.5 && s.ci_hi == 0.5, "{0, 1} at 40%%: [%g, %g]", s.ci_lo, s.ci_hi);
+}
+
 static void test_bootstrap(void)
 {
 	struct rng r;
@@ -518,6 +585,10 @@ static void test_compare(void)
 	CHECK(c.exact && c.p == 0 && c.lo == c.hi && c.verdict == VERDICT_REGRESSED, "1050 vs 1000");
 	stats_compare(i1050, 3, i1000, 1, 0.05, 0.05, 100, &r, &c);
 	CHECK(c.verdict == VERDICT_REGRESSED, "an effect of exactly min_effect counts");
+	/* 115 / 100 - 1 is 0.1499999999999999 in doubles */
+	double i115[] = { 115 }, i100[] = { 100 };
+	stats_compare(i115, 1, i100, 1, 0.05, 0.15, 100, &r, &c);
+	CHECK(c.verdict == VERDICT_REGRESSED, "rounding must not hide an effect of min_effect");
 	stats_compare(i1004, 1, i1000, 1, 0.05, 0.01, 100, &r, &c);
 	CHECK(c.exact && c.verdict == VERDICT_UNCHANGED, "0.4%% under a 1%% minimum");
 	stats_compare(i1000, 1, i1000, 1, 0.05, 0, 100, &r, &c);
@@ -585,6 +656,7 @@ static const struct {
 	{ "mann-whitney published table", test_mwu_table },
 	{ "mann-whitney normal approximation", test_mwu_normal },
 	{ "bootstrap", test_bootstrap },
+	{ "bootstrap against sorting every resample", test_bootstrap_reference },
 	{ "ratio interval", test_ratio_ci },
 	{ "geometric mean", test_geomean },
 	{ "compare", test_compare },
