@@ -1,0 +1,172 @@
+/* store.c - see store.h */
+#include "analysis/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char schema[] =
+	"PRAGMA journal_mode=WAL;"
+	"PRAGMA synchronous=NORMAL;"
+	"CREATE TABLE IF NOT EXISTS studies(name TEXT PRIMARY KEY, path TEXT, metric TEXT,"
+	"  updated TEXT);"
+	"CREATE TABLE IF NOT EXISTS configs(study TEXT, id TEXT, label TEXT, cc TEXT,"
+	"  toolchain_id TEXT, toolchain_version TEXT, cflags TEXT, ldflags TEXT, link TEXT,"
+	"  is_baseline INT, ord INT, PRIMARY KEY(study, id));"
+	"CREATE TABLE IF NOT EXISTS builds(study TEXT, config_id TEXT, workload TEXT, key TEXT,"
+	"  status TEXT, detail TEXT, seconds REAL, cached INT, facts TEXT,"
+	"  PRIMARY KEY(study, config_id, workload));"
+	"CREATE TABLE IF NOT EXISTS runs(study TEXT, config_id TEXT, workload TEXT, run TEXT,"
+	"  rep INT, status TEXT, detail TEXT, PRIMARY KEY(study, config_id, workload, run, rep));"
+	"CREATE TABLE IF NOT EXISTS samples(study TEXT, config_id TEXT, workload TEXT, run TEXT,"
+	"  rep INT, metric TEXT, value REAL, unit TEXT,"
+	"  PRIMARY KEY(study, config_id, workload, run, rep, metric));"
+	"CREATE TABLE IF NOT EXISTS last_run(study TEXT PRIMARY KEY, built INT, cached INT,"
+	"  failed INT, finished TEXT);"
+	"CREATE TABLE IF NOT EXISTS facts(study TEXT, key TEXT, value TEXT,"
+	"  PRIMARY KEY(study, key));";
+
+int store_open(struct store *st, const char *path, int create, struct strbuf *err)
+{
+	memset(st, 0, sizeof(*st));
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+		sb_addf(err, "%s: cannot open results database: %s (%s)", path,
+			st->db ? sqlite3_errmsg(st->db) : "out of memory",
+			create ? "check the folder is writable" : "run a study first or pass --db");
+		store_close(st);
+		return -1;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+		sb_addf(err, "%s: not a flagscope results database: %s (use another --db path)", path,
+			msg ? msg : "?");
+		sqlite3_free(msg);
+		store_close(st);
+		return -1;
+	}
+	st->path = xstrdup(path);
+	return 0;
+}
+
+void store_close(struct store *st)
+{
+	if (st->db)
+		sqlite3_close(st->db);
+	free(st->path);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Bind text/double/int parameters described by a format: 't' text,
+ * 'd' double, 'i' int; then step once. */
+static int exec_bound(struct store *st, const char *sql, const char *fmt, ...)
+{
+	sqlite3_stmt *stmt;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	for (int i = 0; fmt[i]; i++) {
+		switch (fmt[i]) {
+		case 't':
+			sqlite3_bind_text(stmt, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+			break;
+		case 'd':
+			sqlite3_bind_double(stmt, i + 1, va_arg(ap, double));
+			break;
+		case 'i':
+			sqlite3_bind_int(stmt, i + 1, va_arg(ap, int));
+			break;
+		}
+	}
+	va_end(ap);
+	int rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+int store_put_study(struct store *st, const char *name, const char *path, const char *metric)
+{
+	return exec_bound(st,
+			  "INSERT OR REPLACE INTO studies VALUES(?,?,?,datetime('now'))", "ttt",
+			  name, path, metric);
+}
+
+int store_put_config(struct store *st, const struct store_config *c)
+{
+	return exec_bound(st, "INSERT OR REPLACE INTO configs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+			  "tttttttttii", c->study, c->id, c->label, c->cc, c->toolchain_id,
+			  c->toolchain_version, c->cflags, c->ldflags, c->link, c->is_baseline,
+			  c->order);
+}
+
+int store_put_build(struct store *st, const struct store_build *b)
+{
+	return exec_bound(st, "INSERT OR REPLACE INTO builds VALUES(?,?,?,?,?,?,?,?,?)",
+			  "ttttttdit", b->study, b->config_id, b->workload, b->key, b->status,
+			  b->detail ? b->detail : "", b->seconds, b->cached,
+			  b->facts ? b->facts : "{}");
+}
+
+int store_put_run(struct store *st, const char *study, const char *config_id,
+		  const char *workload, const char *run, int rep, const char *status,
+		  const char *detail, const struct store_metric *metrics, size_t nmetrics)
+{
+	int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	if (!rc)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO runs VALUES(?,?,?,?,?,?,?)", "ttttitt",
+				study, config_id, workload, run, rep, status, detail ? detail : "");
+	for (size_t i = 0; i < nmetrics && !rc; i++)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?,?,?,?)",
+				"ttttitdt", study, config_id, workload, run, rep, metrics[i].name,
+				metrics[i].value, metrics[i].unit);
+	if (!rc && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_has_run(struct store *st, const char *study, const char *config_id,
+		  const char *workload, const char *run, int rep)
+{
+	sqlite3_stmt *stmt;
+	int found = 0;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT 1 FROM runs WHERE study=? AND config_id=? AND workload=? "
+			       "AND run=? AND rep=?",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(stmt, 1, study, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, config_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 4, run, -1, SQLITE_STATIC);
+	sqlite3_bind_int(stmt, 5, rep);
+	found = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return found;
+}
+
+int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed)
+{
+	return exec_bound(st, "INSERT OR REPLACE INTO last_run VALUES(?,?,?,?,datetime('now'))",
+			  "tiii", study, built, cached, failed);
+}
+
+int store_put_fact(struct store *st, const char *study, const char *key, const char *value)
+{
+	return exec_bound(st, "INSERT OR REPLACE INTO facts VALUES(?,?,?)", "ttt", study, key,
+			  value);
+}
+
+char *store_latest_study(struct store *st)
+{
+	sqlite3_stmt *stmt;
+	char *name = NULL;
+	if (sqlite3_prepare_v2(st->db, "SELECT name FROM studies ORDER BY updated DESC, rowid DESC LIMIT 1",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return NULL;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		name = xstrdup((const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	return name;
+}

@@ -1,0 +1,525 @@
+/*
+ * cmd_run.c - flagscope run: a study through build, verify, run, validate,
+ * store and rank.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/rank.h"
+#include "analysis/report.h"
+#include "analysis/store.h"
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/study_path.h"
+#include "flagsets/matrix.h"
+#include "harness/build.h"
+#include "harness/execute.h"
+#include "harness/fetch.h"
+
+static const char *const format_choices[] = {"table", "csv", "json", NULL};
+
+static struct {
+	int jobs;
+	int dry_run;
+	int repeat;
+	int pin;
+	int quiet;
+	const char *db;
+	const char *format;
+	const char *workloads;
+	const char *meters;
+	const char *metric;
+} opt;
+
+static const struct option_spec run_options[] = {
+	{"jobs", 'j', OPT_INT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
+	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL,
+	 "show the configurations, their build keys and what is cached; build nothing"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
+	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "repetitions per configuration (overrides the study)"},
+	{"workloads", 'w', OPT_STRING, &opt.workloads, "\"A B\"", "run only these workloads"},
+	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else all usable)"},
+	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
+	{"pin", 0, OPT_INT, &opt.pin, "CPU", "pin measured runs to one CPU"},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
+	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
+	{NULL},
+};
+
+static const struct command_spec run_cmd = {
+	.name = "run",
+	.usage = "[STUDY] [options]",
+	.summary = "Build every configuration of a study (default: the bundled default study),\n"
+		   "verify the flags reached the binaries, run the workloads with warm-up and\n"
+		   "interleaved repetitions, check every output against the baseline's, store\n"
+		   "every sample in SQLite and print the ranking.  Rerunning resumes: stored\n"
+		   "samples are kept and only missing ones run.",
+	.details = "STUDY is a study file or the name of a preset (flagscope list presets).\n"
+		   "Exit status: 0 the study ran (failed configurations are results),\n"
+		   "2 bad input (the study file, an option).",
+	.opts = run_options,
+};
+
+struct session {
+	struct study study;
+	struct matrix matrix;
+	struct recipe *recipes;
+	size_t nrecipes;
+	char **src_dirs;
+	char (*src_ids)[65];
+	char **src_errors;
+	char **in_dirs;
+	char **in_errors;
+	struct toolchain *tcs; /* one per configuration (copies share nothing) */
+	int *tc_ok;
+	enum outcome *cfg_outcome; /* before building: unsupported flag / toolchain */
+	char **cfg_detail;
+	struct build *builds; /* config-major: builds[c * nrecipes + w] */
+	struct store store;
+	struct exec_ctx exec;
+	int total_runs, runs_done;
+	double started;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...)
+{
+	if (opt.quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("flagscope: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void build_progress(const struct build *b, size_t done, size_t total, void *user)
+{
+	(void)user;
+	progress("[build %zu/%zu] %s %s: %s (%.1f s)%s%s", done, total, b->cfg->label,
+		 b->recipe->name, outcome_name(b->outcome), b->seconds, b->detail ? ": " : "",
+		 b->detail ? b->detail : "");
+}
+
+static int load_recipes(struct session *s, struct strbuf *err)
+{
+	s->nrecipes = s->study.workloads.n;
+	s->recipes = xcalloc(s->nrecipes, sizeof(*s->recipes));
+	for (size_t w = 0; w < s->nrecipes; w++)
+		if (recipe_load(s->study.workloads.v[w], &s->recipes[w], err))
+			return -1;
+	return 0;
+}
+
+static void prepare_toolchains(struct session *s)
+{
+	size_t n = s->matrix.n;
+	s->tcs = xcalloc(n, sizeof(*s->tcs));
+	s->tc_ok = xcalloc(n, sizeof(int));
+	s->cfg_outcome = xcalloc(n, sizeof(*s->cfg_outcome));
+	s->cfg_detail = xcalloc(n, sizeof(char *));
+	for (size_t c = 0; c < n; c++) {
+		struct config *cfg = &s->matrix.configs[c];
+		struct strbuf err = {0};
+		if (toolchain_probe(cfg->cc, &s->tcs[c], &err)) {
+			s->cfg_outcome[c] = OUTCOME_UNSUPPORTED;
+			s->cfg_detail[c] = sb_detach(&err);
+			continue;
+		}
+		s->tc_ok[c] = 1;
+		if (!opt.dry_run)
+			s->cfg_outcome[c] = build_probe_flags(cfg, &s->tcs[c], &s->cfg_detail[c]);
+		sb_release(&err);
+	}
+}
+
+static void prepare_sources(struct session *s)
+{
+	s->src_dirs = xcalloc(s->nrecipes, sizeof(char *));
+	s->src_ids = xcalloc(s->nrecipes, sizeof(*s->src_ids));
+	s->src_errors = xcalloc(s->nrecipes, sizeof(char *));
+	for (size_t w = 0; w < s->nrecipes; w++) {
+		struct strbuf err = {0};
+		progress("source %s: %s", s->recipes[w].name, s->recipes[w].source);
+		if (source_fetch(s->recipes[w].source, s->recipes[w].dir, &s->src_dirs[w],
+				 s->src_ids[w], &err)) {
+			s->src_errors[w] = xasprintf("source: %s", sb_str(&err));
+			progress("source %s failed: %s", s->recipes[w].name, sb_str(&err));
+		}
+		sb_release(&err);
+	}
+}
+
+static void prepare_builds(struct session *s)
+{
+	size_t nw = s->nrecipes;
+	s->builds = xcalloc(s->matrix.n * nw, sizeof(*s->builds));
+	for (size_t c = 0; c < s->matrix.n; c++)
+		for (size_t w = 0; w < nw; w++) {
+			struct build *b = &s->builds[c * nw + w];
+			b->cfg = &s->matrix.configs[c];
+			b->tc = &s->tcs[c];
+			b->recipe = &s->recipes[w];
+			b->src_dir = s->src_dirs[w] ? s->src_dirs[w] : s->recipes[w].dir;
+			b->src_id = s->src_dirs[w] ? s->src_ids[w] : "unavailable";
+			if (s->tc_ok[c])
+				build_init(b);
+			/* what cannot be built is settled before the pool starts */
+			if (s->cfg_outcome[c] != OUTCOME_OK) {
+				b->cached = 1;
+				b->outcome = s->cfg_outcome[c];
+				b->detail = xstrdup(s->cfg_detail[c] ? s->cfg_detail[c] : "");
+			} else if (s->src_errors[w]) {
+				b->cached = 1;
+				b->outcome = OUTCOME_BUILD_FAILED;
+				b->detail = xstrdup(s->src_errors[w]);
+			}
+		}
+}
+
+static void print_dry_run(struct session *s)
+{
+	printf("study %s: %zu configurations (%zu excluded) x %zu workloads, repeat %d\n",
+	       s->study.name, s->matrix.n, s->matrix.excluded, s->nrecipes, s->study.repeat);
+	size_t cached = 0, todo = 0;
+	for (size_t c = 0; c < s->matrix.n; c++) {
+		struct config *cfg = &s->matrix.configs[c];
+		printf("\nconfig %s  %s%s\n  cc: %s%s%s\n  cflags: %s\n  ldflags: %s\n", cfg->id,
+		       cfg->label, cfg->is_baseline ? "  (baseline)" : "", cfg->cc,
+		       s->tc_ok[c] ? " = " : "", s->tc_ok[c] ? s->tcs[c].version : "",
+		       cfg->cflags, cfg->ldflags);
+		if (!s->tc_ok[c]) {
+			printf("  unsupported: %s\n", s->cfg_detail[c]);
+			continue;
+		}
+		for (size_t w = 0; w < s->nrecipes; w++) {
+			struct build *b = &s->builds[c * s->nrecipes + w];
+			printf("  %-12s build %.16s  %s\n", b->recipe->name, b->key,
+			       b->cached ? "cached" : "would build");
+			if (b->cached)
+				cached++;
+			else
+				todo++;
+		}
+	}
+	printf("\n%zu builds cached, %zu would be built\n", cached, todo);
+}
+
+static void store_builds(struct session *s, int *built, int *cached, int *failed)
+{
+	for (size_t i = 0; i < s->matrix.n * s->nrecipes; i++) {
+		struct build *b = &s->builds[i];
+		struct store_build sb = {
+			.study = s->study.name, .config_id = b->cfg->id, .workload = b->recipe->name,
+			.key = b->key, .status = outcome_name(b->outcome), .detail = b->detail,
+			.facts = b->facts_json, .seconds = b->seconds, .cached = b->cached,
+		};
+		store_put_build(&s->store, &sb);
+		int really_built = !b->cached && b->seconds > 0;
+		*built += really_built && b->outcome == OUTCOME_OK;
+		*cached += b->cached && b->outcome == OUTCOME_OK;
+		*failed += b->outcome != OUTCOME_OK;
+		if (b->size_text >= 0) {
+			struct store_metric m[] = {
+				{"size.text", b->size_text, "B"}, {"size.data", b->size_data, "B"},
+				{"size.bss", b->size_bss, "B"},   {"size.rodata", b->size_rodata, "B"},
+				{"size.file", b->size_file, "B"},
+			};
+			store_put_run(&s->store, s->study.name, b->cfg->id, b->recipe->name, "@build", 0,
+				      outcome_name(b->outcome), b->detail, m, ARRAY_SIZE(m));
+		}
+	}
+}
+
+static void setup_meters(struct session *s)
+{
+	struct strlist names = {0};
+	if (opt.meters)
+		sl_split_ws(&names, opt.meters);
+	else if (s->study.meters.n)
+		for (size_t i = 0; i < s->study.meters.n; i++)
+			sl_push(&names, s->study.meters.v[i]);
+	else
+		sl_split_ws(&names, meter_names());
+	s->exec.runner = &runner_native;
+	s->exec.pin_cpu = opt.pin;
+	s->exec.timeout = s->study.timeout;
+	for (size_t i = 0; i < names.n; i++) {
+		const struct meter_ops *m = meter_lookup(names.v[i]);
+		struct strbuf fact = {0};
+		if (!m) {
+			warn_msg("unknown meter '%s' ignored (known: %s)", names.v[i], meter_names());
+			continue;
+		}
+		int usable = m->probe(&s->exec.mstate, &fact);
+		char *key = xasprintf("meter.%s", m->name);
+		store_put_fact(&s->store, s->study.name, key, sb_str(&fact));
+		free(key);
+		if (usable && s->exec.nmeters < ARRAY_SIZE(s->exec.meters))
+			s->exec.meters[s->exec.nmeters++] = m;
+		else
+			progress("%s", sb_str(&fact));
+		sb_release(&fact);
+	}
+	sl_release(&names);
+}
+
+/* <cache>/refs/<baseline build key>/<run>: the reference outputs */
+static char *ref_dir(struct session *s, size_t w, const struct recipe_run *run)
+{
+	const struct build *bb = &s->builds[(size_t)s->matrix.baseline * s->nrecipes + w];
+	return xasprintf("%s/refs/%s/%s", flagscope_cache_dir(), bb->key,
+			 *run->name ? run->name : "main");
+}
+
+static void record_run(struct session *s, const struct build *b, const struct recipe_run *run,
+		       int rep, struct exec_result *res)
+{
+	struct store_metric *m = xcalloc(res->m.n ? res->m.n : 1, sizeof(*m));
+	for (size_t i = 0; i < res->m.n; i++)
+		m[i] = (struct store_metric){res->m.v[i].name, res->m.v[i].value, res->m.v[i].unit};
+	store_put_run(&s->store, s->study.name, b->cfg->id, b->recipe->name, run->name, rep,
+		      outcome_name(res->outcome), res->detail, m, res->m.n);
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (run->metrics[i].higher_better) {
+			char *key = xasprintf("higher_better.%s", run->metrics[i].name);
+			store_put_fact(&s->store, s->study.name, key, "1");
+			free(key);
+		}
+	free(m);
+}
+
+static void run_one(struct session *s, size_t c, size_t w, size_t r, int rep)
+{
+	struct build *b = &s->builds[c * s->nrecipes + w];
+	const struct recipe_run *run = &b->recipe->runs[r];
+	if (store_has_run(&s->store, s->study.name, b->cfg->id, b->recipe->name, run->name, rep))
+		return;
+	char *ref = ref_dir(s, w, run);
+	int is_base = (int)c == s->matrix.baseline;
+	struct exec_result res;
+	if (s->in_errors[w]) {
+		memset(&res, 0, sizeof(res));
+		res.outcome = OUTCOME_RUN_FAILED;
+		res.detail = xstrdup(s->in_errors[w]);
+	} else if (!is_base && !file_exists(ref)) {
+		memset(&res, 0, sizeof(res));
+		res.outcome = OUTCOME_NO_REFERENCE;
+		res.detail = xstrdup("the baseline produced no good output to compare with");
+	} else {
+		execute_run(&s->exec, b, run, s->in_dirs[w], rep == 0,
+			    is_base && rep == 0 ? NULL : ref, is_base && rep == 0 ? ref : NULL,
+			    &res);
+	}
+	s->runs_done++;
+	double elapsed = now_seconds() - s->started;
+	double left = s->runs_done ? elapsed / s->runs_done * (s->total_runs - s->runs_done) : 0;
+	progress("[run %d/%d] %s %s%s%s %s: %s%s%s (about %.0f s left)", s->runs_done,
+		 s->total_runs, b->cfg->label, b->recipe->name, *run->name ? "/" : "", run->name,
+		 rep ? "" : "warm-up", outcome_name(res.outcome), res.detail ? ": " : "",
+		 res.detail ? res.detail : "", left);
+	record_run(s, b, run, rep, &res);
+	exec_result_release(&res);
+	free(ref);
+}
+
+static int build_ok(const struct session *s, size_t c, size_t w)
+{
+	return s->builds[c * s->nrecipes + w].outcome == OUTCOME_OK;
+}
+
+static void run_all(struct session *s)
+{
+	size_t nw = s->nrecipes, nc = s->matrix.n, base = (size_t)s->matrix.baseline;
+	s->in_dirs = xcalloc(nw, sizeof(char *));
+	s->in_errors = xcalloc(nw, sizeof(char *));
+	for (size_t w = 0; w < nw; w++) {
+		struct strbuf err = {0};
+		if (workload_inputs(&s->recipes[w], &s->in_dirs[w], &err))
+			s->in_errors[w] = sb_detach(&err);
+		sb_release(&err);
+	}
+	for (size_t c = 0; c < nc; c++)
+		for (size_t w = 0; w < nw; w++)
+			if (build_ok(s, c, w))
+				s->total_runs += (int)s->recipes[w].nruns * (s->study.repeat + 1);
+	s->started = now_seconds();
+	/* the baseline's warm-up makes the reference, so it goes first */
+	for (size_t w = 0; w < nw && !interrupted; w++)
+		for (size_t r = 0; r < s->recipes[w].nruns && build_ok(s, base, w); r++)
+			run_one(s, base, w, r, 0);
+	for (size_t c = 0; c < nc && !interrupted; c++)
+		for (size_t w = 0; w < nw && c != base; w++)
+			for (size_t r = 0; r < s->recipes[w].nruns && build_ok(s, c, w); r++)
+				run_one(s, c, w, r, 0);
+	/* A B C A B C: drift lands on every configuration alike */
+	for (int rep = 1; rep <= s->study.repeat && !interrupted; rep++)
+		for (size_t w = 0; w < nw; w++)
+			for (size_t r = 0; r < s->recipes[w].nruns; r++)
+				for (size_t c = 0; c < nc && !interrupted; c++)
+					if (build_ok(s, c, w))
+						run_one(s, c, w, r, rep);
+}
+
+static void session_release(struct session *s)
+{
+	for (size_t i = 0; i < s->matrix.n * s->nrecipes && s->builds; i++)
+		build_release(&s->builds[i]);
+	free(s->builds);
+	for (size_t c = 0; c < s->matrix.n; c++) {
+		if (s->tcs && s->tc_ok[c])
+			toolchain_release(&s->tcs[c]);
+		if (s->cfg_detail)
+			free(s->cfg_detail[c]);
+	}
+	free(s->tcs);
+	free(s->tc_ok);
+	free(s->cfg_outcome);
+	free(s->cfg_detail);
+	for (size_t w = 0; w < s->nrecipes; w++) {
+		recipe_release(&s->recipes[w]);
+		if (s->src_dirs)
+			free(s->src_dirs[w]);
+		if (s->src_errors)
+			free(s->src_errors[w]);
+		if (s->in_dirs)
+			free(s->in_dirs[w]);
+		if (s->in_errors)
+			free(s->in_errors[w]);
+	}
+	free(s->recipes);
+	free(s->src_dirs);
+	free(s->src_ids);
+	free(s->src_errors);
+	free(s->in_dirs);
+	free(s->in_errors);
+	matrix_release(&s->matrix);
+	study_release(&s->study);
+	store_close(&s->store);
+}
+
+static void print_errors(const char *text)
+{
+	char *copy = xstrdup(text);
+	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		error_msg("%s", l);
+	free(copy);
+}
+
+static int finish(struct session *s)
+{
+	int built = 0, cached = 0, failed = 0;
+	store_builds(s, &built, &cached, &failed);
+	store_put_last_run(&s->store, s->study.name, built, cached, failed);
+	setup_meters(s);
+	run_all(s);
+	if (interrupted)
+		progress("interrupted: the samples stored so far are kept; run again to resume");
+	struct ranking rk;
+	struct strbuf err = {0};
+	const char *metric = opt.metric ? opt.metric : s->study.metric;
+	if (ranking_compute(&s->store, s->study.name, metric, &rk, &err)) {
+		print_errors(sb_str(&err));
+		sb_release(&err);
+		return 1;
+	}
+	report_print(stdout, &rk, report_format(opt.format));
+	ranking_release(&rk);
+	return interrupted ? 1 : 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	struct strbuf err = {0};
+	struct session s;
+	memset(&opt, 0, sizeof(opt));
+	memset(&s, 0, sizeof(s));
+	opt.jobs = cpu_count();
+	opt.repeat = -1;
+	opt.pin = -1;
+	opt.db = "flagscope.db";
+	opt.format = "table";
+	int rc = options_parse(&run_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (pos.n > 1) {
+		error_msg("run: one study at a time (see flagscope run --help)");
+		return 2;
+	}
+	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
+	sl_release(&pos);
+	rc = 2;
+	if (study_load(path, &s.study, &err)) {
+		print_errors(sb_str(&err));
+		goto out;
+	}
+	if (opt.repeat > 0)
+		s.study.repeat = opt.repeat;
+	if (opt.workloads) {
+		struct strlist only = {0};
+		sl_split_ws(&only, opt.workloads);
+		for (size_t i = 0; i < only.n; i++)
+			if (sl_find(&s.study.workloads, only.v[i]) < 0) {
+				error_msg("%s: --workloads names '%s', which the study does not have", path,
+					  only.v[i]);
+				sl_release(&only);
+				goto out;
+			}
+		sl_release(&s.study.workloads);
+		s.study.workloads = only;
+	}
+	if (matrix_expand(&s.study, &s.matrix, &err) || load_recipes(&s, &err)) {
+		print_errors(sb_str(&err));
+		goto out;
+	}
+	prepare_toolchains(&s);
+	/* dry runs fetch too: a build key needs the source's identity */
+	prepare_sources(&s);
+	prepare_builds(&s);
+	if (opt.dry_run) {
+		print_dry_run(&s);
+		rc = 0;
+		goto out;
+	}
+	if (store_open(&s.store, opt.db, 1, &err)) {
+		print_errors(sb_str(&err));
+		goto out;
+	}
+	store_put_study(&s.store, s.study.name, path, s.study.metric);
+	for (size_t c = 0; c < s.matrix.n; c++) {
+		struct config *cfg = &s.matrix.configs[c];
+		struct store_config sc = {
+			.study = s.study.name, .id = cfg->id, .label = cfg->label, .cc = cfg->cc,
+			.toolchain_id = s.tc_ok[c] ? s.tcs[c].id : "",
+			.toolchain_version = s.tc_ok[c] ? s.tcs[c].version : "",
+			.cflags = cfg->cflags, .ldflags = cfg->ldflags,
+			.link = cfg->link == 1 ? "static" : cfg->link == 0 ? "dynamic" : "default",
+			.is_baseline = cfg->is_baseline, .order = (int)c,
+		};
+		store_put_config(&s.store, &sc);
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	progress("study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
+		 s.study.name, s.matrix.n, s.nrecipes, s.study.repeat, opt.jobs);
+	build_all(s.builds, s.matrix.n * s.nrecipes, opt.jobs, build_progress, NULL);
+	rc = finish(&s);
+out:
+	sb_release(&err);
+	session_release(&s);
+	free(path);
+	return rc;
+}

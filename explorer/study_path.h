@@ -1,0 +1,12 @@
+/*
+ * study_path.h - a study argument is a file path or the name of a preset
+ * in flagsets/presets/NAME.study.
+ */
+#ifndef FLAGSCOPE_STUDY_PATH_H
+#define FLAGSCOPE_STUDY_PATH_H
+
+/* A heap string: arg itself when it names an existing file, else the
+ * preset's path (which may not exist: loading it then reports that). */
+char *study_path_resolve(const char *arg);
+
+#endif

@@ -1,0 +1,150 @@
+/* matrix.c - see matrix.h */
+#include "flagsets/matrix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int excluded_by(const struct study *s, const size_t *levels, const struct exclude_rule *r)
+{
+	for (size_t i = 0; i < r->levels.n; i++) {
+		size_t ai, li;
+		if (study_find_level(s, r->levels.v[i], &ai, &li) || levels[ai] != li)
+			return 0;
+	}
+	return 1;
+}
+
+void config_compute_id(struct config *c)
+{
+	struct strbuf sb = {0};
+	char hex[65];
+	sb_addf(&sb, "cc=%s\ncflags=%s\nldflags=%s\nlink=%s\n", c->cc, c->cflags, c->ldflags,
+		c->link == 1 ? "static" : c->link == 0 ? "dynamic" : "default");
+	sha256_hex(sb.buf, sb.len, hex);
+	memcpy(c->id, hex, 16);
+	c->id[16] = '\0';
+	sb_release(&sb);
+}
+
+static void config_fill(const struct study *s, const size_t *levels, struct config *c)
+{
+	struct strbuf label = {0}, cflags = {0}, ldflags = {0};
+	memset(c, 0, sizeof(*c));
+	c->link = -1;
+	c->levels = xcalloc(s->naxes ? s->naxes : 1, sizeof(size_t));
+	memcpy(c->levels, levels, s->naxes * sizeof(size_t));
+	for (size_t a = 0; a < s->naxes; a++) {
+		const struct level *l = &s->axes[a].levels[levels[a]];
+		struct strbuf *into = NULL;
+		if (label.len)
+			sb_addc(&label, ' ');
+		sb_add(&label, l->name);
+		switch (s->axes[a].kind->kind) {
+		case AXIS_CC:
+			free(c->cc);
+			c->cc = xstrdup(l->value);
+			break;
+		case AXIS_LINK:
+			c->link = !strcmp(l->name, "static");
+			into = &ldflags;
+			if (c->link == 1 && !strstr(l->value, "-static")) {
+				if (ldflags.len)
+					sb_addc(&ldflags, ' ');
+				sb_add(&ldflags, "-static");
+			}
+			break;
+		case AXIS_LDFLAGS:
+			into = &ldflags;
+			break;
+		case AXIS_FLAGS:
+			into = &cflags;
+			break;
+		}
+		if (into && *l->value) {
+			if (into->len)
+				sb_addc(into, ' ');
+			sb_add(into, l->value);
+		}
+	}
+	if (!c->cc)
+		c->cc = xstrdup("cc");
+	c->label = label.len ? sb_detach(&label) : xstrdup("default");
+	c->cflags = sb_detach(&cflags);
+	c->ldflags = sb_detach(&ldflags);
+	sb_release(&label);
+	config_compute_id(c);
+}
+
+int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
+{
+	size_t *levels = xcalloc(s->naxes ? s->naxes : 1, sizeof(size_t));
+	size_t *want = xcalloc(s->naxes ? s->naxes : 1, sizeof(size_t));
+	memset(m, 0, sizeof(*m));
+	m->baseline = -1;
+	for (size_t i = 0; i < s->baseline.n; i++) {
+		size_t ai, li;
+		if (!study_find_level(s, s->baseline.v[i], &ai, &li))
+			want[ai] = li;
+	}
+	for (;;) {
+		int skip = 0;
+		for (size_t r = 0; r < s->nexcludes && !skip; r++)
+			skip = excluded_by(s, levels, &s->excludes[r]);
+		if (skip) {
+			m->excluded++;
+			if (!memcmp(levels, want, s->naxes * sizeof(size_t))) {
+				sb_addf(err, "%s:%d: the baseline configuration is excluded by [exclude] (change the baseline or the exclude rule)",
+					s->path, s->baseline_line);
+				free(levels);
+				free(want);
+				matrix_release(m);
+				return -1;
+			}
+		} else {
+			m->configs = xrealloc(m->configs, (m->n + 1) * sizeof(*m->configs));
+			config_fill(s, levels, &m->configs[m->n]);
+			if (!memcmp(levels, want, s->naxes * sizeof(size_t))) {
+				m->baseline = (int)m->n;
+				m->configs[m->n].is_baseline = 1;
+			}
+			m->n++;
+		}
+		/* odometer: the last axis turns fastest */
+		size_t a = s->naxes;
+		while (a > 0 && ++levels[a - 1] == s->axes[a - 1].nlevels)
+			levels[--a] = 0;
+		if (a == 0)
+			break;
+	}
+	free(levels);
+	free(want);
+	if (!m->n) {
+		sb_addf(err, "%s: every configuration is excluded (loosen the [exclude] rules)", s->path);
+		matrix_release(m);
+		return -1;
+	}
+	/* two configurations that build identically are the same configuration */
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t j = i + 1; j < m->n; j++)
+			if (!strcmp(m->configs[i].id, m->configs[j].id)) {
+				sb_addf(err, "%s: configurations '%s' and '%s' build with the same compiler and flags (make their levels differ)",
+					s->path, m->configs[i].label, m->configs[j].label);
+				matrix_release(m);
+				return -1;
+			}
+	return 0;
+}
+
+void matrix_release(struct matrix *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->configs[i].label);
+		free(m->configs[i].cc);
+		free(m->configs[i].cflags);
+		free(m->configs[i].ldflags);
+		free(m->configs[i].levels);
+	}
+	free(m->configs);
+	memset(m, 0, sizeof(*m));
+	m->baseline = -1;
+}

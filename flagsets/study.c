@@ -1,0 +1,330 @@
+/* study.c - see study.h */
+#include "flagsets/study.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/ini.h"
+#include "workloads/recipe.h"
+
+static int check_link(const char *level, const char *value, struct strbuf *err)
+{
+	(void)value;
+	if (strcmp(level, "static") && strcmp(level, "dynamic")) {
+		sb_addf(err, "link level '%s' is neither static nor dynamic (name the levels 'static' and 'dynamic')",
+			level);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_cc(const char *level, const char *value, struct strbuf *err)
+{
+	if (!*value) {
+		sb_addf(err, "compiler level '%s' has no command (write e.g. '%s = gcc-12')", level,
+			level);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct axis_kind_info axis_kinds[] = {
+	{.name = "cc", .kind = AXIS_CC, .check_level = check_cc},
+	{.name = "ldflags", .kind = AXIS_LDFLAGS},
+	{.name = "link", .kind = AXIS_LINK, .check_level = check_link},
+};
+
+static const struct axis_kind_info axis_generic = {.name = NULL, .kind = AXIS_FLAGS};
+
+const struct axis_kind_info *axis_kind_lookup(const char *axis_name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(axis_kinds); i++)
+		if (!strcmp(axis_kinds[i].name, axis_name))
+			return &axis_kinds[i];
+	return &axis_generic;
+}
+
+struct loader {
+	struct study *s;
+	struct strbuf *errors; /* every error, one per line */
+	int nerrors;
+};
+
+static void load_error(struct loader *ld, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void load_error(struct loader *ld, int line, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (ld->errors->len)
+		sb_addc(ld->errors, '\n');
+	if (line > 0)
+		sb_addf(ld->errors, "%s:%d: %s", ld->s->path, line, msg ? msg : "error");
+	else
+		sb_addf(ld->errors, "%s: %s", ld->s->path, msg ? msg : "error");
+	free(msg);
+	ld->nerrors++;
+}
+
+static int parse_int(const char *v, int lo, int hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || end == v || *str_trim(end) || n < lo || n > hi)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
+static void study_key(struct loader *ld, const char *name, const char *value, int line,
+		      int continued)
+{
+	struct study *s = ld->s;
+	if (!strcmp(name, "workloads")) {
+		if (!continued)
+			sl_release(&s->workloads);
+		sl_split_ws(&s->workloads, value);
+		s->workloads_line = line;
+	} else if (!strcmp(name, "name")) {
+		free(s->name);
+		s->name = xstrdup(value);
+	} else if (!strcmp(name, "description")) {
+		free(s->description);
+		s->description = xstrdup(value);
+	} else if (!strcmp(name, "repeat")) {
+		if (parse_int(value, 1, 100000, &s->repeat))
+			load_error(ld, line, "repeat must be a whole number from 1, not '%s' (write e.g. 'repeat = 5')",
+				   value);
+	} else if (!strcmp(name, "warmup")) {
+		if (parse_int(value, 0, 100, &s->warmup))
+			load_error(ld, line, "warmup must be a whole number from 0 to 100, not '%s'",
+				   value);
+	} else if (!strcmp(name, "timeout")) {
+		char *end;
+		double t = strtod(value, &end);
+		if (end == value || *str_trim(end) || !(t > 0))
+			load_error(ld, line, "timeout must be a positive number of seconds, not '%s'",
+				   value);
+		else
+			s->timeout = t;
+	} else if (!strcmp(name, "metric")) {
+		free(s->metric);
+		s->metric = xstrdup(value);
+	} else if (!strcmp(name, "meters")) {
+		sl_release(&s->meters);
+		sl_split_ws(&s->meters, value);
+	} else if (!strcmp(name, "baseline")) {
+		if (!continued)
+			sl_release(&s->baseline);
+		sl_split_ws(&s->baseline, value);
+		s->baseline_line = line;
+	} else {
+		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, warmup, timeout, metric, meters, baseline)",
+			   name);
+	}
+}
+
+static struct axis *axis_get(struct loader *ld, const char *name, int line)
+{
+	struct study *s = ld->s;
+	for (size_t i = 0; i < s->naxes; i++)
+		if (!strcmp(s->axes[i].name, name))
+			return &s->axes[i];
+	s->axes = xrealloc(s->axes, (s->naxes + 1) * sizeof(*s->axes));
+	struct axis *a = &s->axes[s->naxes++];
+	memset(a, 0, sizeof(*a));
+	a->name = xstrdup(name);
+	a->kind = axis_kind_lookup(name);
+	a->line = line;
+	return a;
+}
+
+static void axis_key(struct loader *ld, const char *axis_name, const char *name,
+		     const char *value, int line, int continued)
+{
+	struct axis *a = axis_get(ld, axis_name, line);
+	if (continued && a->nlevels && !strcmp(a->levels[a->nlevels - 1].name, name)) {
+		struct level *l = &a->levels[a->nlevels - 1];
+		char *joined = xasprintf("%s %s", l->value, value);
+		free(l->value);
+		l->value = joined;
+		return;
+	}
+	size_t ai, li;
+	if (!study_find_level(ld->s, name, &ai, &li)) {
+		const struct axis *other = &ld->s->axes[ai];
+		load_error(ld, line, "level '%s' is already defined at line %d in [axis %s] (level names must be unique across axes: rename one)",
+			   name, other->levels[li].line, other->name);
+		return;
+	}
+	struct strbuf why = {0};
+	if (a->kind->check_level && a->kind->check_level(name, value, &why)) {
+		load_error(ld, line, "%s", sb_str(&why));
+		sb_release(&why);
+		return;
+	}
+	a->levels = xrealloc(a->levels, (a->nlevels + 1) * sizeof(*a->levels));
+	a->levels[a->nlevels++] = (struct level){.name = xstrdup(name), .value = xstrdup(value),
+						 .line = line};
+}
+
+static void exclude_key(struct loader *ld, const char *name, const char *value, int line,
+			int continued)
+{
+	struct study *s = ld->s;
+	if (continued && s->nexcludes) {
+		sl_split_ws(&s->excludes[s->nexcludes - 1].levels, value);
+		return;
+	}
+	s->excludes = xrealloc(s->excludes, (s->nexcludes + 1) * sizeof(*s->excludes));
+	struct exclude_rule *r = &s->excludes[s->nexcludes++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->line = line;
+	sl_split_ws(&r->levels, value);
+}
+
+static int on_item(void *user, const char *section, const char *name, const char *value,
+		   int line, int continued, struct strbuf *err)
+{
+	struct loader *ld = user;
+	(void)err;
+	if (!strcmp(section, "study"))
+		study_key(ld, name, value, line, continued);
+	else if (str_starts_with(section, "axis ") && section[5])
+		axis_key(ld, section + 5, name, value, line, continued);
+	else if (!strcmp(section, "exclude"))
+		exclude_key(ld, name, value, line, continued);
+	else if (!*section)
+		load_error(ld, line, "'%s' is outside any section (put it under [study])", name);
+	else
+		load_error(ld, line, "unknown section [%s] (known: [study], [axis NAME], [exclude])",
+			   section);
+	return 0;
+}
+
+static void check_level_list(struct loader *ld, const struct strlist *levels, int line,
+			     const char *what)
+{
+	for (size_t i = 0; i < levels->n; i++) {
+		size_t ai, li;
+		if (study_find_level(ld->s, levels->v[i], &ai, &li))
+			load_error(ld, line, "%s names level '%s', which no axis has (define it under an [axis ...] or fix the name)",
+				   what, levels->v[i]);
+	}
+}
+
+static void check_study(struct loader *ld)
+{
+	struct study *s = ld->s;
+	if (!s->workloads.n) {
+		load_error(ld, 0, "no workloads (add 'workloads = NAME ...' under [study]; see flagscope list workloads)");
+	} else {
+		struct strlist known = {0};
+		workloads_list(&known);
+		for (size_t i = 0; i < s->workloads.n; i++)
+			if (sl_find(&known, s->workloads.v[i]) < 0)
+				load_error(ld, s->workloads_line, "unknown workload '%s' (see flagscope list workloads)",
+					   s->workloads.v[i]);
+		sl_release(&known);
+	}
+	for (size_t i = 0; i < s->naxes; i++)
+		if (!s->axes[i].nlevels)
+			load_error(ld, s->axes[i].line, "[axis %s] has no levels (add 'name = value' lines)",
+				   s->axes[i].name);
+	check_level_list(ld, &s->baseline, s->baseline_line, "baseline");
+	/* the baseline picks at most one level per axis */
+	for (size_t i = 0; i < s->baseline.n; i++)
+		for (size_t j = i + 1; j < s->baseline.n; j++) {
+			size_t ai, li, aj, lj;
+			if (!study_find_level(s, s->baseline.v[i], &ai, &li) &&
+			    !study_find_level(s, s->baseline.v[j], &aj, &lj) && ai == aj)
+				load_error(ld, s->baseline_line, "baseline names two levels of axis '%s': '%s' and '%s' (pick one)",
+					   s->axes[ai].name, s->baseline.v[i], s->baseline.v[j]);
+		}
+	for (size_t i = 0; i < s->nexcludes; i++) {
+		if (!s->excludes[i].levels.n)
+			load_error(ld, s->excludes[i].line, "exclude rule '%s' lists no levels",
+				   s->excludes[i].name);
+		char *what = xasprintf("exclude rule '%s'", s->excludes[i].name);
+		check_level_list(ld, &s->excludes[i].levels, s->excludes[i].line, what);
+		free(what);
+	}
+	for (size_t i = 0; i < s->meters.n; i++)
+		if (strcmp(s->meters.v[i], "rusage") && strcmp(s->meters.v[i], "perf"))
+			load_error(ld, 0, "unknown meter '%s' (known: rusage perf)", s->meters.v[i]);
+}
+
+int study_load(const char *path, struct study *s, struct strbuf *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = xstrdup(path);
+	s->repeat = 5;
+	s->warmup = 1;
+	struct loader ld = {.s = s, .errors = err};
+	struct strbuf syntax = {0};
+	if (ini_load(path, on_item, &ld, &syntax)) {
+		if (err->len && syntax.len)
+			sb_addc(err, '\n');
+		sb_add(err, sb_str(&syntax));
+		sb_release(&syntax);
+		return -1;
+	}
+	sb_release(&syntax);
+	if (!ld.nerrors)
+		check_study(&ld);
+	if (!s->name) {
+		const char *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		const char *dot = strrchr(base, '.');
+		s->name = dot ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
+	}
+	if (!s->metric)
+		s->metric = xstrdup("time");
+	return ld.nerrors ? -1 : 0;
+}
+
+int study_find_level(const struct study *s, const char *level, size_t *axis, size_t *index)
+{
+	for (size_t a = 0; a < s->naxes; a++)
+		for (size_t l = 0; l < s->axes[a].nlevels; l++)
+			if (!strcmp(s->axes[a].levels[l].name, level)) {
+				*axis = a;
+				*index = l;
+				return 0;
+			}
+	return -1;
+}
+
+void study_release(struct study *s)
+{
+	free(s->path);
+	free(s->name);
+	free(s->description);
+	free(s->metric);
+	sl_release(&s->workloads);
+	sl_release(&s->meters);
+	sl_release(&s->baseline);
+	for (size_t a = 0; a < s->naxes; a++) {
+		for (size_t l = 0; l < s->axes[a].nlevels; l++) {
+			free(s->axes[a].levels[l].name);
+			free(s->axes[a].levels[l].value);
+		}
+		free(s->axes[a].levels);
+		free(s->axes[a].name);
+	}
+	free(s->axes);
+	for (size_t i = 0; i < s->nexcludes; i++) {
+		free(s->excludes[i].name);
+		sl_release(&s->excludes[i].levels);
+	}
+	free(s->excludes);
+	memset(s, 0, sizeof(*s));
+}

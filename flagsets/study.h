@@ -1,0 +1,86 @@
+/*
+ * study.h - a study file: which workloads, which axes and levels, which
+ * combinations to skip, which configuration is the baseline.
+ *
+ * Format (fio-style INI, read with inih):
+ *   [study]      name, workloads, repeat, baseline, warmup, timeout, metric,
+ *                meters, description
+ *   [axis NAME]  level = value; reserved axis names are in axis_kinds[]
+ *   [exclude]    rule-name = level level ...  (a configuration having all of
+ *                the listed levels is skipped)
+ *
+ * How to add a reserved axis: one entry in axis_kinds[] (study.c) and the
+ * field it sets in struct config (matrix.h).
+ */
+#ifndef FLAGSCOPE_STUDY_H
+#define FLAGSCOPE_STUDY_H
+
+#include "harness/util.h"
+
+enum axis_kind {
+	AXIS_FLAGS,   /* any other name: the level's value is added to CFLAGS */
+	AXIS_CC,      /* the compiler command */
+	AXIS_LDFLAGS, /* added to LDFLAGS */
+	AXIS_LINK,    /* static | dynamic; the value adds LDFLAGS */
+};
+
+struct axis_kind_info {
+	const char *name; /* NULL for the generic kind */
+	enum axis_kind kind;
+	/* Reject a level; NULL when any level is fine.  Returns 0 or -1 with
+	 * a reason (no file:line) in err. */
+	int (*check_level)(const char *level, const char *value, struct strbuf *err);
+};
+
+const struct axis_kind_info *axis_kind_lookup(const char *axis_name);
+
+struct level {
+	char *name;
+	char *value;
+	int line;
+};
+
+struct axis {
+	char *name;
+	const struct axis_kind_info *kind;
+	struct level *levels;
+	size_t nlevels;
+	int line;
+};
+
+struct exclude_rule {
+	char *name;
+	struct strlist levels;
+	int line;
+};
+
+struct study {
+	char *path;
+	char *name;
+	char *description;
+	struct strlist workloads;
+	int workloads_line;
+	int repeat;
+	int warmup;
+	double timeout; /* seconds; 0 = the recipe's own */
+	char *metric;   /* primary metric, default "time" */
+	struct strlist meters;
+	struct strlist baseline; /* level names */
+	int baseline_line;
+	struct axis *axes;
+	size_t naxes;
+	struct exclude_rule *excludes;
+	size_t nexcludes;
+};
+
+/* Load and check a study file: syntax, unknown keys, duplicate levels,
+ * levels in baseline/exclude that no axis has, workloads that do not exist.
+ * Returns 0, or -1 with one or more lines "file:line: what (what to do)"
+ * in err.  Nothing is built before this succeeds. */
+int study_load(const char *path, struct study *s, struct strbuf *err);
+void study_release(struct study *s);
+
+/* Find the axis and level index of a level name; -1 if none. */
+int study_find_level(const struct study *s, const char *level, size_t *axis, size_t *index);
+
+#endif

@@ -1,0 +1,372 @@
+/* build.c - see build.h */
+#include "harness/build.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/elf.h"
+
+void build_init(struct build *b)
+{
+	struct strbuf sb = {0};
+	sb_addf(&sb, "recipe=%s\nsource=%s\ntoolchain=%s\ncc=%s\ncflags=%s\nldflags=%s\nlink=%d\n",
+		b->recipe->hash, b->src_id, b->tc->id, b->cfg->cc, b->cfg->cflags,
+		b->cfg->ldflags, b->cfg->link);
+	sha256_hex(sb.buf, sb.len, b->key);
+	sb_release(&sb);
+	b->dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), b->key);
+	b->out_dir = xasprintf("%s/out", b->dir);
+	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = -1;
+	char *status = xasprintf("%s/status", b->dir);
+	char *text = file_read(status, NULL);
+	b->cached = text && str_starts_with(text, "ok");
+	free(text);
+	free(status);
+}
+
+void build_release(struct build *b)
+{
+	free(b->dir);
+	free(b->out_dir);
+	free(b->detail);
+	free(b->facts_json);
+	b->dir = b->out_dir = b->detail = b->facts_json = NULL;
+}
+
+/* The record flag makes the compiler keep its switches in the object, so
+ * verify can prove them; it does not change code generation. */
+static char *build_cflags(const struct build *b)
+{
+	return xasprintf("%s%s%s", b->cfg->cflags, *b->cfg->cflags ? " " : "",
+			 toolchain_record_flag(b->tc));
+}
+
+static const char *const flag_complaints[] = {
+	"unrecognized command-line option", "unrecognized command line option",
+	"unknown argument", "invalid argument", "unknown target CPU", "bad value",
+	"is not supported", "ignored-optimization-argument", "unsupported option",
+	"invalid value", "not supported for this target", "unknown type name",
+};
+
+static char *first_complaint(const char *text)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(flag_complaints); i++) {
+		const char *p = strstr(text, flag_complaints[i]);
+		if (!p)
+			continue;
+		while (p > text && p[-1] != '\n')
+			p--;
+		const char *end = strchr(p, '\n');
+		return end ? xstrndup(p, (size_t)(end - p)) : xstrdup(p);
+	}
+	return NULL;
+}
+
+enum outcome build_probe_flags(const struct config *cfg, const struct toolchain *tc,
+			       char **detail)
+{
+	char dir[] = "/tmp/flagscope-probe-XXXXXX";
+	*detail = NULL;
+	if (!mkdtemp(dir)) {
+		*detail = xasprintf("cannot make a temporary folder: %s", strerror(errno));
+		return OUTCOME_BUILD_FAILED;
+	}
+	char *src = xasprintf("%s/probe.c", dir);
+	const char prog[] = "int main(void) { return 0; }\n";
+	file_write(src, prog, sizeof(prog) - 1);
+	char *script = xasprintf("cd '%s' && %s %s %s -o probe probe.c %s", dir, cfg->cc,
+				 cfg->cflags, toolchain_record_flag(tc), cfg->ldflags);
+	char *out = NULL;
+	int rc = run_shell_capture(script, &out);
+	enum outcome o = OUTCOME_OK;
+	char *complaint = out ? first_complaint(out) : NULL;
+	if (rc != 0 || complaint) {
+		o = OUTCOME_UNSUPPORTED_FLAG;
+		*detail = complaint ? xstrdup(str_trim(complaint))
+				    : build_log_summary(out ? out : "compiler failed");
+	}
+	free(complaint);
+	free(out);
+	free(script);
+	free(src);
+	remove_tree(dir);
+	return o;
+}
+
+char *build_log_summary(const char *log_text)
+{
+	struct strlist undef = {0};
+	const char *p = log_text;
+	while ((p = strstr(p, "undefined reference to `"))) {
+		p += strlen("undefined reference to `");
+		const char *end = strchr(p, '\'');
+		if (!end)
+			break;
+		char *sym = xstrndup(p, (size_t)(end - p));
+		if (sl_find(&undef, sym) < 0)
+			sl_push(&undef, sym);
+		free(sym);
+	}
+	if (undef.n) {
+		char *list = sl_join(&undef, " ");
+		char *s = xasprintf("undefined symbols: %s", list);
+		free(list);
+		sl_release(&undef);
+		return s;
+	}
+	/* the last few non-empty lines say what went wrong */
+	struct strlist lines = {0};
+	char *copy = xstrdup(log_text);
+	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (*str_trim(l))
+			sl_push(&lines, str_trim(l));
+	free(copy);
+	struct strlist last = {0};
+	for (size_t i = lines.n > 4 ? lines.n - 4 : 0; i < lines.n; i++)
+		sl_push(&last, lines.v[i]);
+	char *s = last.n ? sl_join(&last, " | ") : xstrdup("(empty build log)");
+	sl_release(&lines);
+	sl_release(&last);
+	return s;
+}
+
+static pid_t build_start(struct build *b, int jobs_each)
+{
+	remove_tree(b->dir);
+	if (mkdir_p(b->out_dir, 0755))
+		return -1;
+	char *log = xasprintf("%s/build.log", b->dir);
+	char *cflags = build_cflags(b);
+	char *jobs = xasprintf("%d", jobs_each);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int null = open("/dev/null", O_RDONLY);
+		if (fd < 0 || null < 0 || chdir(b->out_dir))
+			_exit(126);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setenv("CC", b->cfg->cc, 1);
+		setenv("CFLAGS", cflags, 1);
+		setenv("LDFLAGS", b->cfg->ldflags, 1);
+		setenv("SRC", b->src_dir, 1);
+		setenv("RECIPE", b->recipe->dir, 1);
+		setenv("HOST", "", 1);
+		setenv("SYSROOT", "", 1);
+		setenv("JOBS", jobs, 1);
+		setenv("LC_ALL", "C", 1);
+		unsetenv("MAKEFLAGS");
+		unsetenv("CPPFLAGS");
+		execl("/bin/sh", "sh", "-e", "-c", b->recipe->build_script, (char *)NULL);
+		_exit(127);
+	}
+	free(log);
+	free(cflags);
+	free(jobs);
+	return pid;
+}
+
+static void add_json_sep(struct strbuf *sb)
+{
+	if (sb->len > 1)
+		sb_addc(sb, ',');
+}
+
+/* Verify every binary of the recipe: it exists, it is an ELF file, it is
+ * static when the configuration asks, and the units that recorded their
+ * switches got the configuration's flags. */
+static void build_verify(struct build *b)
+{
+	struct strbuf json = {0}, problems = {0};
+	sb_addc(&json, '[');
+	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = 0;
+	for (size_t i = 0; i < b->recipe->binaries.n; i++) {
+		char *path = xasprintf("%s/%s", b->out_dir, b->recipe->binaries.v[i]);
+		struct elf_facts f;
+		struct strbuf err = {0};
+		struct strlist mism = {0};
+		struct stat st;
+		if (stat(path, &st)) {
+			b->outcome = OUTCOME_BUILD_FAILED;
+			free(b->detail);
+			b->detail = xasprintf("the build did not produce %s",
+					      b->recipe->binaries.v[i]);
+			free(path);
+			break;
+		}
+		b->size_file += (double)st.st_size;
+		if (elf_facts_read(path, &f, &err)) {
+			b->outcome = OUTCOME_BUILD_FAILED;
+			free(b->detail);
+			b->detail = xasprintf("%s: %s", b->recipe->binaries.v[i], sb_str(&err));
+			sb_release(&err);
+			free(path);
+			break;
+		}
+		b->size_text += (double)elf_facts_section_size(&f, ".text");
+		b->size_data += (double)elf_facts_section_size(&f, ".data");
+		b->size_bss += (double)elf_facts_section_size(&f, ".bss");
+		b->size_rodata += (double)elf_facts_section_size(&f, ".rodata");
+		int want_static = b->cfg->link == 1 ? 1 : b->cfg->link == 0 ? 0 : -1;
+		if (elf_facts_check(&f, b->cfg->cflags, want_static, NULL, &mism) > 0) {
+			for (size_t m = 0; m < mism.n; m++) {
+				if (problems.len)
+					sb_add(&problems, "; ");
+				sb_addf(&problems, "%s: %s", b->recipe->binaries.v[i], mism.v[m]);
+			}
+		}
+		add_json_sep(&json);
+		elf_facts_json(&f, &mism, &json);
+		elf_facts_release(&f);
+		sl_release(&mism);
+		free(path);
+	}
+	sb_addc(&json, ']');
+	free(b->facts_json);
+	b->facts_json = sb_detach(&json);
+	if (b->outcome == OUTCOME_OK && problems.len) {
+		b->outcome = OUTCOME_FLAGS_NOT_APPLIED;
+		free(b->detail);
+		b->detail = sb_detach(&problems);
+	}
+	sb_release(&problems);
+}
+
+static void build_finish(struct build *b, int status)
+{
+	char *log = xasprintf("%s/build.log", b->dir);
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		char *text = file_read(log, NULL);
+		char *complaint = text ? first_complaint(text) : NULL;
+		b->outcome = complaint ? OUTCOME_UNSUPPORTED_FLAG : OUTCOME_BUILD_FAILED;
+		b->detail = complaint ? xstrdup(str_trim(complaint))
+				      : build_log_summary(text ? text : "");
+		free(complaint);
+		free(text);
+	} else {
+		b->outcome = OUTCOME_OK;
+		build_verify(b);
+	}
+	free(log);
+}
+
+void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user)
+{
+	size_t todo = 0, done = 0, next = 0;
+	int running = 0;
+	pid_t *pids = xcalloc(n ? n : 1, sizeof(pid_t));
+	double *start = xcalloc(n ? n : 1, sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		if (!builds[i].cached)
+			todo++;
+	if (jobs < 1)
+		jobs = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!builds[i].cached)
+			continue;
+		builds[i].outcome = OUTCOME_OK;
+		build_verify(&builds[i]);
+	}
+	while (done < todo) {
+		while (running < jobs && next < n) {
+			struct build *b = &builds[next];
+			if (b->cached) {
+				next++;
+				continue;
+			}
+			/* few builds left: give each of them more make jobs */
+			int left = (int)(todo - done) - running;
+			int each = left >= jobs ? 1 : jobs / (left > 0 ? left : 1);
+			start[next] = now_seconds();
+			pids[next] = build_start(b, each);
+			if (pids[next] < 0) {
+				b->outcome = OUTCOME_BUILD_FAILED;
+				b->detail = xasprintf("cannot start the build in %s", b->dir);
+				done++;
+				if (progress)
+					progress(b, done, todo, user);
+			} else {
+				running++;
+			}
+			next++;
+		}
+		if (!running)
+			break;
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (pids[i] != pid)
+				continue;
+			pids[i] = 0;
+			running--;
+			builds[i].seconds = now_seconds() - start[i];
+			build_finish(&builds[i], status);
+			if (builds[i].outcome == OUTCOME_OK || builds[i].outcome == OUTCOME_FLAGS_NOT_APPLIED) {
+				char *st = xasprintf("%s/status", builds[i].dir);
+				char *text = xasprintf("ok %.3f\n", builds[i].seconds);
+				file_write(st, text, strlen(text));
+				free(text);
+				free(st);
+			}
+			done++;
+			if (progress)
+				progress(&builds[i], done, todo, user);
+			break;
+		}
+	}
+	free(pids);
+	free(start);
+}
+
+int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
+{
+	*in_dir = xasprintf("%s/inputs/%s-%.16s", flagscope_cache_dir(), r->name, r->hash);
+	char *done = xasprintf("%s/.done", *in_dir);
+	int rc = 0;
+	if (file_exists(done) || !r->input_script) {
+		if (!r->input_script)
+			mkdir_p(*in_dir, 0755);
+		free(done);
+		return 0;
+	}
+	char *tmp = xasprintf("%s.tmp%d", *in_dir, (int)getpid());
+	remove_tree(tmp);
+	mkdir_p(tmp, 0755);
+	char *script = xasprintf("cd '%s' && IN='%s' RECIPE='%s' /bin/sh -e -c '%s'", tmp, tmp,
+				 r->dir, "eval \"$FLAGSCOPE_INPUT_SCRIPT\"");
+	setenv("FLAGSCOPE_INPUT_SCRIPT", r->input_script, 1);
+	char *out = NULL;
+	if (run_shell_capture(script, &out) != 0) {
+		char *sum = build_log_summary(out ? out : "");
+		sb_addf(err, "%s: the input script failed: %s (fix the recipe's [input] script)",
+			r->name, sum);
+		free(sum);
+		remove_tree(tmp);
+		rc = -1;
+	} else {
+		remove_tree(*in_dir);
+		if (rename(tmp, *in_dir)) {
+			sb_addf(err, "%s: cannot move inputs into place: %s", r->name, strerror(errno));
+			rc = -1;
+		} else {
+			file_write(done, "", 0);
+		}
+	}
+	unsetenv("FLAGSCOPE_INPUT_SCRIPT");
+	free(out);
+	free(script);
+	free(tmp);
+	free(done);
+	return rc;
+}

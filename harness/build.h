@@ -1,0 +1,65 @@
+/*
+ * build.h - building one workload under one configuration, cached by key,
+ * many at a time.
+ *
+ * Layout: <cache>/builds/<key>/{out/,build.log,status}.  status is written
+ * last, so a build killed half-way is simply redone.  The key is a hash of
+ * the recipe (every file of its folder), the source's identity, the
+ * toolchain's identity, CFLAGS, LDFLAGS and linkage.
+ */
+#ifndef FLAGSCOPE_BUILD_H
+#define FLAGSCOPE_BUILD_H
+
+#include "flagsets/matrix.h"
+#include "harness/outcome.h"
+#include "harness/toolchain.h"
+#include "workloads/recipe.h"
+
+struct build {
+	/* in */
+	const struct config *cfg;
+	const struct toolchain *tc;
+	const struct recipe *recipe;
+	const char *src_dir;
+	const char *src_id;
+	/* out */
+	char key[65];
+	char *dir;     /* <cache>/builds/<key> */
+	char *out_dir; /* dir/out: the build directory, binaries inside */
+	enum outcome outcome;
+	char *detail;  /* one line: why it failed, or what verify found */
+	double seconds;
+	int cached;
+	char *facts_json; /* JSON array of ELF facts, one per binary */
+	/* section sizes summed over the binaries (bytes); -1 if unknown */
+	double size_text, size_data, size_bss, size_rodata, size_file;
+};
+
+/* Compute key, dir and out_dir; set cached when a finished build exists. */
+void build_init(struct build *b);
+void build_release(struct build *b);
+
+/* Check that the configuration's compiler accepts its flags: compile and
+ * link an empty program.  OUTCOME_OK, or OUTCOME_UNSUPPORTED_FLAG with the
+ * compiler's message in *detail (heap). */
+enum outcome build_probe_flags(const struct config *cfg, const struct toolchain *tc,
+			       char **detail);
+
+typedef void (*build_progress_fn)(const struct build *b, size_t done, size_t total,
+				  void *user);
+
+/* Build every build that is not cached, `jobs` at a time, then verify each
+ * artifact (ELF facts, static when asked, switches of every unit).
+ * Failures are recorded in the builds, not returned. */
+void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user);
+
+/* The last lines of a log joined by " | ", or the undefined symbols a link
+ * failed on ("undefined symbols: cos sin"); heap string. */
+char *build_log_summary(const char *log_text);
+
+/* Make a workload's inputs once: <cache>/inputs/<recipe hash>/, running
+ * the recipe's [input] script there.  *in_dir is set even without a
+ * script.  0, or -1 with a reason in err. */
+int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err);
+
+#endif

@@ -1,0 +1,243 @@
+/* execute.c - see execute.h */
+#include "harness/execute.h"
+
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/validate.h"
+
+const char *execute_run_name(const struct recipe_run *run)
+{
+	return run->name;
+}
+
+static char *substitute(const char *word, const char *in_dir, const char *build_dir)
+{
+	struct strbuf sb = {0};
+	for (const char *p = word; *p;) {
+		if (str_starts_with(p, "${IN}")) {
+			sb_add(&sb, in_dir);
+			p += 5;
+		} else if (str_starts_with(p, "${BUILD}")) {
+			sb_add(&sb, build_dir);
+			p += 8;
+		} else {
+			sb_addc(&sb, *p++);
+		}
+	}
+	return sb_detach(&sb);
+}
+
+static void set_failure(struct exec_result *res, enum outcome o, char *detail)
+{
+	res->outcome = o;
+	free(res->detail);
+	res->detail = detail;
+}
+
+static char *last_line(const char *path)
+{
+	char *text = file_read(path, NULL);
+	if (!text)
+		return xstrdup("");
+	char *t = str_trim(text);
+	char *nl = strrchr(t, '\n');
+	char *line = xstrdup(nl ? nl + 1 : t);
+	free(text);
+	if (strlen(line) > 160)
+		line[160] = '\0';
+	return line;
+}
+
+static int parse_metrics(const struct recipe_run *run, const char *stdout_path,
+			 const char *stderr_path, struct exec_result *res)
+{
+	char *out = file_read(stdout_path, NULL);
+	char *err = file_read(stderr_path, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < run->nmetrics && !rc; i++) {
+		const struct recipe_metric *m = &run->metrics[i];
+		regex_t re;
+		regmatch_t g[2];
+		if (!m->regex || regcomp(&re, m->regex, REG_EXTENDED | REG_NEWLINE))
+			continue;
+		const char *text = NULL;
+		if (out && !regexec(&re, out, 2, g, 0))
+			text = out;
+		else if (err && !regexec(&re, err, 2, g, 0))
+			text = err;
+		if (text && g[1].rm_so >= 0) {
+			char *num = xstrndup(text + g[1].rm_so, (size_t)(g[1].rm_eo - g[1].rm_so));
+			char *end;
+			double v = strtod(num, &end);
+			if (end != num)
+				measurements_add(&res->m, m->name, v, m->unit);
+			else
+				text = NULL;
+			free(num);
+		}
+		if (!text) {
+			set_failure(res, OUTCOME_RUN_FAILED,
+				    xasprintf("metric '%s' not found in the output", m->name));
+			rc = -1;
+		}
+		regfree(&re);
+	}
+	free(out);
+	free(err);
+	return rc;
+}
+
+static int recipe_has_metric(const struct recipe_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (!strcmp(run->metrics[i].name, name))
+			return 1;
+	return 0;
+}
+
+static void compare_outputs(const struct recipe_run *run, const char *run_dir,
+			    const char *ref_dir, struct exec_result *res)
+{
+	struct strbuf why = {0};
+	char *got = xasprintf("%s/stdout", run_dir);
+	char *want = xasprintf("%s/stdout", ref_dir);
+	int rc = validate_files("stdout", got, want, &why);
+	free(got);
+	free(want);
+	for (size_t i = 0; i < run->outputs.n && rc == 0; i++) {
+		got = xasprintf("%s/%s", run_dir, run->outputs.v[i]);
+		want = xasprintf("%s/%s", ref_dir, run->outputs.v[i]);
+		rc = validate_files(run->outputs.v[i], got, want, &why);
+		free(got);
+		free(want);
+	}
+	if (rc)
+		set_failure(res, OUTCOME_WRONG_OUTPUT, sb_detach(&why));
+	sb_release(&why);
+}
+
+static void save_reference(const struct recipe_run *run, const char *run_dir, const char *ref)
+{
+	remove_tree(ref);
+	mkdir_p(ref, 0755);
+	char *from = xasprintf("%s/stdout", run_dir);
+	copy_tree(from, ref);
+	free(from);
+	for (size_t i = 0; i < run->outputs.n; i++) {
+		from = xasprintf("%s/%s", run_dir, run->outputs.v[i]);
+		char *to = xasprintf("%s/%s", ref, run->outputs.v[i]);
+		copy_tree(from, to);
+		free(from);
+		free(to);
+	}
+}
+
+int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct recipe_run *run,
+		const char *in_dir, int warmup, const char *ref_dir, const char *save_ref,
+		struct exec_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	char *run_dir = xasprintf("%s/run-%s", b->dir, *run->name ? run->name : "main");
+	char *out_path = xasprintf("%s/stdout", run_dir);
+	char *err_path = xasprintf("%s/stderr", run_dir);
+	char *scratch = xasprintf("%s.meter", run_dir);
+	char *stdin_path = run->stdin_file ? xasprintf("%s/%s", in_dir, run->stdin_file) : NULL;
+	remove_tree(run_dir);
+	mkdir_p(run_dir, 0755);
+
+	struct strlist argv = {0}, words = {0};
+	if (warmup)
+		for (size_t i = 0; i < ctx->nmeters; i++)
+			if (ctx->meters[i]->wrap)
+				ctx->meters[i]->wrap(&ctx->mstate, scratch, &argv);
+	sl_split_ws(&words, run->args);
+	for (size_t i = 0; i < words.n; i++) {
+		char *w = substitute(words.v[i], in_dir, b->out_dir);
+		if (i == 0 && !strchr(w, '/')) {
+			char *p = xasprintf("%s/%s", b->out_dir, w);
+			free(w);
+			w = p;
+		}
+		sl_push_owned(&argv, w);
+	}
+	sl_push_owned(&argv, NULL);
+	argv.n--;
+
+	struct run_spec spec = {
+		.argv = argv.v,
+		.cwd = run_dir,
+		.stdin_path = stdin_path,
+		.stdout_path = out_path,
+		.stderr_path = err_path,
+		.timeout = ctx->timeout > 0 ? ctx->timeout : run->timeout,
+		.pin_cpu = ctx->pin_cpu,
+	};
+	struct run_result rr;
+	struct strbuf err = {0};
+	res->outcome = OUTCOME_OK;
+	if (ctx->runner->exec(&spec, &rr, &err)) {
+		set_failure(res, OUTCOME_RUN_FAILED, sb_detach(&err));
+	} else if (rr.timed_out) {
+		set_failure(res, OUTCOME_TIMED_OUT,
+			    xasprintf("killed after %.0f s (raise the timeout or shrink the input)",
+				      spec.timeout));
+	} else if (!rr.exited) {
+		set_failure(res, OUTCOME_CRASHED,
+			    xasprintf("killed by signal %d (%s)", rr.signal, strsignal(rr.signal)));
+	} else if (rr.status != 0) {
+		char *line = last_line(err_path);
+		set_failure(res, OUTCOME_RUN_FAILED, xasprintf("exit status %d%s%s", rr.status,
+							       *line ? ": " : "", line));
+		free(line);
+	}
+	sb_release(&err);
+
+	if (res->outcome == OUTCOME_OK && run->expect) {
+		struct strbuf why = {0};
+		if (validate_files("stdout", out_path, run->expect, &why))
+			set_failure(res, OUTCOME_WRONG_OUTPUT,
+				    xasprintf("%s (expected: %s)", sb_str(&why), run->expect));
+		sb_release(&why);
+	}
+	if (res->outcome == OUTCOME_OK && ref_dir)
+		compare_outputs(run, run_dir, ref_dir, res);
+	if (res->outcome == OUTCOME_OK)
+		parse_metrics(run, out_path, err_path, res);
+	if (res->outcome == OUTCOME_OK) {
+		/* warm-up: the wrapping meters; repetitions: the timed ones */
+		struct measurements mm = {0};
+		for (size_t i = 0; i < ctx->nmeters; i++) {
+			const struct meter_ops *m = ctx->meters[i];
+			if (warmup ? !m->wrap : !m->timed)
+				continue;
+			m->collect(&ctx->mstate, &rr, scratch, &mm);
+		}
+		/* a program that times itself reports its own "time"; the
+		 * process's wall time stays available as "wall" */
+		int own_time = recipe_has_metric(run, "time");
+		for (size_t i = 0; i < mm.n; i++)
+			if (!(own_time && !strcmp(mm.v[i].name, "time")))
+				measurements_add(&res->m, mm.v[i].name, mm.v[i].value, mm.v[i].unit);
+		measurements_release(&mm);
+		if (save_ref)
+			save_reference(run, run_dir, save_ref);
+	}
+	sl_release(&argv);
+	sl_release(&words);
+	free(run_dir);
+	free(out_path);
+	free(err_path);
+	free(scratch);
+	free(stdin_path);
+	return 0;
+}
+
+void exec_result_release(struct exec_result *res)
+{
+	free(res->detail);
+	res->detail = NULL;
+	measurements_release(&res->m);
+}

@@ -1,0 +1,40 @@
+/*
+ * execute.h - one measured run of one built workload: argv from the
+ * recipe, the runner, the meters, validation against the reference, and
+ * the metrics the recipe parses from the output.
+ */
+#ifndef FLAGSCOPE_EXECUTE_H
+#define FLAGSCOPE_EXECUTE_H
+
+#include "harness/build.h"
+#include "harness/meter.h"
+#include "harness/runner.h"
+
+struct exec_ctx {
+	const struct runner_ops *runner;
+	const struct meter_ops *meters[8]; /* the meters that probed usable */
+	size_t nmeters;
+	struct meter_state mstate;
+	int pin_cpu;    /* -1: none */
+	double timeout; /* > 0 overrides the recipe's */
+};
+
+struct exec_result {
+	enum outcome outcome;
+	char *detail; /* heap, or NULL */
+	struct measurements m;
+};
+
+/* Run `run` of build b once.  warmup: apply the wrapping meters (perf).
+ * ref_dir: compare stdout and the run's outputs with the files there
+ * (NULL: no comparison).  save_ref: copy the outputs there after a good
+ * run (it becomes the reference).  Always fills res; returns 0. */
+int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct recipe_run *run,
+		const char *in_dir, int warmup, const char *ref_dir, const char *save_ref,
+		struct exec_result *res);
+void exec_result_release(struct exec_result *res);
+
+/* Name of a run section for storage and reports: "" for a plain [run]. */
+const char *execute_run_name(const struct recipe_run *run);
+
+#endif

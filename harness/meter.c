@@ -1,0 +1,167 @@
+/* meter.c - the meter table, rusage and perf stat */
+#include "harness/meter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void measurements_add(struct measurements *m, const char *name, double value, const char *unit)
+{
+	m->v = xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
+	struct measurement *x = &m->v[m->n++];
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	snprintf(x->unit, sizeof(x->unit), "%s", unit);
+	x->value = value;
+}
+
+void measurements_release(struct measurements *m)
+{
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}
+
+static int rusage_probe(struct meter_state *st, struct strbuf *fact)
+{
+	(void)st;
+	sb_add(fact, "rusage: wall time (CLOCK_MONOTONIC), user and sys time, peak RSS (wait4)");
+	return 1;
+}
+
+static int rusage_collect(const struct meter_state *st, const struct run_result *r,
+			  const char *scratch, struct measurements *out)
+{
+	(void)st;
+	(void)scratch;
+	measurements_add(out, "time", r->wall, "s");
+	measurements_add(out, "wall", r->wall, "s");
+	measurements_add(out, "user", r->user, "s");
+	measurements_add(out, "sys", r->sys, "s");
+	measurements_add(out, "maxrss", (double)r->maxrss_kb, "KiB");
+	return 0;
+}
+
+const struct meter_ops meter_rusage = {
+	.name = "rusage",
+	.timed = 1,
+	.probe = rusage_probe,
+	.collect = rusage_collect,
+};
+
+static const char hw_events[] = "cycles,instructions,branches,branch-misses,cache-misses";
+static const char sw_events[] = "task-clock,page-faults,context-switches,cpu-migrations";
+
+/* perf stat -x, lines: value,unit,event,run-time,percent,... ; counters the
+ * machine lacks read "<not supported>". */
+static int perf_parse(const char *text, struct measurements *out, int *unsupported)
+{
+	int parsed = 0;
+	char *copy = xstrdup(text);
+	for (char *save, *line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !strchr(line, ','))
+			continue;
+		char *f[3] = {0};
+		char *p = line;
+		for (int i = 0; i < 3 && p; i++) {
+			f[i] = p;
+			p = strchr(p, ',');
+			if (p)
+				*p++ = '\0';
+		}
+		if (!f[2] || !*f[2])
+			continue;
+		if (f[0][0] == '<') {
+			if (unsupported)
+				(*unsupported)++;
+			continue;
+		}
+		char *end;
+		double v = strtod(f[0], &end);
+		if (end == f[0])
+			continue;
+		char *name = xasprintf("perf/%s", f[2]);
+		measurements_add(out, name, v, f[1] && *f[1] ? f[1] : "count");
+		free(name);
+		parsed++;
+	}
+	free(copy);
+	return parsed;
+}
+
+static int perf_probe(struct meter_state *st, struct strbuf *fact)
+{
+	char *out = NULL;
+	char *argv[] = {"perf", "stat", "-x,", "-e", (char *)hw_events, "--", "true", NULL};
+	int rc = run_capture(argv, &out);
+	if (rc != 0 || !out) {
+		sb_add(fact, "perf: not available (install linux-perf, or check kernel.perf_event_paranoid)");
+		free(out);
+		return 0;
+	}
+	struct measurements m = {0};
+	int unsupported = 0;
+	perf_parse(out, &m, &unsupported);
+	st->hardware = m.n > 0 && !unsupported;
+	measurements_release(&m);
+	free(out);
+	if (st->hardware)
+		snprintf(st->events, sizeof(st->events), "%s,%s", hw_events, sw_events);
+	else
+		snprintf(st->events, sizeof(st->events), "%s", sw_events);
+	sb_addf(fact, "perf: %s; events %s, counted on the warm-up run",
+		st->hardware ? "hardware counters available" :
+			       "hardware counters not supported on this machine, software events only",
+		st->events);
+	return 1;
+}
+
+static void perf_wrap(const struct meter_state *st, const char *scratch, struct strlist *prefix)
+{
+	sl_push(prefix, "/usr/bin/perf");
+	sl_push(prefix, "stat");
+	sl_push(prefix, "-x,");
+	sl_push(prefix, "-o");
+	sl_push(prefix, scratch);
+	sl_push(prefix, "-e");
+	sl_push(prefix, st->events);
+	sl_push(prefix, "--");
+}
+
+static int perf_collect(const struct meter_state *st, const struct run_result *r,
+			const char *scratch, struct measurements *out)
+{
+	(void)st;
+	(void)r;
+	char *text = file_read(scratch, NULL);
+	if (!text)
+		return -1;
+	int n = perf_parse(text, out, NULL);
+	free(text);
+	return n > 0 ? 0 : -1;
+}
+
+const struct meter_ops meter_perf = {
+	.name = "perf",
+	.timed = 0,
+	.probe = perf_probe,
+	.wrap = perf_wrap,
+	.collect = perf_collect,
+};
+
+static const struct meter_ops *const meters[] = {
+	&meter_rusage,
+	&meter_perf,
+};
+
+const struct meter_ops *meter_lookup(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(meters); i++)
+		if (!strcmp(meters[i]->name, name))
+			return meters[i];
+	return NULL;
+}
+
+const char *meter_names(void)
+{
+	return "rusage perf";
+}

@@ -1,0 +1,132 @@
+/* runner.c - the runner table and the native runner */
+#include "harness/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A fixed environment: the same program with the same argv and env sees
+ * the same stack layout, so repeated runs do the same work. */
+static char *const clean_env[] = {
+	"PATH=/usr/local/bin:/usr/bin:/bin",
+	"LC_ALL=C",
+	"TZ=UTC",
+	"HOME=/nonexistent",
+	NULL,
+};
+
+static void child_exec(const struct run_spec *spec, int err_pipe)
+{
+	setpgid(0, 0);
+	if (spec->pin_cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(spec->pin_cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	if (spec->cwd && chdir(spec->cwd))
+		goto fail;
+	int in = open(spec->stdin_path ? spec->stdin_path : "/dev/null", O_RDONLY);
+	int out = open(spec->stdout_path ? spec->stdout_path : "/dev/null",
+		       O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int errfd = open(spec->stderr_path ? spec->stderr_path : "/dev/null",
+			 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0 || errfd < 0)
+		goto fail;
+	dup2(in, 0);
+	dup2(out, 1);
+	dup2(errfd, 2);
+	execve(spec->argv[0], spec->argv, clean_env);
+fail:;
+	int e = errno;
+	if (write(err_pipe, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int native_exec(const struct run_spec *spec, struct run_result *res, struct strbuf *err)
+{
+	int pipefd[2];
+	memset(res, 0, sizeof(*res));
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		sb_addf(err, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	double t0 = now_seconds();
+	pid_t pid = fork();
+	if (pid < 0) {
+		sb_addf(err, "fork: %s", strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		child_exec(spec, pipefd[1]);
+	}
+	close(pipefd[1]);
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int remaining_ms = spec->timeout > 0 ? (int)(spec->timeout * 1000) : -1;
+	if (pidfd >= 0) {
+		struct pollfd p = {.fd = pidfd, .events = POLLIN};
+		int rc;
+		while ((rc = poll(&p, 1, remaining_ms)) < 0 && errno == EINTR)
+			;
+		if (rc == 0) {
+			res->timed_out = 1;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+		close(pidfd);
+	}
+	int status;
+	struct rusage ru;
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR) {
+			sb_addf(err, "wait4: %s", strerror(errno));
+			close(pipefd[0]);
+			return -1;
+		}
+	res->wall = now_seconds() - t0;
+	/* the child's own group may still hold stragglers it forked */
+	kill(-pid, SIGKILL);
+	int exec_errno = 0;
+	ssize_t got = read(pipefd[0], &exec_errno, sizeof(exec_errno));
+	close(pipefd[0]);
+	if (got == (ssize_t)sizeof(exec_errno)) {
+		sb_addf(err, "cannot start %s: %s", spec->argv[0], strerror(exec_errno));
+		return -1;
+	}
+	res->exited = WIFEXITED(status);
+	res->status = res->exited ? WEXITSTATUS(status) : 0;
+	res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	res->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	res->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	res->maxrss_kb = ru.ru_maxrss;
+	return 0;
+}
+
+const struct runner_ops runner_native = {
+	.name = "native",
+	.exec = native_exec,
+};
+
+static const struct runner_ops *const runners[] = {
+	&runner_native,
+};
+
+const struct runner_ops *runner_lookup(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(runners); i++)
+		if (!strcmp(runners[i]->name, name))
+			return runners[i];
+	return NULL;
+}

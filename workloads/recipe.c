@@ -1,0 +1,253 @@
+/* recipe.c - see recipe.h; the format is described in workloads/README.md */
+#include "workloads/recipe.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/ini.h"
+
+struct recipe_loader {
+	struct recipe *r;
+	const char *path;
+};
+
+static struct recipe_run *run_get(struct recipe *r, const char *name)
+{
+	for (size_t i = 0; i < r->nruns; i++)
+		if (!strcmp(r->runs[i].name, name))
+			return &r->runs[i];
+	r->runs = xrealloc(r->runs, (r->nruns + 1) * sizeof(*r->runs));
+	struct recipe_run *run = &r->runs[r->nruns++];
+	memset(run, 0, sizeof(*run));
+	run->name = xstrdup(name);
+	run->timeout = 300;
+	return run;
+}
+
+/* A continued value joins its previous line: scripts with a newline, word
+ * lists with a blank. */
+static void set_text(char **field, const char *value, int continued, const char *sep)
+{
+	if (continued && *field) {
+		char *joined = xasprintf("%s%s%s", *field, sep, value);
+		free(*field);
+		*field = joined;
+	} else {
+		free(*field);
+		*field = xstrdup(value);
+	}
+}
+
+static struct recipe_metric *metric_get(struct recipe_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (!strcmp(run->metrics[i].name, name))
+			return &run->metrics[i];
+	run->metrics = xrealloc(run->metrics, (run->nmetrics + 1) * sizeof(*run->metrics));
+	struct recipe_metric *m = &run->metrics[run->nmetrics++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	m->unit = xstrdup("");
+	return m;
+}
+
+static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char *name,
+		   const char *value, int line, int continued, struct strbuf *err)
+{
+	if (!strcmp(name, "args")) {
+		set_text(&run->args, value, continued, " ");
+	} else if (!strcmp(name, "stdin")) {
+		set_text(&run->stdin_file, value, 0, "");
+	} else if (!strcmp(name, "timeout")) {
+		char *end;
+		run->timeout = strtod(value, &end);
+		if (end == value || *end || !(run->timeout > 0)) {
+			sb_addf(err, "%s:%d: timeout must be a positive number of seconds", ld->path,
+				line);
+			return -1;
+		}
+	} else if (!strcmp(name, "expect")) {
+		free(run->expect);
+		run->expect = xasprintf("%s/%s", ld->r->dir, value);
+		if (!file_exists(run->expect)) {
+			sb_addf(err, "%s:%d: expected-output file '%s' does not exist (add it to the recipe folder)",
+				ld->path, line, value);
+			return -1;
+		}
+	} else if (!strcmp(name, "outputs")) {
+		sl_split_ws(&run->outputs, value);
+	} else if (str_starts_with(name, "metric.") && name[7]) {
+		struct recipe_metric *m = metric_get(run, name + 7);
+		regex_t re;
+		set_text(&m->regex, value, 0, "");
+		if (regcomp(&re, value, REG_EXTENDED | REG_NEWLINE)) {
+			sb_addf(err, "%s:%d: metric '%s' is not a valid extended regular expression",
+				ld->path, line, name + 7);
+			return -1;
+		}
+		if (re.re_nsub != 1) {
+			regfree(&re);
+			sb_addf(err, "%s:%d: metric '%s' needs exactly one (capture group) around the number",
+				ld->path, line, name + 7);
+			return -1;
+		}
+		regfree(&re);
+	} else if (str_starts_with(name, "unit.") && name[5]) {
+		set_text(&metric_get(run, name + 5)->unit, value, 0, "");
+	} else if (str_starts_with(name, "higher_better.") && name[14]) {
+		metric_get(run, name + 14)->higher_better = !strcmp(value, "yes");
+	} else {
+		sb_addf(err, "%s:%d: unknown key '%s' in a [run] section (known: args, stdin, timeout, expect, outputs, metric.NAME, unit.NAME, higher_better.NAME)",
+			ld->path, line, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_item(void *user, const char *section, const char *name, const char *value,
+		   int line, int continued, struct strbuf *err)
+{
+	struct recipe_loader *ld = user;
+	struct recipe *r = ld->r;
+	if (!strcmp(section, "workload")) {
+		if (!strcmp(name, "description"))
+			set_text(&r->description, value, continued, " ");
+		else if (!strcmp(name, "source"))
+			set_text(&r->source, value, continued, " ");
+		else if (!strcmp(name, "slow"))
+			r->slow = !strcmp(value, "yes") || !strcmp(value, "true");
+		else
+			goto unknown;
+	} else if (!strcmp(section, "build")) {
+		if (!strcmp(name, "script"))
+			set_text(&r->build_script, value, continued, "\n");
+		else if (!strcmp(name, "binaries"))
+			sl_split_ws(&r->binaries, value);
+		else
+			goto unknown;
+	} else if (!strcmp(section, "input")) {
+		if (!strcmp(name, "script"))
+			set_text(&r->input_script, value, continued, "\n");
+		else
+			goto unknown;
+	} else if (!strcmp(section, "run") || str_starts_with(section, "run ")) {
+		const char *run_name = section[3] ? section + 4 : "";
+		return run_key(ld, run_get(r, run_name), name, value, line, continued, err);
+	} else {
+		sb_addf(err, "%s:%d: unknown section [%s] (known: [workload], [build], [input], [run], [run NAME])",
+			ld->path, line, section);
+		return -1;
+	}
+	return 0;
+unknown:
+	sb_addf(err, "%s:%d: unknown key '%s' in [%s] (see workloads/README.md)", ld->path, line,
+		name, section);
+	return -1;
+}
+
+/* The recipe's hash covers every file of its folder, so editing a bundled
+ * source or a generator rebuilds. */
+static void recipe_hash(struct recipe *r)
+{
+	struct strbuf sb = {0};
+	struct dirent **names;
+	int n = scandir(r->dir, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", r->dir, names[i]->d_name);
+		char hex[65];
+		if (!is_dir(p) && !sha256_file_hex(p, hex))
+			sb_addf(&sb, "%s %s\n", names[i]->d_name, hex);
+		free(p);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	sha256_hex(sb_str(&sb), sb.len, r->hash);
+	sb_release(&sb);
+}
+
+int recipe_load(const char *name, struct recipe *r, struct strbuf *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->dir = xasprintf("%s/workloads/%s", flagscope_home(), name);
+	char *path = xasprintf("%s/recipe.ini", r->dir);
+	struct recipe_loader ld = {.r = r, .path = path};
+	int rc = 0;
+	if (strchr(name, '/') || !file_exists(path)) {
+		sb_addf(err, "%s: no such workload (see flagscope list workloads)", name);
+		rc = -1;
+	} else if (ini_load(path, on_item, &ld, err)) {
+		rc = -1;
+	} else if (!r->build_script) {
+		sb_addf(err, "%s: no [build] script (see workloads/README.md)", path);
+		rc = -1;
+	} else if (!r->nruns) {
+		sb_addf(err, "%s: no [run] section (see workloads/README.md)", path);
+		rc = -1;
+	} else {
+		for (size_t i = 0; i < r->nruns && !rc; i++)
+			if (!r->runs[i].args) {
+				sb_addf(err, "%s: [run %s] has no args", path, r->runs[i].name);
+				rc = -1;
+			}
+	}
+	if (!rc && !r->source)
+		r->source = xstrdup("bundled");
+	if (!rc)
+		recipe_hash(r);
+	free(path);
+	return rc;
+}
+
+void recipe_release(struct recipe *r)
+{
+	free(r->name);
+	free(r->dir);
+	free(r->description);
+	free(r->source);
+	free(r->build_script);
+	free(r->input_script);
+	sl_release(&r->binaries);
+	for (size_t i = 0; i < r->nruns; i++) {
+		struct recipe_run *run = &r->runs[i];
+		free(run->name);
+		free(run->args);
+		free(run->stdin_file);
+		free(run->expect);
+		sl_release(&run->outputs);
+		for (size_t m = 0; m < run->nmetrics; m++) {
+			free(run->metrics[m].name);
+			free(run->metrics[m].regex);
+			free(run->metrics[m].unit);
+		}
+		free(run->metrics);
+	}
+	free(r->runs);
+	memset(r, 0, sizeof(*r));
+}
+
+int workloads_list(struct strlist *names)
+{
+	char *dir = xasprintf("%s/workloads", flagscope_home());
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0) {
+		int err = -errno;
+		free(dir);
+		return err;
+	}
+	for (int i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s/recipe.ini", dir, ents[i]->d_name);
+		if (ents[i]->d_name[0] != '.' && file_exists(p))
+			sl_push(names, ents[i]->d_name);
+		free(p);
+		free(ents[i]);
+	}
+	free(ents);
+	free(dir);
+	return 0;
+}
