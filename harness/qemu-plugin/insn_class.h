@@ -69,11 +69,14 @@ static inline enum insn_class insn_class_mips(uint32_t w)
 		case 0x0f: return INSN_OTHER;                       /* prefx */
 		default: return INSN_FP;                            /* madd.fmt ... */
 		}
-	case 0x1c: /* SPECIAL2: madd maddu mul msub msubu; Loongson 2F .g */
-		if (funct <= 0x02 || funct == 0x04 || funct == 0x05 ||
-		    (funct >= 0x10 && funct <= 0x17) || funct >= 0x1c)
+	case 0x1c: /* SPECIAL2 */
+		if (funct <= 0x02 || funct == 0x04 || funct == 0x05) /* madd maddu mul msub msubu */
 			return INSN_MULDIV;
-		return INSN_OTHER;
+		if ((funct >= 0x10 && funct <= 0x17) || (funct >= 0x1c && funct <= 0x1f))
+			return INSN_MULDIV; /* Loongson 2F (d)mult(u).g (d)div(u).g (d)mod(u).g */
+		if (funct >= 0x18 && funct <= 0x1b)
+			return INSN_FP; /* Loongson 2F fused (n)madd/(n)msub.fmt */
+		return INSN_OTHER; /* clz clo dclz dclo sdbbp */
 	case 0x1a: case 0x1b: /* ldl ldr */
 	case 0x20: case 0x21: case 0x22: case 0x23: /* lb lh lwl lw */
 	case 0x24: case 0x25: case 0x26: case 0x27: /* lbu lhu lwr lwu */

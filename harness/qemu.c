@@ -1,0 +1,357 @@
+/* qemu.c - pick qemu-user and the CPU model for an ELF, run it with the
+ * instruction-count plugin, read the counts back. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/qemu.h"
+
+/* e_flags fields that glibc's <elf.h> leaves out; values from binutils'
+ * include/elf/mips.h. */
+#define MIPS_ABI_MASK 0x0000f000u
+#define MIPS_ABI_O32 0x00001000u
+#define MIPS_MACH_MASK 0x00ff0000u
+
+static const char *mips_isa(unsigned long flags)
+{
+	static const char *const arch[16] = {
+		"mips1", "mips2", "mips3", "mips4", "mips5", "mips32", "mips64",
+		"mips32r2", "mips64r2", "mips32r6", "mips64r6",
+	};
+	return arch[(flags & EF_MIPS_ARCH) >> 28];
+}
+
+static const char *mips_ext(unsigned long flags)
+{
+	switch ((flags & MIPS_MACH_MASK) >> 16) {
+	case 0xa0: return "loongson-2e";
+	case 0xa1: return "loongson-2f";
+	case 0xa2: case 0xa3: case 0xa4: return "loongson-3a";
+	default: return NULL;
+	}
+}
+
+static int guest_from_header(const GElf_Ehdr *eh, const char *path, struct qemu_guest *g,
+			     struct strbuf *err)
+{
+	int is64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+	int le = eh->e_ident[EI_DATA] == ELFDATA2LSB;
+
+	memset(g, 0, sizeof(*g));
+	if (eh->e_machine == EM_AARCH64 && is64) {
+		*g = (struct qemu_guest){.qemu = le ? "qemu-aarch64" : "qemu-aarch64_be",
+					 .abi = "lp64", .isa = "armv8"};
+		return 0;
+	}
+	if (eh->e_machine != EM_MIPS) {
+		sb_addf(err, "%s: machine %u is not MIPS or AArch64 (no qemu runner for it)", path,
+			(unsigned)eh->e_machine);
+		return -1;
+	}
+	g->isa = mips_isa(eh->e_flags);
+	g->ext = mips_ext(eh->e_flags);
+	if (!g->isa) {
+		sb_addf(err, "%s: unknown MIPS architecture level in e_flags 0x%lx", path,
+			(unsigned long)eh->e_flags);
+		return -1;
+	}
+	if (is64) {
+		g->abi = "n64";
+		g->qemu = le ? "qemu-mips64el" : "qemu-mips64";
+	} else if (eh->e_flags & EF_MIPS_ABI2) {
+		g->abi = "n32";
+		g->qemu = le ? "qemu-mipsn32el" : "qemu-mipsn32";
+	} else if ((eh->e_flags & MIPS_ABI_MASK) == 0 || (eh->e_flags & MIPS_ABI_MASK) == MIPS_ABI_O32) {
+		g->abi = "o32";
+		g->qemu = le ? "qemu-mipsel" : "qemu-mips";
+	} else {
+		sb_addf(err, "%s: MIPS EABI/o64 binaries have no qemu-user (e_flags 0x%lx)", path,
+			(unsigned long)eh->e_flags);
+		return -1;
+	}
+	return 0;
+}
+
+int qemu_guest_read(const char *elf_path, struct qemu_guest *g, struct strbuf *err)
+{
+	GElf_Ehdr eh;
+	Elf *e;
+	int fd, rc = -1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		sb_addf(err, "libelf: %s", elf_errmsg(-1));
+		return -1;
+	}
+	fd = open(elf_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		sb_addf(err, "%s: %s", elf_path, strerror(errno));
+		return -1;
+	}
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh))
+		sb_addf(err, "%s: not an ELF file (%s)", elf_path, elf_errmsg(-1));
+	else
+		rc = guest_from_header(&eh, elf_path, g, err);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+int qemu_pick(const char *elf_path, const char **qemu_binary, struct strbuf *err)
+{
+	struct qemu_guest g;
+
+	if (qemu_guest_read(elf_path, &g, err))
+		return -1;
+	*qemu_binary = g.qemu;
+	return 0;
+}
+
+int qemu_cpu_models(const char *qemu_binary, struct strlist *models, struct strbuf *err)
+{
+	char *argv[] = {(char *)qemu_binary, "-cpu", "help", NULL};
+	char *out = NULL, *line, *save = NULL;
+	size_t before = models->n;
+	int rc = run_capture(argv, &out);
+
+	/* QEMU 7.2 exits 1 after printing the list: the list decides */
+	if (rc < 0 || rc == 127 || rc >= 128) {
+		sb_addf(err, "%s -cpu help did not run (install qemu-user, see scripts/packages.txt)",
+			qemu_binary);
+		free(out);
+		return -1;
+	}
+	/* "MIPS 'Loongson-2F'" (MIPS) or "  cortex-a72" (Arm) */
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *q = strchr(line, '\''), *end;
+		if (q && (end = strchr(q + 1, '\''))) {
+			sl_push_owned(models, xstrndup(q + 1, (size_t)(end - q - 1)));
+			continue;
+		}
+		line = str_trim(line);
+		if (*line && !strpbrk(line, " :\t"))
+			sl_push(models, line);
+	}
+	free(out);
+	if (models->n == before) {
+		sb_addf(err, "%s -cpu help listed no CPU model", qemu_binary);
+		return -1;
+	}
+	return 0;
+}
+
+/* The 32-bit MIPS model with an FPU that runs MIPS I/II code: the stand-in
+ * when an o32 program's study asks for a model qemu-mipsel does not have. */
+static const char o32_stand_in[] = "24Kf";
+
+int qemu_cpu_can_run(const char *elf_path, const char *cpu, const char **run_cpu,
+		     struct strbuf *reason)
+{
+	struct qemu_guest g;
+	struct strlist models = {0}, models32 = {0};
+	int rc = -1;
+
+	*run_cpu = cpu;
+	if (qemu_guest_read(elf_path, &g, reason) || qemu_cpu_models(g.qemu, &models, reason))
+		goto out;
+	if (!cpu || !*cpu || sl_find(&models, cpu) >= 0) {
+		rc = 1;
+		if (cpu && *cpu && strcmp(g.abi, "o32") && str_starts_with(g.qemu, "qemu-mips")) {
+			/* a 32-bit model cannot run n32/n64 code: the 32-bit
+			 * models are the ones the o32 emulator offers */
+			if (qemu_cpu_models(strcmp(g.qemu + strlen(g.qemu) - 2, "el") ? "qemu-mips"
+										  : "qemu-mipsel",
+					    &models32, reason)) {
+				rc = -1;
+			} else if (sl_find(&models32, cpu) >= 0) {
+				sb_addf(reason, "%s is a 32-bit CPU model; %s code needs a 64-bit one",
+					cpu, g.abi);
+				rc = 0;
+			}
+		}
+		goto out;
+	}
+	if (strcmp(g.abi, "o32")) {
+		sb_addf(reason, "%s has no CPU model '%s' (see %s -cpu help)", g.qemu, cpu, g.qemu);
+		rc = 0;
+		goto out;
+	}
+	if (g.ext) {
+		sb_addf(reason, "%s has no 64-bit CPU model such as %s, and o32 code built for %s "
+				"uses its extensions (multu.g, ...) on which every 32-bit model traps",
+			g.qemu, cpu, g.ext);
+		rc = 0;
+		goto out;
+	}
+	if (sl_find(&models, o32_stand_in) < 0) {
+		sb_addf(reason, "%s has neither '%s' nor the stand-in '%s'", g.qemu, cpu, o32_stand_in);
+		rc = 0;
+		goto out;
+	}
+	sb_addf(reason, "%s has no CPU model '%s': this %s o32 program runs on %s (MIPS32r2 with FPU); "
+			"its instruction count is the same, but %s would not trap on release-2 code",
+		g.qemu, cpu, g.isa, o32_stand_in, o32_stand_in);
+	*run_cpu = o32_stand_in;
+	rc = 1;
+out:
+	sl_release(&models);
+	sl_release(&models32);
+	return rc;
+}
+
+const char *qemu_plugin_path(struct strbuf *err)
+{
+	const char *env = getenv("FLAGSCOPE_QEMU_PLUGIN");
+
+	if (env && *env) {
+		if (file_exists(env))
+			return env;
+		sb_addf(err, "FLAGSCOPE_QEMU_PLUGIN=%s does not exist", env);
+		return NULL;
+	}
+#ifdef FLAGSCOPE_QEMU_PLUGIN
+	if (file_exists(FLAGSCOPE_QEMU_PLUGIN))
+		return FLAGSCOPE_QEMU_PLUGIN;
+	sb_addf(err, "instruction-count plugin %s is missing (build the insncount target "
+		     "or set FLAGSCOPE_QEMU_PLUGIN)", FLAGSCOPE_QEMU_PLUGIN);
+#else
+	sb_add(err, "this build has no instruction-count plugin (set FLAGSCOPE_QEMU_PLUGIN)");
+#endif
+	return NULL;
+}
+
+int qemu_command(const char *elf_path, const char *cpu, const char *counts_path,
+		 struct strlist *prefix, struct strbuf *err)
+{
+	const char *qemu, *plugin = NULL;
+
+	if (qemu_pick(elf_path, &qemu, err))
+		return -1;
+	if (counts_path && !(plugin = qemu_plugin_path(err)))
+		return -1;
+	if (strchr(counts_path ? counts_path : "", ',')) {
+		sb_addf(err, "counts file %s has a comma, which -plugin cannot pass", counts_path);
+		return -1;
+	}
+	sl_push(prefix, qemu);
+	if (cpu && *cpu) {
+		sl_push(prefix, "-cpu");
+		sl_push(prefix, cpu);
+	}
+	if (plugin) {
+		sl_push(prefix, "-plugin");
+		sl_push_owned(prefix, xasprintf("%s,out=%s", plugin, counts_path));
+	}
+	return 0;
+}
+
+static int counts_key(struct qemu_counts *c, const char *key, const char *val)
+{
+	unsigned long long *slot = NULL;
+	char *end;
+
+	if (!strcmp(key, "target")) {
+		snprintf(c->target, sizeof(c->target), "%s", val);
+		return 0;
+	}
+	if (!strcmp(key, "mode")) {
+		snprintf(c->mode, sizeof(c->mode), "%s", val);
+		return 0;
+	}
+	if (!strcmp(key, "insns"))
+		slot = &c->insns;
+	for (int i = 0; i < INSN_NCLASSES && !slot; i++)
+		if (!strcmp(key, insn_class_names[i]))
+			slot = &c->by_class[i];
+	if (!slot)
+		return 0; /* plugin, api, and keys a newer plugin adds */
+	errno = 0;
+	*slot = strtoull(val, &end, 10);
+	return (errno || end == val || *end || *val == '-') ? -1 : 0;
+}
+
+int qemu_counts_read(const char *path, struct qemu_counts *c, struct strbuf *err)
+{
+	char *text = file_read(path, NULL), *line, *save = NULL;
+	unsigned long long sum = 0;
+	int have_insns = 0, rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!text) {
+		sb_addf(err, "no instruction counts in %s (%s: the guest did not reach exit)", path,
+			strerror(errno));
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+		if (*line == '#')
+			continue;
+		if (!eq) {
+			sb_addf(err, "%s: line '%s' is not key=value", path, line);
+			rc = -1;
+			break;
+		}
+		*eq = '\0';
+		have_insns |= !strcmp(line, "insns");
+		if (counts_key(c, line, eq + 1)) {
+			sb_addf(err, "%s: %s=%s is not a count", path, line, eq + 1);
+			rc = -1;
+		}
+	}
+	free(text);
+	if (rc)
+		return -1;
+	for (int i = 0; i < INSN_NCLASSES; i++)
+		sum += c->by_class[i];
+	if (!have_insns || sum != c->insns) {
+		sb_addf(err, "%s: %s (insns=%llu, classes add up to %llu)", path,
+			have_insns ? "classes do not add up" : "no insns line", c->insns, sum);
+		return -1;
+	}
+	return 0;
+}
+
+int qemu_run(char *const argv[], const char *cpu, struct qemu_counts *counts, char **output,
+	     struct strbuf *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir = xasprintf("%s/flagscope-qemu-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	char *counts_path = NULL;
+	struct strlist cmd = {0};
+	int rc = -1;
+
+	if (output)
+		*output = NULL;
+	if (!mkdtemp(dir)) {
+		sb_addf(err, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	counts_path = xasprintf("%s/counts", dir);
+	if (qemu_command(argv[0], cpu, counts_path, &cmd, err))
+		goto out;
+	for (size_t i = 0; argv[i]; i++)
+		sl_push(&cmd, argv[i]);
+	sl_push_owned(&cmd, NULL);
+	rc = run_capture(cmd.v, output);
+	if (rc < 0) {
+		sb_addf(err, "%s: %s", cmd.v[0], strerror(-rc));
+		rc = -1;
+	} else if (rc == 127 && !file_exists(counts_path)) {
+		sb_addf(err, "%s did not start (install qemu-user, see scripts/packages.txt)", cmd.v[0]);
+		rc = -1;
+	} else if (qemu_counts_read(counts_path, counts, err)) {
+		rc = -1;
+	}
+	unlink(counts_path);
+	rmdir(dir);
+out:
+	free(counts_path);
+	free(dir);
+	sl_release(&cmd);
+	return rc;
+}
