@@ -285,6 +285,15 @@ static const struct mwu_table_case {
 	{ 20, 20, 127, 0.049090325189372440 }, { 20, 20, 128, 0.052399521872849730 },
 };
 
+/* C(m + n, m) in doubles */
+static double choose(size_t m, size_t n)
+{
+	double c = 1;
+	for (size_t i = 1; i <= m; i++)
+		c = c * (double)(n + i) / (double)i;
+	return c;
+}
+
 static void test_mwu_table(void)
 {
 	for (size_t c = 0; c < ARRAY_SIZE(mwu_table); c++) {
@@ -298,6 +307,22 @@ static void test_mwu_table(void)
 		double u2, p2 = stats_mann_whitney(b, t->n, a, t->m, &u2);
 		CHECK(u2 == (double)(t->m * t->n - t->u), "mirrored U %g", u2);
 		CHECK_NEAR(p2, p, 1e-12);
+	}
+
+	/* The far tail, where counts pass 2^53: U = 0, 1, 2 are reached by
+	 * 1, 1 and 2 orderings (the partitions of U), so the two-sided p is
+	 * 2/C, 4/C and 8/C with C = C(m + n, m). */
+	static const size_t big[][2] = { { 49, 49 }, { 30, 40 }, { 2, 49 } };
+	for (size_t c = 0; c < ARRAY_SIZE(big); c++) {
+		size_t m = big[c][0], n = big[c][1];
+		static const double ways[] = { 2, 4, 8 };
+		for (size_t u = 0; u < 3; u++) {
+			double a[49], b[49], got;
+			make_u(m, n, u, a, b);
+			double p = stats_mann_whitney(a, m, b, n, &got);
+			CHECK(got == (double)u, "U %g", got);
+			CHECK_NEAR(p / (ways[u] / choose(m, n)), 1, 1e-12);
+		}
 	}
 }
 
