@@ -15,19 +15,7 @@
 #include <string.h>
 
 #include "harness/util.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, \
-				#cond);                                               \
-			fprintf(stderr, __VA_ARGS__);                                 \
-			fputc('\n', stderr);                                          \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
+#include "tests/testlib.h"
 
 static int near(double got, double want, double tol)
 {
@@ -35,7 +23,7 @@ static int near(double got, double want, double tol)
 }
 
 #define CHECK_NEAR(got, want, tol) \
-	CHECK(near((got), (want), (tol)), "got %.17g, want %.17g", (double)(got), (double)(want))
+	T_CHECK(near((got), (want), (tol)), "got %.17g, want %.17g", (double)(got), (double)(want))
 
 /* N(mu, sigma) by Box-Muller from the module's own generator */
 static double normal(struct rng *r, double mu, double sigma)
@@ -68,7 +56,7 @@ static void test_rng(void)
 		rng_seed(&r, known[c].seed);
 		for (int i = 0; i < 3; i++) {
 			uint64_t v = rng_next(&r);
-			CHECK(v == known[c].out[i], "seed %llu output %d: %llx",
+			T_CHECK(v == known[c].out[i], "seed %llu output %d: %llx",
 			      (unsigned long long)known[c].seed, i, (unsigned long long)v);
 		}
 	}
@@ -78,15 +66,15 @@ static void test_rng(void)
 	int hits[7] = { 0 };
 	for (int i = 0; i < 7000; i++) {
 		uint64_t k = rng_below(&r, 7);
-		CHECK(k < 7, "rng_below(7) gave %llu", (unsigned long long)k);
+		T_CHECK(k < 7, "rng_below(7) gave %llu", (unsigned long long)k);
 		if (k < 7)
 			hits[k]++;
 		double u = rng_uniform(&r);
-		CHECK(u >= 0 && u < 1, "rng_uniform gave %g", u);
+		T_CHECK(u >= 0 && u < 1, "rng_uniform gave %g", u);
 	}
 	/* 1000 expected per bucket, sd ~ 29: 850..1150 is over 5 sd */
 	for (int k = 0; k < 7; k++)
-		CHECK(hits[k] > 850 && hits[k] < 1150, "bucket %d hit %d times of 7000", k, hits[k]);
+		T_CHECK(hits[k] > 850 && hits[k] < 1150, "bucket %d hit %d times of 7000", k, hits[k]);
 }
 
 /* ---- descriptive statistics -------------------------------------------- */
@@ -134,37 +122,37 @@ static void test_summary_cases(void)
 		memcpy(before, t->x, sizeof(before));
 		rng_seed(&r, 1);
 		stats_summarize(t->x, t->n, 0.95, 500, &r, &s);
-		CHECK(s.n == t->n, "%s: n %zu", t->name, s.n);
-		CHECK(same(s.median, t->median), "%s: median %.17g", t->name, s.median);
-		CHECK(same(stats_median(t->x, t->n), t->median), "%s: stats_median", t->name);
-		CHECK(same(s.mad, t->mad), "%s: mad %.17g", t->name, s.mad);
-		CHECK(same(stats_mad(t->x, t->n), t->mad), "%s: stats_mad", t->name);
-		CHECK(same(s.mean, t->mean), "%s: mean %.17g", t->name, s.mean);
-		CHECK(same(s.sd, t->sd), "%s: sd %.17g", t->name, s.sd);
-		CHECK(s.min == t->min && s.max == t->max, "%s: min %g max %g", t->name, s.min, s.max);
-		CHECK(s.outliers == t->outliers, "%s: %zu outliers", t->name, s.outliers);
-		CHECK(stats_flag_outliers(t->x, t->n, NULL) == t->outliers, "%s: flag count", t->name);
-		CHECK(s.constant == t->constant, "%s: constant %d", t->name, s.constant);
-		CHECK(s.ci_lo <= s.median && s.median <= s.ci_hi, "%s: ci [%g, %g] misses median",
+		T_CHECK(s.n == t->n, "%s: n %zu", t->name, s.n);
+		T_CHECK(same(s.median, t->median), "%s: median %.17g", t->name, s.median);
+		T_CHECK(same(stats_median(t->x, t->n), t->median), "%s: stats_median", t->name);
+		T_CHECK(same(s.mad, t->mad), "%s: mad %.17g", t->name, s.mad);
+		T_CHECK(same(stats_mad(t->x, t->n), t->mad), "%s: stats_mad", t->name);
+		T_CHECK(same(s.mean, t->mean), "%s: mean %.17g", t->name, s.mean);
+		T_CHECK(same(s.sd, t->sd), "%s: sd %.17g", t->name, s.sd);
+		T_CHECK(s.min == t->min && s.max == t->max, "%s: min %g max %g", t->name, s.min, s.max);
+		T_CHECK(s.outliers == t->outliers, "%s: %zu outliers", t->name, s.outliers);
+		T_CHECK(stats_flag_outliers(t->x, t->n, NULL) == t->outliers, "%s: flag count", t->name);
+		T_CHECK(s.constant == t->constant, "%s: constant %d", t->name, s.constant);
+		T_CHECK(s.ci_lo <= s.median && s.median <= s.ci_hi, "%s: ci [%g, %g] misses median",
 		      t->name, s.ci_lo, s.ci_hi);
 		if (t->constant)
-			CHECK(s.ci_lo == s.median && s.ci_hi == s.median, "%s: not a point", t->name);
-		CHECK(!memcmp(before, t->x, sizeof(before)), "%s: input modified", t->name);
+			T_CHECK(s.ci_lo == s.median && s.ci_hi == s.median, "%s: not a point", t->name);
+		T_CHECK(!memcmp(before, t->x, sizeof(before)), "%s: input modified", t->name);
 	}
 
 	int flag[5];
-	CHECK(stats_flag_outliers(summary_cases[0].x, 5, flag) == 1 && flag[4] && !flag[0],
+	T_CHECK(stats_flag_outliers(summary_cases[0].x, 5, flag) == 1 && flag[4] && !flag[0],
 	      "the outlier flagged is 100");
-	CHECK(!stats_is_outlier(1e9, 0, 0), "MAD 0 flags nothing");
-	CHECK(stats_is_outlier(6.2, 1, 1) && !stats_is_outlier(6.1, 1, 1),
+	T_CHECK(!stats_is_outlier(1e9, 0, 0), "MAD 0 flags nothing");
+	T_CHECK(stats_is_outlier(6.2, 1, 1) && !stats_is_outlier(6.1, 1, 1),
 	      "cut at 3.5 / 0.6745 = 5.189 MADs");
 
 	struct summary s;
 	stats_summarize(NULL, 0, 0.95, 100, NULL, &s);
-	CHECK(s.n == 0 && isnan(s.median) && isnan(s.ci_lo) && s.outliers == 0, "empty summary");
-	CHECK(isnan(stats_median(NULL, 0)) && isnan(stats_mad(NULL, 0)), "empty median/mad");
+	T_CHECK(s.n == 0 && isnan(s.median) && isnan(s.ci_lo) && s.outliers == 0, "empty summary");
+	T_CHECK(isnan(stats_median(NULL, 0)) && isnan(stats_mad(NULL, 0)), "empty median/mad");
 	double with_nan[] = { 1, NAN, 3 };
-	CHECK(isnan(stats_median(with_nan, 3)), "NaN sample has no median");
+	T_CHECK(isnan(stats_median(with_nan, 3)), "NaN sample has no median");
 }
 
 static void test_quantile_selection(void)
@@ -172,8 +160,8 @@ static void test_quantile_selection(void)
 	double q[] = { 4, 1, 3, 2 };
 	/* type 7: h = (n - 1) p; 0.25 -> h = 0.75 -> 1 + 0.75 (2 - 1) */
 	CHECK_NEAR(stats_quantile(q, 4, 0.25), 1.75, 1e-15);
-	CHECK(stats_quantile(q, 4, 0) == 1 && stats_quantile(q, 4, 1) == 4, "ends");
-	CHECK(isnan(stats_quantile(q, 4, 1.5)), "p outside [0, 1]");
+	T_CHECK(stats_quantile(q, 4, 0) == 1 && stats_quantile(q, 4, 1) == 4, "ends");
+	T_CHECK(isnan(stats_quantile(q, 4, 1.5)), "p outside [0, 1]");
 
 	/* the selection against a full sort, with many repeats */
 	struct rng r;
@@ -192,10 +180,10 @@ static void test_quantile_selection(void)
 		for (size_t k = 0; k < n; k++) {
 			double p = n > 1 ? (double)k / (double)(n - 1) : 0;
 			/* (n - 1) * k / (n - 1) may land a hair under k */
-			CHECK(near(stats_quantile(x, n, p), sorted[k], 1e-12), "n %zu k %zu", n, k);
+			T_CHECK(near(stats_quantile(x, n, p), sorted[k], 1e-12), "n %zu k %zu", n, k);
 		}
 		double want = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-		CHECK(stats_median(x, n) == want, "median n %zu", n);
+		T_CHECK(stats_median(x, n) == want, "median n %zu", n);
 	}
 }
 
@@ -301,11 +289,11 @@ static void test_mwu_table(void)
 		double a[20], b[20], u;
 		make_u(t->m, t->n, t->u, a, b);
 		double p = stats_mann_whitney(a, t->m, b, t->n, &u);
-		CHECK(u == (double)t->u, "m %zu n %zu: U %g", t->m, t->n, u);
+		T_CHECK(u == (double)t->u, "m %zu n %zu: U %g", t->m, t->n, u);
 		CHECK_NEAR(p, t->p, 1e-12);
 		/* swapping the samples mirrors U and keeps p */
 		double u2, p2 = stats_mann_whitney(b, t->n, a, t->m, &u2);
-		CHECK(u2 == (double)(t->m * t->n - t->u), "mirrored U %g", u2);
+		T_CHECK(u2 == (double)(t->m * t->n - t->u), "mirrored U %g", u2);
 		CHECK_NEAR(p2, p, 1e-12);
 	}
 
@@ -320,7 +308,7 @@ static void test_mwu_table(void)
 			double a[49], b[49], got;
 			make_u(m, n, u, a, b);
 			double p = stats_mann_whitney(a, m, b, n, &got);
-			CHECK(got == (double)u, "U %g", got);
+			T_CHECK(got == (double)u, "U %g", got);
 			CHECK_NEAR(p / (ways[u] / choose(m, n)), 1, 1e-12);
 		}
 	}
@@ -336,12 +324,12 @@ static void test_mwu_normal(void)
 	 * 5.40202 = 1.48093; p = erfc(z / sqrt 2) = 0.138626 */
 	double a[] = { 1, 2, 2, 3, 5 }, b[] = { 2, 3, 4, 4, 6, 7 }, u;
 	double p = stats_mann_whitney(a, 5, b, 6, &u);
-	CHECK(u == 6.5, "U %g", u);
+	T_CHECK(u == 6.5, "U %g", u);
 	CHECK_NEAR(p, 0.13862587987892772, 1e-9);
 
 	double flat[] = { 3, 3, 3 };
-	CHECK(stats_mann_whitney(flat, 3, flat, 2, &u) == 1 && u == 3, "all tied: p 1, U mn/2");
-	CHECK(isnan(stats_mann_whitney(a, 0, b, 6, &u)) && isnan(u), "empty sample");
+	T_CHECK(stats_mann_whitney(flat, 3, flat, 2, &u) == 1 && u == 3, "all tied: p 1, U mn/2");
+	T_CHECK(isnan(stats_mann_whitney(a, 0, b, 6, &u)) && isnan(u), "empty sample");
 
 	/* At 49 x 49 the exact distribution is close to the normal one, and
 	 * 50 x 50 (past the exact limit) takes the normal path: both must
@@ -356,7 +344,7 @@ static void test_mwu_normal(void)
 			double z = (fabs((double)want_u - mn / 2) - 0.5) / sqrt(mn * (2 * n + 1) / 12);
 			double approx = erfc(fmax(z, 0) / M_SQRT2);
 			p = stats_mann_whitney(x, n, y, n, &u);
-			CHECK(u == (double)want_u && fabs(p - approx) < 0.003,
+			T_CHECK(u == (double)want_u && fabs(p - approx) < 0.003,
 			      "%zu x %zu U %zu: p %g vs normal %g", n, n, want_u, p, approx);
 		}
 	}
@@ -418,7 +406,7 @@ static void test_bootstrap_reference(void)
 		naive_median_ci(x, n, 0.9, 1000, 99, &lo, &hi);
 		rng_seed(&r, 99);
 		stats_summarize(x, n, 0.9, 1000, &r, &s);
-		CHECK(near(s.ci_lo, lo, 1e-12) && near(s.ci_hi, hi, 1e-12),
+		T_CHECK(near(s.ci_lo, lo, 1e-12) && near(s.ci_hi, hi, 1e-12),
 		      "n %zu: [%.17g, %.17g], sorting every resample gives [%.17g, %.17g]", n, s.ci_lo,
 		      s.ci_hi, lo, hi);
 	}
@@ -428,7 +416,7 @@ static void test_bootstrap_reference(void)
 	 * chance of 0 or 1 reaching 30% is 5 sd away) */
 	double two[] = { 0, 1 };
 	stats_summarize(two, 2, 0.4, 4000, &r, &s);
-	CHECK(s.ci_lo == 0.5 && s.ci_hi == 0.5, "{0, 1} at 40%%: [%g, %g]", s.ci_lo, s.ci_hi);
+	T_CHECK(s.ci_lo == 0.5 && s.ci_hi == 0.5, "{0, 1} at 40%%: [%g, %g]", s.ci_lo, s.ci_hi);
 }
 
 static void test_bootstrap(void)
@@ -444,13 +432,13 @@ static void test_bootstrap(void)
 	stats_summarize(x, 31, 0.95, 2000, &r, &s1);
 	rng_seed(&r, 7);
 	stats_summarize(x, 31, 0.95, 2000, &r, &s2);
-	CHECK(s1.ci_lo == s2.ci_lo && s1.ci_hi == s2.ci_hi, "same seed, different interval");
-	CHECK(s1.ci_lo < 10.5 && 10.5 < s1.ci_hi, "[%g, %g] misses the true median 10.5",
+	T_CHECK(s1.ci_lo == s2.ci_lo && s1.ci_hi == s2.ci_hi, "same seed, different interval");
+	T_CHECK(s1.ci_lo < 10.5 && 10.5 < s1.ci_hi, "[%g, %g] misses the true median 10.5",
 	      s1.ci_lo, s1.ci_hi);
-	CHECK(s1.ci_lo >= s1.min && s1.ci_hi <= s1.max, "interval outside the data");
+	T_CHECK(s1.ci_lo >= s1.min && s1.ci_hi <= s1.max, "interval outside the data");
 	double rh = stats_relative_halfwidth(&s1);
 	CHECK_NEAR(rh, (s1.ci_hi - s1.ci_lo) / (2 * s1.median), 1e-15);
-	CHECK(rh > 0 && rh < 0.05, "relative half-width %g", rh);
+	T_CHECK(rh > 0 && rh < 0.05, "relative half-width %g", rh);
 
 	/* coverage: 95% intervals over 200 fresh uniform samples of 31
 	 * should hold the true median 0.5 about 95% of the time (binomial sd
@@ -463,20 +451,20 @@ static void test_bootstrap(void)
 		stats_summarize(x, 31, 0.95, 1000, &r, &s1);
 		covered += s1.ci_lo <= 0.5 && 0.5 <= s1.ci_hi;
 	}
-	CHECK(covered >= 178 && covered <= 198, "coverage %d of 200", covered);
+	T_CHECK(covered >= 178 && covered <= 198, "coverage %d of 200", covered);
 
 	/* a narrower level gives a narrower interval from the same seed */
 	rng_seed(&r, 7);
 	stats_summarize(x, 31, 0.5, 2000, &r, &s2);
-	CHECK(s2.ci_hi - s2.ci_lo < s1.ci_hi - s1.ci_lo, "50%% not narrower than 95%%");
+	T_CHECK(s2.ci_hi - s2.ci_lo < s1.ci_hi - s1.ci_lo, "50%% not narrower than 95%%");
 
 	/* one run of a noisy metric must not look precise */
 	stats_summarize(x, 1, 0.95, 100, &r, &s1);
-	CHECK(isinf(stats_relative_halfwidth(&s1)), "n 1 half-width");
+	T_CHECK(isinf(stats_relative_halfwidth(&s1)), "n 1 half-width");
 	stats_summarize(x, 5, 0.95, 0, &r, &s1);
-	CHECK(isnan(s1.ci_lo) && isinf(stats_relative_halfwidth(&s1)), "no iterations: no interval");
+	T_CHECK(isnan(s1.ci_lo) && isinf(stats_relative_halfwidth(&s1)), "no iterations: no interval");
 	stats_summarize(summary_cases[3].x, 5, 0.95, 100, &r, &s1);
-	CHECK(stats_relative_halfwidth(&s1) == 0, "deterministic half-width");
+	T_CHECK(stats_relative_halfwidth(&s1) == 0, "deterministic half-width");
 }
 
 static void test_ratio_ci(void)
@@ -486,28 +474,28 @@ static void test_ratio_ci(void)
 
 	rng_seed(&r, 9);
 	noisy(a, 30, 2.0, 0.02, &r);
-	CHECK(stats_ratio_ci(a, 30, a, 30, 0.95, 2000, &r, &q, &lo, &hi) == 0, "identical");
-	CHECK(q == 1 && lo < 1 && 1 < hi, "identical samples: %g [%g, %g]", q, lo, hi);
+	T_CHECK(stats_ratio_ci(a, 30, a, 30, 0.95, 2000, &r, &q, &lo, &hi) == 0, "identical");
+	T_CHECK(q == 1 && lo < 1 && 1 < hi, "identical samples: %g [%g, %g]", q, lo, hi);
 
 	noisy(b, 30, 1.0, 0.02, &r);
-	CHECK(stats_ratio_ci(a, 30, b, 30, 0.95, 2000, &r, &q, &lo, &hi) == 0, "ratio");
+	T_CHECK(stats_ratio_ci(a, 30, b, 30, 0.95, 2000, &r, &q, &lo, &hi) == 0, "ratio");
 	CHECK_NEAR(q, stats_median(a, 30) / stats_median(b, 30), 1e-15);
-	CHECK(lo < q && q < hi && lo > 1.9 && hi < 2.1, "2x: %g [%g, %g]", q, lo, hi);
+	T_CHECK(lo < q && q < hi && lo > 1.9 && hi < 2.1, "2x: %g [%g, %g]", q, lo, hi);
 
 	/* NULL rng is the default seed: reproducible */
 	double lo2, hi2;
 	stats_ratio_ci(a, 30, b, 30, 0.95, 500, NULL, &q, &lo, &hi);
 	stats_ratio_ci(a, 30, b, 30, 0.95, 500, NULL, &q, &lo2, &hi2);
-	CHECK(lo == lo2 && hi == hi2, "NULL rng not reproducible");
+	T_CHECK(lo == lo2 && hi == hi2, "NULL rng not reproducible");
 
 	double zero[] = { 0, 0 }, one[] = { 1, 1, 1 };
-	CHECK(stats_ratio_ci(a, 0, b, 30, 0.95, 10, &r, &q, &lo, &hi) == -EINVAL && isnan(q), "empty");
-	CHECK(stats_ratio_ci(one, 3, zero, 2, 0.95, 10, &r, &q, &lo, &hi) == -EDOM, "x / 0");
-	CHECK(stats_ratio_ci(zero, 2, zero, 2, 0.95, 10, &r, &q, &lo, &hi) == 0 && q == 1 && lo == 1 &&
+	T_CHECK(stats_ratio_ci(a, 0, b, 30, 0.95, 10, &r, &q, &lo, &hi) == -EINVAL && isnan(q), "empty");
+	T_CHECK(stats_ratio_ci(one, 3, zero, 2, 0.95, 10, &r, &q, &lo, &hi) == -EDOM, "x / 0");
+	T_CHECK(stats_ratio_ci(zero, 2, zero, 2, 0.95, 10, &r, &q, &lo, &hi) == 0 && q == 1 && lo == 1 &&
 		      hi == 1,
 	      "0 / 0 is no change");
 	double det_a[] = { 1050, 1050, 1050 }, det_b[] = { 1000, 1000 };
-	CHECK(stats_ratio_ci(det_a, 3, det_b, 2, 0.95, 10, &r, &q, &lo, &hi) == 0 && q == 1.05 &&
+	T_CHECK(stats_ratio_ci(det_a, 3, det_b, 2, 0.95, 10, &r, &q, &lo, &hi) == 0 && q == 1.05 &&
 		      lo == q && hi == q,
 	      "deterministic ratio is a point");
 }
@@ -518,9 +506,9 @@ static void test_geomean(void)
 	double c1[] = { 2, 2 }, b1[] = { 1 }, c2[] = { 1 }, b2[] = { 2, 2, 2 }, c3[] = { 3 }, b3[] = { 2 };
 	struct sample_pair det[] = { { c1, 2, b1, 1 }, { c2, 1, b2, 3 }, { c3, 1, b3, 1 } };
 	double gm, lo, hi;
-	CHECK(stats_geomean_ratio(det, 3, 0.95, 1000, NULL, &gm, &lo, &hi) == 0, "deterministic");
+	T_CHECK(stats_geomean_ratio(det, 3, 0.95, 1000, NULL, &gm, &lo, &hi) == 0, "deterministic");
 	CHECK_NEAR(gm, 1.1447142425533319, 1e-15);
-	CHECK(lo == gm && hi == gm, "exact ratios give a point [%g, %g]", lo, hi);
+	T_CHECK(lo == gm && hi == gm, "exact ratios give a point [%g, %g]", lo, hi);
 
 	/* one workload: the same draws as stats_ratio_ci, so the same interval */
 	struct rng r;
@@ -543,16 +531,16 @@ static void test_geomean(void)
 	noisy(d, 20, 1.0, 0.03, &r);
 	struct sample_pair two[] = { { a, 20, b, 20 }, { c, 20, d, 20 } };
 	stats_ratio_ci(c, 20, d, 20, 0.95, 10, &r, &q2, &l2, &h2);
-	CHECK(stats_geomean_ratio(two, 2, 0.95, 2000, &r, &gm, &lo, &hi) == 0, "two workloads");
+	T_CHECK(stats_geomean_ratio(two, 2, 0.95, 2000, &r, &gm, &lo, &hi) == 0, "two workloads");
 	CHECK_NEAR(gm, sqrt(q * q2), 1e-14);
-	CHECK(lo < gm && gm < hi && lo > 0.95 && hi < 1.05, "%g [%g, %g]", gm, lo, hi);
+	T_CHECK(lo < gm && gm < hi && lo > 0.95 && hi < 1.05, "%g [%g, %g]", gm, lo, hi);
 
 	struct sample_pair empty[] = { { a, 20, b, 0 } };
 	double zero[] = { 0 };
 	struct sample_pair zeroed[] = { { zero, 1, b, 20 } };
-	CHECK(stats_geomean_ratio(two, 0, 0.95, 10, &r, &gm, &lo, &hi) == -EINVAL, "no workloads");
-	CHECK(stats_geomean_ratio(empty, 1, 0.95, 10, &r, &gm, &lo, &hi) == -EINVAL, "empty");
-	CHECK(stats_geomean_ratio(zeroed, 1, 0.95, 10, &r, &gm, &lo, &hi) == -EDOM && isnan(gm),
+	T_CHECK(stats_geomean_ratio(two, 0, 0.95, 10, &r, &gm, &lo, &hi) == -EINVAL, "no workloads");
+	T_CHECK(stats_geomean_ratio(empty, 1, 0.95, 10, &r, &gm, &lo, &hi) == -EINVAL, "empty");
+	T_CHECK(stats_geomean_ratio(zeroed, 1, 0.95, 10, &r, &gm, &lo, &hi) == -EDOM && isnan(gm),
 	      "a zero ratio has no log");
 }
 
@@ -585,12 +573,12 @@ static void test_compare(void)
 		noisy(cand, 15, t->cand_mu, t->rel_sd, &r);
 		noisy(base, 15, t->base_mu, t->rel_sd, &r);
 		stats_compare(cand, 15, base, 15, 0.05, t->min_effect, 2000, &r, &c);
-		CHECK(c.verdict == t->want, "%s: %s (ratio %g [%g, %g] p %g)", t->name,
+		T_CHECK(c.verdict == t->want, "%s: %s (ratio %g [%g, %g] p %g)", t->name,
 		      verdict_name(c.verdict), c.ratio, c.lo, c.hi, c.p);
-		CHECK(c.na == 15 && c.nb == 15 && !c.exact && !c.error, "%s: counts", t->name);
-		CHECK(c.lo <= c.ratio && c.ratio <= c.hi, "%s: interval", t->name);
+		T_CHECK(c.na == 15 && c.nb == 15 && !c.exact && !c.error, "%s: counts", t->name);
+		T_CHECK(c.lo <= c.ratio && c.ratio <= c.hi, "%s: interval", t->name);
 		if (t->rel_sd < 0.01 && t->cand_mu != t->base_mu)
-			CHECK(c.p < 1e-5, "%s: p %g for separated samples", t->name, c.p);
+			T_CHECK(c.p < 1e-5, "%s: p %g for separated samples", t->name, c.p);
 	}
 
 	/* the false-positive rate at alpha 0.05 with no minimum effect: 400
@@ -602,25 +590,25 @@ static void test_compare(void)
 		stats_compare(cand, 15, base, 15, 0.05, 0, 50, &r, &c);
 		positives += c.verdict != VERDICT_UNCHANGED;
 	}
-	CHECK(positives >= 6 && positives <= 36, "%d of 400 null comparisons significant", positives);
+	T_CHECK(positives >= 6 && positives <= 36, "%d of 400 null comparisons significant", positives);
 
 	/* deterministic metrics: exact, judged by the minimum effect alone */
 	double i1050[] = { 1050, 1050, 1050 }, i1000[] = { 1000 }, i1004[] = { 1004 };
 	stats_compare(i1050, 3, i1000, 1, 0.05, 0.01, 100, &r, &c);
-	CHECK(c.exact && c.p == 0 && c.lo == c.hi && c.verdict == VERDICT_REGRESSED, "1050 vs 1000");
+	T_CHECK(c.exact && c.p == 0 && c.lo == c.hi && c.verdict == VERDICT_REGRESSED, "1050 vs 1000");
 	stats_compare(i1050, 3, i1000, 1, 0.05, 0.05, 100, &r, &c);
-	CHECK(c.verdict == VERDICT_REGRESSED, "an effect of exactly min_effect counts");
+	T_CHECK(c.verdict == VERDICT_REGRESSED, "an effect of exactly min_effect counts");
 	/* 115 / 100 - 1 is 0.1499999999999999 in doubles */
 	double i115[] = { 115 }, i100[] = { 100 };
 	stats_compare(i115, 1, i100, 1, 0.05, 0.15, 100, &r, &c);
-	CHECK(c.verdict == VERDICT_REGRESSED, "rounding must not hide an effect of min_effect");
+	T_CHECK(c.verdict == VERDICT_REGRESSED, "rounding must not hide an effect of min_effect");
 	stats_compare(i1004, 1, i1000, 1, 0.05, 0.01, 100, &r, &c);
-	CHECK(c.exact && c.verdict == VERDICT_UNCHANGED, "0.4%% under a 1%% minimum");
+	T_CHECK(c.exact && c.verdict == VERDICT_UNCHANGED, "0.4%% under a 1%% minimum");
 	stats_compare(i1000, 1, i1000, 1, 0.05, 0, 100, &r, &c);
-	CHECK(c.exact && c.p == 1 && c.ratio == 1 && c.verdict == VERDICT_UNCHANGED, "equal counts");
+	T_CHECK(c.exact && c.p == 1 && c.ratio == 1 && c.verdict == VERDICT_UNCHANGED, "equal counts");
 	stats_compare(i1000, 0, i1000, 1, 0.05, 0, 100, &r, &c);
-	CHECK(c.error == -EINVAL && c.verdict == VERDICT_UNCHANGED, "empty candidate");
-	CHECK(!strcmp(verdict_name(VERDICT_REGRESSED), "regressed"), "verdict name");
+	T_CHECK(c.error == -EINVAL && c.verdict == VERDICT_UNCHANGED, "empty candidate");
+	T_CHECK(!strcmp(verdict_name(VERDICT_REGRESSED), "regressed"), "verdict name");
 }
 
 /* ---- ranks and the Pareto front ---------------------------------------- */
@@ -652,7 +640,7 @@ static void test_ranks(void)
 		stats_shared_ranks(t->value, t->use_ci ? t->lo : NULL, t->use_ci ? t->hi : NULL, t->n,
 				   rank);
 		for (size_t i = 0; i < t->n; i++)
-			CHECK(rank[i] == t->want[i], "%s: item %zu rank %d, want %d", t->name, i, rank[i],
+			T_CHECK(rank[i] == t->want[i], "%s: item %zu rank %d, want %d", t->name, i, rank[i],
 			      t->want[i]);
 	}
 	stats_shared_ranks(NULL, NULL, NULL, 0, NULL);
@@ -667,7 +655,7 @@ static void test_pareto(void)
 	int want[] = { 1, 1, 1, 0, 1, 0, 0, 0 }, front[8];
 	stats_pareto(x, y, 8, front);
 	for (size_t i = 0; i < 8; i++)
-		CHECK(front[i] == want[i], "point %zu: %d", i, front[i]);
+		T_CHECK(front[i] == want[i], "point %zu: %d", i, front[i]);
 }
 
 static const struct {
@@ -692,9 +680,9 @@ static const struct {
 int main(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-		int before = failures;
+		int before = test_failures;
 		tests[i].fn();
-		printf("%s %s\n", failures == before ? "ok  " : "FAIL", tests[i].name);
+		printf("%s %s\n", test_failures == before ? "ok  " : "FAIL", tests[i].name);
 	}
-	return failures ? 1 : 0;
+	return test_summary("test_stats");
 }
