@@ -178,11 +178,11 @@ static void prepare_builds(struct session *s)
 				build_init(b);
 			/* what cannot be built is settled before the pool starts */
 			if (s->cfg_outcome[c] != OUTCOME_OK) {
-				b->cached = 1;
+				b->settled = 1;
 				b->outcome = s->cfg_outcome[c];
 				b->detail = xstrdup(s->cfg_detail[c] ? s->cfg_detail[c] : "");
 			} else if (s->src_errors[w]) {
-				b->cached = 1;
+				b->settled = 1;
 				b->outcome = OUTCOME_BUILD_FAILED;
 				b->detail = xstrdup(s->src_errors[w]);
 			}
@@ -207,7 +207,7 @@ static void print_dry_run(struct session *s)
 		for (size_t w = 0; w < s->nrecipes; w++) {
 			struct build *b = &s->builds[c * s->nrecipes + w];
 			printf("  %-12s build %.16s  %s\n", b->recipe->name, b->key,
-			       b->cached ? "cached" : "would build");
+			       b->settled ? outcome_name(b->outcome) : b->cached ? "cached" : "would build");
 			if (b->cached)
 				cached++;
 			else

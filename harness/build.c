@@ -263,12 +263,12 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 	pid_t *pids = xcalloc(n ? n : 1, sizeof(pid_t));
 	double *start = xcalloc(n ? n : 1, sizeof(double));
 	for (size_t i = 0; i < n; i++)
-		if (!builds[i].cached)
+		if (!builds[i].cached && !builds[i].settled)
 			todo++;
 	if (jobs < 1)
 		jobs = 1;
 	for (size_t i = 0; i < n; i++) {
-		if (!builds[i].cached)
+		if (!builds[i].cached || builds[i].settled)
 			continue;
 		builds[i].outcome = OUTCOME_OK;
 		build_verify(&builds[i]);
@@ -276,7 +276,7 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 	while (done < todo) {
 		while (running < jobs && next < n) {
 			struct build *b = &builds[next];
-			if (b->cached) {
+			if (b->cached || b->settled) {
 				next++;
 				continue;
 			}

@@ -30,6 +30,8 @@ struct build {
 	char *detail;  /* one line: why it failed, or what verify found */
 	double seconds;
 	int cached;
+	int settled; /* the outcome was decided before building (unsupported
+			flag, missing compiler, no source): build_all skips it */
 	char *facts_json; /* JSON array of ELF facts, one per binary */
 	/* section sizes summed over the binaries (bytes); -1 if unknown */
 	double size_text, size_data, size_bss, size_rodata, size_file;

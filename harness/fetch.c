@@ -1,0 +1,765 @@
+/* fetch.c - source fetchers; see fetch.h */
+#include "harness/fetch.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- helpers shared by the fetchers ---- */
+
+static int is_hex(const char *s, size_t len)
+{
+	if (strlen(s) != len)
+		return 0;
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+static char *lower_dup(const char *s)
+{
+	char *p = xstrdup(s);
+	for (char *q = p; *q; q++)
+		*q = (char)tolower((unsigned char)*q);
+	return p;
+}
+
+/* The last non-empty line of a command's output: the reason it gives. */
+static void add_last_line(struct strbuf *err, const char *out)
+{
+	const char *end = out ? out + strlen(out) : NULL;
+	while (end && end > out && isspace((unsigned char)end[-1]))
+		end--;
+	if (!end || end == out)
+		return;
+	const char *start = end;
+	while (start > out && start[-1] != '\n')
+		start--;
+	sb_add(err, ": ");
+	sb_addn(err, start, (size_t)(end - start));
+}
+
+/* Run argv; on failure put "<what>: <command's last line>" in err. */
+static int run_or_explain(char *const argv[], const char *what, struct strbuf *err, char **out)
+{
+	char *o = NULL;
+	int rc = run_capture(argv, &o);
+	if (rc) {
+		sb_add(err, what);
+		if (rc < 0)
+			sb_addf(err, ": cannot run %s: %s", argv[0], strerror(-rc));
+		else
+			add_last_line(err, o);
+	}
+	if (out && !rc)
+		*out = o;
+	else
+		free(o);
+	return rc ? -1 : 0;
+}
+
+/* ---- the cache: <cache>/sources/<id>, filled through a staging folder ---- */
+
+static char *sources_dir(void)
+{
+	return xasprintf("%s/sources", flagscope_cache_dir());
+}
+
+/* If the cache already holds id, set *src_dir and return 1. */
+static int cache_lookup(const char *id, char **src_dir)
+{
+	char *dir = sources_dir();
+	char *path = xasprintf("%s/%s", dir, id);
+	free(dir);
+	if (is_dir(path)) {
+		*src_dir = path;
+		return 1;
+	}
+	free(path);
+	return 0;
+}
+
+/* Staging folders are "<sources>/.tmp-<pid>-<n>": one a process whose pid no
+ * longer runs is the remains of an interrupted fetch. */
+static void remove_stale_staging(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		long pid;
+		if (sscanf(e->d_name, ".tmp-%ld-", &pid) != 1 || pid <= 0 || pid > INT_MAX)
+			continue;
+		if (kill((pid_t)pid, 0) && errno == ESRCH) {
+			char *p = xasprintf("%s/%s", dir, e->d_name);
+			remove_tree(p);
+			free(p);
+		}
+	}
+	closedir(d);
+}
+
+static char *staging_begin(struct strbuf *err)
+{
+	static unsigned serial;
+	char *dir = sources_dir();
+	int rc = mkdir_p(dir, 0755);
+	if (rc) {
+		sb_addf(err, "cannot create %s: %s (check the cache folder's permissions)", dir,
+			strerror(-rc));
+		free(dir);
+		return NULL;
+	}
+	remove_stale_staging(dir);
+	char *st = NULL;
+	for (int tries = 0; tries < 100 && !st; tries++) {
+		char *p = xasprintf("%s/.tmp-%ld-%u", dir, (long)getpid(), serial++);
+		if (!mkdir(p, 0755))
+			st = p;
+		else
+			free(p);
+	}
+	if (!st)
+		sb_addf(err, "cannot create a staging folder in %s: %s", dir, strerror(errno));
+	free(dir);
+	return st;
+}
+
+static void staging_abort(char *staging)
+{
+	if (staging)
+		remove_tree(staging);
+	free(staging);
+}
+
+/* Move the unpacked tree (inside staging) to <sources>/<id>.  Another
+ * process may have won the race: its tree has the same content, so use it. */
+static int staging_commit(char *staging, const char *tree, const char *id, char **src_dir,
+			  struct strbuf *err)
+{
+	char *dir = sources_dir();
+	char *dest = xasprintf("%s/%s", dir, id);
+	free(dir);
+	int rc = 0;
+	if (rename(tree, dest) && !((errno == EEXIST || errno == ENOTEMPTY) && is_dir(dest))) {
+		sb_addf(err, "cannot move the unpacked source to %s: %s", dest, strerror(errno));
+		rc = -1;
+	}
+	staging_abort(staging);
+	if (rc)
+		free(dest);
+	else
+		*src_dir = dest;
+	return rc;
+}
+
+/* The folder a tarball unpacked into holds its tree, usually under one
+ * top-level folder whose name varies (gzip-1.12, lame-3.100): the root is
+ * that folder when it is the only entry, else the folder itself. */
+static char *tree_root(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *only = NULL;
+	int n = 0;
+	if (!d)
+		return xstrdup(dir);
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (n++ == 0)
+			only = xasprintf("%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (n == 1 && is_dir(only))
+		return only;
+	free(only);
+	return xstrdup(dir);
+}
+
+/* Unpack tarball (any compression tar recognises) into a new folder `into`;
+ * *root is the tree's root. */
+static int unpack_tarball(const char *tarball, const char *into, char **root, struct strbuf *err)
+{
+	if (mkdir(into, 0755)) {
+		sb_addf(err, "cannot create %s: %s", into, strerror(errno));
+		return -1;
+	}
+	char *argv[] = {"tar", "-xf", (char *)tarball, "-C", (char *)into, "--no-same-owner", NULL};
+	struct strbuf what = {0};
+	const char *base = strrchr(tarball, '/');
+	sb_addf(&what, "cannot unpack %s", base ? base + 1 : tarball);
+	int rc = run_or_explain(argv, sb_str(&what), err, NULL);
+	sb_release(&what);
+	if (!rc)
+		*root = tree_root(into);
+	return rc;
+}
+
+/* ---- bundled ---- */
+
+static int bundled_parse(struct source_spec *s, const char *arg, const struct strlist *words,
+			 struct strbuf *err)
+{
+	(void)s;
+	if (arg || words->n) {
+		sb_add(err, "bundled takes nothing after it");
+		return -1;
+	}
+	return 0;
+}
+
+static int bundled_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+			 char src_id[65], struct strbuf *err)
+{
+	(void)s;
+	if (!recipe_dir || !is_dir(recipe_dir)) {
+		sb_addf(err, "bundled: recipe folder %s is missing", recipe_dir ? recipe_dir : "(none)");
+		return -1;
+	}
+	*src_dir = xstrdup(recipe_dir);
+	strcpy(src_id, "bundled");
+	return 0;
+}
+
+static const struct source_ops source_bundled = {
+	.name = "bundled",
+	.form = "bundled",
+	.parse = bundled_parse,
+	.fetch = bundled_fetch,
+};
+
+/* ---- local:PATH ---- */
+
+static int local_parse(struct source_spec *s, const char *arg, const struct strlist *words,
+		       struct strbuf *err)
+{
+	if (!arg || !*arg || words->n) {
+		sb_add(err, "local: needs one PATH (paths with blanks are not supported)");
+		return -1;
+	}
+	s->location = xstrdup(arg);
+	return 0;
+}
+
+/* One line per entry: path, mode, size, mtime.  A changed, added or removed
+ * file changes the list; .git is left out because git changes it without
+ * changing the sources. */
+static int local_list(const char *root, const char *rel, struct strlist *lines)
+{
+	char *dir = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+	if (!d) {
+		rc = -errno;
+		free(dir);
+		return rc;
+	}
+	while (!rc && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
+			continue;
+		char *r = *rel ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
+		char *p = xasprintf("%s/%s", root, r);
+		struct stat st;
+		if (lstat(p, &st)) {
+			rc = -errno;
+		} else {
+			sl_push_owned(lines, xasprintf("%s\t%o\t%lld\t%lld.%09ld", r, (unsigned)st.st_mode,
+						       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+						       st.st_mtim.tv_nsec));
+			if (S_ISDIR(st.st_mode))
+				rc = local_list(root, r, lines);
+		}
+		free(p);
+		free(r);
+	}
+	closedir(d);
+	free(dir);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int local_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+		       char src_id[65], struct strbuf *err)
+{
+	char *path = s->location[0] == '/' || !recipe_dir ? xstrdup(s->location)
+							  : xasprintf("%s/%s", recipe_dir, s->location);
+	char *real = realpath(path, NULL);
+	if (!real || !is_dir(real)) {
+		sb_addf(err, "local: %s is not a folder (unpack the source there or fix the path)", path);
+		free(real);
+		free(path);
+		return -1;
+	}
+	free(path);
+	struct strlist lines = {0};
+	int rc = local_list(real, "", &lines);
+	if (rc) {
+		sb_addf(err, "local: cannot read %s: %s", real, strerror(-rc));
+		sl_release(&lines);
+		free(real);
+		return -1;
+	}
+	qsort(lines.v, lines.n, sizeof(*lines.v), cmp_str);
+	sl_push(&lines, "local");
+	char *all = sl_join(&lines, "\n");
+	sha256_hex(all, strlen(all), src_id);
+	free(all);
+	sl_release(&lines);
+	*src_dir = real;
+	return 0;
+}
+
+static const struct source_ops source_local = {
+	.name = "local",
+	.form = "local:PATH",
+	.parse = local_parse,
+	.fetch = local_fetch,
+};
+
+/* ---- url:URL sha256=HEX and git:URL commit=HASH ---- */
+
+/* The one "key=VALUE" word after a URL, VALUE hex of one of the lengths. */
+static int parse_url_and_hash(struct source_spec *s, const char *arg, const struct strlist *words,
+			      const char *key, size_t len1, size_t len2, struct strbuf *err)
+{
+	size_t klen = strlen(key);
+	if (!arg || !strstr(arg, "://")) {
+		sb_add(err, "needs a URL with a scheme (http://, https://, file://, ...)");
+		return -1;
+	}
+	if (words->n != 1 || strncmp(words->v[0], key, klen) || words->v[0][klen] != '=') {
+		sb_addf(err, "needs %s=HEX after the URL and nothing else", key);
+		return -1;
+	}
+	const char *hex = words->v[0] + klen + 1;
+	if (!is_hex(hex, len1) && !is_hex(hex, len2)) {
+		sb_addf(err, "%s= must be %zu hex digits", key, len1);
+		return -1;
+	}
+	s->location = xstrdup(arg);
+	s->hash = lower_dup(hex);
+	return 0;
+}
+
+static int url_parse(struct source_spec *s, const char *arg, const struct strlist *words,
+		     struct strbuf *err)
+{
+	return parse_url_and_hash(s, arg, words, "sha256", 64, 64, err);
+}
+
+static int url_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+		     char src_id[65], struct strbuf *err)
+{
+	(void)recipe_dir;
+	strcpy(src_id, s->hash);
+	if (cache_lookup(src_id, src_dir))
+		return 0;
+	char *st = staging_begin(err);
+	if (!st)
+		return -1;
+	char *file = xasprintf("%s/download", st);
+	char *into = xasprintf("%s/tree", st);
+	char *root = NULL;
+	char got[65];
+	char *curl[] = {"curl", "-fsSL", "--retry", "2", "-o", file, s->location, NULL};
+	struct strbuf what = {0};
+	sb_addf(&what, "url: cannot download %s", s->location);
+	int rc = run_or_explain(curl, sb_str(&what), err, NULL);
+	if (!rc && sha256_file_hex(file, got)) {
+		sb_addf(err, "url: cannot read the download of %s", s->location);
+		rc = -1;
+	}
+	if (!rc && strcmp(got, s->hash)) {
+		sb_addf(err, "url: %s has sha256 %s but the recipe says %s (check the URL, or set sha256= "
+			     "if the new tarball is trusted)", s->location, got, s->hash);
+		rc = -1;
+	}
+	if (!rc)
+		rc = unpack_tarball(file, into, &root, err);
+	if (!rc)
+		rc = staging_commit(st, root, src_id, src_dir, err);
+	else
+		staging_abort(st);
+	sb_release(&what);
+	free(root);
+	free(into);
+	free(file);
+	return rc;
+}
+
+static const struct source_ops source_url = {
+	.name = "url",
+	.form = "url:URL sha256=HEX",
+	.parse = url_parse,
+	.fetch = url_fetch,
+};
+
+static int git_parse(struct source_spec *s, const char *arg, const struct strlist *words,
+		     struct strbuf *err)
+{
+	/* a full hash, SHA-1 or SHA-256: an abbreviation or a branch would not
+	 * pin the content */
+	return parse_url_and_hash(s, arg, words, "commit", 40, 64, err);
+}
+
+static int git_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+		     char src_id[65], struct strbuf *err)
+{
+	(void)recipe_dir;
+	strcpy(src_id, s->hash);
+	if (cache_lookup(src_id, src_dir))
+		return 0;
+	char *st = staging_begin(err);
+	if (!st)
+		return -1;
+	char *repo = xasprintf("%s/repo", st);
+	char *commit = xasprintf("%s^{commit}", s->hash);
+	char *head = NULL;
+	/* no prompt for credentials: a fetch must fail, not wait */
+	char *clone[] = {"env", "GIT_TERMINAL_PROMPT=0", "git", "clone", "--quiet", "--no-checkout",
+			 s->location, repo, NULL};
+	char *checkout[] = {"git", "-C", repo, "-c", "advice.detachedHead=false", "checkout",
+			    "--quiet", "--detach", commit, NULL};
+	char *fetch[] = {"env", "GIT_TERMINAL_PROMPT=0", "git", "-C", repo, "fetch", "--quiet",
+			 "origin", s->hash, NULL};
+	char *revparse[] = {"git", "-C", repo, "rev-parse", "HEAD", NULL};
+	struct strbuf what = {0};
+	sb_addf(&what, "git: cannot clone %s", s->location);
+	int rc = run_or_explain(clone, sb_str(&what), err, NULL);
+	/* a commit on no branch is not in a plain clone: ask for it by hash */
+	if (!rc && run_capture(checkout, NULL) &&
+	    (run_capture(fetch, NULL) || run_capture(checkout, NULL))) {
+		sb_addf(err, "git: commit %s is not in %s (check commit= in the recipe)", s->hash,
+			s->location);
+		rc = -1;
+	}
+	if (!rc && run_or_explain(revparse, "git: cannot read HEAD", err, &head))
+		rc = -1;
+	if (!rc && strcmp(str_trim(head), s->hash)) {
+		sb_addf(err, "git: %s checked out %s, not %s", s->location, head, s->hash);
+		rc = -1;
+	}
+	if (!rc) {
+		char *dotgit = xasprintf("%s/.git", repo);
+		remove_tree(dotgit); /* the tree is the content; history is not needed */
+		free(dotgit);
+		rc = staging_commit(st, repo, src_id, src_dir, err);
+	} else {
+		staging_abort(st);
+	}
+	sb_release(&what);
+	free(head);
+	free(commit);
+	free(repo);
+	return rc;
+}
+
+static const struct source_ops source_git = {
+	.name = "git",
+	.form = "git:URL commit=HASH",
+	.parse = git_parse,
+	.fetch = git_fetch,
+};
+
+/* ---- debian:NAME[=VERSION] [patched] ---- */
+
+static int debian_parse(struct source_spec *s, const char *arg, const struct strlist *words,
+			struct strbuf *err)
+{
+	const char *eq = arg ? strchr(arg, '=') : NULL;
+	size_t nlen = arg ? (eq ? (size_t)(eq - arg) : strlen(arg)) : 0;
+	/* Debian policy 5.6.1: lower case letters, digits, + - . ; two or more,
+	 * starting alphanumeric */
+	int ok = nlen >= 2 && (islower((unsigned char)arg[0]) || isdigit((unsigned char)arg[0]));
+	for (size_t i = 0; ok && i < nlen; i++)
+		ok = islower((unsigned char)arg[i]) || isdigit((unsigned char)arg[i]) ||
+		     strchr("+-.", arg[i]);
+	if (!ok) {
+		sb_add(err, "debian: needs a source package NAME (lower case letters, digits, + - .)");
+		return -1;
+	}
+	if (eq) {
+		ok = eq[1] != '\0';
+		for (const char *v = eq + 1; ok && *v; v++)
+			ok = isalnum((unsigned char)*v) || strchr(".+~:-", *v);
+		if (!ok) {
+			sb_add(err, "debian: VERSION in NAME=VERSION has characters a Debian version "
+				    "cannot have");
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < words->n; i++) {
+		if (strcmp(words->v[i], "patched")) {
+			sb_addf(err, "debian: unknown word '%s' (only 'patched' may follow the name)",
+				words->v[i]);
+			return -1;
+		}
+		s->patched = 1;
+	}
+	s->location = xstrndup(arg, nlen);
+	s->version = eq ? xstrdup(eq + 1) : NULL;
+	return 0;
+}
+
+/* A file of the source package as `apt-get source --print-uris` lists it:
+ *   'URI' NAME SIZE SHA256:HEX */
+struct deb_file {
+	char *name;
+	char *sha256;
+};
+
+struct deb_files {
+	struct deb_file *v;
+	size_t n;
+};
+
+static void deb_files_release(struct deb_files *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].name);
+		free(f->v[i].sha256);
+	}
+	free(f->v);
+}
+
+static int deb_files_parse(const char *out, struct deb_files *f)
+{
+	char *copy = xstrdup(out), *save = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct strlist w = {0};
+		if (line[0] == '\'' && sl_split_ws(&w, line) == 4 && str_starts_with(w.v[3], "SHA256:") &&
+		    !strchr(w.v[1], '/')) {
+			f->v = xrealloc(f->v, (f->n + 1) * sizeof(*f->v));
+			f->v[f->n].name = xstrdup(w.v[1]);
+			f->v[f->n].sha256 = lower_dup(w.v[3] + 7);
+			f->n++;
+		}
+		sl_release(&w);
+	}
+	free(copy);
+	return f->n ? 0 : -1;
+}
+
+/* "NAME_UPVER.orig.tar.xz" -> "", "NAME_UPVER.orig-COMP.tar.gz" -> "COMP",
+ * anything else (signatures, the .dsc, the debian tarball) -> NULL. */
+static char *orig_component(const char *name)
+{
+	const char *o = strstr(name, ".orig");
+	if (!o || strstr(name, ".asc"))
+		return NULL;
+	o += 5;
+	if (str_starts_with(o, ".tar."))
+		return xstrdup("");
+	if (*o != '-')
+		return NULL;
+	const char *t = strstr(o, ".tar.");
+	return t && t > o + 1 ? xstrndup(o + 1, (size_t)(t - o - 1)) : NULL;
+}
+
+/* Unpack the upstream tarballs: the main one is the tree, each component
+ * goes in the tree's folder of that name (as dpkg-source does). */
+static int debian_unpack_orig(const char *st, const struct deb_files *f, char **tree,
+			      struct strbuf *err)
+{
+	int rc = 0;
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		for (size_t i = 0; i < f->n && !rc; i++) {
+			char *comp = orig_component(f->v[i].name);
+			if (!comp || (pass == 0) != (*comp == '\0')) {
+				free(comp);
+				continue;
+			}
+			char *file = xasprintf("%s/%s", st, f->v[i].name);
+			char *into = xasprintf("%s/unpack-%zu", st, i);
+			char *root = NULL;
+			rc = unpack_tarball(file, into, &root, err);
+			if (!rc && pass == 0) {
+				*tree = root;
+				root = NULL;
+			} else if (!rc) {
+				char *dest = xasprintf("%s/%s", *tree, comp);
+				remove_tree(dest);
+				if (rename(root, dest)) {
+					sb_addf(err, "debian: cannot place component %s: %s", comp,
+						strerror(errno));
+					rc = -1;
+				}
+				free(dest);
+			}
+			free(root);
+			free(into);
+			free(file);
+			free(comp);
+		}
+		if (pass == 0 && !rc && !*tree) {
+			sb_add(err, "debian: the source package has no .orig tarball");
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+static int debian_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+			char src_id[65], struct strbuf *err)
+{
+	(void)recipe_dir;
+	char *pkg = s->version ? xasprintf("%s=%s", s->location, s->version) : xstrdup(s->location);
+	char *st = staging_begin(err);
+	char *out = NULL, *tree = NULL, *dsc = NULL;
+	struct deb_files files = {0};
+	struct strbuf key = {0};
+	int orig = 0, rc = st ? 0 : -1;
+	if (!rc) {
+		/* --print-uris reads apt's lists only: the id is known offline */
+		char *uris[] = {"env", "-C", st, "apt-get", "source", "--print-uris", pkg, NULL};
+		if (run_capture(uris, &out) || deb_files_parse(out, &files)) {
+			sb_addf(err, "debian: apt-get source finds no source package %s", pkg);
+			add_last_line(err, out);
+			sb_add(err, " (run scripts/deb-src.sh to add deb-src entries, or check the name)");
+			rc = -1;
+		}
+	}
+	sb_addf(&key, "debian\n%s\n", s->patched ? "patched" : "orig");
+	for (size_t i = 0; !rc && i < files.n; i++) {
+		sb_addf(&key, "%s %s\n", files.v[i].name, files.v[i].sha256);
+		char *comp = orig_component(files.v[i].name);
+		orig |= comp && !*comp;
+		free(comp);
+		if (strstr(files.v[i].name, ".dsc") && !dsc)
+			dsc = xasprintf("%s/%s", st, files.v[i].name);
+	}
+	if (!rc) {
+		sha256_hex(key.buf, key.len, src_id);
+		if (cache_lookup(src_id, src_dir)) {
+			staging_abort(st);
+			st = NULL;
+			goto out;
+		}
+	}
+	if (!rc) {
+		char *get[] = {"env", "-C", st, "apt-get", "source", "--download-only", "-q", pkg, NULL};
+		rc = run_or_explain(get, "debian: apt-get source --download-only failed", err, NULL);
+	}
+	/* apt checked every file against the signed index; this catches the
+	 * index changing between the listing and the download */
+	for (size_t i = 0; !rc && i < files.n; i++) {
+		char *p = xasprintf("%s/%s", st, files.v[i].name);
+		char got[65];
+		if (sha256_file_hex(p, got) || strcmp(got, files.v[i].sha256)) {
+			sb_addf(err, "debian: %s does not match apt's listing (retry: the archive "
+				     "index may have changed)", files.v[i].name);
+			rc = -1;
+		}
+		free(p);
+	}
+	if (!rc && (s->patched || !orig)) {
+		/* a native package has no upstream tarball: its one tarball is the tree */
+		tree = xasprintf("%s/tree", st);
+		char *x[] = {"dpkg-source", "-x", dsc ? dsc : "(no .dsc)", tree, NULL};
+		rc = run_or_explain(x, "debian: dpkg-source -x failed", err, NULL);
+	} else if (!rc) {
+		rc = debian_unpack_orig(st, &files, &tree, err);
+	}
+	if (!rc) {
+		rc = staging_commit(st, tree, src_id, src_dir, err);
+		st = NULL;
+	}
+out:
+	staging_abort(st);
+	sb_release(&key);
+	deb_files_release(&files);
+	free(dsc);
+	free(tree);
+	free(out);
+	free(pkg);
+	return rc;
+}
+
+static const struct source_ops source_debian = {
+	.name = "debian",
+	.form = "debian:NAME[=VERSION] [patched]",
+	.parse = debian_parse,
+	.fetch = debian_fetch,
+};
+
+/* ---- the table and the entry points ---- */
+
+const struct source_ops *const source_kinds[] = {
+	&source_bundled, &source_local, &source_url, &source_git, &source_debian, NULL,
+};
+
+void source_spec_release(struct source_spec *s)
+{
+	free(s->location);
+	free(s->version);
+	free(s->hash);
+	memset(s, 0, sizeof(*s));
+}
+
+int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
+{
+	struct strlist words = {0};
+	struct source_spec s = {0};
+	const struct source_ops *ops = NULL;
+	sl_split_ws(&words, spec ? spec : "");
+	if (!words.n) {
+		sb_add(err, "empty source (write bundled, local:PATH, url:URL sha256=HEX, "
+			    "git:URL commit=HASH or debian:NAME[=VERSION] [patched])");
+		sl_release(&words);
+		return -1;
+	}
+	char *first = words.v[0];
+	char *colon = strchr(first, ':');
+	size_t klen = colon ? (size_t)(colon - first) : strlen(first);
+	for (size_t i = 0; source_kinds[i]; i++)
+		if (strlen(source_kinds[i]->name) == klen && !strncmp(first, source_kinds[i]->name, klen))
+			ops = source_kinds[i];
+	struct strlist rest = {.v = words.v + 1, .n = words.n - 1};
+	int rc = 0;
+	if (!ops) {
+		sb_addf(err, "unknown source kind '%.*s' (use bundled, local:PATH, url:URL sha256=HEX, "
+			     "git:URL commit=HASH or debian:NAME[=VERSION] [patched])", (int)klen, first);
+		rc = -1;
+	} else {
+		struct strbuf why = {0};
+		s.ops = ops;
+		rc = ops->parse(&s, colon ? colon + 1 : NULL, &rest, &why);
+		if (rc)
+			sb_addf(err, "malformed source '%s': %s (the form is %s)", spec, sb_str(&why),
+				ops->form);
+		sb_release(&why);
+	}
+	sl_release(&words);
+	if (!rc && out)
+		*out = s;
+	else
+		source_spec_release(&s);
+	return rc;
+}
+
+int source_fetch(const char *spec, const char *recipe_dir, char **src_dir, char src_id[65],
+		 struct strbuf *err)
+{
+	struct source_spec s;
+	*src_dir = NULL;
+	src_id[0] = '\0';
+	if (source_parse(spec, &s, err))
+		return -1;
+	int rc = s.ops->fetch(&s, recipe_dir, src_dir, src_id, err);
+	source_spec_release(&s);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,80 @@
+#!/bin/bash
+# it_fetch_debian.sh - the debian: fetcher against the real archive, on the
+# small gzip source package.  Expected: `debian:gzip` is exactly the upstream
+# .orig tarball's tree (no debian/ folder, no patch applied), rooted at the
+# tree's top; a second fetch reuses the cache with no network at all; with
+# `patched` it is another id and Debian's tree with every patch applied; an
+# unknown version fails with a one-line reason and leaves nothing behind.
+# SKIP when deb-src entries are missing (scripts/deb-src.sh) or the archive
+# cannot be reached.
+set -euo pipefail
+
+drv=$(dirname "$FLAGSCOPE_BIN")/tests/test_fetch
+tmp=$FLAGSCOPE_TEST_TMP/it_fetch_debian
+rm -rf "$tmp"
+mkdir -p "$tmp/apt"
+export FLAGSCOPE_CACHE=$tmp/cache
+fail=0
+check() { # message command...
+	local msg=$1
+	shift
+	if "$@"; then echo "ok: $msg"; else echo "FAIL: $msg"; fail=1; fi
+}
+
+if ! (cd "$tmp/apt" && apt-get source --print-uris gzip 2>/dev/null | grep -q "^'.*\.dsc'"); then
+	echo "SKIP: apt-get source knows no gzip source package (no deb-src entries: run scripts/deb-src.sh)"
+	exit 77
+fi
+
+if ! out=$("$drv" fetch debian:gzip 2>&1); then
+	if grep -qiE "failed to fetch|could not resolve|temporary failure|unable to connect" <<<"$out"; then
+		echo "SKIP: the Debian archive cannot be reached: $out"
+		exit 77
+	fi
+	echo "FAIL: debian:gzip: $out"
+	exit 1
+fi
+dir=$(sed -n 1p <<<"$out")
+id=$(sed -n 2p <<<"$out")
+check "source folder is <cache>/sources/<id>" test "$dir" = "$FLAGSCOPE_CACHE/sources/$id"
+check "id is a sha256" grep -qE '^[0-9a-f]{64}$' <<<"$id"
+check "tree root has configure and gzip.c" test -x "$dir/configure" -a -f "$dir/gzip.c"
+check "no debian/ folder in the upstream tree" test ! -e "$dir/debian"
+check "no staging folder left" test -z "$(find "$FLAGSCOPE_CACHE/sources" -maxdepth 1 -name '.tmp-*')"
+
+# the same files as the .orig tarball, fetched here independently
+(cd "$tmp/apt" && apt-get source --download-only -q gzip >/dev/null 2>&1)
+mkdir "$tmp/orig"
+tar -xf "$(ls "$tmp"/apt/gzip_*.orig.tar.* | grep -v '\.asc$')" -C "$tmp/orig"
+check "tree equals the upstream tarball" diff -r "$tmp"/orig/* "$dir"
+
+# cached: works with no network at all (a fresh network namespace), same id
+if unshare -n true 2>/dev/null; then
+	out2=$(unshare -n "$drv" fetch debian:gzip 2>&1) || out2="failed: $out2"
+	check "second fetch offline from the cache" test "$out2" = "$out"
+else
+	out2=$("$drv" fetch debian:gzip 2>&1) || out2="failed: $out2"
+	check "second fetch from the cache" test "$out2" = "$out"
+fi
+
+# patched: another id, Debian's tree with its patches applied
+outp=$("$drv" fetch "debian:gzip patched" 2>&1) || { echo "FAIL: patched: $outp"; exit 1; }
+pdir=$(sed -n 1p <<<"$outp")
+pid=$(sed -n 2p <<<"$outp")
+check "patched has its own id" test "$pid" != "$id"
+check "patched tree has debian/" test -f "$pdir/debian/changelog"
+check "every patch in the series is applied" \
+	diff <(grep -v '^#' "$pdir/debian/patches/series" | sed '/^$/d') "$pdir/.pc/applied-patches"
+
+# an unknown version: an error naming it, nothing cached
+before=$(ls -A "$FLAGSCOPE_CACHE/sources" | sort)
+if err=$("$drv" fetch debian:gzip=0.0.0-0 2>&1); then
+	check "unknown version rejected" false
+else
+	check "unknown version: one-line reason" test "$(wc -l <<<"$err")" = 1
+	check "unknown version: names the package" grep -q "gzip=0.0.0-0" <<<"$err"
+fi
+check "unknown version: cache unchanged" test "$(ls -A "$FLAGSCOPE_CACHE/sources" | sort)" = "$before"
+
+[ $fail = 0 ] && rm -rf "$tmp"
+exit $fail

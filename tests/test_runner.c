@@ -1,0 +1,97 @@
+/*
+ * test_runner.c - the native runner and the validation of outputs: exit
+ * status, signals, timeouts, the fixed environment, first differing byte.
+ */
+#include "harness/runner.h"
+#include "harness/validate.h"
+#include "tests/testlib.h"
+
+static int run_sh(const char *dir, const char *script, double timeout, struct run_result *r)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+	char *out = xasprintf("%s/stdout", dir);
+	struct run_spec spec = {.argv = argv, .cwd = dir, .stdout_path = out, .timeout = timeout,
+				.pin_cpu = -1};
+	struct strbuf err = {0};
+	int rc = runner_native.exec(&spec, r, &err);
+	sb_release(&err);
+	free(out);
+	return rc;
+}
+
+static void check_runner(const char *dir)
+{
+	struct run_result r;
+	T_CHECK(!run_sh(dir, "exit 3", 10, &r) && r.exited && r.status == 3, "exit 3: %d/%d",
+		r.exited, r.status);
+	T_CHECK(!run_sh(dir, "kill -SEGV $$", 10, &r) && !r.exited && r.signal == 11 && !r.timed_out,
+		"segv: exited=%d signal=%d", r.exited, r.signal);
+	T_CHECK(!run_sh(dir, "sleep 30", 0.3, &r) && r.timed_out && !r.exited && r.signal == 9,
+		"timeout: timed_out=%d signal=%d", r.timed_out, r.signal);
+	T_CHECK(r.wall < 20, "the timeout did not stop the run (%.1f s)", r.wall);
+	/* a child of the program that outlives it is killed with its group */
+	T_CHECK(!run_sh(dir, "sleep 0.2; echo done", 10, &r) && r.exited && r.status == 0 &&
+			r.wall >= 0.2,
+		"sleep: wall %.3f", r.wall);
+	char *out = xasprintf("%s/stdout", dir);
+	char *text = file_read(out, NULL);
+	T_CHECK(text && !strcmp(text, "done\n"), "stdout '%s'", text ? text : "(none)");
+	free(text);
+	/* the environment is fixed, so runs see the same stack layout */
+	T_CHECK(!run_sh(dir, "env | sort", 10, &r) && r.status == 0, "env");
+	text = file_read(out, NULL);
+	T_CHECK(text && strstr(text, "LC_ALL=C\n") && strstr(text, "TZ=UTC\n") &&
+			strstr(text, "HOME=/nonexistent\n") && !strstr(text, "FLAGSCOPE"),
+		"env:\n%s", text ? text : "");
+	free(text);
+	/* user time and peak RSS come back from wait4 */
+	T_CHECK(!run_sh(dir, "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done", 60, &r) &&
+			r.user + r.sys > 0 && r.maxrss_kb > 0,
+		"rusage user %.3f sys %.3f rss %ld", r.user, r.sys, r.maxrss_kb);
+	/* a program that cannot start is an error, not a run */
+	char *argv[] = {"/nonexistent/program", NULL};
+	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = 5, .pin_cpu = -1};
+	struct strbuf err = {0};
+	T_CHECK(runner_native.exec(&spec, &r, &err) == -1 && strstr(sb_str(&err), "cannot start"),
+		"missing program: %s", sb_str(&err));
+	sb_release(&err);
+	/* pinning to CPU 0 still runs */
+	char *argv2[] = {"/bin/true", NULL};
+	struct run_spec pinned = {.argv = argv2, .cwd = dir, .timeout = 5, .pin_cpu = 0};
+	T_CHECK(!runner_native.exec(&pinned, &r, &err) && r.exited && r.status == 0, "pinned");
+	sb_release(&err);
+	free(out);
+}
+
+static void check_validate(const char *dir)
+{
+	char *a = test_write(dir, "a", "hello world\n");
+	char *b = test_write(dir, "b", "hello world\n");
+	char *c = test_write(dir, "c", "hello wOrld\n");
+	char *d = test_write(dir, "d", "hello");
+	struct strbuf why = {0};
+	T_CHECK(validate_files("stdout", a, b, &why) == 0, "equal files differ: %s", sb_str(&why));
+	T_CHECK(validate_files("stdout", c, a, &why) == 1 &&
+			strstr(sb_str(&why), "at byte 7: 0x4f 'O' instead of 0x6f 'o'"),
+		"%s", sb_str(&why));
+	sb_release(&why);
+	T_CHECK(validate_files("stdout", d, a, &why) == 1 &&
+			strstr(sb_str(&why), "at byte 5: end of file instead of 0x20 ' '"),
+		"%s", sb_str(&why));
+	sb_release(&why);
+	T_CHECK(validate_files("stdout", a, "/nonexistent", &why) == -1, "missing file");
+	sb_release(&why);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+int main(void)
+{
+	char *dir = test_tmpdir("runner");
+	check_runner(dir);
+	check_validate(dir);
+	free(dir);
+	return test_summary("test_runner");
+}

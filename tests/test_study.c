@@ -1,0 +1,136 @@
+/*
+ * test_study.c - study files: the format loads, and every error class gives
+ * its file:line message before anything is built.
+ */
+#include "flagsets/study.h"
+#include "tests/testlib.h"
+
+struct study_case {
+	const char *name;
+	const char *text;
+	const char *want; /* NULL: loads; else a substring of the error */
+	int line;         /* expected line in the message (0: no line) */
+};
+
+static const struct study_case cases[] = {
+	{"good",
+	 "; comment\n[study]\nname = t\nworkloads = crc32 nbody ; two\nrepeat = 3\n"
+	 "baseline = gcc O2\n[axis cc]\ngcc = gcc\nclang = clang\n[axis opt]\nO2 = -O2\n"
+	 "O3 = -O3 -funroll-loops\n[exclude]\nno-clang-unroll = clang O3\n",
+	 NULL, 0},
+	{"unknown key", "[study]\nworkloads = crc32\ncolour = red\n", "unknown key 'colour'", 3},
+	{"unknown section", "[study]\nworkloads = crc32\n[axes]\na = b\n", "unknown section [axes]", 4},
+	{"duplicate level",
+	 "[study]\nworkloads = crc32\n[axis opt]\nO2 = -O2\n[axis other]\nO2 = -O2\n",
+	 "level 'O2' is already defined at line 4", 6},
+	{"baseline level unknown", "[study]\nworkloads = crc32\nbaseline = O9\n[axis opt]\nO2 = -O2\n",
+	 "baseline names level 'O9'", 3},
+	{"baseline two levels of one axis",
+	 "[study]\nworkloads = crc32\nbaseline = O2 O3\n[axis opt]\nO2 = -O2\nO3 = -O3\n",
+	 "two levels of axis 'opt'", 3},
+	{"exclude level unknown",
+	 "[study]\nworkloads = crc32\n[axis opt]\nO2 = -O2\n[exclude]\nr = O2 clang\n",
+	 "exclude rule 'r' names level 'clang'", 6},
+	{"missing workload", "[study]\nworkloads = crc32 nosuchwork\n",
+	 "unknown workload 'nosuchwork'", 2},
+	{"no workloads", "[study]\nname = x\n", "no workloads", 0},
+	{"bad repeat", "[study]\nworkloads = crc32\nrepeat = many\n", "repeat must be", 3},
+	{"bad link level", "[study]\nworkloads = crc32\n[axis link]\nshared = \n",
+	 "neither static nor dynamic", 4},
+	{"empty compiler", "[study]\nworkloads = crc32\n[axis cc]\ngcc = \n", "has no command", 4},
+	{"syntax", "[study]\nworkloads = crc32\nthis line is wrong\n", "not a 'key = value' line", 3},
+	{"outside section", "workloads = crc32\n", "outside any section", 1},
+	{"unknown meter", "[study]\nworkloads = crc32\nmeters = rusage stopwatch\n",
+	 "unknown meter 'stopwatch'", 0},
+};
+
+static void check_case(const char *dir, const struct study_case *c)
+{
+	char *path = test_write(dir, "case.study", c->text);
+	struct study s;
+	struct strbuf err = {0};
+	int rc = study_load(path, &s, &err);
+	if (!c->want) {
+		T_CHECK(rc == 0, "%s: should load, got: %s", c->name, sb_str(&err));
+	} else {
+		T_CHECK(rc == -1, "%s: should fail", c->name);
+		T_CHECK(strstr(sb_str(&err), c->want), "%s: message '%s' lacks '%s'", c->name,
+			sb_str(&err), c->want);
+		if (c->line) {
+			char *where = xasprintf("%s:%d: ", path, c->line);
+			T_CHECK(strstr(sb_str(&err), where), "%s: message '%s' lacks '%s'", c->name,
+				sb_str(&err), where);
+			free(where);
+		}
+		/* one line per error, each "file:..." */
+		T_CHECK(str_starts_with(sb_str(&err), path), "%s: message does not start with the file",
+			c->name);
+	}
+	study_release(&s);
+	sb_release(&err);
+	free(path);
+}
+
+static void check_good_contents(const char *dir)
+{
+	char *path = test_write(dir, "good.study", cases[0].text);
+	struct study s;
+	struct strbuf err = {0};
+	T_CHECK(!study_load(path, &s, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(s.name, "t"), "name %s", s.name);
+	T_CHECK(s.workloads.n == 2 && !strcmp(s.workloads.v[1], "nbody"), "workloads");
+	T_CHECK(s.repeat == 3, "repeat %d", s.repeat);
+	T_CHECK(s.naxes == 2 && s.axes[0].kind->kind == AXIS_CC, "axes");
+	T_CHECK(!strcmp(s.axes[1].levels[1].value, "-O3 -funroll-loops"), "value '%s'",
+		s.axes[1].levels[1].value);
+	T_CHECK(s.nexcludes == 1 && s.excludes[0].levels.n == 2, "excludes");
+	T_CHECK(s.baseline.n == 2, "baseline");
+	study_release(&s);
+	sb_release(&err);
+	free(path);
+}
+
+static void check_continuation_and_long_line(const char *dir)
+{
+	char *path = test_write(dir, "cont.study",
+				"[study]\nworkloads = crc32\n[axis opt]\nbig = -O2\n  -funroll-loops\n");
+	struct study s;
+	struct strbuf err = {0};
+	T_CHECK(!study_load(path, &s, &err), "%s", sb_str(&err));
+	T_CHECK(s.naxes == 1 && !strcmp(s.axes[0].levels[0].value, "-O2 -funroll-loops"),
+		"continued value '%s'", s.naxes ? s.axes[0].levels[0].value : "");
+	study_release(&s);
+	sb_release(&err);
+	free(path);
+
+	struct strbuf text = {0};
+	sb_add(&text, "[study]\nworkloads = crc32\n[axis opt]\nlong = ");
+	for (int i = 0; i < 60; i++)
+		sb_add(&text, "-fno-x ");
+	sb_addc(&text, '\n');
+	path = test_write(dir, "long.study", sb_str(&text));
+	T_CHECK(study_load(path, &s, &err) == -1 && strstr(sb_str(&err), ":4: line longer"),
+		"long line: %s", sb_str(&err));
+	study_release(&s);
+	sb_release(&err);
+	sb_release(&text);
+	free(path);
+}
+
+int main(void)
+{
+	char *dir = test_tmpdir("study");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		check_case(dir, &cases[i]);
+	check_good_contents(dir);
+	check_continuation_and_long_line(dir);
+	struct study s;
+	struct strbuf err = {0};
+	T_CHECK(study_load("/nonexistent/x.study", &s, &err) == -1 &&
+			strstr(sb_str(&err), "cannot read"),
+		"missing file: %s", sb_str(&err));
+	study_release(&s);
+	sb_release(&err);
+	free(dir);
+	return test_summary("test_study");
+}
