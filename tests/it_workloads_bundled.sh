@@ -1,0 +1,132 @@
+#!/bin/bash
+# it_workloads_bundled: every bundled workload (crc32 nbody sortmem libcbench
+# sysbench memtouch) builds from its recipe.ini with gcc -O2 and clang -O2,
+# and with musl-gcc and `diet gcc` where installed; every [run] section runs
+# with its `; test-args =` line and exits 0; its stdout is the same under
+# every compiler and libc; a declared metric regex matches its stderr; and
+# runs with `expect =` print exactly expected.out with their full args (gcc
+# and clang).  Expected result: PASS, one "ok" line per workload and compiler.
+#
+# The build is driven by hand, the way the recipe format says the harness
+# does it: /bin/sh -e in an empty build directory with CC CFLAGS LDFLAGS
+# RECIPE SRC JOBS HOST SYSROOT set, each run in its own empty directory.
+set -u
+src=${FLAGSCOPE_SRC:?}
+tmp=${FLAGSCOPE_TEST_TMP:?}/it_workloads_bundled
+rm -rf "$tmp"
+mkdir -p "$tmp"
+
+workloads="crc32 nbody sortmem libcbench sysbench memtouch"
+compilers="gcc clang"
+command -v musl-gcc >/dev/null && compilers="$compilers musl-gcc"
+command -v diet >/dev/null && compilers="$compilers diet-gcc"
+failures=0
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# recipe.ini -> "build<TAB>script", "binaries<TAB>list" and, per [run],
+# "run<TAB>name<TAB>args<TAB>test-args<TAB>expect<TAB>metric-regex"
+# (empty fields as "-").  Inline comments follow inih: " ;" starts one.
+parse_recipe() {
+	awk -F'\t' '
+	function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+	function flush() {
+		if (inrun)
+			printf "run\t%s\t%s\t%s\t%s\t%s\n", name, args, targs == "" ? args : targs,
+				expect == "" ? "-" : expect, metric == "" ? "-" : metric
+		inrun = 0; args = targs = expect = metric = ""
+	}
+	/^\[/ {
+		flush(); sect = $0; sub(/^\[/, "", sect); sub(/\].*$/, "", sect)
+		if (sect ~ /^run( |$)/) { inrun = 1; name = trim(substr(sect, 4)); if (name == "") name = "run" }
+		next
+	}
+	/^[ \t]*; test-args =/ { v = $0; sub(/^[^=]*=/, "", v); targs = trim(v); next }
+	/^[ \t]*[;#]/ || /^[ \t]*$/ { next }
+	{
+		line = $0; sub(/[ \t]+;.*$/, "", line)
+		k = trim(substr(line, 1, index(line, "=") - 1)); v = trim(substr(line, index(line, "=") + 1))
+		if (sect == "build" && k == "script") printf "build\t%s\n", v
+		else if (sect == "build" && k == "binaries") printf "binaries\t%s\n", v
+		else if (inrun && k == "args") args = v
+		else if (inrun && k == "expect") expect = v
+		else if (inrun && k ~ /^metric\./) metric = v
+	}
+	END { flush() }' "$1"
+}
+
+# run_one DIR BUILD ARGS OUTFILE: run ARGS (first word a program in BUILD)
+# in the fresh directory DIR; stdout to OUTFILE, stderr to OUTFILE.err
+run_one() {
+	local dir=$1 build=$2 args=$3 out=$4
+	mkdir -p "$dir"
+	# shellcheck disable=SC2086
+	set -- $args
+	local prog=$1
+	shift
+	(cd "$dir" && timeout 300 "$build/$prog" "$@" >"$out" 2>"$out.err" </dev/null)
+}
+
+for wl in $workloads; do
+	recipe=$src/workloads/$wl
+	parsed=$tmp/$wl.parsed
+	parse_recipe "$recipe/recipe.ini" >"$parsed"
+	script=$(awk -F'\t' '$1 == "build" { print $2 }' "$parsed")
+	binaries=$(awk -F'\t' '$1 == "binaries" { print $2 }' "$parsed")
+	nruns=$(grep -c '^run' "$parsed")
+	if [ -z "$script" ] || [ "$nruns" -eq 0 ]; then
+		fail "$wl: recipe.ini has no build script or no [run] section"
+		continue
+	fi
+	for cc in $compilers; do
+		before=$failures
+		ccmd=$cc
+		[ "$cc" = diet-gcc ] && ccmd="diet gcc"
+		build=$tmp/$wl/$cc/build
+		mkdir -p "$build"
+		if ! (cd "$build" && CC=$ccmd CFLAGS=-O2 LDFLAGS= RECIPE=$recipe SRC=$recipe \
+			JOBS=2 HOST= SYSROOT= /bin/sh -e -c "$script") >"$build.log" 2>&1; then
+			# nbody needs sqrt, which dietlibc's x86-64 libm lacks: it links
+			# only where the compiler inlines it (the recipe says so)
+			fail "$wl: build with $cc failed: $(tail -n 5 "$build.log")"
+			continue
+		fi
+		for b in $binaries; do
+			[ -x "$build/$b" ] || fail "$wl: $cc build made no $b"
+		done
+		while IFS=$'\t' read -r kind name args targs expect metric; do
+			[ "$kind" = run ] || continue
+			out=$tmp/$wl/$cc/$name.out
+			if ! run_one "$tmp/$wl/$cc/run-$name" "$build" "$targs" "$out"; then
+				fail "$wl/$name ($cc): '$targs' failed: $(tail -n 3 "$out.err")"
+				continue
+			fi
+			[ -s "$out" ] || fail "$wl/$name ($cc): empty stdout"
+			if [ "$metric" != - ] && ! grep -Eq "$metric" "$out.err" "$out"; then
+				fail "$wl/$name ($cc): metric regex '$metric' matches nothing"
+			fi
+			ref=$tmp/$wl/gcc/$name.out
+			if [ "$cc" != gcc ] && [ -f "$ref" ] && ! cmp -s "$ref" "$out"; then
+				fail "$wl/$name: stdout under $cc differs from gcc: $(diff "$ref" "$out" | head -n 4)"
+			fi
+			if [ "$expect" != - ] && { [ "$cc" = gcc ] || [ "$cc" = clang ]; }; then
+				full=$tmp/$wl/$cc/$name.full
+				if ! run_one "$tmp/$wl/$cc/full-$name" "$build" "$args" "$full"; then
+					fail "$wl/$name ($cc): '$args' failed"
+				elif ! cmp -s "$recipe/$expect" "$full"; then
+					fail "$wl/$name ($cc): stdout differs from $expect: $(diff "$recipe/$expect" "$full" | head -n 4)"
+				fi
+			fi
+		done <"$parsed"
+		[ "$failures" -eq "$before" ] && echo "ok $wl $cc ($nruns runs)"
+	done
+done
+
+if [ "$failures" -ne 0 ]; then
+	echo "FAIL: $failures check(s) failed"
+	exit 1
+fi
+echo PASS
