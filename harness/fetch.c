@@ -1,5 +1,6 @@
 /* fetch.c - source fetchers; see fetch.h */
 #include "harness/fetch.h"
+#include "harness/fetch_internal.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -23,7 +24,7 @@ static int is_hex(const char *s, size_t len)
 	return 1;
 }
 
-static char *lower_dup(const char *s)
+char *fetch_lower_dup(const char *s)
 {
 	char *p = xstrdup(s);
 	for (char *q = p; *q; q++)
@@ -32,7 +33,7 @@ static char *lower_dup(const char *s)
 }
 
 /* The last non-empty line of a command's output: the reason it gives. */
-static void add_last_line(struct strbuf *err, const char *out)
+void fetch_add_last_line(struct strbuf *err, const char *out)
 {
 	const char *end = out ? out + strlen(out) : NULL;
 	while (end && end > out && isspace((unsigned char)end[-1]))
@@ -47,7 +48,7 @@ static void add_last_line(struct strbuf *err, const char *out)
 }
 
 /* Run argv; on failure put "<what>: <command's last line>" in err. */
-static int run_or_explain(char *const argv[], const char *what, struct strbuf *err, char **out)
+int fetch_run(char *const argv[], const char *what, struct strbuf *err, char **out)
 {
 	char *o = NULL;
 	int rc = run_capture(argv, &o);
@@ -56,7 +57,7 @@ static int run_or_explain(char *const argv[], const char *what, struct strbuf *e
 		if (rc < 0)
 			sb_addf(err, ": cannot run %s: %s", argv[0], strerror(-rc));
 		else
-			add_last_line(err, o);
+			fetch_add_last_line(err, o);
 	}
 	if (out && !rc)
 		*out = o;
@@ -107,7 +108,7 @@ static void remove_stale_staging(const char *dir)
 	closedir(d);
 }
 
-static char *staging_begin(struct strbuf *err)
+char *fetch_staging_begin(struct strbuf *err)
 {
 	static unsigned serial;
 	char *dir = sources_dir();
@@ -133,7 +134,7 @@ static char *staging_begin(struct strbuf *err)
 	return st;
 }
 
-static void staging_abort(char *staging)
+void fetch_staging_abort(char *staging)
 {
 	if (staging)
 		remove_tree(staging);
@@ -153,7 +154,7 @@ static int staging_commit(char *staging, const char *tree, const char *id, char 
 		sb_addf(err, "cannot move the unpacked source to %s: %s", dest, strerror(errno));
 		rc = -1;
 	}
-	staging_abort(staging);
+	fetch_staging_abort(staging);
 	if (rc)
 		free(dest);
 	else
@@ -187,7 +188,7 @@ static char *tree_root(const char *dir)
 
 /* Unpack tarball (any compression tar recognises) into a new folder `into`;
  * *root is the tree's root. */
-static int unpack_tarball(const char *tarball, const char *into, char **root, struct strbuf *err)
+int fetch_unpack_tarball(const char *tarball, const char *into, char **root, struct strbuf *err)
 {
 	if (mkdir(into, 0755)) {
 		sb_addf(err, "cannot create %s: %s", into, strerror(errno));
@@ -197,7 +198,7 @@ static int unpack_tarball(const char *tarball, const char *into, char **root, st
 	struct strbuf what = {0};
 	const char *base = strrchr(tarball, '/');
 	sb_addf(&what, "cannot unpack %s", base ? base + 1 : tarball);
-	int rc = run_or_explain(argv, sb_str(&what), err, NULL);
+	int rc = fetch_run(argv, sb_str(&what), err, NULL);
 	sb_release(&what);
 	if (!rc)
 		*root = tree_root(into);
@@ -351,7 +352,7 @@ static int parse_url_and_hash(struct source_spec *s, const char *arg, const stru
 		return -1;
 	}
 	s->location = xstrdup(arg);
-	s->hash = lower_dup(hex);
+	s->hash = fetch_lower_dup(hex);
 	return 0;
 }
 
@@ -361,24 +362,36 @@ static int url_parse(struct source_spec *s, const char *arg, const struct strlis
 	return parse_url_and_hash(s, arg, words, "sha256", 64, 64, err);
 }
 
-static int url_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
-		     char src_id[65], struct strbuf *err)
+/* The source under id from the cache, or filled by fill() and moved there. */
+int fetch_cache_fill(const struct source_spec *s, void *ctx, const char *id, fetch_fill_fn fill,
+		      char **src_dir, struct strbuf *err)
 {
-	(void)recipe_dir;
-	strcpy(src_id, s->hash);
-	if (cache_lookup(src_id, src_dir))
+	if (cache_lookup(id, src_dir))
 		return 0;
-	char *st = staging_begin(err);
+	char *st = fetch_staging_begin(err);
+	char *tree = NULL;
 	if (!st)
 		return -1;
+	int rc = fill(s, ctx, st, &tree, err);
+	if (!rc)
+		rc = staging_commit(st, tree, id, src_dir, err);
+	else
+		fetch_staging_abort(st);
+	free(tree);
+	return rc;
+}
+
+static int url_fill(const struct source_spec *s, void *ctx, const char *st, char **tree,
+		    struct strbuf *err)
+{
+	(void)ctx;
 	char *file = xasprintf("%s/download", st);
 	char *into = xasprintf("%s/tree", st);
-	char *root = NULL;
 	char got[65];
 	char *curl[] = {"curl", "-fsSL", "--retry", "2", "-o", file, s->location, NULL};
 	struct strbuf what = {0};
 	sb_addf(&what, "url: cannot download %s", s->location);
-	int rc = run_or_explain(curl, sb_str(&what), err, NULL);
+	int rc = fetch_run(curl, sb_str(&what), err, NULL);
 	if (!rc && sha256_file_hex(file, got)) {
 		sb_addf(err, "url: cannot read the download of %s", s->location);
 		rc = -1;
@@ -389,16 +402,19 @@ static int url_fetch(const struct source_spec *s, const char *recipe_dir, char *
 		rc = -1;
 	}
 	if (!rc)
-		rc = unpack_tarball(file, into, &root, err);
-	if (!rc)
-		rc = staging_commit(st, root, src_id, src_dir, err);
-	else
-		staging_abort(st);
+		rc = fetch_unpack_tarball(file, into, tree, err);
 	sb_release(&what);
-	free(root);
 	free(into);
 	free(file);
 	return rc;
+}
+
+static int url_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+		     char src_id[65], struct strbuf *err)
+{
+	(void)recipe_dir;
+	strcpy(src_id, s->hash);
+	return fetch_cache_fill(s, NULL, src_id, url_fill, src_dir, err);
 }
 
 static const struct source_ops source_url = {
@@ -416,16 +432,10 @@ static int git_parse(struct source_spec *s, const char *arg, const struct strlis
 	return parse_url_and_hash(s, arg, words, "commit", 40, 64, err);
 }
 
-static int git_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
-		     char src_id[65], struct strbuf *err)
+static int git_fill(const struct source_spec *s, void *ctx, const char *st, char **tree,
+		    struct strbuf *err)
 {
-	(void)recipe_dir;
-	strcpy(src_id, s->hash);
-	if (cache_lookup(src_id, src_dir))
-		return 0;
-	char *st = staging_begin(err);
-	if (!st)
-		return -1;
+	(void)ctx;
 	char *repo = xasprintf("%s/repo", st);
 	char *commit = xasprintf("%s^{commit}", s->hash);
 	char *head = NULL;
@@ -439,7 +449,7 @@ static int git_fetch(const struct source_spec *s, const char *recipe_dir, char *
 	char *revparse[] = {"git", "-C", repo, "rev-parse", "HEAD", NULL};
 	struct strbuf what = {0};
 	sb_addf(&what, "git: cannot clone %s", s->location);
-	int rc = run_or_explain(clone, sb_str(&what), err, NULL);
+	int rc = fetch_run(clone, sb_str(&what), err, NULL);
 	/* a commit on no branch is not in a plain clone: ask for it by hash */
 	if (!rc && run_capture(checkout, NULL) &&
 	    (run_capture(fetch, NULL) || run_capture(checkout, NULL))) {
@@ -447,7 +457,7 @@ static int git_fetch(const struct source_spec *s, const char *recipe_dir, char *
 			s->location);
 		rc = -1;
 	}
-	if (!rc && run_or_explain(revparse, "git: cannot read HEAD", err, &head))
+	if (!rc && fetch_run(revparse, "git: cannot read HEAD", err, &head))
 		rc = -1;
 	if (!rc && strcmp(str_trim(head), s->hash)) {
 		sb_addf(err, "git: %s checked out %s, not %s", s->location, head, s->hash);
@@ -457,9 +467,8 @@ static int git_fetch(const struct source_spec *s, const char *recipe_dir, char *
 		char *dotgit = xasprintf("%s/.git", repo);
 		remove_tree(dotgit); /* the tree is the content; history is not needed */
 		free(dotgit);
-		rc = staging_commit(st, repo, src_id, src_dir, err);
-	} else {
-		staging_abort(st);
+		*tree = repo;
+		repo = NULL;
 	}
 	sb_release(&what);
 	free(head);
@@ -468,232 +477,19 @@ static int git_fetch(const struct source_spec *s, const char *recipe_dir, char *
 	return rc;
 }
 
+static int git_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+		     char src_id[65], struct strbuf *err)
+{
+	(void)recipe_dir;
+	strcpy(src_id, s->hash);
+	return fetch_cache_fill(s, NULL, src_id, git_fill, src_dir, err);
+}
+
 static const struct source_ops source_git = {
 	.name = "git",
 	.form = "git:URL commit=HASH",
 	.parse = git_parse,
 	.fetch = git_fetch,
-};
-
-/* ---- debian:NAME[=VERSION] [patched] ---- */
-
-static int debian_parse(struct source_spec *s, const char *arg, const struct strlist *words,
-			struct strbuf *err)
-{
-	const char *eq = arg ? strchr(arg, '=') : NULL;
-	size_t nlen = arg ? (eq ? (size_t)(eq - arg) : strlen(arg)) : 0;
-	/* Debian policy 5.6.1: lower case letters, digits, + - . ; two or more,
-	 * starting alphanumeric */
-	int ok = nlen >= 2 && (islower((unsigned char)arg[0]) || isdigit((unsigned char)arg[0]));
-	for (size_t i = 0; ok && i < nlen; i++)
-		ok = islower((unsigned char)arg[i]) || isdigit((unsigned char)arg[i]) ||
-		     strchr("+-.", arg[i]);
-	if (!ok) {
-		sb_add(err, "debian: needs a source package NAME (lower case letters, digits, + - .)");
-		return -1;
-	}
-	if (eq) {
-		ok = eq[1] != '\0';
-		for (const char *v = eq + 1; ok && *v; v++)
-			ok = isalnum((unsigned char)*v) || strchr(".+~:-", *v);
-		if (!ok) {
-			sb_add(err, "debian: VERSION in NAME=VERSION has characters a Debian version "
-				    "cannot have");
-			return -1;
-		}
-	}
-	for (size_t i = 0; i < words->n; i++) {
-		if (strcmp(words->v[i], "patched")) {
-			sb_addf(err, "debian: unknown word '%s' (only 'patched' may follow the name)",
-				words->v[i]);
-			return -1;
-		}
-		s->patched = 1;
-	}
-	s->location = xstrndup(arg, nlen);
-	s->version = eq ? xstrdup(eq + 1) : NULL;
-	return 0;
-}
-
-/* A file of the source package as `apt-get source --print-uris` lists it:
- *   'URI' NAME SIZE SHA256:HEX */
-struct deb_file {
-	char *name;
-	char *sha256;
-};
-
-struct deb_files {
-	struct deb_file *v;
-	size_t n;
-};
-
-static void deb_files_release(struct deb_files *f)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].name);
-		free(f->v[i].sha256);
-	}
-	free(f->v);
-}
-
-static int deb_files_parse(const char *out, struct deb_files *f)
-{
-	char *copy = xstrdup(out), *save = NULL;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct strlist w = {0};
-		if (line[0] == '\'' && sl_split_ws(&w, line) == 4 && str_starts_with(w.v[3], "SHA256:") &&
-		    !strchr(w.v[1], '/')) {
-			f->v = xrealloc(f->v, (f->n + 1) * sizeof(*f->v));
-			f->v[f->n].name = xstrdup(w.v[1]);
-			f->v[f->n].sha256 = lower_dup(w.v[3] + 7);
-			f->n++;
-		}
-		sl_release(&w);
-	}
-	free(copy);
-	return f->n ? 0 : -1;
-}
-
-/* "NAME_UPVER.orig.tar.xz" -> "", "NAME_UPVER.orig-COMP.tar.gz" -> "COMP",
- * anything else (signatures, the .dsc, the debian tarball) -> NULL. */
-static char *orig_component(const char *name)
-{
-	const char *o = strstr(name, ".orig");
-	if (!o || strstr(name, ".asc"))
-		return NULL;
-	o += 5;
-	if (str_starts_with(o, ".tar."))
-		return xstrdup("");
-	if (*o != '-')
-		return NULL;
-	const char *t = strstr(o, ".tar.");
-	return t && t > o + 1 ? xstrndup(o + 1, (size_t)(t - o - 1)) : NULL;
-}
-
-/* Unpack the upstream tarballs: the main one is the tree, each component
- * goes in the tree's folder of that name (as dpkg-source does). */
-static int debian_unpack_orig(const char *st, const struct deb_files *f, char **tree,
-			      struct strbuf *err)
-{
-	int rc = 0;
-	for (int pass = 0; pass < 2 && !rc; pass++) {
-		for (size_t i = 0; i < f->n && !rc; i++) {
-			char *comp = orig_component(f->v[i].name);
-			if (!comp || (pass == 0) != (*comp == '\0')) {
-				free(comp);
-				continue;
-			}
-			char *file = xasprintf("%s/%s", st, f->v[i].name);
-			char *into = xasprintf("%s/unpack-%zu", st, i);
-			char *root = NULL;
-			rc = unpack_tarball(file, into, &root, err);
-			if (!rc && pass == 0) {
-				*tree = root;
-				root = NULL;
-			} else if (!rc) {
-				char *dest = xasprintf("%s/%s", *tree, comp);
-				remove_tree(dest);
-				if (rename(root, dest)) {
-					sb_addf(err, "debian: cannot place component %s: %s", comp,
-						strerror(errno));
-					rc = -1;
-				}
-				free(dest);
-			}
-			free(root);
-			free(into);
-			free(file);
-			free(comp);
-		}
-		if (pass == 0 && !rc && !*tree) {
-			sb_add(err, "debian: the source package has no .orig tarball");
-			rc = -1;
-		}
-	}
-	return rc;
-}
-
-static int debian_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
-			char src_id[65], struct strbuf *err)
-{
-	(void)recipe_dir;
-	char *pkg = s->version ? xasprintf("%s=%s", s->location, s->version) : xstrdup(s->location);
-	char *st = staging_begin(err);
-	char *out = NULL, *tree = NULL, *dsc = NULL;
-	struct deb_files files = {0};
-	struct strbuf key = {0};
-	int orig = 0, rc = st ? 0 : -1;
-	if (!rc) {
-		/* --print-uris reads apt's lists only: the id is known offline */
-		char *uris[] = {"env", "-C", st, "apt-get", "source", "--print-uris", pkg, NULL};
-		if (run_capture(uris, &out) || deb_files_parse(out, &files)) {
-			sb_addf(err, "debian: apt-get source finds no source package %s", pkg);
-			add_last_line(err, out);
-			sb_add(err, " (run scripts/deb-src.sh to add deb-src entries, or check the name)");
-			rc = -1;
-		}
-	}
-	sb_addf(&key, "debian\n%s\n", s->patched ? "patched" : "orig");
-	for (size_t i = 0; !rc && i < files.n; i++) {
-		sb_addf(&key, "%s %s\n", files.v[i].name, files.v[i].sha256);
-		char *comp = orig_component(files.v[i].name);
-		orig |= comp && !*comp;
-		free(comp);
-		if (strstr(files.v[i].name, ".dsc") && !dsc)
-			dsc = xasprintf("%s/%s", st, files.v[i].name);
-	}
-	if (!rc) {
-		sha256_hex(key.buf, key.len, src_id);
-		if (cache_lookup(src_id, src_dir)) {
-			staging_abort(st);
-			st = NULL;
-			goto out;
-		}
-	}
-	if (!rc) {
-		char *get[] = {"env", "-C", st, "apt-get", "source", "--download-only", "-q", pkg, NULL};
-		rc = run_or_explain(get, "debian: apt-get source --download-only failed", err, NULL);
-	}
-	/* apt checked every file against the signed index; this catches the
-	 * index changing between the listing and the download */
-	for (size_t i = 0; !rc && i < files.n; i++) {
-		char *p = xasprintf("%s/%s", st, files.v[i].name);
-		char got[65];
-		if (sha256_file_hex(p, got) || strcmp(got, files.v[i].sha256)) {
-			sb_addf(err, "debian: %s does not match apt's listing (retry: the archive "
-				     "index may have changed)", files.v[i].name);
-			rc = -1;
-		}
-		free(p);
-	}
-	if (!rc && (s->patched || !orig)) {
-		/* a native package has no upstream tarball: its one tarball is the tree */
-		tree = xasprintf("%s/tree", st);
-		char *x[] = {"dpkg-source", "-x", dsc ? dsc : "(no .dsc)", tree, NULL};
-		rc = run_or_explain(x, "debian: dpkg-source -x failed", err, NULL);
-	} else if (!rc) {
-		rc = debian_unpack_orig(st, &files, &tree, err);
-	}
-	if (!rc) {
-		rc = staging_commit(st, tree, src_id, src_dir, err);
-		st = NULL;
-	}
-out:
-	staging_abort(st);
-	sb_release(&key);
-	deb_files_release(&files);
-	free(dsc);
-	free(tree);
-	free(out);
-	free(pkg);
-	return rc;
-}
-
-static const struct source_ops source_debian = {
-	.name = "debian",
-	.form = "debian:NAME[=VERSION] [patched]",
-	.parse = debian_parse,
-	.fetch = debian_fetch,
 };
 
 /* ---- the table and the entry points ---- */

@@ -17,7 +17,8 @@
  *                                   .orig tarball(s) without Debian's patches,
  *                                   with `patched` the tree dpkg-source -x makes
  *
- * How to add a source kind: write its parse and fetch operations in fetch.c,
+ * How to add a source kind: write its parse and fetch operations in fetch.c
+ * (or in its own fetch_<kind>.c with the helpers of fetch_internal.h),
  * fill a `const struct source_ops`, list it in source_kinds[], and add a case
  * to tests/test_fetch.c.
  */

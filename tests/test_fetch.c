@@ -15,6 +15,7 @@
  * it prints the source folder and the id, one per line.
  */
 #include "harness/fetch.h"
+#include "tests/testlib.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -30,41 +31,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, \
-				#cond);                                               \
-			fprintf(stderr, __VA_ARGS__);                                 \
-			fputc('\n', stderr);                                          \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
-
 static char *tmp;   /* this run's scratch folder */
 static char *cache; /* FLAGSCOPE_CACHE */
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd, *out = NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&cmd, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	int rc = run_shell_capture(cmd, &out);
-	if (rc) {
-		fprintf(stderr, "test setup failed (%d): %s\n%s\n", rc, cmd, out ? out : "");
-		exit(1);
-	}
-	free(out);
-	free(cmd);
-}
-
-/* The trimmed output of a shell command. */
+/* Run a shell command that sets a fixture up; its trimmed output.  A
+ * failure stops the test: nothing after it would mean anything. */
 static char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *sh_out(const char *fmt, ...)
 {
@@ -83,6 +54,8 @@ static char *sh_out(const char *fmt, ...)
 	free(cmd);
 	return trimmed;
 }
+
+#define sh(...) free(sh_out(__VA_ARGS__))
 
 /* Entries in <cache>/sources, "." and ".." not counted. */
 static int cache_entries(void)
@@ -142,16 +115,16 @@ static void test_parse(void)
 		struct strbuf err = {0};
 		int rc = source_parse(cases[i].spec, &s, &err);
 		if (cases[i].kind) {
-			CHECK(rc == 0, "'%s' rejected: %s", cases[i].spec, sb_str(&err));
-			CHECK(rc || !strcmp(s.ops->name, cases[i].kind), "'%s' parsed as %s",
+			T_CHECK(rc == 0, "'%s' rejected: %s", cases[i].spec, sb_str(&err));
+			T_CHECK(rc || !strcmp(s.ops->name, cases[i].kind), "'%s' parsed as %s",
 			      cases[i].spec, s.ops->name);
-			CHECK(!cases[i].message || (s.location && !strcmp(s.location, cases[i].message)),
+			T_CHECK(!cases[i].message || (s.location && !strcmp(s.location, cases[i].message)),
 			      "'%s': location %s", cases[i].spec, s.location ? s.location : "(null)");
 		} else {
-			CHECK(rc == -1, "'%s' accepted", cases[i].spec);
-			CHECK(strstr(sb_str(&err), cases[i].message), "'%s': error '%s' lacks '%s'",
+			T_CHECK(rc == -1, "'%s' accepted", cases[i].spec);
+			T_CHECK(strstr(sb_str(&err), cases[i].message), "'%s': error '%s' lacks '%s'",
 			      cases[i].spec, sb_str(&err), cases[i].message);
-			CHECK(!strchr(sb_str(&err), '\n'), "'%s': error is not one line", cases[i].spec);
+			T_CHECK(!strchr(sb_str(&err), '\n'), "'%s': error is not one line", cases[i].spec);
 		}
 		source_spec_release(&s);
 		sb_release(&err);
@@ -159,24 +132,24 @@ static void test_parse(void)
 
 	struct source_spec s = {0};
 	struct strbuf err = {0};
-	CHECK(!source_parse("url:http://h/x sha256=9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08",
+	T_CHECK(!source_parse("url:http://h/x sha256=9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08",
 			    &s, &err) && !strcmp(s.hash, hex64), "sha256 not lower-cased: %s", s.hash);
 	source_spec_release(&s);
-	CHECK(!source_parse("debian:clamav=1.4.3+dfsg-1~deb12u2 patched", &s, &err) && s.patched &&
+	T_CHECK(!source_parse("debian:clamav=1.4.3+dfsg-1~deb12u2 patched", &s, &err) && s.patched &&
 		      !strcmp(s.version, "1.4.3+dfsg-1~deb12u2"),
 	      "debian version/patched: %s %d", s.version ? s.version : "(null)", s.patched);
 	source_spec_release(&s);
-	CHECK(!source_parse("debian:lame", &s, &err) && !s.patched && !s.version, "debian defaults");
+	T_CHECK(!source_parse("debian:lame", &s, &err) && !s.patched && !s.version, "debian defaults");
 	source_spec_release(&s);
-	CHECK(source_parse("git:file:///r commit=xyz", NULL, &err) == -1, "validation without a spec");
+	T_CHECK(source_parse("git:file:///r commit=xyz", NULL, &err) == -1, "validation without a spec");
 	sb_release(&err);
 
 	/* the table is complete: every kind can parse and fetch */
 	size_t n = 0;
 	for (; source_kinds[n]; n++)
-		CHECK(source_kinds[n]->name && source_kinds[n]->form && source_kinds[n]->parse &&
+		T_CHECK(source_kinds[n]->name && source_kinds[n]->form && source_kinds[n]->parse &&
 			      source_kinds[n]->fetch, "kind %zu incomplete", n);
-	CHECK(n == 5, "%zu source kinds", n);
+	T_CHECK(n == 5, "%zu source kinds", n);
 }
 
 /* ---- bundled and local -------------------------------------------------- */
@@ -187,9 +160,9 @@ static void test_bundled(void)
 	struct strbuf err = {0};
 	char *recipe = xasprintf("%s/recipe", tmp);
 	sh("mkdir -p '%s'", recipe);
-	CHECK(!source_fetch("bundled", recipe, &dir, id, &err), "%s", sb_str(&err));
-	CHECK(dir && !strcmp(dir, recipe), "bundled dir %s", dir ? dir : "(null)");
-	CHECK(!strcmp(id, "bundled"), "bundled id %s", id);
+	T_CHECK(!source_fetch("bundled", recipe, &dir, id, &err), "%s", sb_str(&err));
+	T_CHECK(dir && !strcmp(dir, recipe), "bundled dir %s", dir ? dir : "(null)");
+	T_CHECK(!strcmp(id, "bundled"), "bundled id %s", id);
 	free(dir);
 	free(recipe);
 	sb_release(&err);
@@ -207,41 +180,41 @@ static void test_local(void)
 	char *dir = NULL, id1[65], id2[65], id3[65];
 	struct strbuf err = {0};
 
-	CHECK(!source_fetch(abs, recipe, &dir, id1, &err), "%s", sb_str(&err));
+	T_CHECK(!source_fetch(abs, recipe, &dir, id1, &err), "%s", sb_str(&err));
 	char *want = xasprintf("%s/src", tree);
-	CHECK(dir && !strcmp(dir, want), "local dir %s, want %s", dir, want);
+	T_CHECK(dir && !strcmp(dir, want), "local dir %s, want %s", dir, want);
 	free(dir);
-	CHECK(strlen(id1) == 64, "local id %s", id1);
+	T_CHECK(strlen(id1) == 64, "local id %s", id1);
 
 	/* relative to the recipe folder, same tree, same id */
-	CHECK(!source_fetch("local:../local-tree/src", recipe, &dir, id2, &err), "%s", sb_str(&err));
-	CHECK(dir && !strcmp(dir, want), "relative local dir %s", dir);
-	CHECK(!strcmp(id1, id2), "same tree, ids %s %s", id1, id2);
+	T_CHECK(!source_fetch("local:../local-tree/src", recipe, &dir, id2, &err), "%s", sb_str(&err));
+	T_CHECK(dir && !strcmp(dir, want), "relative local dir %s", dir);
+	T_CHECK(!strcmp(id1, id2), "same tree, ids %s %s", id1, id2);
 	free(dir);
 
 	/* .git is not part of the content */
 	sh("mkdir -p '%s/src/.git' && echo ref > '%s/src/.git/HEAD'", tree, tree);
-	CHECK(!source_fetch(abs, recipe, &dir, id2, &err), "%s", sb_str(&err));
-	CHECK(!strcmp(id1, id2), ".git changed the id");
+	T_CHECK(!source_fetch(abs, recipe, &dir, id2, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(id1, id2), ".git changed the id");
 	free(dir);
 
 	/* the id follows an edit */
 	sh("touch -d '2021-01-01 00:00:00' '%s/src/main.c'", tree);
-	CHECK(!source_fetch(abs, recipe, &dir, id3, &err), "%s", sb_str(&err));
-	CHECK(strcmp(id1, id3), "an mtime change kept the id");
+	T_CHECK(!source_fetch(abs, recipe, &dir, id3, &err), "%s", sb_str(&err));
+	T_CHECK(strcmp(id1, id3), "an mtime change kept the id");
 	free(dir);
 
 	/* never written: only this test's own edits happened */
 	sh("rm -rf '%s/src/.git' && touch -d '2020-01-01 00:00:00' '%s/src/main.c'", tree, tree);
 	char *after = sh_out("cd '%s' && find . -type f -printf '%%p %%s %%T@\\n' | sort", tree);
-	CHECK(!strcmp(before, after), "the local tree changed:\n%s\n---\n%s", before, after);
-	CHECK(cache_entries() == 0, "local: copied into the cache");
+	T_CHECK(!strcmp(before, after), "the local tree changed:\n%s\n---\n%s", before, after);
+	T_CHECK(cache_entries() == 0, "local: copied into the cache");
 
 	sb_release(&err);
-	CHECK(source_fetch("local:/nonexistent/flagscope-src", recipe, &dir, id1, &err) == -1,
+	T_CHECK(source_fetch("local:/nonexistent/flagscope-src", recipe, &dir, id1, &err) == -1,
 	      "missing local tree accepted");
-	CHECK(strstr(sb_str(&err), "is not a folder"), "error: %s", sb_str(&err));
-	CHECK(dir == NULL, "dir set on failure");
+	T_CHECK(strstr(sb_str(&err), "is not a folder"), "error: %s", sb_str(&err));
+	T_CHECK(dir == NULL, "dir set on failure");
 	sb_release(&err);
 	free(before);
 	free(after);
@@ -323,13 +296,13 @@ static void test_url(void)
 	char sha[65], flat_sha[65];
 	char *tarball = xasprintf("%s/proj-1.0.tar.gz", www);
 	char *flat = xasprintf("%s/flat.tar.xz", www);
-	CHECK(!sha256_file_hex(tarball, sha) && !sha256_file_hex(flat, flat_sha), "hashing");
+	T_CHECK(!sha256_file_hex(tarball, sha) && !sha256_file_hex(flat, flat_sha), "hashing");
 
 	int port = free_port();
 	pid_t server = http_start(www, port);
 	if (server < 0) {
 		fprintf(stderr, "cannot start python3 -m http.server on 127.0.0.1:%d\n", port);
-		failures++;
+		test_failures++;
 		return;
 	}
 	char *dir = NULL, id[65];
@@ -337,46 +310,46 @@ static void test_url(void)
 
 	/* wrong checksum: an error naming both sums, nothing cached */
 	char *bad = xasprintf("url:http://127.0.0.1:%d/proj-1.0.tar.gz sha256=%s", port, hex64);
-	CHECK(source_fetch(bad, NULL, &dir, id, &err) == -1, "bad checksum accepted");
-	CHECK(strstr(sb_str(&err), sha) && strstr(sb_str(&err), hex64), "error: %s", sb_str(&err));
-	CHECK(cache_entries() == 0, "bad checksum left %d cache entries", cache_entries());
-	CHECK(dir == NULL, "dir set on failure");
+	T_CHECK(source_fetch(bad, NULL, &dir, id, &err) == -1, "bad checksum accepted");
+	T_CHECK(strstr(sb_str(&err), sha) && strstr(sb_str(&err), hex64), "error: %s", sb_str(&err));
+	T_CHECK(cache_entries() == 0, "bad checksum left %d cache entries", cache_entries());
+	T_CHECK(dir == NULL, "dir set on failure");
 	sb_release(&err);
 
 	/* 404 */
 	char *missing = xasprintf("url:http://127.0.0.1:%d/nope.tar.gz sha256=%s", port, sha);
-	CHECK(source_fetch(missing, NULL, &dir, id, &err) == -1, "404 accepted");
-	CHECK(strstr(sb_str(&err), "404"), "error: %s", sb_str(&err));
-	CHECK(cache_entries() == 0, "404 left %d cache entries", cache_entries());
+	T_CHECK(source_fetch(missing, NULL, &dir, id, &err) == -1, "404 accepted");
+	T_CHECK(strstr(sb_str(&err), "404"), "error: %s", sb_str(&err));
+	T_CHECK(cache_entries() == 0, "404 left %d cache entries", cache_entries());
 	sb_release(&err);
 
 	/* good: unpacked under its id, the top folder stripped */
 	char *good = xasprintf("url:http://127.0.0.1:%d/proj-1.0.tar.gz sha256=%s", port, sha);
-	CHECK(!source_fetch(good, NULL, &dir, id, &err), "%s", sb_str(&err));
+	T_CHECK(!source_fetch(good, NULL, &dir, id, &err), "%s", sb_str(&err));
 	char *want = xasprintf("%s/sources/%s", cache, sha);
-	CHECK(dir && !strcmp(dir, want), "dir %s, want %s", dir, want);
-	CHECK(!strcmp(id, sha), "id %s, want the tarball's sha256 %s", id, sha);
+	T_CHECK(dir && !strcmp(dir, want), "dir %s, want %s", dir, want);
+	T_CHECK(!strcmp(id, sha), "id %s, want the tarball's sha256 %s", id, sha);
 	char *hello = xasprintf("%s/src/hello.txt", want);
 	char *text = file_read(hello, NULL);
-	CHECK(text && !strcmp(text, "hello\n"), "hello.txt: %s", text ? text : "(missing)");
-	CHECK(cache_entries() == 1, "%d cache entries (staging left behind?)", cache_entries());
+	T_CHECK(text && !strcmp(text, "hello\n"), "hello.txt: %s", text ? text : "(missing)");
+	T_CHECK(cache_entries() == 1, "%d cache entries (staging left behind?)", cache_entries());
 	free(text);
 	free(dir);
 
 	/* a tarball without one top folder is its own root */
 	char *flatspec = xasprintf("url:http://127.0.0.1:%d/flat.tar.xz sha256=%s", port, flat_sha);
-	CHECK(!source_fetch(flatspec, NULL, &dir, id, &err), "%s", sb_str(&err));
+	T_CHECK(!source_fetch(flatspec, NULL, &dir, id, &err), "%s", sb_str(&err));
 	char *fa = dir ? xasprintf("%s/a", dir) : xstrdup("");
-	CHECK(file_exists(fa), "flat tarball: %s missing", fa);
+	T_CHECK(file_exists(fa), "flat tarball: %s missing", fa);
 	free(fa);
 	free(dir);
 
 	/* cached: no server needed */
 	http_stop(server);
-	CHECK(!source_fetch(good, NULL, &dir, id, &err), "cached fetch: %s", sb_str(&err));
-	CHECK(dir && !strcmp(dir, want), "cached dir %s", dir);
+	T_CHECK(!source_fetch(good, NULL, &dir, id, &err), "cached fetch: %s", sb_str(&err));
+	T_CHECK(dir && !strcmp(dir, want), "cached dir %s", dir);
 	free(dir);
-	CHECK(cache_entries() == 2, "%d cache entries", cache_entries());
+	T_CHECK(cache_entries() == 2, "%d cache entries", cache_entries());
 
 	sb_release(&err);
 	free(flatspec);
@@ -412,37 +385,37 @@ static void test_git(void)
 	char *dir = NULL, id[65];
 	struct strbuf err = {0};
 	char *spec = xasprintf("git:file://%s commit=%s", repo, first);
-	CHECK(!source_fetch(spec, NULL, &dir, id, &err), "%s", sb_str(&err));
-	CHECK(!strcmp(id, first), "id %s, want %s", id, first);
+	T_CHECK(!source_fetch(spec, NULL, &dir, id, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(id, first), "id %s, want %s", id, first);
 	char *f = dir ? xasprintf("%s/f.txt", dir) : xstrdup("");
 	char *text = file_read(f, NULL);
-	CHECK(text && !strcmp(text, "one\n"), "f.txt at the first commit: %s", text ? text : "(missing)");
+	T_CHECK(text && !strcmp(text, "one\n"), "f.txt at the first commit: %s", text ? text : "(missing)");
 	char *dotgit = dir ? xasprintf("%s/.git", dir) : xstrdup("");
-	CHECK(!file_exists(dotgit), "%s kept", dotgit);
+	T_CHECK(!file_exists(dotgit), "%s kept", dotgit);
 	free(dotgit);
 	free(text);
 	free(f);
 	free(dir);
 
 	char *spec2 = xasprintf("git:file://%s commit=%s", repo, orphan);
-	CHECK(!source_fetch(spec2, NULL, &dir, id, &err), "commit on no branch: %s", sb_str(&err));
+	T_CHECK(!source_fetch(spec2, NULL, &dir, id, &err), "commit on no branch: %s", sb_str(&err));
 	f = dir ? xasprintf("%s/f.txt", dir) : xstrdup("");
 	text = file_read(f, NULL);
-	CHECK(text && !strcmp(text, "three\n"), "f.txt at the orphan: %s", text ? text : "(missing)");
+	T_CHECK(text && !strcmp(text, "three\n"), "f.txt at the orphan: %s", text ? text : "(missing)");
 	free(text);
 	free(f);
 	free(dir);
 
 	int before = cache_entries();
 	char *wrong = xasprintf("git:file://%s commit=%s", repo, hex40);
-	CHECK(source_fetch(wrong, NULL, &dir, id, &err) == -1, "wrong commit accepted");
-	CHECK(strstr(sb_str(&err), "is not in"), "error: %s", sb_str(&err));
-	CHECK(cache_entries() == before, "wrong commit changed the cache");
+	T_CHECK(source_fetch(wrong, NULL, &dir, id, &err) == -1, "wrong commit accepted");
+	T_CHECK(strstr(sb_str(&err), "is not in"), "error: %s", sb_str(&err));
+	T_CHECK(cache_entries() == before, "wrong commit changed the cache");
 	sb_release(&err);
 
 	char *norepo = xasprintf("git:file://%s/none commit=%s", tmp, hex40);
-	CHECK(source_fetch(norepo, NULL, &dir, id, &err) == -1, "missing repository accepted");
-	CHECK(strstr(sb_str(&err), "cannot clone"), "error: %s", sb_str(&err));
+	T_CHECK(source_fetch(norepo, NULL, &dir, id, &err) == -1, "missing repository accepted");
+	T_CHECK(strstr(sb_str(&err), "cannot clone"), "error: %s", sb_str(&err));
 	sb_release(&err);
 
 	free(norepo);
@@ -470,8 +443,8 @@ static void test_stale_staging(void)
 	struct strbuf err = {0};
 	char *spec = xasprintf("url:http://127.0.0.1:1/x.tar.gz sha256=%s", hex64);
 	source_fetch(spec, NULL, &dir, id, &err); /* fails: nothing listens on port 1 */
-	CHECK(!file_exists(stale), "stale staging folder %s kept", stale);
-	CHECK(file_exists(mine), "a live process's staging folder was removed");
+	T_CHECK(!file_exists(stale), "stale staging folder %s kept", stale);
+	T_CHECK(file_exists(mine), "a live process's staging folder was removed");
 	sh("rm -rf '%s'", mine);
 	sb_release(&err);
 	free(spec);
@@ -520,12 +493,11 @@ int main(int argc, char **argv)
 	test_git();
 	test_stale_staging();
 
-	if (!failures)
+	if (!test_failures)
 		remove_tree(tmp);
-	printf("test_fetch: %d failure(s)%s\n", failures, failures ? ", scratch kept in " : "");
-	if (failures)
-		printf("%s\n", tmp);
+	else
+		fprintf(stderr, "scratch kept in %s\n", tmp);
 	free(cache);
 	free(tmp);
-	return failures ? 1 : 0;
+	return test_summary("test_fetch");
 }

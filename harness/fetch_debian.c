@@ -1,0 +1,238 @@
+/* fetch_debian.c - the debian:NAME[=VERSION] [patched] fetcher; see fetch.h */
+#include "harness/fetch.h"
+#include "harness/fetch_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int debian_parse(struct source_spec *s, const char *arg, const struct strlist *words,
+			struct strbuf *err)
+{
+	const char *eq = arg ? strchr(arg, '=') : NULL;
+	size_t nlen = arg ? (eq ? (size_t)(eq - arg) : strlen(arg)) : 0;
+	/* Debian policy 5.6.1: lower case letters, digits, + - . ; two or more,
+	 * starting alphanumeric */
+	int ok = nlen >= 2 && (islower((unsigned char)arg[0]) || isdigit((unsigned char)arg[0]));
+	for (size_t i = 0; ok && i < nlen; i++)
+		ok = islower((unsigned char)arg[i]) || isdigit((unsigned char)arg[i]) ||
+		     strchr("+-.", arg[i]);
+	if (!ok) {
+		sb_add(err, "debian: needs a source package NAME (lower case letters, digits, + - .)");
+		return -1;
+	}
+	if (eq) {
+		ok = eq[1] != '\0';
+		for (const char *v = eq + 1; ok && *v; v++)
+			ok = isalnum((unsigned char)*v) || strchr(".+~:-", *v);
+		if (!ok) {
+			sb_add(err, "debian: VERSION in NAME=VERSION has characters a Debian version "
+				    "cannot have");
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < words->n; i++) {
+		if (strcmp(words->v[i], "patched")) {
+			sb_addf(err, "debian: unknown word '%s' (only 'patched' may follow the name)",
+				words->v[i]);
+			return -1;
+		}
+		s->patched = 1;
+	}
+	s->location = xstrndup(arg, nlen);
+	s->version = eq ? xstrdup(eq + 1) : NULL;
+	return 0;
+}
+
+/* A file of the source package as `apt-get source --print-uris` lists it:
+ *   'URI' NAME SIZE SHA256:HEX */
+struct deb_file {
+	char *name;
+	char *sha256;
+};
+
+struct deb_files {
+	struct deb_file *v;
+	size_t n;
+};
+
+static void deb_files_release(struct deb_files *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].name);
+		free(f->v[i].sha256);
+	}
+	free(f->v);
+}
+
+static int deb_files_parse(const char *out, struct deb_files *f)
+{
+	char *copy = xstrdup(out), *save = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct strlist w = {0};
+		if (line[0] == '\'' && sl_split_ws(&w, line) == 4 && str_starts_with(w.v[3], "SHA256:") &&
+		    !strchr(w.v[1], '/')) {
+			f->v = xrealloc(f->v, (f->n + 1) * sizeof(*f->v));
+			f->v[f->n].name = xstrdup(w.v[1]);
+			f->v[f->n].sha256 = fetch_lower_dup(w.v[3] + 7);
+			f->n++;
+		}
+		sl_release(&w);
+	}
+	free(copy);
+	return f->n ? 0 : -1;
+}
+
+/* "NAME_UPVER.orig.tar.xz" -> "", "NAME_UPVER.orig-COMP.tar.gz" -> "COMP",
+ * anything else (signatures, the .dsc, the debian tarball) -> NULL. */
+static char *orig_component(const char *name)
+{
+	const char *o = strstr(name, ".orig");
+	if (!o || strstr(name, ".asc"))
+		return NULL;
+	o += 5;
+	if (str_starts_with(o, ".tar."))
+		return xstrdup("");
+	if (*o != '-')
+		return NULL;
+	const char *t = strstr(o, ".tar.");
+	return t && t > o + 1 ? xstrndup(o + 1, (size_t)(t - o - 1)) : NULL;
+}
+
+/* Unpack the upstream tarballs: the main one is the tree, each component
+ * goes in the tree's folder of that name (as dpkg-source does). */
+static int debian_unpack_orig(const char *st, const struct deb_files *f, char **tree,
+			      struct strbuf *err)
+{
+	int rc = 0;
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		for (size_t i = 0; i < f->n && !rc; i++) {
+			char *comp = orig_component(f->v[i].name);
+			if (!comp || (pass == 0) != (*comp == '\0')) {
+				free(comp);
+				continue;
+			}
+			char *file = xasprintf("%s/%s", st, f->v[i].name);
+			char *into = xasprintf("%s/unpack-%zu", st, i);
+			char *root = NULL;
+			rc = fetch_unpack_tarball(file, into, &root, err);
+			if (!rc && pass == 0) {
+				*tree = root;
+				root = NULL;
+			} else if (!rc) {
+				char *dest = xasprintf("%s/%s", *tree, comp);
+				remove_tree(dest);
+				if (rename(root, dest)) {
+					sb_addf(err, "debian: cannot place component %s: %s", comp,
+						strerror(errno));
+					rc = -1;
+				}
+				free(dest);
+			}
+			free(root);
+			free(into);
+			free(file);
+			free(comp);
+		}
+		if (pass == 0 && !rc && !*tree) {
+			sb_add(err, "debian: the source package has no .orig tarball");
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* The package's files as apt lists them, and from them the id.  Offline:
+ * --print-uris reads apt's lists only.  It runs in an empty folder because
+ * apt leaves out files already in the current folder. */
+static int debian_list(const char *pkg, int patched, struct deb_files *files, char src_id[65],
+		       struct strbuf *err)
+{
+	char *st = fetch_staging_begin(err);
+	char *out = NULL;
+	if (!st)
+		return -1;
+	char *uris[] = {"env", "-C", st, "apt-get", "source", "--print-uris", (char *)pkg, NULL};
+	int rc = 0;
+	if (run_capture(uris, &out) || deb_files_parse(out, files)) {
+		sb_addf(err, "debian: apt-get source finds no source package %s", pkg);
+		fetch_add_last_line(err, out);
+		sb_add(err, " (run scripts/deb-src.sh to add deb-src entries, or check the name)");
+		rc = -1;
+	}
+	fetch_staging_abort(st);
+	free(out);
+	if (rc)
+		return rc;
+	struct strbuf key = {0};
+	sb_addf(&key, "debian\n%s\n", patched ? "patched" : "orig");
+	for (size_t i = 0; i < files->n; i++)
+		sb_addf(&key, "%s %s\n", files->v[i].name, files->v[i].sha256);
+	sha256_hex(key.buf, key.len, src_id);
+	sb_release(&key);
+	return 0;
+}
+
+static int debian_fill(const struct source_spec *s, void *ctx, const char *st, char **tree,
+		       struct strbuf *err)
+{
+	const struct deb_files *files = ctx;
+	char *pkg = s->version ? xasprintf("%s=%s", s->location, s->version) : xstrdup(s->location);
+	char *dsc = NULL;
+	int orig = 0;
+	for (size_t i = 0; i < files->n; i++) {
+		char *comp = orig_component(files->v[i].name);
+		orig |= comp && !*comp;
+		free(comp);
+		if (strstr(files->v[i].name, ".dsc") && !dsc)
+			dsc = xasprintf("%s/%s", st, files->v[i].name);
+	}
+	char *get[] = {"env", "-C", (char *)st, "apt-get", "source", "--download-only", "-q", pkg, NULL};
+	int rc = fetch_run(get, "debian: apt-get source --download-only failed", err, NULL);
+	/* apt checked every file against the signed index; this catches the
+	 * index changing between the listing and the download */
+	for (size_t i = 0; !rc && i < files->n; i++) {
+		char *p = xasprintf("%s/%s", st, files->v[i].name);
+		char got[65];
+		if (sha256_file_hex(p, got) || strcmp(got, files->v[i].sha256)) {
+			sb_addf(err, "debian: %s does not match apt's listing (retry: the archive "
+				     "index may have changed)", files->v[i].name);
+			rc = -1;
+		}
+		free(p);
+	}
+	if (!rc && (s->patched || !orig)) {
+		/* a native package has no upstream tarball: its one tarball is the tree */
+		*tree = xasprintf("%s/tree", st);
+		char *x[] = {"dpkg-source", "-x", dsc ? dsc : "(no .dsc)", *tree, NULL};
+		rc = fetch_run(x, "debian: dpkg-source -x failed", err, NULL);
+	} else if (!rc) {
+		rc = debian_unpack_orig(st, files, tree, err);
+	}
+	free(dsc);
+	free(pkg);
+	return rc;
+}
+
+static int debian_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
+			char src_id[65], struct strbuf *err)
+{
+	(void)recipe_dir;
+	char *pkg = s->version ? xasprintf("%s=%s", s->location, s->version) : xstrdup(s->location);
+	struct deb_files files = {0};
+	int rc = debian_list(pkg, s->patched, &files, src_id, err);
+	if (!rc)
+		rc = fetch_cache_fill(s, &files, src_id, debian_fill, src_dir, err);
+	deb_files_release(&files);
+	free(pkg);
+	return rc;
+}
+
+const struct source_ops source_debian = {
+	.name = "debian",
+	.form = "debian:NAME[=VERSION] [patched]",
+	.parse = debian_parse,
+	.fetch = debian_fetch,
+};
+
