@@ -198,9 +198,16 @@ static int read_program_headers(struct elf_reader *r)
 		if (ph.p_filesz && (ph.p_offset > r->size || ph.p_filesz > r->size - ph.p_offset))
 			return elf_reader_fail(r, "program header %zu extends past the end of the file",
 					       i);
-		if (ph.p_type == PT_INTERP && !f->interp) {
+		if (ph.p_type == PT_INTERP && !r->has_interp) {
 			const char *s = r->image + ph.p_offset;
 			size_t n = strnlen(s, ph.p_filesz);
+			GElf_Shdr sh;
+			Elf_Scn *scn = elf_find_section(r, ".interp", 0);
+			r->has_interp = 1;
+			/* A separate debuginfo file keeps the program headers but
+			 * not the bytes they point to (.interp is NOBITS). */
+			if (scn && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOBITS)
+				continue;
 			if (!ph.p_filesz || n == ph.p_filesz)
 				return elf_reader_fail(r, "the interpreter path is not terminated");
 			f->interp = xstrndup(s, n);
@@ -269,7 +276,7 @@ static void read_sections(struct elf_reader *r)
 	}
 }
 
-static const char *type_name(unsigned type, const char *interp, int pie_flag)
+static const char *type_name(unsigned type, int interp, int pie_flag)
 {
 	switch (type) {
 	case ET_REL:
@@ -333,7 +340,7 @@ static int read_header(struct elf_reader *r)
 	f->osabi_name = osabi_name(f->osabi);
 	f->entry = eh.e_entry;
 	f->e_flags = eh.e_flags;
-	f->type = type_name(eh.e_type, NULL, 0);
+	f->type = type_name(eh.e_type, 0, 0);
 	return 0;
 }
 
@@ -362,9 +369,9 @@ int elf_facts_read_memory(const char *name, const void *data, size_t size,
 	if (!rc)
 		rc = read_dynamic(&r, &pie_flag);
 	if (!rc && gelf_getehdr(r.elf, &eh)) {
-		f->type = type_name(eh.e_type, f->interp, pie_flag);
+		f->type = type_name(eh.e_type, r.has_interp, pie_flag);
 		if (eh.e_type == ET_EXEC || (eh.e_type == ET_DYN && !strcmp(f->type, "pie")))
-			f->is_static = !f->interp && !f->needed.n;
+			f->is_static = !r.has_interp && !f->needed.n;
 		else if (eh.e_type == ET_DYN)
 			f->is_static = 0;
 		read_sections(&r);

@@ -15,6 +15,7 @@ struct elf_reader {
 	const char *image; /* == copy */
 	size_t size;
 	size_t shnum, shstrndx; /* checked: every section lies inside the image */
+	int has_interp;         /* a PT_INTERP program header */
 	struct elf_facts *f;
 	struct strbuf *err;
 };
