@@ -27,6 +27,7 @@ static struct {
 	int repeat;
 	int pin;
 	int quiet;
+	int build_only;
 	const char *db;
 	const char *format;
 	const char *workloads;
@@ -45,6 +46,7 @@ static const struct option_spec run_options[] = {
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
 	{"pin", 0, OPT_INT, &opt.pin, "CPU", "pin measured runs to one CPU"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
+	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{NULL},
 };
@@ -423,6 +425,10 @@ static int finish(struct session *s)
 	int built = 0, cached = 0, failed = 0;
 	store_builds(s, &built, &cached, &failed);
 	store_put_last_run(&s->store, s->study.name, built, cached, failed);
+	if (opt.build_only) {
+		printf("builds: %d built, %d cached, %d failed\n", built, cached, failed);
+		return 0;
+	}
 	setup_meters(s);
 	run_all(s);
 	if (interrupted)
