@@ -14,6 +14,8 @@ static const char *const names[OUTCOME_COUNT] = {
 	[OUTCOME_RUN_FAILED] = "run_failed",
 	[OUTCOME_WRONG_OUTPUT] = "wrong_output",
 	[OUTCOME_NO_REFERENCE] = "no_reference",
+	[OUTCOME_NOISY] = "noisy",
+	[OUTCOME_UNRUNNABLE] = "unrunnable",
 };
 
 const char *outcome_name(enum outcome o)

@@ -16,6 +16,8 @@ enum outcome {
 	OUTCOME_RUN_FAILED,        /* exited non-zero */
 	OUTCOME_WRONG_OUTPUT,      /* output differs from the reference */
 	OUTCOME_NO_REFERENCE,      /* the baseline has no good output to compare */
+	OUTCOME_NOISY,             /* repeat = auto never got the interval narrow enough */
+	OUTCOME_UNRUNNABLE,        /* cannot run on this runner (e.g. no emulated CPU model) */
 	OUTCOME_COUNT
 };
 
