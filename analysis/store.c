@@ -170,3 +170,29 @@ char *store_latest_study(struct store *st)
 	sqlite3_finalize(stmt);
 	return name;
 }
+
+double *store_get_samples(struct store *st, const char *study, const char *config_id,
+			  const char *workload, const char *run, const char *metric, size_t *n)
+{
+	sqlite3_stmt *s;
+	double *v = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT s.value FROM samples s JOIN runs r USING(study, config_id, "
+			       "workload, run, rep) WHERE s.study=? AND s.config_id=? AND "
+			       "s.workload=? AND s.run=? AND s.metric=? AND s.rep>=1 AND "
+			       "r.status='ok' ORDER BY s.rep",
+			       -1, &s, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, config_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, run, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, metric, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		v = xrealloc(v, (*n + 1) * sizeof(double));
+		v[(*n)++] = sqlite3_column_double(s, 0);
+	}
+	sqlite3_finalize(s);
+	return v;
+}

@@ -55,6 +55,11 @@ int store_has_run(struct store *st, const char *study, const char *config_id,
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed);
 int store_put_fact(struct store *st, const char *study, const char *key, const char *value);
 
+/* The values of one metric over the good repetitions (rep >= 1, status
+ * ok) of a configuration's run, in repetition order; heap array, *n set. */
+double *store_get_samples(struct store *st, const char *study, const char *config_id,
+			  const char *workload, const char *run, const char *metric, size_t *n);
+
 /* The study stored most recently (for `report` without --study); heap
  * string or NULL. */
 char *store_latest_study(struct store *st);

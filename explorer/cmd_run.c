@@ -10,6 +10,7 @@
 
 #include "analysis/rank.h"
 #include "analysis/report.h"
+#include "analysis/stats.h"
 #include "analysis/store.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
@@ -342,6 +343,33 @@ static int build_ok(const struct session *s, size_t c, size_t w)
 	return s->builds[c * s->nrecipes + w].outcome == OUTCOME_OK;
 }
 
+/* repeat = auto: an item stops once the 95% interval of its median is
+ * within the target; what never gets there is reported NOISY. */
+static void auto_close(struct session *s, char *open_items)
+{
+	struct rng rng;
+	rng_seed(&rng, 1);
+	for (size_t c = 0; c < s->matrix.n; c++)
+		for (size_t w = 0; w < s->nrecipes; w++)
+			for (size_t r = 0; r < s->recipes[w].nruns && r < 64; r++) {
+				char *open = &open_items[(c * s->nrecipes + w) * 64 + r];
+				if (!*open)
+					continue;
+				size_t n;
+				double *v = store_get_samples(&s->store, s->study.name,
+							      s->matrix.configs[c].id,
+							      s->recipes[w].name, s->recipes[w].runs[r].name,
+							      s->study.metric, &n);
+				struct summary sum;
+				if (n >= 2) {
+					stats_summarize(v, n, 0.95, 1000, &rng, &sum);
+					if (stats_relative_halfwidth(&sum) <= s->study.target)
+						*open = 0;
+				}
+				free(v);
+			}
+}
+
 static void run_all(struct session *s)
 {
 	size_t nw = s->nrecipes, nc = s->matrix.n, base = (size_t)s->matrix.baseline;
@@ -356,7 +384,8 @@ static void run_all(struct session *s)
 	for (size_t c = 0; c < nc; c++)
 		for (size_t w = 0; w < nw; w++)
 			if (build_ok(s, c, w))
-				s->total_runs += (int)s->recipes[w].nruns * (s->study.repeat + 1);
+				s->total_runs += (int)s->recipes[w].nruns *
+						 ((s->study.repeat_auto ? s->study.max_repeat : s->study.repeat) + 1);
 	s->started = now_seconds();
 	/* the baseline's warm-up makes the reference, so it goes first */
 	for (size_t w = 0; w < nw && !interrupted; w++)
@@ -367,12 +396,24 @@ static void run_all(struct session *s)
 			for (size_t r = 0; r < s->recipes[w].nruns && build_ok(s, c, w); r++)
 				run_one(s, c, w, r, 0);
 	/* A B C A B C: drift lands on every configuration alike */
-	for (int rep = 1; rep <= s->study.repeat && !interrupted; rep++)
+	int last = s->study.repeat_auto ? s->study.max_repeat : s->study.repeat;
+	char *open_items = xcalloc(nc * nw * 64 + 1, 1); /* auto: still measuring */
+	memset(open_items, 1, nc * nw * 64);
+	for (int rep = 1; rep <= last && !interrupted; rep++) {
+		int any_open = 0;
 		for (size_t w = 0; w < nw; w++)
-			for (size_t r = 0; r < s->recipes[w].nruns; r++)
+			for (size_t r = 0; r < s->recipes[w].nruns && r < 64; r++)
 				for (size_t c = 0; c < nc && !interrupted; c++)
-					if (build_ok(s, c, w))
+					if (build_ok(s, c, w) && open_items[(c * nw + w) * 64 + r]) {
 						run_one(s, c, w, r, rep);
+						any_open = 1;
+					}
+		if (!any_open)
+			break;
+		if (s->study.repeat_auto && rep >= s->study.repeat)
+			auto_close(s, open_items);
+	}
+	free(open_items);
 }
 
 static void session_release(struct session *s)
@@ -472,8 +513,10 @@ int cmd_run(int argc, char **argv)
 		print_errors(sb_str(&err));
 		goto out;
 	}
-	if (opt.repeat > 0)
+	if (opt.repeat > 0) {
 		s.study.repeat = opt.repeat;
+		s.study.repeat_auto = 0;
+	}
 	if (opt.workloads) {
 		struct strlist only = {0};
 		sl_split_ws(&only, opt.workloads);
@@ -505,6 +548,12 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	store_put_study(&s.store, s.study.name, path, s.study.metric);
+	if (s.study.repeat_auto) {
+		char *v = xasprintf("target=%g min=%d max=%d", s.study.target, s.study.repeat,
+				    s.study.max_repeat);
+		store_put_fact(&s.store, s.study.name, "repeat.auto", v);
+		free(v);
+	}
 	for (size_t c = 0; c < s.matrix.n; c++) {
 		struct config *cfg = &s.matrix.configs[c];
 		struct store_config sc = {

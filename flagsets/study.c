@@ -99,9 +99,26 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		free(s->description);
 		s->description = xstrdup(value);
 	} else if (!strcmp(name, "repeat")) {
-		if (parse_int(value, 1, 100000, &s->repeat))
-			load_error(ld, line, "repeat must be a whole number from 1, not '%s' (write e.g. 'repeat = 5')",
+		if (!strcmp(value, "auto"))
+			s->repeat_auto = 1;
+		else if (parse_int(value, 1, 100000, &s->repeat))
+			load_error(ld, line, "repeat must be a whole number from 1 or 'auto', not '%s' (write e.g. 'repeat = 5')",
 				   value);
+	} else if (!strcmp(name, "max_repeat")) {
+		if (parse_int(value, 2, 100000, &s->max_repeat))
+			load_error(ld, line, "max_repeat must be a whole number from 2, not '%s'", value);
+	} else if (!strcmp(name, "target")) {
+		char *end;
+		double t = strtod(value, &end);
+		if (*end == '%') {
+			t /= 100;
+			end++;
+		}
+		if (end == value || *str_trim(end) || !(t > 0 && t < 1))
+			load_error(ld, line, "target must be a relative half-width such as 1%% or 0.01, not '%s'",
+				   value);
+		else
+			s->target = t;
 	} else if (!strcmp(name, "warmup")) {
 		if (parse_int(value, 0, 100, &s->warmup))
 			load_error(ld, line, "warmup must be a whole number from 0 to 100, not '%s'",
@@ -126,7 +143,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		sl_split_ws(&s->baseline, value);
 		s->baseline_line = line;
 	} else {
-		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, warmup, timeout, metric, meters, baseline)",
+		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, target, warmup, timeout, metric, meters, baseline)",
 			   name);
 	}
 }
@@ -267,6 +284,8 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);
 	s->repeat = 5;
+	s->max_repeat = 30;
+	s->target = 0.01;
 	s->warmup = 1;
 	struct loader ld = {.s = s, .errors = err};
 	struct strbuf syntax = {0};

@@ -3,8 +3,8 @@
  * combinations to skip, which configuration is the baseline.
  *
  * Format (fio-style INI, read with inih):
- *   [study]      name, workloads, repeat, baseline, warmup, timeout, metric,
- *                meters, description
+ *   [study]      name, workloads, repeat (N or auto), max_repeat, target,
+ *                baseline, warmup, timeout, metric, meters, description
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[]
  *   [exclude]    rule-name = level level ...  (a configuration having all of
  *                the listed levels is skipped)
@@ -60,7 +60,10 @@ struct study {
 	char *description;
 	struct strlist workloads;
 	int workloads_line;
-	int repeat;
+	int repeat;      /* fixed repetitions, or the first round of repeat = auto */
+	int repeat_auto; /* repeat = auto: go on until every interval is narrow */
+	int max_repeat;  /* auto: stop here (default 30); the rest is NOISY */
+	double target;   /* auto: relative half-width of the median's 95% interval (0.01) */
 	int warmup;
 	double timeout; /* seconds; 0 = the recipe's own */
 	char *metric;   /* primary metric, default "time" */
