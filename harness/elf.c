@@ -84,15 +84,33 @@ static int check_sections(struct elf_reader *r)
 	size_t n = 0;
 	int rc = 0;
 
+	GElf_Ehdr eh;
+	size_t shentsize;
+
 	if (elf_getshdrnum(r->elf, &r->shnum))
 		return libelf_fail(r, "cannot count the sections");
+	if (!gelf_getehdr(r->elf, &eh))
+		return libelf_fail(r, "unreadable ELF header");
+	/* libelf quietly sees no sections when their table lies outside the
+	 * image: that is a truncated file, not one without sections. */
+	shentsize = gelf_fsize(r->elf, ELF_T_SHDR, 1, EV_CURRENT);
+	if (eh.e_shoff || eh.e_shnum) {
+		if (eh.e_shentsize != shentsize)
+			return elf_reader_fail(r, "section header size %u, not %zu", eh.e_shentsize,
+					       shentsize);
+		if (eh.e_shnum && r->shnum != eh.e_shnum)
+			return elf_reader_fail(r, "%u section headers announced, %zu readable",
+					       eh.e_shnum, r->shnum);
+		if (!r->shnum || eh.e_shoff > r->size || (r->size - eh.e_shoff) / shentsize < r->shnum)
+			return elf_reader_fail(r, "the section header table (offset %llu, %zu "
+					       "entries) extends past the end of the file (%zu bytes)",
+					       (unsigned long long)eh.e_shoff, r->shnum, r->size);
+	}
 	if (r->shnum && elf_getshdrstrndx(r->elf, &r->shstrndx))
 		return libelf_fail(r, "no section name table");
 	if (r->shnum && r->shstrndx >= r->shnum)
 		return elf_reader_fail(r, "section name table index %zu out of range (%zu sections)",
 				       r->shstrndx, r->shnum);
-	if (r->shnum > r->size / 40 + 1)
-		return elf_reader_fail(r, "%zu sections cannot fit in %zu bytes", r->shnum, r->size);
 	ext = xcalloc(r->shnum ? r->shnum : 1, sizeof(*ext));
 	for (size_t i = 1; i < r->shnum && !rc; i++) {
 		GElf_Shdr sh;
@@ -188,9 +206,19 @@ static int read_program_headers(struct elf_reader *r)
 
 	if (elf_getphdrnum(r->elf, &phnum))
 		return libelf_fail(r, "cannot count the program headers");
-	if (phnum > r->size / 32 + 1)
-		return elf_reader_fail(r, "%zu program headers cannot fit in %zu bytes", phnum,
-				       r->size);
+	if (phnum) {
+		GElf_Ehdr eh;
+		size_t entsize = gelf_fsize(r->elf, ELF_T_PHDR, 1, EV_CURRENT);
+		if (!gelf_getehdr(r->elf, &eh))
+			return libelf_fail(r, "unreadable ELF header");
+		if (eh.e_phentsize != entsize)
+			return elf_reader_fail(r, "program header size %u, not %zu", eh.e_phentsize,
+					       entsize);
+		if (eh.e_phoff > r->size || (r->size - eh.e_phoff) / entsize < phnum)
+			return elf_reader_fail(r, "the program header table (offset %llu, %zu "
+					       "entries) extends past the end of the file",
+					       (unsigned long long)eh.e_phoff, phnum);
+	}
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(r->elf, (int)i, &ph))
