@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness/ini.h"
+#include "harness/meter.h"
 #include "workloads/recipe.h"
 
 static int check_link(const char *level, const char *value, struct strbuf *err)
@@ -275,8 +276,8 @@ static void check_study(struct loader *ld)
 		free(what);
 	}
 	for (size_t i = 0; i < s->meters.n; i++)
-		if (strcmp(s->meters.v[i], "rusage") && strcmp(s->meters.v[i], "perf"))
-			load_error(ld, 0, "unknown meter '%s' (known: rusage perf)", s->meters.v[i]);
+		if (!meter_lookup(s->meters.v[i]))
+			load_error(ld, 0, "unknown meter '%s' (known: %s)", s->meters.v[i], meter_names());
 }
 
 int study_load(const char *path, struct study *s, struct strbuf *err)

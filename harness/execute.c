@@ -172,6 +172,9 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		.timeout = ctx->timeout > 0 ? ctx->timeout : run->timeout,
 		.pin_cpu = ctx->pin_cpu,
 	};
+	for (size_t i = 0; i < ctx->nmeters; i++)
+		if (ctx->meters[i]->exit_stop && !warmup)
+			spec.exit_memory = 1;
 	struct run_result rr;
 	struct strbuf err = {0};
 	res->outcome = OUTCOME_OK;
@@ -222,6 +225,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 			wrapped.n--;
 			char *wout = xasprintf("%s.stdout", scratch);
 			struct run_spec ws = spec;
+			ws.exit_memory = 0;
 			ws.argv = wrapped.v;
 			ws.stdout_path = wout;
 			ws.stderr_path = NULL;

@@ -148,9 +148,42 @@ const struct meter_ops meter_perf = {
 	.collect = perf_collect,
 };
 
+static int memory_probe(struct meter_state *st, struct strbuf *fact)
+{
+	(void)st;
+	if (!file_exists("/proc/self/smaps_rollup")) {
+		sb_add(fact, "memory: /proc/PID/smaps_rollup is missing (Linux 4.14 or later needed)");
+		return 0;
+	}
+	sb_add(fact, "memory: peak virtual size (VmPeak), peak resident size (VmHWM) and private dirty memory, read with the program stopped at its exit (ptrace)");
+	return 1;
+}
+
+static int memory_collect(const struct meter_state *st, const struct run_result *r,
+			  const char *scratch, struct measurements *out)
+{
+	(void)st;
+	(void)scratch;
+	if (r->vm_hwm_kb < 0)
+		return -1;
+	measurements_add(out, "mem.virt", (double)r->vm_peak_kb, "KiB");
+	measurements_add(out, "mem.res", (double)r->vm_hwm_kb, "KiB");
+	measurements_add(out, "mem.dirty", (double)r->dirty_kb, "KiB");
+	return 0;
+}
+
+const struct meter_ops meter_memory = {
+	.name = "memory",
+	.timed = 1,
+	.exit_stop = 1,
+	.probe = memory_probe,
+	.collect = memory_collect,
+};
+
 static const struct meter_ops *const meters[] = {
 	&meter_rusage,
 	&meter_perf,
+	&meter_memory,
 };
 
 const struct meter_ops *meter_lookup(const char *name)
@@ -163,5 +196,5 @@ const struct meter_ops *meter_lookup(const char *name)
 
 const char *meter_names(void)
 {
-	return "rusage perf";
+	return "rusage perf memory";
 }

@@ -37,6 +37,7 @@ struct meter_state {
 struct meter_ops {
 	const char *name;
 	int timed; /* 1: every repetition; 0: the warm-up run only (wrapping) */
+	int exit_stop; /* needs the runner to stop the program at its exit */
 	/* 1 when usable here, 0 when not; appends a one-line fact either way */
 	int (*probe)(struct meter_state *st, struct strbuf *fact);
 	/* Append the wrapper's argv words (the program follows); NULL if none. */
@@ -48,9 +49,10 @@ struct meter_ops {
 
 extern const struct meter_ops meter_rusage;
 extern const struct meter_ops meter_perf;
+extern const struct meter_ops meter_memory;
 
 const struct meter_ops *meter_lookup(const char *name);
-/* "rusage perf" */
+/* "rusage perf memory" */
 const char *meter_names(void);
 
 #endif

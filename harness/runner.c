@@ -6,7 +6,9 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -26,6 +28,8 @@ static char *const clean_env[] = {
 static void child_exec(const struct run_spec *spec, int err_pipe)
 {
 	setpgid(0, 0);
+	if (spec->exit_memory)
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 	if (spec->pin_cpu >= 0) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
@@ -52,6 +56,81 @@ fail:;
 	_exit(127);
 }
 
+static int finish_result(const struct run_spec *spec, struct run_result *res, pid_t pid,
+			 int err_fd, int status, const struct rusage *ru, struct strbuf *err);
+
+static long proc_field_kb(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* The process is stopped at its exit: its memory is still mapped. */
+static void read_exit_memory(pid_t pid, struct run_result *res)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	char *text = file_read(path, NULL);
+	if (text) {
+		res->vm_peak_kb = proc_field_kb(text, "VmPeak:");
+		res->vm_hwm_kb = proc_field_kb(text, "VmHWM:");
+		free(text);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	text = file_read(path, NULL);
+	if (text) {
+		res->dirty_kb = proc_field_kb(text, "Private_Dirty:");
+		free(text);
+	}
+}
+
+/* Wait for a traced child: the exec stop (set the exit-stop option), the
+ * exit stop (read memory), signals (passed on), the end.  SIGCHLD is
+ * blocked by the caller so sigtimedwait can bound the wait. */
+static int traced_wait(pid_t pid, double timeout, double t0, struct run_result *res,
+		       int *status, struct rusage *ru, double *t_exit)
+{
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	int exec_seen = 0;
+	for (;;) {
+		pid_t got = wait4(pid, status, WNOHANG | __WALL, ru);
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if (got == pid) {
+			if (WIFEXITED(*status) || WIFSIGNALED(*status))
+				return 0;
+			if (WIFSTOPPED(*status)) {
+				int sig = WSTOPSIG(*status), event = *status >> 16, pass = 0;
+				if (event == PTRACE_EVENT_EXIT) {
+					*t_exit = now_seconds();
+					read_exit_memory(pid, res);
+				} else if (sig == SIGTRAP && !exec_seen) {
+					/* the exec stop: from here on, stop at exit */
+					ptrace(PTRACE_SETOPTIONS, pid, NULL,
+					       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
+					exec_seen = 1;
+				} else {
+					pass = sig;
+				}
+				ptrace(PTRACE_CONT, pid, NULL, (void *)(long)pass);
+			}
+			continue;
+		}
+		double left = timeout > 0 ? timeout - (now_seconds() - t0) : 3600;
+		if (left <= 0) {
+			res->timed_out = 1;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			timeout = 0;
+			continue;
+		}
+		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+		sigtimedwait(&chld, NULL, &ts);
+	}
+}
+
 static int native_exec(const struct run_spec *spec, struct run_result *res, struct strbuf *err)
 {
 	int pipefd[2];
@@ -60,6 +139,12 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		sb_addf(err, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	sigset_t chld, old_mask;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (spec->exit_memory)
+		sigprocmask(SIG_BLOCK, &chld, &old_mask);
+	res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
 	double t0 = now_seconds();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -73,6 +158,20 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		child_exec(spec, pipefd[1]);
 	}
 	close(pipefd[1]);
+	int status;
+	struct rusage ru;
+	if (spec->exit_memory) {
+		double t_exit = 0;
+		int rc = traced_wait(pid, spec->timeout, t0, res, &status, &ru, &t_exit);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		res->wall = (t_exit > 0 ? t_exit : now_seconds()) - t0;
+		if (rc) {
+			sb_addf(err, "wait4: %s", strerror(errno));
+			close(pipefd[0]);
+			return -1;
+		}
+		return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
+	}
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	int remaining_ms = spec->timeout > 0 ? (int)(spec->timeout * 1000) : -1;
 	if (pidfd >= 0) {
@@ -87,8 +186,6 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		}
 		close(pidfd);
 	}
-	int status;
-	struct rusage ru;
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR) {
 			sb_addf(err, "wait4: %s", strerror(errno));
@@ -96,11 +193,17 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 			return -1;
 		}
 	res->wall = now_seconds() - t0;
+	return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
+}
+
+static int finish_result(const struct run_spec *spec, struct run_result *res, pid_t pid,
+			 int err_fd, int status, const struct rusage *ru, struct strbuf *err)
+{
 	/* the child's own group may still hold stragglers it forked */
 	kill(-pid, SIGKILL);
 	int exec_errno = 0;
-	ssize_t got = read(pipefd[0], &exec_errno, sizeof(exec_errno));
-	close(pipefd[0]);
+	ssize_t got = read(err_fd, &exec_errno, sizeof(exec_errno));
+	close(err_fd);
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		sb_addf(err, "cannot start %s: %s", spec->argv[0], strerror(exec_errno));
 		return -1;
@@ -108,9 +211,9 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	res->exited = WIFEXITED(status);
 	res->status = res->exited ? WEXITSTATUS(status) : 0;
 	res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	res->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	res->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	res->maxrss_kb = ru.ru_maxrss;
+	res->user = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6;
+	res->sys = (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+	res->maxrss_kb = ru->ru_maxrss;
 	return 0;
 }
 

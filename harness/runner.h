@@ -18,6 +18,8 @@ struct run_spec {
 	const char *stderr_path;
 	double timeout;          /* seconds */
 	int pin_cpu;             /* -1: no pinning */
+	int exit_memory;         /* stop the program at its exit (ptrace) and read
+				    its memory figures while it still exists */
 };
 
 struct run_result {
@@ -28,6 +30,10 @@ struct run_result {
 	double wall;      /* seconds, CLOCK_MONOTONIC from fork to exit */
 	double user, sys; /* seconds, from wait4 rusage */
 	long maxrss_kb;   /* peak resident set, from wait4 rusage */
+	/* with exit_memory, read at the exit stop; -1 when not read */
+	long vm_peak_kb;   /* /proc/PID/status VmPeak: peak virtual size */
+	long vm_hwm_kb;    /* /proc/PID/status VmHWM: peak resident size */
+	long dirty_kb;     /* /proc/PID/smaps_rollup Private_Dirty */
 };
 
 struct runner_ops {
