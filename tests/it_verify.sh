@@ -1,0 +1,69 @@
+#!/bin/bash
+# it_verify.sh - flagscope verify from the command line: exit 0 as expected,
+# 1 a mismatch (the flags-override fixture names kernel.c), 2 for files that
+# are not ELF ("FILE: not a valid ELF: <reason>"), table and JSON output.
+set -uo pipefail
+: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
+T=$FLAGSCOPE_TEST_TMP/it_verify
+rm -rf "$T"; mkdir -p "$T"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v gcc >/dev/null || { echo "SKIP: gcc is not installed"; exit 77; }
+fs() { "$FLAGSCOPE_BIN" verify "$@"; }
+
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/flags-override" "$T/fo"
+make -s -C "$T/fo" CC=gcc CFLAGS="-O3 -g -frecord-gcc-switches" || fail "fixture build"
+prog=$T/fo/prog
+
+# 1. as expected: exit 0
+fs "$prog" --expect "-O3 -g" --unit-prefix "$T/fo/main.c" >"$T/ok.out" 2>&1; rc=$?
+[ $rc -eq 0 ] || fail "main.c alone at -O3: exit $rc: $(cat "$T/ok.out")"
+grep -q "as expected" "$T/ok.out" || fail "no verdict line: $(cat "$T/ok.out")"
+
+# 2. the override is caught and names the unit: exit 1
+fs "$prog" --expect -O3 --unit-prefix "$T/fo" >"$T/bad.out" 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "override not caught: exit $rc"
+grep -q "unit kernel.c: -O3 expected, -O2 given last" "$T/bad.out" || fail "$(cat "$T/bad.out")"
+grep -q "unit main.c" "$T/bad.out" && fail "main.c reported: $(cat "$T/bad.out")"
+
+# 3. linkage: a dynamic program is not static
+fs "$prog" --static >"$T/static.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "static linking expected, dynamic" "$T/static.out" ||
+	fail "--static: exit $rc: $(cat "$T/static.out")"
+
+# 4. not ELF, truncated, missing: exit 2 and the message names the file
+printf 'not an elf at all' >"$T/text"
+head -c 100 "$prog" >"$T/truncated"
+for f in "$T/text" "$T/truncated"; do
+	fs "$f" >"$T/err.out" 2>&1; rc=$?
+	[ $rc -eq 2 ] || fail "$f: exit $rc"
+	grep -q "^flagscope: $f: not a valid ELF: " "$T/err.out" || fail "$f: $(cat "$T/err.out")"
+done
+fs "$T/missing" >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing file: not exit 2"
+# unreadable input outranks a mismatch; the readable file is still shown
+fs "$prog" "$T/text" --expect -O0 >"$T/mixed.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "kernel.c" "$T/mixed.out" || fail "mixed: exit $rc"
+
+# 5. JSON: one object per file with the keys the pipeline reads
+fs "$prog" --expect -O3 --unit-prefix "$T/fo" --format json >"$T/out.json"; rc=$?
+[ $rc -eq 1 ] || fail "json: exit $rc"
+if command -v python3 >/dev/null; then
+	python3 - "$T/out.json" <<'P' || fail "json content"
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert isinstance(v, list) and len(v) == 1, v
+f = v[0]
+for k in ("file class machine type abi isa ext static interp needed compilers "
+          "units sections mismatches").split():
+    assert k in f, k
+assert f["class"] == "ELF64" and f["machine"] == "x86-64" and f["static"] is False, f
+names = {u["name"] for u in f["units"]}
+assert {"main.c", "kernel.c"} <= names, names
+assert f["sections"][".text"] > 0 and f["sections"]["total"] >= f["sections"][".text"]
+assert f["mismatches"] == ["unit kernel.c: -O3 expected, -O2 given last"], f["mismatches"]
+P
+fi
+
+# 6. usage errors are exit 2
+fs >/dev/null 2>&1; [ $? -eq 2 ] || fail "no FILE: not exit 2"
+fs "$prog" --format xml >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad format: not exit 2"
+echo "it_verify: all checks passed"
