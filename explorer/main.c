@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "print the ranking stored in a results database"},
 	{"list", cmd_list, "list toolchains, workloads or presets"},
 	{"verify", cmd_verify, "prove from ELF files which flags, ABI and linkage they got"},
+	{"sysroot", cmd_sysroot, "build or list C library sysroots made with target flags"},
 };
 
 static void usage(FILE *out)
