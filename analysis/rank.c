@@ -2,13 +2,31 @@
 #include "analysis/rank.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "analysis/results.h"
 
-#define BOOT_ITERS 2000
-#define CONF 0.95
+void rank_options_default(struct rank_options *o)
+{
+	*o = (struct rank_options){
+		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
+	};
+}
+
+/* The samples of every (configuration, item), kept while ranking. */
+struct sample_table {
+	double **v;
+	size_t *n;
+	size_t nitems;
+};
+
+static double *cell(const struct sample_table *t, size_t c, size_t w, size_t *n)
+{
+	*n = t->n[c * t->nitems + w];
+	return t->v[c * t->nitems + w];
+}
 
 static char *col_text(sqlite3_stmt *s, int i)
 {
@@ -16,166 +34,41 @@ static char *col_text(sqlite3_stmt *s, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
-static sqlite3_stmt *prepare(struct store *st, const char *sql)
-{
-	sqlite3_stmt *s = NULL;
-	sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
-	return s;
-}
-
-/* Every (workload, run) of the study: runs that exist, plus workloads
- * whose builds all failed (they have no runs). */
-static void load_items(struct store *st, const char *study, struct strlist *workloads,
-		       struct strlist *runs)
-{
-	sqlite3_stmt *s = prepare(st,
-		"SELECT DISTINCT workload, run FROM runs WHERE study=?1 AND run<>'@build' "
-		"UNION SELECT DISTINCT workload, '' FROM builds WHERE study=?1 AND workload NOT IN "
-		"(SELECT workload FROM runs WHERE study=?1 AND run<>'@build') ORDER BY 1, 2");
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		sl_push_owned(workloads, col_text(s, 0));
-		sl_push_owned(runs, col_text(s, 1));
-	}
-	sqlite3_finalize(s);
-}
-
-static double *load_samples(struct store *st, const char *study, const char *config,
-			    const char *workload, const char *run, const char *metric, size_t *n)
-{
-	sqlite3_stmt *s = prepare(st,
-		"SELECT s.value FROM samples s JOIN runs r USING(study, config_id, workload, run, rep) "
-		"WHERE s.study=? AND s.config_id=? AND s.workload=? AND s.run=? AND s.metric=? "
-		"AND s.rep>=1 AND r.status='ok' ORDER BY s.rep");
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, config, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, run, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 5, metric, -1, SQLITE_STATIC);
-	double *v = NULL;
-	*n = 0;
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		v = xrealloc(v, (*n + 1) * sizeof(double));
-		v[(*n)++] = sqlite3_column_double(s, 0);
-	}
-	sqlite3_finalize(s);
-	/* size metrics live on the build (rep 0), one exact value */
-	if (!*n) {
-		s = prepare(st, "SELECT value FROM samples WHERE study=? AND config_id=? AND "
-				"workload=? AND run='@build' AND rep=0 AND metric=?");
-		sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 2, config, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, workload, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, metric, -1, SQLITE_STATIC);
-		if (str_starts_with(metric, "size.") && sqlite3_step(s) == SQLITE_ROW) {
-			v = xrealloc(v, sizeof(double));
-			v[(*n)++] = sqlite3_column_double(s, 0);
-		}
-		sqlite3_finalize(s);
-	}
-	return v;
-}
-
-/* The item's status: the build's if it failed, else the first failed
- * repetition's (warm-up included: it is the first output checked). */
-static void item_status(struct store *st, const char *study, const char *config,
-			struct rank_item *it)
-{
-	sqlite3_stmt *s = prepare(st, "SELECT status, detail FROM builds WHERE study=? AND "
-				      "config_id=? AND workload=?");
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, config, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, it->workload, -1, SQLITE_STATIC);
-	it->status = OUTCOME_NO_REFERENCE;
-	int have_build = sqlite3_step(s) == SQLITE_ROW;
-	if (have_build) {
-		it->status = outcome_parse((const char *)sqlite3_column_text(s, 0));
-		it->detail = col_text(s, 1);
-	}
-	sqlite3_finalize(s);
-	if (!have_build) {
-		it->status = OUTCOME_UNSUPPORTED;
-		it->detail = xstrdup("not built");
-		return;
-	}
-	if (it->status != OUTCOME_OK)
-		return;
-	s = prepare(st, "SELECT status, detail FROM runs WHERE study=? AND config_id=? AND "
-			"workload=? AND run=? AND status<>'ok' ORDER BY rep LIMIT 1");
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, config, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, it->workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, it->run, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		it->status = outcome_parse((const char *)sqlite3_column_text(s, 0));
-		free(it->detail);
-		it->detail = col_text(s, 1);
-	}
-	sqlite3_finalize(s);
-}
-
-static void load_configs(struct store *st, struct ranking *r)
-{
-	sqlite3_stmt *s = prepare(st,
-		"SELECT id, label, cc, toolchain_version, cflags, ldflags, link, is_baseline "
-		"FROM configs WHERE study=? ORDER BY ord");
-	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		r->configs = xrealloc(r->configs, (r->n + 1) * sizeof(*r->configs));
-		struct rank_config *c = &r->configs[r->n++];
-		memset(c, 0, sizeof(*c));
-		c->id = col_text(s, 0);
-		c->label = col_text(s, 1);
-		c->cc = col_text(s, 2);
-		c->toolchain = col_text(s, 3);
-		c->cflags = col_text(s, 4);
-		c->ldflags = col_text(s, 5);
-		c->link = col_text(s, 6);
-		c->is_baseline = sqlite3_column_int(s, 7);
-		c->ratio = c->lo = c->hi = NAN;
-	}
-	sqlite3_finalize(s);
-}
-
 static void load_meta(struct store *st, struct ranking *r, const char *metric)
 {
-	sqlite3_stmt *s = prepare(st, "SELECT metric FROM studies WHERE name=?");
-	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
-	r->metric = metric ? xstrdup(metric)
-			   : sqlite3_step(s) == SQLITE_ROW ? col_text(s, 0) : xstrdup("time");
-	sqlite3_finalize(s);
-	s = prepare(st, "SELECT unit FROM samples WHERE study=? AND metric=? LIMIT 1");
-	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, r->metric, -1, SQLITE_STATIC);
-	r->unit = sqlite3_step(s) == SQLITE_ROW ? col_text(s, 0) : xstrdup("");
-	sqlite3_finalize(s);
-	s = prepare(st, "SELECT value FROM facts WHERE study=? AND key=?");
-	char *key = xasprintf("higher_better.%s", r->metric);
-	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
-	r->higher_better = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	free(key);
-	s = prepare(st, "SELECT built, cached, failed FROM last_run WHERE study=?");
-	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
+	r->metric = metric ? xstrdup(metric) : results_study_metric(st, r->study);
+	r->unit = results_metric_unit(st, r->study, r->metric);
+	r->higher_better = results_higher_better(st, r->study, r->metric);
 	r->built = r->cached = r->failed = -1;
+	sqlite3_stmt *s = NULL;
+	sqlite3_prepare_v2(st->db, "SELECT built, cached, failed FROM last_run WHERE study=?", -1,
+			   &s, NULL);
+	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		r->built = sqlite3_column_int(s, 0);
 		r->cached = sqlite3_column_int(s, 1);
 		r->failed = sqlite3_column_int(s, 2);
 	}
 	sqlite3_finalize(s);
-	s = prepare(st, "SELECT key || ': ' || value FROM facts WHERE study=? AND key LIKE 'meter.%' ORDER BY key");
+	sqlite3_prepare_v2(st->db, "SELECT key || ': ' || value FROM facts WHERE study=? AND "
+				   "key LIKE 'meter.%' ORDER BY key", -1, &s, NULL);
 	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
 	while (sqlite3_step(s) == SQLITE_ROW)
 		sl_push_owned(&r->facts, col_text(s, 0));
 	sqlite3_finalize(s);
+	char *aut = results_fact(st, r->study, "repeat.auto");
+	const char *t = aut ? strstr(aut, "target=") : NULL;
+	if (t)
+		r->noisy_target = strtod(t + 7, NULL);
+	free(aut);
 }
 
 static void load_facts(struct store *st, const char *study, struct rank_config *c)
 {
-	sqlite3_stmt *s = prepare(st, "SELECT '[' || group_concat(facts, ',') || ']' FROM builds "
-				      "WHERE study=? AND config_id=? AND facts<>'[]' AND facts<>'{}'");
+	sqlite3_stmt *s = NULL;
+	sqlite3_prepare_v2(st->db, "SELECT '[' || group_concat(facts, ',') || ']' FROM builds "
+				   "WHERE study=? AND config_id=? AND facts<>'[]' AND facts<>'{}'",
+			   -1, &s, NULL);
 	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, c->id, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
@@ -183,10 +76,194 @@ static void load_facts(struct store *st, const char *study, struct rank_config *
 	sqlite3_finalize(s);
 }
 
-int ranking_compute(struct store *st, const char *study, const char *metric,
-		    struct ranking *r, struct strbuf *err)
+static void load_configs(struct store *st, struct ranking *r)
+{
+	size_t n;
+	struct result_config *rc = results_configs(st, r->study, &n);
+	r->configs = xcalloc(n ? n : 1, sizeof(*r->configs));
+	r->n = n;
+	r->baseline = -1;
+	for (size_t i = 0; i < n; i++) {
+		struct rank_config *c = &r->configs[i];
+		/* the strings move over; the husk is freed below */
+		*c = (struct rank_config){
+			.id = rc[i].id, .label = rc[i].label, .cc = rc[i].cc,
+			.toolchain = rc[i].toolchain, .cflags = rc[i].cflags,
+			.ldflags = rc[i].ldflags, .link = rc[i].link,
+			.is_baseline = rc[i].is_baseline, .ratio = NAN, .lo = NAN, .hi = NAN,
+		};
+		if (c->is_baseline && r->baseline < 0)
+			r->baseline = (int)i;
+		load_facts(st, r->study, c);
+	}
+	free(rc);
+}
+
+static enum verdict orient(enum verdict v, int higher_better)
+{
+	if (!higher_better || v == VERDICT_UNCHANGED)
+		return v;
+	return v == VERDICT_IMPROVED ? VERDICT_REGRESSED : VERDICT_IMPROVED;
+}
+
+static int usable(const struct rank_item *it)
+{
+	return (it->status == OUTCOME_OK || it->status == OUTCOME_NOISY) && it->s.n;
+}
+
+/* One item's status, samples and summary; NOISY by the auto target. */
+static void load_item(struct store *st, struct ranking *r, struct rank_config *rc,
+		      struct rank_item *it, struct sample_table *t, size_t slot, struct rng *rng)
+{
+	it->ratio = it->lo = it->hi = it->p = NAN;
+	it->status = results_status(st, r->study, rc->id, it->workload, it->run, &it->detail);
+	double *v = results_samples(st, r->study, rc->id, it->workload, it->run, r->metric,
+				    &t->n[slot], &it->from_build);
+	t->v[slot] = v;
+	stats_summarize(v, t->n[slot], 1 - r->opt.alpha, r->opt.iters, rng, &it->s);
+	it->halfwidth = stats_relative_halfwidth(&it->s);
+	if (it->status != OUTCOME_OK)
+		return;
+	free(it->detail);
+	it->detail = NULL;
+	if (!it->s.n) {
+		it->status = OUTCOME_NO_REFERENCE;
+		it->detail = xasprintf("no samples of metric '%s'", r->metric);
+	} else if (r->noisy_target > 0 && !it->from_build && it->halfwidth > r->noisy_target) {
+		it->status = OUTCOME_NOISY;
+		it->detail = isinf(it->halfwidth)
+			? xasprintf("%zu run(s) cannot give an interval (target +-%.3g%%)",
+				    it->s.n, 100 * r->noisy_target)
+			: xasprintf("interval +-%.2f%% after %zu runs, target +-%.3g%%",
+				    100 * it->halfwidth, it->s.n, 100 * r->noisy_target);
+	}
+}
+
+static void note_problem(struct rank_config *rc, const struct rank_item *it)
+{
+	/* a failure outranks noise as the configuration's reason */
+	if (it->status == OUTCOME_OK ||
+	    (rc->status != OUTCOME_OK && (rc->status != OUTCOME_NOISY || it->status == OUTCOME_NOISY)))
+		return;
+	rc->status = it->status;
+	free(rc->detail);
+	rc->detail = xasprintf("%s: %s", it->name, it->detail ? it->detail : "");
+}
+
+/* Items and configuration against the baseline. */
+static void compare_config(struct ranking *r, size_t c, const struct sample_table *t,
+			   struct rng *rng)
+{
+	struct rank_config *rc = &r->configs[c];
+	size_t base = (size_t)r->baseline;
+	struct sample_pair *pairs = xcalloc(t->nitems ? t->nitems : 1, sizeof(*pairs));
+	size_t np = 0;
+	int all = 1;
+	for (size_t w = 0; w < t->nitems; w++) {
+		struct rank_item *it = &rc->items[w];
+		struct rank_item *bi = &r->configs[base].items[w];
+		size_t na, nb;
+		double *a = cell(t, c, w, &na), *b = cell(t, base, w, &nb);
+		if (!usable(it) || !usable(bi)) {
+			all = 0;
+			continue;
+		}
+		struct comparison cmp;
+		stats_compare(a, na, b, nb, r->opt.alpha, r->opt.min_effect, r->opt.iters, rng, &cmp);
+		if (cmp.error) {
+			all = 0;
+			continue;
+		}
+		it->ratio = cmp.ratio;
+		it->lo = cmp.lo;
+		it->hi = cmp.hi;
+		it->p = cmp.p;
+		it->nbase = nb;
+		it->exact = cmp.exact;
+		it->verdict = orient(cmp.verdict, r->higher_better);
+		rc->improved += it->verdict == VERDICT_IMPROVED;
+		rc->regressed += it->verdict == VERDICT_REGRESSED;
+		pairs[np++] = (struct sample_pair){a, na, b, nb};
+	}
+	if (all && np &&
+	    !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &rc->ratio,
+				 &rc->lo, &rc->hi)) {
+		enum verdict v = VERDICT_UNCHANGED;
+		if (rc->hi < 1 && 1 - rc->ratio >= r->opt.min_effect * (1 - 1e-9))
+			v = VERDICT_IMPROVED;
+		else if (rc->lo > 1 && rc->ratio - 1 >= r->opt.min_effect * (1 - 1e-9))
+			v = VERDICT_REGRESSED;
+		rc->verdict = orient(v, r->higher_better);
+	}
+	free(pairs);
+}
+
+/* Lower is better after orientation; NAN when not ranked. */
+static double rank_value(const struct ranking *r, const struct rank_config *c)
+{
+	if (c->status != OUTCOME_OK || !isfinite(c->ratio) || c->ratio <= 0)
+		return NAN;
+	return r->higher_better ? 1 / c->ratio : c->ratio;
+}
+
+static const struct ranking *sort_r;
+
+static int by_value(const void *a, const void *b)
+{
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	double va = rank_value(sort_r, &sort_r->configs[ia]);
+	double vb = rank_value(sort_r, &sort_r->configs[ib]);
+	if (va != vb)
+		return va < vb ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;
+}
+
+/* Not significantly different from the group's leader (see rank.h). */
+static int same_group(const struct ranking *r, const struct sample_table *t, size_t lead,
+		      size_t c, struct rng *rng)
+{
+	struct sample_pair *pairs = xcalloc(t->nitems ? t->nitems : 1, sizeof(*pairs));
+	size_t np = 0;
+	for (size_t w = 0; w < t->nitems; w++) {
+		size_t na, nb;
+		double *a = cell(t, c, w, &na), *b = cell(t, lead, w, &nb);
+		if (na && nb)
+			pairs[np++] = (struct sample_pair){a, na, b, nb};
+	}
+	double gm, lo, hi;
+	int same = 1;
+	if (np && !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo,
+				       &hi))
+		same = (lo <= 1 && hi >= 1) || fabs(gm - 1) < r->opt.min_effect * (1 - 1e-9);
+	free(pairs);
+	return same;
+}
+
+static void assign_ranks(struct ranking *r, const struct sample_table *t, struct rng *rng)
+{
+	size_t *order = xcalloc(r->n ? r->n : 1, sizeof(size_t)), m = 0;
+	for (size_t c = 0; c < r->n; c++)
+		if (!isnan(rank_value(r, &r->configs[c])))
+			order[m++] = c;
+	sort_r = r;
+	qsort(order, m, sizeof(size_t), by_value);
+	size_t lead = 0;
+	for (size_t k = 0; k < m; k++) {
+		if (k == 0 || !same_group(r, t, order[lead], order[k], rng))
+			lead = k;
+		r->configs[order[k]].rank = (int)lead + 1;
+	}
+	free(order);
+}
+
+int ranking_compute_opts(struct store *st, const char *study, const char *metric,
+			 const struct rank_options *o, struct ranking *r, struct strbuf *err)
 {
 	memset(r, 0, sizeof(*r));
+	if (o)
+		r->opt = *o;
+	else
+		rank_options_default(&r->opt);
 	r->study = xstrdup(study);
 	load_meta(st, r, metric);
 	load_configs(st, r);
@@ -196,97 +273,90 @@ int ranking_compute(struct store *st, const char *study, const char *metric,
 		return -1;
 	}
 	struct strlist workloads = {0}, runs = {0};
-	load_items(st, study, &workloads, &runs);
-	int base = -1;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->configs[i].is_baseline)
-			base = (int)i;
-	double **samples = xcalloc(r->n * (workloads.n ? workloads.n : 1), sizeof(double *));
-	size_t *counts = xcalloc(r->n * (workloads.n ? workloads.n : 1), sizeof(size_t));
+	results_items(st, study, &workloads, &runs);
+	size_t nw = workloads.n;
+	struct sample_table t = {
+		.v = xcalloc(r->n * nw + 1, sizeof(double *)),
+		.n = xcalloc(r->n * nw + 1, sizeof(size_t)),
+		.nitems = nw,
+	};
 	struct rng rng;
-	rng_seed(&rng, 20261202);
+	rng_seed(&rng, r->opt.seed);
 	for (size_t c = 0; c < r->n; c++) {
 		struct rank_config *rc = &r->configs[c];
-		rc->items = xcalloc(workloads.n ? workloads.n : 1, sizeof(*rc->items));
-		rc->nitems = workloads.n;
-		load_facts(st, study, rc);
-		for (size_t w = 0; w < workloads.n; w++) {
+		rc->items = xcalloc(nw ? nw : 1, sizeof(*rc->items));
+		rc->nitems = nw;
+		for (size_t w = 0; w < nw; w++) {
 			struct rank_item *it = &rc->items[w];
 			it->workload = xstrdup(workloads.v[w]);
 			it->run = xstrdup(runs.v[w]);
 			it->name = *runs.v[w] ? xasprintf("%s/%s", workloads.v[w], runs.v[w])
 					      : xstrdup(workloads.v[w]);
-			it->ratio = it->lo = it->hi = it->median = NAN;
-			item_status(st, study, rc->id, it);
-			double *v = load_samples(st, study, rc->id, it->workload, it->run, r->metric,
-						 &it->n);
-			samples[c * workloads.n + w] = v;
-			counts[c * workloads.n + w] = it->n;
-			if (it->n)
-				it->median = stats_median(v, it->n);
-			if (it->status == OUTCOME_OK && !it->n) {
-				it->status = OUTCOME_NO_REFERENCE;
-				free(it->detail);
-				it->detail = xasprintf("no samples of metric '%s'", r->metric);
-			}
-			if (it->status != OUTCOME_OK && rc->status == OUTCOME_OK) {
-				rc->status = it->status;
-				rc->detail = xasprintf("%s: %s", it->name, it->detail ? it->detail : "");
-			}
+			load_item(st, r, rc, it, &t, c * nw + w, &rng);
+			note_problem(rc, it);
 		}
 	}
-	/* ratios against the baseline, per item and across items */
-	for (size_t c = 0; c < r->n && base >= 0; c++) {
-		struct rank_config *rc = &r->configs[c];
-		struct sample_pair *pairs = xcalloc(workloads.n ? workloads.n : 1, sizeof(*pairs));
-		size_t np = 0;
-		int all_ok = rc->status == OUTCOME_OK;
-		for (size_t w = 0; w < workloads.n; w++) {
-			struct rank_item *it = &rc->items[w];
-			struct rank_item *bi = &r->configs[base].items[w];
-			double *a = samples[c * workloads.n + w], *b = samples[(size_t)base * workloads.n + w];
-			size_t na = counts[c * workloads.n + w], nb = counts[(size_t)base * workloads.n + w];
-			if (it->status != OUTCOME_OK || bi->status != OUTCOME_OK || !na || !nb) {
-				all_ok = 0;
-				continue;
-			}
-			if (stats_ratio_ci(a, na, b, nb, CONF, BOOT_ITERS, &rng, &it->ratio, &it->lo,
-					   &it->hi)) {
-				all_ok = 0;
-				continue;
-			}
-			it->exact = it->lo == it->hi;
-			pairs[np++] = (struct sample_pair){a, na, b, nb};
-		}
-		if (all_ok && np)
-			stats_geomean_ratio(pairs, np, CONF, BOOT_ITERS, &rng, &rc->ratio, &rc->lo,
-					    &rc->hi);
-		free(pairs);
-	}
-	double *val = xcalloc(r->n, sizeof(double)), *lo = xcalloc(r->n, sizeof(double)),
-	       *hi = xcalloc(r->n, sizeof(double));
-	int *rank = xcalloc(r->n, sizeof(int));
-	for (size_t c = 0; c < r->n; c++) {
-		struct rank_config *rc = &r->configs[c];
-		int ok = rc->status == OUTCOME_OK && !isnan(rc->ratio);
-		/* bigger is better: rank on the inverse so lower stays better */
-		val[c] = !ok ? NAN : r->higher_better ? 1 / rc->ratio : rc->ratio;
-		lo[c] = r->higher_better ? 1 / rc->hi : rc->lo;
-		hi[c] = r->higher_better ? 1 / rc->lo : rc->hi;
-	}
-	stats_shared_ranks(val, lo, hi, r->n, rank);
-	for (size_t c = 0; c < r->n; c++)
-		r->configs[c].rank = rank[c];
-	free(val);
-	free(lo);
-	free(hi);
-	free(rank);
-	for (size_t i = 0; i < r->n * workloads.n; i++)
-		free(samples[i]);
-	free(samples);
-	free(counts);
+	for (size_t c = 0; c < r->n && r->baseline >= 0; c++)
+		compare_config(r, c, &t, &rng);
+	assign_ranks(r, &t, &rng);
+	for (size_t i = 0; i < r->n * nw; i++)
+		free(t.v[i]);
+	free(t.v);
+	free(t.n);
 	sl_release(&workloads);
 	sl_release(&runs);
+	return 0;
+}
+
+int ranking_compute(struct store *st, const char *study, const char *metric,
+		    struct ranking *r, struct strbuf *err)
+{
+	return ranking_compute_opts(st, study, metric, NULL, r, err);
+}
+
+/* A metric's per-configuration value for the Pareto front: the geometric
+ * mean ratio, inverted when higher is better so lower stays better. */
+static double *pareto_values(struct store *st, const struct ranking *r, const char *metric)
+{
+	struct ranking other, *m = (struct ranking *)r;
+	struct strbuf err = {0};
+	if (strcmp(metric, r->metric)) {
+		if (ranking_compute_opts(st, r->study, metric, &r->opt, &other, &err)) {
+			sb_release(&err);
+			ranking_release(&other);
+			return NULL;
+		}
+		m = &other;
+	}
+	double *v = xcalloc(r->n ? r->n : 1, sizeof(double));
+	for (size_t c = 0; c < r->n; c++)
+		v[c] = c < m->n && r->configs[c].status == OUTCOME_OK ? rank_value(m, &m->configs[c])
+								     : NAN;
+	if (m == &other)
+		ranking_release(&other);
+	sb_release(&err);
+	return v;
+}
+
+int ranking_add_pareto(struct store *st, struct ranking *r, const char *x, const char *y)
+{
+	double *xv = pareto_values(st, r, x), *yv = pareto_values(st, r, y);
+	size_t points = 0;
+	for (size_t c = 0; xv && yv && c < r->n; c++)
+		points += !isnan(xv[c]) && !isnan(yv[c]);
+	if (points < 2) {
+		free(xv);
+		free(yv);
+		return 1;
+	}
+	r->pareto = xrealloc(r->pareto, (r->npareto + 1) * sizeof(*r->pareto));
+	struct rank_pareto *p = &r->pareto[r->npareto++];
+	p->x = xstrdup(x);
+	p->y = xstrdup(y);
+	p->xv = xv;
+	p->yv = yv;
+	p->front = xcalloc(r->n, sizeof(int));
+	stats_pareto(xv, yv, r->n, p->front);
 	return 0;
 }
 
@@ -311,6 +381,14 @@ void ranking_release(struct ranking *r)
 		free(rc->detail);
 		free(rc->facts);
 	}
+	for (size_t i = 0; i < r->npareto; i++) {
+		free(r->pareto[i].x);
+		free(r->pareto[i].y);
+		free(r->pareto[i].xv);
+		free(r->pareto[i].yv);
+		free(r->pareto[i].front);
+	}
+	free(r->pareto);
 	free(r->configs);
 	free(r->study);
 	free(r->metric);

@@ -1,23 +1,70 @@
 /*
- * rank.h - the ranking of a stored study by one metric: per workload the
- * median and its ratio to the baseline with a bootstrap interval; per
- * configuration the geometric mean of those ratios; configurations whose
- * intervals overlap share a rank.  A configuration with any failed build
- * or run, or wrong output, is shown with that status and never ranked.
+ * rank.h - the ranking of a stored study by one metric.
+ *
+ * Per item (workload, or workload/run section) and configuration: the
+ * summary of the samples (n, median, MAD, mean, sd, min, max, outliers,
+ * the 95% bootstrap interval of the median), and against the baseline the
+ * ratio of medians with its interval at level 1 - alpha, the two-sided
+ * Mann-Whitney p and a verdict (stats_compare: significant only when
+ * p < alpha AND |ratio - 1| >= min_effect).  Verdicts are oriented for the
+ * metric: "improved" always means better, also for higher-is-better
+ * metrics.
+ *
+ * Per configuration: the geometric mean of its ratios over every item with
+ * a bootstrap interval, and a verdict against the baseline from it
+ * (improved when the whole interval lies on the better side of 1 and the
+ * mean is at least min_effect away from 1; regressed the mirror image).
+ *
+ * Statuses.  A configuration with a failed build or run, or wrong output,
+ * on any item is shown with that status and never ranked.  In a study run
+ * with `repeat = auto` (fact "repeat.auto" = "target=T ..."), an item whose
+ * median interval is still wider than T (relative half-width,
+ * stats_relative_halfwidth) is NOISY: its figures are shown, and its
+ * configuration is NOISY and not ranked.  Exact items (zero spread in both
+ * samples: sizes, instruction counts) carry `exact` and no fake interval.
+ *
+ * The rank rule ("not significantly different share a rank").  Ranked
+ * configurations are walked from the best geometric mean to the worst.
+ * The first opens group 1 and leads it.  Each next configuration is
+ * compared with the leader of the current group directly: the geometric
+ * mean over the items of median(next) / median(leader), with a bootstrap
+ * interval at level 1 - alpha.  When that interval contains 1, or the mean
+ * is less than min_effect from 1, the two are not significantly different
+ * and the configuration shares the leader's rank; otherwise it leads a new
+ * group whose rank is 1 + the number of configurations before it
+ * (competition ranking: 1, 1, 3).  Comparing with the leader, not with the
+ * previous configuration, stops a chain of small steps from putting very
+ * different configurations in one group.
  */
 #ifndef FLAGSCOPE_RANK_H
 #define FLAGSCOPE_RANK_H
 
+#include <stdint.h>
+
+#include "analysis/stats.h"
 #include "analysis/store.h"
 #include "harness/outcome.h"
+
+struct rank_options {
+	double alpha;      /* significance level (default 0.05) */
+	double min_effect; /* smallest relative difference that counts (0.01) */
+	int iters;         /* bootstrap resamples (2000) */
+	uint64_t seed;     /* the bootstrap's seed: same data, same intervals */
+};
+/* alpha 0.05, min_effect 0.01, 2000 resamples, a fixed seed */
+void rank_options_default(struct rank_options *o);
 
 struct rank_item {
 	char *name; /* "crc32", or "lame/cbr128" for a run section */
 	char *workload, *run;
-	size_t n;
-	double median;
-	double ratio, lo, hi; /* against the baseline; NAN if none */
+	struct summary s;     /* of this configuration's samples */
+	double ratio, lo, hi; /* median / baseline median; NAN if none */
+	double p;             /* Mann-Whitney against the baseline; NAN if none */
+	size_t nbase;         /* the baseline's sample count */
+	enum verdict verdict; /* oriented: improved = better */
 	int exact;            /* no spread in either sample */
+	int from_build;       /* a build property (size): one exact value */
+	double halfwidth;     /* relative half-width of the median's interval */
 	enum outcome status;
 	char *detail;
 };
@@ -26,28 +73,53 @@ struct rank_config {
 	char *id, *label, *cc, *toolchain, *cflags, *ldflags, *link;
 	int is_baseline;
 	int rank; /* 0: not ranked */
-	double ratio, lo, hi;
+	double ratio, lo, hi; /* geometric mean of the item ratios */
+	enum verdict verdict; /* of the geometric mean, oriented */
+	int improved, regressed; /* items with a significant verdict */
 	enum outcome status;
 	char *detail; /* the first problem, "crc32: killed by signal 11" */
 	struct rank_item *items;
 	size_t nitems;
-	char *facts; /* JSON array of the builds' ELF facts, or NULL */
+	char *facts; /* JSON array with each build's ELF facts (an array, one
+			object per binary, see harness/elf.h), or NULL */
+};
+
+/* A Pareto front over two metrics: per configuration (index as in
+ * ranking.configs) the geometric mean of its ratios to the baseline in
+ * each metric; NAN for configurations not ranked in both. */
+struct rank_pareto {
+	char *x, *y; /* metric names */
+	double *xv, *yv;
+	int *front; /* 1 on the front */
 };
 
 struct ranking {
 	char *study;
 	char *metric, *unit;
 	int higher_better;
+	struct rank_options opt;
+	double noisy_target; /* repeat = auto target; 0 when the study is not auto */
 	struct rank_config *configs;
 	size_t n;
+	int baseline; /* index in configs, -1 when the study has none */
 	int built, cached, failed; /* counts of the last run; -1 unknown */
-	struct strlist facts;      /* "perf: ..." lines */
+	struct strlist facts;      /* "meter.perf: ..." lines */
+	struct rank_pareto *pareto;
+	size_t npareto;
 };
 
-/* Compute from the store.  metric NULL: the study's own.  0, or -1 with a
- * reason in err. */
+/* Compute from the store with the default options.  metric NULL: the
+ * study's own.  0, or -1 with a reason in err. */
 int ranking_compute(struct store *st, const char *study, const char *metric,
 		    struct ranking *r, struct strbuf *err);
+/* The same with options (NULL: defaults). */
+int ranking_compute_opts(struct store *st, const char *study, const char *metric,
+			 const struct rank_options *o, struct ranking *r, struct strbuf *err);
 void ranking_release(struct ranking *r);
+
+/* Add the Pareto front of metrics x and y (both ranked as above, lower or
+ * higher is better as each metric says) to r.  Returns 0; 1 when fewer
+ * than two configurations have both metrics (nothing added). */
+int ranking_add_pareto(struct store *st, struct ranking *r, const char *x, const char *y);
 
 #endif

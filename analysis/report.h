@@ -1,9 +1,15 @@
 /*
- * report.h - print a ranking.  Table, CSV and JSON share one walk over the
- * ranking (report_print) and differ only in the functions they plug in.
+ * report.h - print a ranking.  Table, CSV, JSON and HTML share one walk
+ * over the ranking (report_print) and differ only in the functions they
+ * plug in.
  *
- * How to add a format: a const struct report_ops with its callbacks, one
- * entry in formats[] (report.c).
+ * How to add a format: write analysis/report_<name>.c with a const struct
+ * report_ops, declare it in analysis/report_internal.h, add it to
+ * formats[] (report.c).
+ *
+ * Colour: the table colours a ratio and a verdict only when the difference
+ * is significant, and only when its FILE is a terminal and NO_COLOR is not
+ * set (https://no-color.org convention).
  */
 #ifndef FLAGSCOPE_REPORT_H
 #define FLAGSCOPE_REPORT_H
@@ -24,8 +30,13 @@ struct report_ops {
 
 /* NULL when there is no such format */
 const struct report_ops *report_format(const char *name);
+/* "table csv json html": the names report_format() knows */
+extern const char *const report_format_names[];
+
 /* Configurations in rank order (ranked first, then the rest in study
  * order), each followed by its items. */
 void report_print(FILE *out, const struct ranking *r, const struct report_ops *ops);
+/* That order as configuration indexes; heap array of r->n entries. */
+size_t *report_order(const struct ranking *r);
 
 #endif

@@ -6,19 +6,19 @@
 #include "analysis/report.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
-
-static const char *const format_choices[] = {"table", "csv", "json", NULL};
+#include "explorer/results_args.h"
 
 static struct {
-	const char *db, *format, *study, *metric;
+	const char *db, *format, *study, *metric, *alpha, *min_effect, *pareto;
 } opt;
 
 static const struct option_spec report_options[] = {
-	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", format_choices},
-	{"study", 's', OPT_STRING, &opt.study, "NAME", "which study (default: the latest stored)"},
+	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_format_names},
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME",
 	 "rank by this metric: time, user, sys, maxrss, size.text, perf/task-clock, a recipe's metric"},
+	{"pareto", 'p', OPT_STRING, &opt.pareto, "X,Y",
+	 "Pareto front of two metrics (default: METRIC,size.text and METRIC,maxrss; 'none': no front)"},
 	{NULL},
 };
 
@@ -26,17 +26,48 @@ static const struct command_spec report_cmd = {
 	.name = "report",
 	.usage = "[options]",
 	.summary = "Print the ranking of a stored study: per configuration the geometric mean of\n"
-		   "its ratios to the baseline with a 95% bootstrap interval, and per workload the\n"
-		   "median, the ratio and the status.  Configurations whose intervals overlap\n"
-		   "share a rank; failed or wrong ones are shown and never ranked.",
+		   "its ratios to the baseline with a bootstrap interval, and per workload the\n"
+		   "sample summary (n, median, MAD, outliers), the ratio with its interval, the\n"
+		   "Mann-Whitney p and a verdict.  Configurations not significantly different\n"
+		   "share a rank; failed, wrong or noisy ones are shown and never ranked.",
+	.details = "Formats: table (coloured where a difference is significant, when stdout is\n"
+		   "a terminal and NO_COLOR is unset), csv (one row per workload; no Pareto\n"
+		   "front), json, html (one self-contained file with SVG charts:\n"
+		   "flagscope report --format html > report.html).",
 	.opts = report_options,
 };
+
+static int add_paretos(struct store *st, struct ranking *rk)
+{
+	if (opt.pareto && !strcmp(opt.pareto, "none"))
+		return 0;
+	if (!opt.pareto) {
+		const char *other[] = {"size.text", "maxrss"};
+		for (size_t i = 0; i < ARRAY_SIZE(other); i++)
+			if (strcmp(rk->metric, other[i]))
+				ranking_add_pareto(st, rk, rk->metric, other[i]);
+		return 0;
+	}
+	const char *comma = strchr(opt.pareto, ',');
+	if (!comma || comma == opt.pareto || !comma[1] || strchr(comma + 1, ',')) {
+		error_msg("report: --pareto takes two metrics X,Y, not '%s' (e.g. --pareto "
+			  "time,size.text)", opt.pareto);
+		return -1;
+	}
+	char *x = xstrndup(opt.pareto, (size_t)(comma - opt.pareto));
+	if (ranking_add_pareto(st, rk, x, comma + 1))
+		warn_msg("report: fewer than two ranked configurations have both %s and %s: no "
+			 "Pareto front", x, comma + 1);
+	free(x);
+	return 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
 	struct strlist pos = {0};
 	struct strbuf err = {0};
 	struct store st;
+	struct rank_options ro;
 	memset(&opt, 0, sizeof(opt));
 	opt.db = "flagscope.db";
 	opt.format = "table";
@@ -48,27 +79,23 @@ int cmd_report(int argc, char **argv)
 		sl_release(&pos);
 		return 2;
 	}
-	if (!file_exists(opt.db)) {
-		error_msg("%s: no results database (run a study first, or pass --db PATH)", opt.db);
+	if (results_stat_options("report", opt.alpha, opt.min_effect, &ro))
 		return 2;
-	}
-	if (store_open(&st, opt.db, 0, &err)) {
-		error_msg("%s", sb_str(&err));
-		sb_release(&err);
+	char *study;
+	if (results_open(opt.db, opt.study, &st, &study))
 		return 2;
-	}
-	char *study = opt.study ? xstrdup(opt.study) : store_latest_study(&st);
 	struct ranking rk;
 	rc = 2;
-	if (!study) {
-		error_msg("%s: holds no study (run one first)", opt.db);
-	} else if (ranking_compute(&st, study, opt.metric, &rk, &err)) {
+	if (ranking_compute_opts(&st, study, opt.metric, &ro, &rk, &err)) {
 		error_msg("%s", sb_str(&err));
 	} else {
-		report_print(stdout, &rk, report_format(opt.format));
-		ranking_release(&rk);
-		rc = 0;
+		const struct report_ops *ops = report_format(opt.format);
+		if (!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) {
+			report_print(stdout, &rk, ops);
+			rc = 0;
+		}
 	}
+	ranking_release(&rk);
 	free(study);
 	sb_release(&err);
 	store_close(&st);

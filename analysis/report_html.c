@@ -1,0 +1,310 @@
+/* report_html.c - the self-contained HTML report (see report.h): the
+ * ranking table, per-workload ratio bars with interval whiskers, the
+ * Pareto scatters and each configuration's facts.  No script, no font, no
+ * image is loaded from anywhere: styles and SVG charts are inline. */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report_internal.h"
+#include "analysis/svg.h"
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:24px;color:#212121;max-width:1100px}"
+	"h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #cfd8dc}"
+	"table{border-collapse:collapse;font-size:13px}"
+	"td,th{padding:3px 8px;text-align:left;border-bottom:1px solid #eceff1}"
+	"th{background:#eceff1}tr.config td{font-weight:bold;border-top:1px solid #b0bec5}"
+	"tr.item td{color:#455a64}td.num{text-align:right;font-family:monospace}"
+	".improved{color:#2e7d32;font-weight:bold}.regressed{color:#c62828;font-weight:bold}"
+	".bad{color:#c62828}.noisy{color:#ef6c00}.rule{color:#455a64;font-size:13px}"
+	".charts{display:flex;flex-wrap:wrap;gap:16px}svg.chart{font-family:sans-serif}"
+	"table.facts td:first-child{font-weight:bold}code{font-size:12px}";
+
+static void esc(FILE *out, const char *s)
+{
+	svg_escape(out, s);
+}
+
+static void html_begin(FILE *out, const struct ranking *r)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
+	      "flagscope report: ", out);
+	esc(out, r->study);
+	fprintf(out, "</title>\n<style>%s</style>\n</head><body>\n<h1>flagscope study ", style);
+	esc(out, r->study);
+	fputs("</h1>\n<p class=\"rule\">", out);
+	char *rule = rep_rule_text(r);
+	esc(out, rule);
+	free(rule);
+	fputs("</p>\n<h2>Ranking</h2>\n<table class=\"ranking\"><thead><tr><th>rank</th>"
+	      "<th>configuration / workload</th><th>ratio</th><th>interval</th><th>p</th>"
+	      "<th>verdict</th><th>status</th><th>samples</th></tr></thead><tbody>\n", out);
+}
+
+static const char *verdict_class(enum verdict v)
+{
+	return v == VERDICT_IMPROVED ? "improved" : v == VERDICT_REGRESSED ? "regressed" : "";
+}
+
+static void td_num(FILE *out, const char *fmt, double v, const char *cls)
+{
+	fprintf(out, "<td class=\"num %s\">", cls ? cls : "");
+	if (isnan(v))
+		fputs("-", out);
+	else
+		fprintf(out, fmt, v);
+	fputs("</td>", out);
+}
+
+static void td_status(FILE *out, enum outcome o, const char *detail)
+{
+	fprintf(out, "<td class=\"%s\">%s", o == OUTCOME_OK ? "" : o == OUTCOME_NOISY ? "noisy" : "bad",
+		outcome_name(o));
+	if (o != OUTCOME_OK && detail && *detail) {
+		fputs(": ", out);
+		esc(out, detail);
+	}
+	fputs("</td>", out);
+}
+
+static void html_config(FILE *out, const struct ranking *r, const struct rank_config *c,
+			size_t index)
+{
+	(void)r;
+	(void)index;
+	fputs("<tr class=\"config\"><td>", out);
+	if (c->rank)
+		fprintf(out, "%d", c->rank);
+	else
+		fputs("-", out);
+	fputs("</td><td>", out);
+	esc(out, c->label);
+	if (c->is_baseline)
+		fputs(" (baseline)", out);
+	fputs("</td>", out);
+	td_num(out, "%.3f", c->ratio, verdict_class(c->verdict));
+	if (isnan(c->lo))
+		fputs("<td>-</td>", out);
+	else if (c->lo == c->hi)
+		fputs("<td>exact</td>", out);
+	else
+		fprintf(out, "<td class=\"num\">[%.3f, %.3f]</td>", c->lo, c->hi);
+	fprintf(out, "<td></td><td class=\"%s\">%s</td>", verdict_class(c->verdict),
+		isnan(c->ratio) ? "-" : verdict_name(c->verdict));
+	td_status(out, c->status, NULL);
+	fprintf(out, "<td>%d improved, %d regressed</td></tr>\n", c->improved, c->regressed);
+}
+
+static void html_item(FILE *out, const struct ranking *r, const struct rank_config *c,
+		      const struct rank_item *it, size_t index)
+{
+	(void)c;
+	(void)index;
+	char ci[64];
+	rep_item_ci(ci, sizeof(ci), it);
+	fputs("<tr class=\"item\"><td></td><td>&nbsp;&nbsp;", out);
+	esc(out, it->name);
+	fputs("</td>", out);
+	td_num(out, "%.3f", it->ratio, verdict_class(it->verdict));
+	fprintf(out, "<td class=\"num\">%s</td>", ci);
+	td_num(out, "%.3g", it->exact ? NAN : it->p, NULL);
+	fprintf(out, "<td class=\"%s\">%s</td>", verdict_class(it->verdict),
+		isnan(it->ratio) ? "-" : verdict_name(it->verdict));
+	td_status(out, it->status, it->detail);
+	fprintf(out, "<td>n=%zu", it->s.n);
+	if (it->s.n) {
+		fprintf(out, ", median %.4g ", it->s.median);
+		esc(out, r->unit);
+		if (it->s.n > 1)
+			fprintf(out, ", MAD %.3g, mean %.4g, sd %.3g, min %.4g", it->s.mad,
+				it->s.mean, it->s.sd, it->s.min);
+		if (it->s.outliers)
+			fprintf(out, ", %zu outlier(s)", it->s.outliers);
+	}
+	fputs("</td></tr>\n", out);
+}
+
+/* One bar chart per item: every configuration's ratio on it. */
+static void html_bars(FILE *out, const struct ranking *r, const size_t *order)
+{
+	size_t nitems = r->n ? r->configs[0].nitems : 0;
+	fputs("</tbody></table>\n<h2>Ratio to the baseline, per workload</h2>\n"
+	      "<div class=\"charts\">\n", out);
+	struct svg_bar *bars = xcalloc(r->n ? r->n : 1, sizeof(*bars));
+	for (size_t w = 0; w < nitems; w++) {
+		size_t nb = 0;
+		for (size_t k = 0; k < r->n; k++) {
+			const struct rank_config *c = &r->configs[order[k]];
+			const struct rank_item *it = &c->items[w];
+			if (isnan(it->ratio))
+				continue;
+			bars[nb++] = (struct svg_bar){c->label, it->ratio, it->exact ? NAN : it->lo,
+						      it->exact ? NAN : it->hi, it->verdict};
+		}
+		char *id = xasprintf("bars-%s", r->configs[0].items[w].name);
+		char *title = xasprintf("%s: %s ratio, %g%% interval", r->configs[0].items[w].name,
+					r->metric, 100 * (1 - r->opt.alpha));
+		svg_ratio_bars(out, id, title, bars, nb);
+		free(id);
+		free(title);
+	}
+	free(bars);
+	fputs("</div>\n", out);
+}
+
+static void html_pareto(FILE *out, const struct ranking *r)
+{
+	if (!r->npareto)
+		return;
+	fputs("<h2>Pareto fronts</h2>\n<p class=\"rule\">Each point is a configuration's "
+	      "geometric-mean ratio to the baseline in two metrics (lower is better in both; "
+	      "higher-is-better metrics are inverted).  Filled points are on the front: no "
+	      "other configuration is at least as good in both.</p>\n<div class=\"charts\">\n",
+	      out);
+	struct svg_point *pts = xcalloc(r->n ? r->n : 1, sizeof(*pts));
+	for (size_t i = 0; i < r->npareto; i++) {
+		const struct rank_pareto *p = &r->pareto[i];
+		for (size_t c = 0; c < r->n; c++)
+			pts[c] = (struct svg_point){r->configs[c].label, p->xv[c], p->yv[c],
+						    p->front[c]};
+		char *id = xasprintf("pareto-%s-%s", p->x, p->y);
+		char *title = xasprintf("%s vs %s", p->x, p->y);
+		char *xl = xasprintf("%s ratio", p->x), *yl = xasprintf("%s ratio", p->y);
+		svg_scatter(out, id, title, xl, yl, pts, r->n);
+		free(id);
+		free(title);
+		free(xl);
+		free(yl);
+	}
+	free(pts);
+	fputs("</div>\n", out);
+}
+
+/* The C library a binary uses, from its ELF facts. */
+static const char *libc_of(int is_static, const char *interp, const char *needed)
+{
+	if (is_static)
+		return "static (linked in)";
+	if (interp && strstr(interp, "musl"))
+		return "musl";
+	if (needed && strstr(needed, "libc.so.6"))
+		return "glibc";
+	if (needed && strstr(needed, "libc.so"))
+		return "musl or another libc.so";
+	return "unknown";
+}
+
+static void fact_row(FILE *out, const char *key, const char *value)
+{
+	fputs("<tr><td>", out);
+	esc(out, key);
+	fputs("</td><td><code>", out);
+	esc(out, value && *value ? value : "-");
+	fputs("</code></td></tr>\n", out);
+}
+
+static const char *col(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	return t ? (const char *)t : "?";
+}
+
+/* The builds' ELF facts, read from their JSON with SQLite's JSON
+ * functions (an in-memory database: no parser of our own). */
+static void html_elf(FILE *out, sqlite3 *mem, const char *facts)
+{
+	sqlite3_stmt *s = NULL;
+	if (!mem || !facts ||
+	    sqlite3_prepare_v2(mem,
+		"SELECT json_extract(e.value,'$.file'), json_extract(e.value,'$.machine'),"
+		" json_extract(e.value,'$.class'), json_extract(e.value,'$.type'),"
+		" coalesce(json_extract(e.value,'$.abi'),''), json_extract(e.value,'$.static'),"
+		" json_extract(e.value,'$.interp'),"
+		" (SELECT group_concat(n.value,' ') FROM json_each(e.value,'$.needed') n),"
+		" (SELECT group_concat(c.value,'; ') FROM json_each(e.value,'$.compilers') c), json_extract(e.value,'$.units[0].switches'),"
+		" json_extract(e.value,'$.sections.\".text\"'), json_extract(e.value,'$.file_size'),"
+		" json_array_length(e.value,'$.mismatches') FROM json_each(?1) o,"
+		" json_each(CASE json_type(o.value) WHEN 'array' THEN o.value"
+		" ELSE json_array(o.value) END) e", -1, &s,
+		NULL) != SQLITE_OK) {
+		fact_row(out, "ELF facts", "none stored");
+		return;
+	}
+	sqlite3_bind_text(s, 1, facts, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *file = (const char *)sqlite3_column_text(s, 0);
+		const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		const char *interp = (const char *)sqlite3_column_text(s, 6);
+		const char *needed = (const char *)sqlite3_column_text(s, 7);
+		char *what = xasprintf("%s %s %s %s, .text %lld B, file %lld B, %d mismatch(es)",
+				       col(s, 2), col(s, 1), col(s, 4), col(s, 3),
+				       sqlite3_column_int64(s, 10), sqlite3_column_int64(s, 11),
+				       sqlite3_column_int(s, 12));
+		char *key = xasprintf("binary %s", base ? base : "?");
+		fact_row(out, key, what);
+		char *link = xasprintf("libc %s; interpreter %s; needs %s",
+				       libc_of(sqlite3_column_int(s, 5), interp, needed),
+				       interp ? interp : "none", needed && *needed ? needed : "nothing");
+		fact_row(out, "  libc", link);
+		fact_row(out, "  compilers", (const char *)sqlite3_column_text(s, 8));
+		fact_row(out, "  recorded switches", (const char *)sqlite3_column_text(s, 9));
+		free(what);
+		free(key);
+		free(link);
+	}
+	sqlite3_finalize(s);
+}
+
+static void html_facts(FILE *out, const struct ranking *r, const size_t *order)
+{
+	sqlite3 *mem = NULL;
+	if (sqlite3_open(":memory:", &mem) != SQLITE_OK) {
+		sqlite3_close(mem);
+		mem = NULL;
+	}
+	fputs("<h2>Configurations</h2>\n", out);
+	for (size_t k = 0; k < r->n; k++) {
+		const struct rank_config *c = &r->configs[order[k]];
+		fputs("<h3>", out);
+		esc(out, c->label);
+		fprintf(out, "</h3>\n<table class=\"facts\" id=\"facts-%s\">\n", c->id);
+		fact_row(out, "id", c->id);
+		fact_row(out, "compiler command", c->cc);
+		fact_row(out, "toolchain", c->toolchain);
+		fact_row(out, "CFLAGS", c->cflags);
+		fact_row(out, "LDFLAGS", c->ldflags);
+		fact_row(out, "linkage", c->link);
+		html_elf(out, mem, c->facts);
+		fputs("</table>\n", out);
+	}
+	sqlite3_close(mem);
+}
+
+static void html_end(FILE *out, const struct ranking *r)
+{
+	size_t *order = report_order(r);
+	html_bars(out, r, order);
+	html_pareto(out, r);
+	html_facts(out, r, order);
+	fputs("<h2>Run</h2>\n<ul>\n", out);
+	if (r->built >= 0)
+		fprintf(out, "<li>builds in the last run: %d built, %d cached, %d failed</li>\n",
+			r->built, r->cached, r->failed);
+	for (size_t i = 0; i < r->facts.n; i++) {
+		fputs("<li>", out);
+		esc(out, r->facts.v[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n</body></html>\n", out);
+	free(order);
+}
+
+const struct report_ops report_html = {
+	.name = "html",
+	.begin = html_begin,
+	.config = html_config,
+	.item = html_item,
+	.end = html_end,
+};

@@ -1,0 +1,31 @@
+/*
+ * report_internal.h - what the report formats share: the format ops each
+ * file defines, and small printing helpers.  Only analysis/report*.c
+ * include it.
+ */
+#ifndef FLAGSCOPE_REPORT_INTERNAL_H
+#define FLAGSCOPE_REPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "analysis/report.h"
+
+extern const struct report_ops report_table; /* report_text.c */
+extern const struct report_ops report_csv;   /* report_text.c */
+extern const struct report_ops report_json;  /* report_json.c */
+extern const struct report_ops report_html;  /* report_html.c */
+
+/* A JSON number, or null for NaN and infinities. */
+void rep_json_num(FILE *out, double v);
+/* A JSON string literal, quotes included; NULL prints "". */
+void rep_json_str(FILE *out, const char *s);
+/* The label of the baseline configuration, or "?". */
+const char *rep_baseline_label(const struct ranking *r);
+/* How an item's interval reads: "exact" (zero spread in both samples),
+ * "one run", "[lo, hi]", or "-" without one. */
+void rep_item_ci(char *buf, size_t n, const struct rank_item *it);
+/* What the numbers mean, in sentences: metric, direction, baseline, the
+ * significance rule, the rank rule, the noise target; heap string. */
+char *rep_rule_text(const struct ranking *r);
+
+#endif

@@ -1,0 +1,152 @@
+/* report_json.c - the JSON format (see report.h).  The keys of issue 2
+ * (configs[].{label,id,rank,ratio,ci,status,workloads[].{name,n,median,
+ * ratio,ci,status}}, builds) never change; new keys are only added. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report_internal.h"
+
+static void json_begin(FILE *out, const struct ranking *r)
+{
+	fputs("{\"study\":", out);
+	rep_json_str(out, r->study);
+	fputs(",\"metric\":", out);
+	rep_json_str(out, r->metric);
+	fputs(",\"unit\":", out);
+	rep_json_str(out, r->unit);
+	fprintf(out, ",\"higher_better\":%s,\"alpha\":", r->higher_better ? "true" : "false");
+	rep_json_num(out, r->opt.alpha);
+	fputs(",\"min_effect\":", out);
+	rep_json_num(out, r->opt.min_effect);
+	fputs(",\"noisy_target\":", out);
+	rep_json_num(out, r->noisy_target > 0 ? r->noisy_target : NAN);
+	fputs(",\"baseline\":", out);
+	rep_json_str(out, rep_baseline_label(r));
+	fputs(",\"configs\":[", out);
+}
+
+static void json_pair(FILE *out, const char *key, double a, double b)
+{
+	fprintf(out, ",\"%s\":[", key);
+	rep_json_num(out, a);
+	fputc(',', out);
+	rep_json_num(out, b);
+	fputc(']', out);
+}
+
+static void json_key_str(FILE *out, const char *key, const char *v)
+{
+	fprintf(out, ",\"%s\":", key);
+	rep_json_str(out, v);
+}
+
+static void json_key_num(FILE *out, const char *key, double v)
+{
+	fprintf(out, ",\"%s\":", key);
+	rep_json_num(out, v);
+}
+
+static void json_config(FILE *out, const struct ranking *r, const struct rank_config *c,
+			size_t index)
+{
+	(void)r;
+	fprintf(out, "%s{\"label\":", index ? "," : "");
+	rep_json_str(out, c->label);
+	fprintf(out, ",\"id\":\"%s\",\"rank\":", c->id);
+	if (c->rank)
+		fprintf(out, "%d", c->rank);
+	else
+		fputs("null", out);
+	json_key_num(out, "ratio", c->ratio);
+	json_pair(out, "ci", c->lo, c->hi);
+	fprintf(out, ",\"status\":\"%s\",\"baseline\":%s", outcome_name(c->status),
+		c->is_baseline ? "true" : "false");
+	json_key_str(out, "verdict", isnan(c->ratio) ? NULL : verdict_name(c->verdict));
+	fprintf(out, ",\"improved\":%d,\"regressed\":%d", c->improved, c->regressed);
+	json_key_str(out, "detail", c->detail);
+	json_key_str(out, "cc", c->cc);
+	json_key_str(out, "toolchain", c->toolchain);
+	json_key_str(out, "cflags", c->cflags);
+	json_key_str(out, "ldflags", c->ldflags);
+	json_key_str(out, "link", c->link);
+	fputs(",\"workloads\":[", out);
+}
+
+static void json_item(FILE *out, const struct ranking *r, const struct rank_config *c,
+		      const struct rank_item *it, size_t index)
+{
+	(void)r;
+	(void)c;
+	fprintf(out, "%s{\"name\":", index ? "," : "");
+	rep_json_str(out, it->name);
+	fprintf(out, ",\"n\":%zu", it->s.n);
+	json_key_num(out, "median", it->s.median);
+	json_key_num(out, "ratio", it->ratio);
+	json_pair(out, "ci", it->lo, it->hi);
+	fprintf(out, ",\"exact\":%s,\"status\":\"%s\"", it->exact ? "true" : "false",
+		outcome_name(it->status));
+	json_key_str(out, "detail", it->detail);
+	json_key_num(out, "p", it->p);
+	json_key_str(out, "verdict", isnan(it->ratio) ? NULL : verdict_name(it->verdict));
+	fprintf(out, ",\"n_baseline\":%zu", it->nbase);
+	json_key_num(out, "mad", it->s.mad);
+	json_key_num(out, "mean", it->s.mean);
+	json_key_num(out, "sd", it->s.sd);
+	json_key_num(out, "min", it->s.min);
+	json_key_num(out, "max", it->s.max);
+	fprintf(out, ",\"outliers\":%zu", it->s.outliers);
+	json_pair(out, "median_ci", it->s.ci_lo, it->s.ci_hi);
+	json_key_num(out, "halfwidth", it->halfwidth);
+	fprintf(out, ",\"build_property\":%s}", it->from_build ? "true" : "false");
+}
+
+static void json_config_end(FILE *out, const struct ranking *r, const struct rank_config *c)
+{
+	(void)r;
+	fputs("],\"elf\":", out);
+	fputs(c->facts ? c->facts : "[]", out);
+	fputc('}', out);
+}
+
+static void json_end(FILE *out, const struct ranking *r)
+{
+	fprintf(out, "],\"builds\":{\"built\":%d,\"cached\":%d,\"failed\":%d},\"facts\":[",
+		r->built < 0 ? 0 : r->built, r->cached < 0 ? 0 : r->cached,
+		r->failed < 0 ? 0 : r->failed);
+	for (size_t i = 0; i < r->facts.n; i++) {
+		if (i)
+			fputc(',', out);
+		rep_json_str(out, r->facts.v[i]);
+	}
+	fputs("],\"pareto\":[", out);
+	for (size_t i = 0; i < r->npareto; i++) {
+		const struct rank_pareto *p = &r->pareto[i];
+		fprintf(out, "%s{\"x\":", i ? "," : "");
+		rep_json_str(out, p->x);
+		json_key_str(out, "y", p->y);
+		fputs(",\"points\":[", out);
+		int first = 1;
+		for (size_t c = 0; c < r->n; c++) {
+			if (isnan(p->xv[c]) || isnan(p->yv[c]))
+				continue;
+			fprintf(out, "%s{\"label\":", first ? "" : ",");
+			rep_json_str(out, r->configs[c].label);
+			json_key_num(out, "x", p->xv[c]);
+			json_key_num(out, "y", p->yv[c]);
+			fprintf(out, ",\"front\":%s}", p->front[c] ? "true" : "false");
+			first = 0;
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}
+
+const struct report_ops report_json = {
+	.name = "json",
+	.begin = json_begin,
+	.config = json_config,
+	.item = json_item,
+	.config_end = json_config_end,
+	.end = json_end,
+};

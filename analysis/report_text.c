@@ -1,0 +1,179 @@
+/* report_text.c - the terminal table and CSV formats (see report.h) */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/report_internal.h"
+
+/* ---- table ---- */
+
+#define GREEN "\033[32m"
+#define RED "\033[31m"
+#define BOLD "\033[1m"
+#define PLAIN "\033[0m"
+
+static int colour_on(FILE *out)
+{
+	const char *no = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	return isatty(fileno(out)) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+}
+
+/* Print text padded to width, coloured by a significant verdict. */
+static void put_verdict_col(FILE *out, const char *text, int width, enum verdict v)
+{
+	int colour = v != VERDICT_UNCHANGED && colour_on(out);
+	if (colour)
+		fputs(v == VERDICT_IMPROVED ? GREEN : RED, out);
+	fprintf(out, "%-*s", width, text);
+	if (colour)
+		fputs(PLAIN, out);
+}
+
+static void table_begin(FILE *out, const struct ranking *r)
+{
+	char *rule = rep_rule_text(r);
+	fprintf(out, "study %s: %s\n", r->study, rule);
+	free(rule);
+	fprintf(out, "\n%-5s %-32s %-8s %-18s %-10s %s\n", "rank", "configuration", "ratio",
+		"interval", "verdict", "status");
+}
+
+static void table_config(FILE *out, const struct ranking *r, const struct rank_config *c,
+			 size_t index)
+{
+	(void)r;
+	(void)index;
+	char rank[16], ratio[32], ci[48];
+	snprintf(rank, sizeof(rank), c->rank ? "%d" : "-", c->rank);
+	snprintf(ratio, sizeof(ratio), isnan(c->ratio) ? "-" : "%.3f", c->ratio);
+	if (isnan(c->lo))
+		snprintf(ci, sizeof(ci), "-");
+	else if (c->lo == c->hi)
+		snprintf(ci, sizeof(ci), "exact");
+	else
+		snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->lo, c->hi);
+	fprintf(out, "%-5s %-32s ", rank, c->label);
+	put_verdict_col(out, ratio, 8, c->verdict);
+	fprintf(out, " %-18s ", ci);
+	put_verdict_col(out, isnan(c->ratio) ? "-" : verdict_name(c->verdict), 10, c->verdict);
+	fprintf(out, " %s%s\n", outcome_name(c->status), c->is_baseline ? " (baseline)" : "");
+	if (c->status != OUTCOME_OK && c->detail)
+		fprintf(out, "      %s\n", c->detail);
+}
+
+static void table_item(FILE *out, const struct ranking *r, const struct rank_config *c,
+		       const struct rank_item *it, size_t index)
+{
+	(void)c;
+	(void)index;
+	char ratio[32], ci[48], med[32], mad[40], p[24];
+	snprintf(med, sizeof(med), isnan(it->s.median) ? "-" : "%.4g", it->s.median);
+	snprintf(mad, sizeof(mad), it->s.n > 1 ? "mad %.2g" : "", it->s.mad);
+	snprintf(ratio, sizeof(ratio), isnan(it->ratio) ? "-" : "%.3f", it->ratio);
+	snprintf(p, sizeof(p), isnan(it->p) || it->exact ? "" : "p %.3f", it->p);
+	rep_item_ci(ci, sizeof(ci), it);
+	fprintf(out, "        %-22s n=%-3zu median %-9s %-4s %-12s ratio ", it->name, it->s.n, med,
+		r->unit, mad);
+	put_verdict_col(out, ratio, 6, it->verdict);
+	fprintf(out, " %-16s %-8s ", ci, p);
+	put_verdict_col(out, isnan(it->ratio) ? "-" : verdict_name(it->verdict), 10, it->verdict);
+	fprintf(out, " %s", outcome_name(it->status));
+	if (it->s.outliers)
+		fprintf(out, " (%zu outlier%s)", it->s.outliers, it->s.outliers > 1 ? "s" : "");
+	if (it->status == OUTCOME_NOISY && it->detail)
+		fprintf(out, ": %s", it->detail);
+	fputc('\n', out);
+}
+
+static void table_end(FILE *out, const struct ranking *r)
+{
+	for (size_t i = 0; i < r->npareto; i++) {
+		const struct rank_pareto *p = &r->pareto[i];
+		fprintf(out, "\npareto front, %s vs %s (geometric-mean ratios, lower is better):",
+			p->x, p->y);
+		for (size_t c = 0; c < r->n; c++)
+			if (p->front[c])
+				fprintf(out, "\n  %-32s %s %.3f  %s %.3f", r->configs[c].label, p->x,
+					p->xv[c], p->y, p->yv[c]);
+		fputc('\n', out);
+	}
+	if (r->built >= 0)
+		fprintf(out, "\nbuilds in the last run: %d built, %d cached, %d failed\n", r->built,
+			r->cached, r->failed);
+	for (size_t i = 0; i < r->facts.n; i++)
+		fprintf(out, "%s\n", r->facts.v[i]);
+}
+
+const struct report_ops report_table = {
+	.name = "table",
+	.begin = table_begin,
+	.config = table_config,
+	.item = table_item,
+	.end = table_end,
+};
+
+/* ---- csv ---- */
+
+static void csv_field(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_nums(FILE *out, size_t n, const double *v)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputc(',', out);
+		if (!isnan(v[i]))
+			fprintf(out, "%.9g", v[i]);
+	}
+}
+
+static void csv_begin(FILE *out, const struct ranking *r)
+{
+	(void)r;
+	/* columns are only ever added at the end, so scripts keep working */
+	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
+	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
+	      "min,max,outliers,median_lo,median_hi,exact\n",
+	      out);
+}
+
+static void csv_item(FILE *out, const struct ranking *r, const struct rank_config *c,
+		     const struct rank_item *it, size_t index)
+{
+	(void)index;
+	csv_field(out, r->study);
+	fputc(',', out);
+	csv_field(out, r->metric);
+	fprintf(out, ",%s,", c->id);
+	csv_field(out, c->label);
+	fprintf(out, ",%d", c->rank);
+	csv_nums(out, 3, (double[]){c->ratio, c->lo, c->hi});
+	fprintf(out, ",%s,", outcome_name(c->status));
+	csv_field(out, it->name);
+	fprintf(out, ",%zu", it->s.n);
+	csv_nums(out, 4, (double[]){it->s.median, it->ratio, it->lo, it->hi});
+	fprintf(out, ",%s,", outcome_name(it->status));
+	csv_field(out, it->detail ? it->detail : "");
+	csv_nums(out, 1, &it->p);
+	fprintf(out, ",%s,%s", isnan(it->ratio) ? "" : verdict_name(it->verdict),
+		isnan(c->ratio) ? "" : verdict_name(c->verdict));
+	csv_nums(out, 5, (double[]){it->s.mad, it->s.mean, it->s.sd, it->s.min, it->s.max});
+	fprintf(out, ",%zu", it->s.outliers);
+	csv_nums(out, 2, (double[]){it->s.ci_lo, it->s.ci_hi});
+	fprintf(out, ",%d\n", it->exact);
+}
+
+const struct report_ops report_csv = {
+	.name = "csv",
+	.begin = csv_begin,
+	.item = csv_item,
+};

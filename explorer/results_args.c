@@ -1,0 +1,57 @@
+/* results_args.c - see results_args.h */
+#include "explorer/results_args.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int results_open(const char *path, const char *study, struct store *st, char **name)
+{
+	struct strbuf err = {0};
+	*name = NULL;
+	if (!file_exists(path)) {
+		error_msg("%s: no results database (run a study first, or pass --db PATH)", path);
+		return -1;
+	}
+	if (store_open(st, path, 0, &err)) {
+		error_msg("%s", sb_str(&err));
+		sb_release(&err);
+		return -1;
+	}
+	*name = study ? xstrdup(study) : store_latest_study(st);
+	if (!*name) {
+		error_msg("%s: holds no study (run one first)", path);
+		store_close(st);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_fraction(const char *cmd, const char *opt, const char *text, double lo,
+			  double hi, double *v)
+{
+	char *end;
+	double x = strtod(text, &end);
+	if (end != text && *end == '%' && !end[1]) {
+		x /= 100;
+		end++;
+	}
+	if (end == text || *end || !isfinite(x) || x < lo || x > hi) {
+		error_msg("%s: --%s needs a number from %g to %g, not '%s' (see flagscope %s --help)",
+			  cmd, opt, lo, hi, text, cmd);
+		return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+int results_stat_options(const char *cmd, const char *alpha, const char *min_effect,
+			 struct rank_options *o)
+{
+	rank_options_default(o);
+	if (alpha && (parse_fraction(cmd, "alpha", alpha, 1e-9, 0.5, &o->alpha)))
+		return -1;
+	if (min_effect && parse_fraction(cmd, "min-effect", min_effect, 0, 0.99, &o->min_effect))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,33 @@
+/*
+ * results_args.h - what the commands that read a results database share
+ * (report, compare, recommend, why): opening it, picking the study, and
+ * the significance options.  Each prints its own error in the house form
+ * and returns non-zero; the caller exits 2.
+ */
+#ifndef FLAGSCOPE_RESULTS_ARGS_H
+#define FLAGSCOPE_RESULTS_ARGS_H
+
+#include "analysis/rank.h"
+#include "analysis/store.h"
+
+/* Open an existing database at path and pick the study: `study` if not
+ * NULL, else the latest stored.  0 with st open and *name (heap) set. */
+int results_open(const char *path, const char *study, struct store *st, char **name);
+
+/* Fill o from the defaults and the --alpha / --min-effect arguments (NULL:
+ * keep the default).  alpha must lie in (0, 0.5], min_effect in [0, 1);
+ * min_effect may be written as a percentage ("2%"). */
+int results_stat_options(const char *cmd, const char *alpha, const char *min_effect,
+			 struct rank_options *o);
+
+/* The option table lines every such command has, to paste into its own:
+ * --db, --study, --alpha, --min-effect. */
+#define RESULTS_OPTIONS(db, study, alpha, min_effect)                                      \
+	{"db", 0, OPT_STRING, (db), "PATH", "results database (default ./flagscope.db)"},   \
+	{"study", 's', OPT_STRING, (study), "NAME", "which study (default: the latest stored)"}, \
+	{"alpha", 0, OPT_STRING, (alpha), "P",                                              \
+	 "significance level of the Mann-Whitney test (default 0.05)"},                     \
+	{"min-effect", 0, OPT_STRING, (min_effect), "X",                                    \
+	 "smallest difference that counts, 0.01 or 1% (default 1%)"}
+
+#endif
