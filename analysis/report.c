@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/report_internal.h"
 
@@ -72,6 +73,18 @@ void rep_item_ci(char *buf, size_t n, const struct rank_item *it)
 		snprintf(buf, n, "exact");
 	else
 		snprintf(buf, n, "[%.3f, %.3f]", it->lo, it->hi);
+}
+
+int report_colour(FILE *out)
+{
+	const char *no = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	return isatty(fileno(out)) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+}
+
+const char *report_verdict_colour(enum verdict v)
+{
+	return v == VERDICT_IMPROVED ? "\033[32m" : v == VERDICT_REGRESSED ? "\033[31m" : "";
 }
 
 static const struct ranking *sort_ranking;

@@ -39,4 +39,12 @@ void report_print(FILE *out, const struct ranking *r, const struct report_ops *o
 /* That order as configuration indexes; heap array of r->n entries. */
 size_t *report_order(const struct ranking *r);
 
+/* 1 when text written to out may be coloured: out is a terminal, NO_COLOR
+ * is unset or empty and TERM is not "dumb". */
+int report_colour(FILE *out);
+/* The escape sequence that starts the colour of a significant verdict
+ * ("" for unchanged), and the one that ends it. */
+const char *report_verdict_colour(enum verdict v);
+#define REPORT_COLOUR_END "\033[0m"
+
 #endif

@@ -2,33 +2,20 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/report_internal.h"
 
 /* ---- table ---- */
 
-#define GREEN "\033[32m"
-#define RED "\033[31m"
-#define BOLD "\033[1m"
-#define PLAIN "\033[0m"
-
-static int colour_on(FILE *out)
-{
-	const char *no = getenv("NO_COLOR");
-	const char *term = getenv("TERM");
-	return isatty(fileno(out)) && !(no && *no) && !(term && !strcmp(term, "dumb"));
-}
-
 /* Print text padded to width, coloured by a significant verdict. */
 static void put_verdict_col(FILE *out, const char *text, int width, enum verdict v)
 {
-	int colour = v != VERDICT_UNCHANGED && colour_on(out);
+	int colour = v != VERDICT_UNCHANGED && report_colour(out);
 	if (colour)
-		fputs(v == VERDICT_IMPROVED ? GREEN : RED, out);
+		fputs(report_verdict_colour(v), out);
 	fprintf(out, "%-*s", width, text);
 	if (colour)
-		fputs(PLAIN, out);
+		fputs(REPORT_COLOUR_END, out);
 }
 
 static void table_begin(FILE *out, const struct ranking *r)

@@ -16,5 +16,6 @@ int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sysroot(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{"list", cmd_list, "list toolchains, workloads or presets"},
 	{"verify", cmd_verify, "prove from ELF files which flags, ABI and linkage they got"},
 	{"sysroot", cmd_sysroot, "build or list C library sysroots made with target flags"},
+	{"compare", cmd_compare, "IMPROVED / REGRESSED / UNCHANGED between two databases or configurations"},
 };
 
 static void usage(FILE *out)

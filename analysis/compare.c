@@ -1,0 +1,361 @@
+/* compare.c - see compare.h */
+#include "analysis/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report.h"
+#include "analysis/results.h"
+
+/* The union of both sides' items, sorted, without repeats. */
+static void union_items(const struct compare_side *a, const struct compare_side *b,
+			struct strlist *workloads, struct strlist *runs)
+{
+	struct strlist w[2] = {{0}}, r[2] = {{0}};
+	results_items(a->st, a->study, &w[0], &r[0]);
+	results_items(b->st, b->study, &w[1], &r[1]);
+	size_t i = 0, j = 0;
+	while (i < w[0].n || j < w[1].n) {
+		int cmp = i >= w[0].n ? 1 : j >= w[1].n ? -1 : strcmp(w[0].v[i], w[1].v[j]);
+		if (!cmp)
+			cmp = strcmp(r[0].v[i], r[1].v[j]);
+		int take_a = cmp <= 0;
+		sl_push(workloads, take_a ? w[0].v[i] : w[1].v[j]);
+		sl_push(runs, take_a ? r[0].v[i] : r[1].v[j]);
+		i += cmp <= 0;
+		j += cmp >= 0;
+	}
+	for (int k = 0; k < 2; k++) {
+		sl_release(&w[k]);
+		sl_release(&r[k]);
+	}
+}
+
+static enum verdict orient(enum verdict v, int higher_better)
+{
+	if (!higher_better || v == VERDICT_UNCHANGED)
+		return v;
+	return v == VERDICT_IMPROVED ? VERDICT_REGRESSED : VERDICT_IMPROVED;
+}
+
+/* The verdict of an item whose outcome is not ok on some side. */
+static void judge_outcomes(struct compare_line *l, const char *old_detail,
+			   const char *new_detail, size_t nold, size_t nnew)
+{
+	int old_ok = l->old_status == OUTCOME_OK, new_ok = l->new_status == OUTCOME_OK;
+	if (old_ok && !new_ok) {
+		l->verdict = VERDICT_REGRESSED;
+		l->detail = xasprintf("new: %s: %s", outcome_name(l->new_status), new_detail);
+	} else if (!old_ok && new_ok) {
+		l->verdict = VERDICT_IMPROVED;
+		l->detail = xasprintf("works now; old: %s: %s", outcome_name(l->old_status),
+				      old_detail);
+	} else if (!old_ok) {
+		l->incomplete = 1;
+		l->detail = xasprintf("fails on both sides: %s / %s", outcome_name(l->old_status),
+				      outcome_name(l->new_status));
+	} else {
+		l->incomplete = 1;
+		l->detail = xasprintf("no samples of %s on the %s side", l->metric,
+				      !nold && !nnew ? "either" : !nold ? "old" : "new");
+	}
+}
+
+static void add_line(struct compare_result *res, const struct compare_side *old,
+		     const struct compare_side *new, const char *label, const char *workload,
+		     const char *run, const char *metric)
+{
+	res->v = xrealloc(res->v, (res->n + 1) * sizeof(*res->v));
+	struct compare_line *l = &res->v[res->n++];
+	memset(l, 0, sizeof(*l));
+	l->config = xstrdup(label);
+	l->item = *run ? xasprintf("%s/%s", workload, run) : xstrdup(workload);
+	l->metric = xstrdup(metric);
+	l->unit = results_metric_unit(new->st, new->study, metric);
+	l->c = (struct comparison){.ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN};
+	char *od, *nd;
+	l->old_status = results_status(old->st, old->study, old->config_id, workload, run, &od);
+	l->new_status = results_status(new->st, new->study, new->config_id, workload, run, &nd);
+	size_t no, nn;
+	double *a = results_samples(old->st, old->study, old->config_id, workload, run, metric, &no,
+				    NULL);
+	double *b = results_samples(new->st, new->study, new->config_id, workload, run, metric, &nn,
+				    NULL);
+	l->old_median = no ? stats_median(a, no) : NAN;
+	l->new_median = nn ? stats_median(b, nn) : NAN;
+	if (l->old_status == OUTCOME_OK && l->new_status == OUTCOME_OK && no && nn) {
+		struct rng rng;
+		rng_seed(&rng, res->opt.seed);
+		stats_compare(b, nn, a, no, res->opt.alpha, res->opt.min_effect, res->opt.iters,
+			      &rng, &l->c);
+		l->verdict = orient(l->c.verdict, results_higher_better(new->st, new->study, metric));
+		l->incomplete = l->c.error != 0;
+		l->detail = xstrdup(l->c.error ? "the ratio is undefined (a zero median)" : "");
+	} else {
+		l->c.na = nn;
+		l->c.nb = no;
+		judge_outcomes(l, od, nd, no, nn);
+	}
+	res->improved += l->verdict == VERDICT_IMPROVED;
+	res->regressed += l->verdict == VERDICT_REGRESSED;
+	res->incomplete += l->incomplete;
+	res->unchanged += l->verdict == VERDICT_UNCHANGED && !l->incomplete;
+	free(a);
+	free(b);
+	free(od);
+	free(nd);
+}
+
+static void compare_configs_opts(struct compare_result *res, const struct rank_options *o)
+{
+	if (o)
+		res->opt = *o;
+	else if (!res->opt.iters)
+		rank_options_default(&res->opt);
+}
+
+void compare_configs(const struct compare_side *old, const struct compare_side *new,
+		     const char *label, const struct strlist *metrics,
+		     const struct rank_options *o, struct compare_result *res)
+{
+	struct strlist workloads = {0}, runs = {0};
+	compare_configs_opts(res, o);
+	union_items(old, new, &workloads, &runs);
+	for (size_t i = 0; i < workloads.n; i++)
+		for (size_t m = 0; m < metrics->n; m++)
+			add_line(res, old, new, label, workloads.v[i], runs.v[i], metrics->v[m]);
+	sl_release(&workloads);
+	sl_release(&runs);
+}
+
+static void default_metrics(struct store *st, const char *study, const struct strlist *given,
+			    struct strlist *out)
+{
+	for (size_t i = 0; given && i < given->n; i++)
+		sl_push(out, given->v[i]);
+	if (!out->n)
+		sl_push_owned(out, results_study_metric(st, study));
+}
+
+int compare_databases(struct store *old, struct store *new, const char *study,
+		      const struct strlist *metrics, const struct rank_options *o,
+		      struct compare_result *res, struct strbuf *err)
+{
+	memset(res, 0, sizeof(*res));
+	compare_configs_opts(res, o);
+	res->old_name = xstrdup(old->path);
+	res->new_name = xstrdup(new->path);
+	res->study = xstrdup(study);
+	size_t no, nn;
+	struct result_config *co = results_configs(old, study, &no);
+	struct result_config *cn = results_configs(new, study, &nn);
+	struct strlist m = {0};
+	default_metrics(new, study, metrics, &m);
+	int paired = 0;
+	for (size_t i = 0; i < nn; i++) {
+		int k = results_find_label(co, no, cn[i].label);
+		if (k < 0)
+			continue;
+		struct compare_side a = {old, study, co[k].id}, b = {new, study, cn[i].id};
+		compare_configs(&a, &b, cn[i].label, &m, o, res);
+		paired++;
+	}
+	if (!no || !nn)
+		sb_addf(err, "%s: no study '%s' in this database (name the study both hold with "
+			     "--study)", !no ? old->path : new->path, study);
+	else if (!paired)
+		sb_addf(err, "%s and %s: no configuration label is in both (compare the same "
+			     "study file run twice)", old->path, new->path);
+	result_configs_free(co, no);
+	result_configs_free(cn, nn);
+	sl_release(&m);
+	return paired ? 0 : -1;
+}
+
+int compare_labels(struct store *st, const char *study, const char *old_label,
+		   const char *new_label, const struct strlist *metrics,
+		   const struct rank_options *o, struct compare_result *res, struct strbuf *err)
+{
+	memset(res, 0, sizeof(*res));
+	compare_configs_opts(res, o);
+	res->old_name = xstrdup(old_label);
+	res->new_name = xstrdup(new_label);
+	res->study = xstrdup(study);
+	size_t n;
+	struct result_config *c = results_configs(st, study, &n);
+	int a = results_find_label(c, n, old_label), b = results_find_label(c, n, new_label);
+	int rc = -1;
+	if (a < 0 || b < 0) {
+		sb_addf(err, "%s: study '%s' has no configuration '%s' (flagscope report lists "
+			     "the labels)", st->path, study, a < 0 ? old_label : new_label);
+	} else {
+		struct strlist m = {0};
+		default_metrics(st, study, metrics, &m);
+		struct compare_side sa = {st, study, c[a].id}, sb = {st, study, c[b].id};
+		char *label = xasprintf("%s -> %s", old_label, new_label);
+		compare_configs(&sa, &sb, label, &m, o, res);
+		free(label);
+		sl_release(&m);
+		rc = 0;
+	}
+	result_configs_free(c, n);
+	return rc;
+}
+
+void compare_result_release(struct compare_result *res)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		free(res->v[i].config);
+		free(res->v[i].item);
+		free(res->v[i].metric);
+		free(res->v[i].unit);
+		free(res->v[i].detail);
+	}
+	free(res->v);
+	free(res->old_name);
+	free(res->new_name);
+	free(res->study);
+	memset(res, 0, sizeof(*res));
+}
+
+/* ---- printing: one walk, a format's functions plugged in ---- */
+
+struct compare_format {
+	const char *name;
+	void (*begin)(FILE *out, const struct compare_result *res);
+	void (*line)(FILE *out, const struct compare_result *res, const struct compare_line *l,
+		     size_t index);
+	void (*end)(FILE *out, const struct compare_result *res);
+};
+
+static const char *line_verdict(const struct compare_line *l)
+{
+	return l->verdict == VERDICT_IMPROVED ? "IMPROVED"
+	       : l->verdict == VERDICT_REGRESSED ? "REGRESSED"
+						 : "UNCHANGED";
+}
+
+static void table_begin(FILE *out, const struct compare_result *res)
+{
+	fprintf(out, "compare study %s: old %s, new %s; ratio = new median / old median, "
+		     "%g%% interval;\nsignificant: Mann-Whitney p < %g and |ratio - 1| >= %g%%\n\n",
+		res->study, res->old_name, res->new_name, 100 * (1 - res->opt.alpha),
+		res->opt.alpha, 100 * res->opt.min_effect);
+	fprintf(out, "%-10s %-24s %-16s %-10s %-7s %-17s %-8s %-9s %s\n", "verdict",
+		"configuration", "workload", "metric", "ratio", "interval", "p", "n old/new",
+		"medians old -> new");
+}
+
+static void table_line(FILE *out, const struct compare_result *res, const struct compare_line *l,
+		       size_t index)
+{
+	(void)res;
+	(void)index;
+	char ratio[32] = "-", ci[48] = "-", p[24] = "-", n[32];
+	if (!isnan(l->c.ratio) && !l->incomplete) {
+		snprintf(ratio, sizeof(ratio), "%.3f", l->c.ratio);
+		if (l->c.exact)
+			snprintf(ci, sizeof(ci), "exact");
+		else
+			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", l->c.lo, l->c.hi);
+		snprintf(p, sizeof(p), "%.3g", l->c.p);
+	}
+	snprintf(n, sizeof(n), "%zu/%zu", l->c.nb, l->c.na);
+	int colour = l->verdict != VERDICT_UNCHANGED && report_colour(out);
+	fprintf(out, "%s%-10s%s %-24s %-16s %-10s %-7s %-17s %-8s %-9s %.6g -> %.6g %s", colour
+		? report_verdict_colour(l->verdict) : "", line_verdict(l), colour ? REPORT_COLOUR_END
+		: "", l->config, l->item, l->metric, ratio, ci, p, n, l->old_median, l->new_median,
+		l->unit);
+	if (l->detail && *l->detail)
+		fprintf(out, "  (%s)", l->detail);
+	fputc('\n', out);
+}
+
+static void table_end(FILE *out, const struct compare_result *res)
+{
+	fprintf(out, "\n%zu regressed, %zu improved, %zu unchanged, %zu not comparable\n",
+		res->regressed, res->improved, res->unchanged, res->incomplete);
+}
+
+static void json_num(FILE *out, const char *key, double v)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (isfinite(v))
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+static void json_str(FILE *out, const char *key, const char *s)
+{
+	struct strbuf sb = {0};
+	sb_add_json(&sb, s ? s : "");
+	fprintf(out, ",\"%s\":%s", key, sb_str(&sb));
+	sb_release(&sb);
+}
+
+static void json_begin(FILE *out, const struct compare_result *res)
+{
+	fputs("{\"format\":\"flagscope-compare\"", out);
+	json_str(out, "study", res->study);
+	json_str(out, "old", res->old_name);
+	json_str(out, "new", res->new_name);
+	json_num(out, "alpha", res->opt.alpha);
+	json_num(out, "min_effect", res->opt.min_effect);
+	fputs(",\"lines\":[", out);
+}
+
+static void json_line(FILE *out, const struct compare_result *res, const struct compare_line *l,
+		      size_t index)
+{
+	(void)res;
+	fprintf(out, "%s{\"verdict\":\"%s\"", index ? "," : "", verdict_name(l->verdict));
+	json_str(out, "config", l->config);
+	json_str(out, "workload", l->item);
+	json_str(out, "metric", l->metric);
+	json_str(out, "unit", l->unit);
+	json_num(out, "ratio", l->incomplete ? NAN : l->c.ratio);
+	fputs(",\"ci\":[", out);
+	fprintf(out, isfinite(l->c.lo) && !l->incomplete ? "%.6g" : "null", l->c.lo);
+	fputc(',', out);
+	fprintf(out, isfinite(l->c.hi) && !l->incomplete ? "%.6g" : "null", l->c.hi);
+	fputc(']', out);
+	json_num(out, "p", l->incomplete ? NAN : l->c.p);
+	fprintf(out, ",\"n_old\":%zu,\"n_new\":%zu,\"exact\":%s,\"comparable\":%s", l->c.nb,
+		l->c.na, l->c.exact ? "true" : "false", l->incomplete ? "false" : "true");
+	json_num(out, "median_old", l->old_median);
+	json_num(out, "median_new", l->new_median);
+	fprintf(out, ",\"status_old\":\"%s\",\"status_new\":\"%s\"", outcome_name(l->old_status),
+		outcome_name(l->new_status));
+	json_str(out, "detail", l->detail);
+	fputc('}', out);
+}
+
+static void json_end(FILE *out, const struct compare_result *res)
+{
+	fprintf(out, "],\"regressed\":%zu,\"improved\":%zu,\"unchanged\":%zu,"
+		     "\"not_comparable\":%zu}\n",
+		res->regressed, res->improved, res->unchanged, res->incomplete);
+}
+
+static const struct compare_format formats[] = {
+	{.name = "table", .begin = table_begin, .line = table_line, .end = table_end},
+	{.name = "json", .begin = json_begin, .line = json_line, .end = json_end},
+};
+
+const char *const compare_format_names[] = {"table", "json", NULL};
+
+int compare_print(FILE *out, const struct compare_result *res, const char *format)
+{
+	for (size_t f = 0; f < ARRAY_SIZE(formats); f++) {
+		if (strcmp(formats[f].name, format))
+			continue;
+		formats[f].begin(out, res);
+		for (size_t i = 0; i < res->n; i++)
+			formats[f].line(out, res, &res->v[i], i);
+		formats[f].end(out, res);
+		return 0;
+	}
+	return -1;
+}

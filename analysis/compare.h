@@ -1,0 +1,77 @@
+/*
+ * compare.h - regression verdicts between two sets of results of the same
+ * study: the same configurations in two databases (e.g. made with gcc-11
+ * and gcc-12, paired by label), or two configurations of one database.
+ *
+ * Every (configuration, item, metric) gives one line: the ratio of medians
+ * new / old with its bootstrap interval at level 1 - alpha, the two-sided
+ * Mann-Whitney p, the sample counts and a verdict (stats_compare: a change
+ * counts only if p < alpha AND |ratio - 1| >= min_effect), oriented so
+ * that IMPROVED always means better for that metric.
+ *
+ * Outcomes count too: an item that was ok and now fails (wrong output,
+ * crash, build failure...) is REGRESSED; one that failed and now works is
+ * IMPROVED; an item failing in both, or stored on one side only, is
+ * UNCHANGED with `incomplete` set and the reason in detail.
+ */
+#ifndef FLAGSCOPE_COMPARE_H
+#define FLAGSCOPE_COMPARE_H
+
+#include <stdio.h>
+
+#include "analysis/rank.h"
+#include "analysis/store.h"
+
+struct compare_side {
+	struct store *st;
+	const char *study;
+	const char *config_id;
+};
+
+struct compare_line {
+	char *config; /* label, or "OLD -> NEW" for two configurations */
+	char *item;   /* "crc32", "lame/cbr128" */
+	char *metric, *unit;
+	struct comparison c; /* new against old */
+	enum verdict verdict; /* oriented for the metric */
+	int incomplete;       /* no measured comparison (see above) */
+	enum outcome old_status, new_status;
+	double old_median, new_median;
+	char *detail; /* "" or why the verdict is not a measured one */
+};
+
+struct compare_result {
+	char *old_name, *new_name; /* database paths or configuration labels */
+	char *study;
+	struct rank_options opt;
+	struct compare_line *v;
+	size_t n;
+	size_t improved, regressed, unchanged, incomplete;
+};
+
+/* Append the lines of one pair of configurations: every item either side
+ * has, every metric in metrics.  label names the lines. */
+void compare_configs(const struct compare_side *old, const struct compare_side *new,
+		     const char *label, const struct strlist *metrics,
+		     const struct rank_options *o, struct compare_result *res);
+
+/* The same study in two databases, configurations paired by label.
+ * metrics empty: the study's own metric.  0, or -1 with a reason in err
+ * (the study is missing from one, or no label is in both). */
+int compare_databases(struct store *old, struct store *new, const char *study,
+		      const struct strlist *metrics, const struct rank_options *o,
+		      struct compare_result *res, struct strbuf *err);
+
+/* Two configurations of one study, by label.  0, or -1 with err. */
+int compare_labels(struct store *st, const char *study, const char *old_label,
+		   const char *new_label, const struct strlist *metrics,
+		   const struct rank_options *o, struct compare_result *res, struct strbuf *err);
+
+void compare_result_release(struct compare_result *res);
+
+/* Print as "table" (coloured where significant on a terminal) or "json";
+ * -1 for an unknown format. */
+int compare_print(FILE *out, const struct compare_result *res, const char *format);
+extern const char *const compare_format_names[]; /* "table", "json", NULL */
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * cmd_compare.c - flagscope compare: regression verdicts between two
+ * databases of the same study (configurations paired by label), or
+ * between two configurations of one database.  Exit 1 when something
+ * regressed, so CI can fail on it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/results_args.h"
+
+static struct {
+	const char *db, *study, *alpha, *min_effect, *metrics, *baseline, *candidate, *format;
+} opt;
+
+static const struct option_spec compare_options[] = {
+	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
+	{"baseline", 'b', OPT_STRING, &opt.baseline, "LABEL",
+	 "with --db: the old configuration"},
+	{"candidate", 'c', OPT_STRING, &opt.candidate, "LABEL",
+	 "with --db: the new configuration"},
+	{"metric", 'm', OPT_STRING, &opt.metrics, "\"A B\"",
+	 "metrics to compare, e.g. \"time size.text maxrss\" (default: the study's)"},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
+	{NULL},
+};
+
+static const struct command_spec compare_cmd = {
+	.name = "compare",
+	.usage = "OLD.db NEW.db [options] | --db X --baseline LABEL --candidate LABEL",
+	.summary = "Decide, per workload and metric, whether NEW is IMPROVED, REGRESSED or\n"
+		   "UNCHANGED against OLD: the ratio of medians with its bootstrap interval, the\n"
+		   "Mann-Whitney p and the sample counts.  Two databases of the same study (say\n"
+		   "made with gcc-11 and gcc-12) are paired by configuration label.",
+	.details = "A change counts only when p < alpha and the ratio is at least min-effect\n"
+		   "from 1.  An item that worked and now fails is REGRESSED.  Exit status: 0\n"
+		   "nothing regressed, 1 something regressed, 2 bad input.",
+	.opts = compare_options,
+};
+
+int cmd_compare(int argc, char **argv)
+{
+	struct strlist pos = {0}, metrics = {0};
+	struct strbuf err = {0};
+	struct rank_options ro;
+	struct compare_result res;
+	memset(&opt, 0, sizeof(opt));
+	opt.format = "table";
+	int rc = options_parse(&compare_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	int by_label = opt.baseline || opt.candidate;
+	if (by_label ? (pos.n || !opt.baseline || !opt.candidate) : pos.n != 2) {
+		error_msg("compare: give OLD.db NEW.db, or --baseline and --candidate labels "
+			  "(see flagscope compare --help)");
+		sl_release(&pos);
+		return 2;
+	}
+	if (results_stat_options("compare", opt.alpha, opt.min_effect, &ro)) {
+		sl_release(&pos);
+		return 2;
+	}
+	if (opt.metrics)
+		sl_split_ws(&metrics, opt.metrics);
+	struct store a, b;
+	char *study = NULL, *other = NULL;
+	rc = 2;
+	if (by_label) {
+		if (!results_open(opt.db ? opt.db : "flagscope.db", opt.study, &a, &study)) {
+			if (!compare_labels(&a, study, opt.baseline, opt.candidate, &metrics, &ro, &res,
+					    &err))
+				rc = 0;
+			store_close(&a);
+		}
+	} else if (!results_open(pos.v[0], opt.study, &a, &other)) {
+		/* the study is the new database's latest unless named */
+		if (!results_open(pos.v[1], opt.study, &b, &study)) {
+			if (!compare_databases(&a, &b, study, &metrics, &ro, &res, &err))
+				rc = 0;
+			store_close(&b);
+		}
+		store_close(&a);
+	}
+	if (!rc) {
+		compare_print(stdout, &res, opt.format);
+		rc = res.regressed ? 1 : 0;
+		compare_result_release(&res);
+	} else if (err.len) {
+		error_msg("%s", sb_str(&err));
+		compare_result_release(&res);
+	}
+	free(study);
+	free(other);
+	sl_release(&pos);
+	sl_release(&metrics);
+	sb_release(&err);
+	return rc;
+}

@@ -1,0 +1,176 @@
+/*
+ * test_compare.c - analysis/compare on synthetic databases: a planted 5%
+ * regression is REGRESSED and a planted null difference UNCHANGED (two
+ * databases paired by label); an improvement, a higher-is-better metric, a
+ * difference below the minimum effect, exact size metrics, an item that
+ * now gives wrong output, two labels of one database, and the errors.
+ */
+#include "analysis/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/synthdb.h"
+#include "tests/testlib.h"
+
+static const char *const labels[] = {"gcc O2", "gcc O3"};
+
+static const struct compare_line *find(const struct compare_result *r, const char *config,
+				       const char *item, const char *metric)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].config, config) && !strcmp(r->v[i].item, item) &&
+		    !strcmp(r->v[i].metric, metric))
+			return &r->v[i];
+	return NULL;
+}
+
+/* old.db and new.db: the same study; in new, "gcc O2" is 5% slower on
+ * "slow" and unchanged on "same" (fresh draws from the same distribution);
+ * "gcc O3" is 5% faster on "slow" and gives wrong output on "same". */
+static void make_databases(const char *dir, struct store *old, struct store *new)
+{
+	synth_open(old, dir, "old.db", "s", "time", labels, NULL, 2);
+	synth_open(new, dir, "new.db", "s", "time", labels, NULL, 2);
+	for (size_t c = 0; c < 2; c++) {
+		synth_item(old, "s", labels[c], "slow", "ok", "time", "s", 1.0, 0.01, 12, 1000, 1 + c);
+		synth_item(old, "s", labels[c], "same", "ok", "time", "s", 2.0, 0.01, 12, 500, 3 + c);
+	}
+	synth_item(new, "s", "gcc O2", "slow", "ok", "time", "s", 1.05, 0.01, 12, 1000, 11);
+	synth_item(new, "s", "gcc O2", "same", "ok", "time", "s", 2.0, 0.01, 12, 500, 12);
+	synth_item(new, "s", "gcc O3", "slow", "ok", "time", "s", 0.95, 0.01, 12, 1100, 13);
+	synth_item(new, "s", "gcc O3", "same", "wrong_output", "time", "s", 2.0, 0.01, 12, 500, 14);
+}
+
+static void test_two_databases(const char *dir)
+{
+	struct store old, new;
+	make_databases(dir, &old, &new);
+	struct compare_result res;
+	struct strbuf err = {0};
+	struct strlist metrics = {0};
+	sl_push(&metrics, "time");
+	sl_push(&metrics, "size.text");
+	T_CHECK(!compare_databases(&old, &new, "s", &metrics, NULL, &res, &err), "%s", sb_str(&err));
+	T_CHECK(res.n == 2 * 2 * 2, "lines %zu", res.n);
+
+	const struct compare_line *l = find(&res, "gcc O2", "slow", "time");
+	T_CHECK(l && l->verdict == VERDICT_REGRESSED, "planted 5%% regression: %s",
+		l ? verdict_name(l->verdict) : "missing");
+	T_CHECK(l && l->c.ratio > 1.03 && l->c.ratio < 1.07, "ratio %g", l ? l->c.ratio : NAN);
+	T_CHECK(l && l->c.lo > 1 && l->c.lo <= l->c.ratio && l->c.ratio <= l->c.hi,
+		"interval [%g, %g]", l ? l->c.lo : NAN, l ? l->c.hi : NAN);
+	T_CHECK(l && l->c.p < 0.001, "p %g", l ? l->c.p : NAN);
+	T_CHECK(l && l->c.na == 12 && l->c.nb == 12, "counts");
+
+	l = find(&res, "gcc O2", "same", "time");
+	T_CHECK(l && l->verdict == VERDICT_UNCHANGED && !l->incomplete, "planted null: %s",
+		l ? verdict_name(l->verdict) : "missing");
+	T_CHECK(l && l->c.lo < 1 && l->c.hi > 1, "null interval [%g, %g] holds 1",
+		l ? l->c.lo : NAN, l ? l->c.hi : NAN);
+	T_CHECK(l && l->c.p > 0.05, "null p %g", l ? l->c.p : NAN);
+
+	l = find(&res, "gcc O3", "slow", "time");
+	T_CHECK(l && l->verdict == VERDICT_IMPROVED, "5%% faster: %s",
+		l ? verdict_name(l->verdict) : "missing");
+	l = find(&res, "gcc O3", "same", "time");
+	T_CHECK(l && l->verdict == VERDICT_REGRESSED && strstr(l->detail, "wrong_output"),
+		"ok -> wrong output is a regression: %s", l ? l->detail : "missing");
+
+	/* sizes are exact: 1100 vs 1000 is +10%, judged without a test */
+	l = find(&res, "gcc O3", "slow", "size.text");
+	T_CHECK(l && l->c.exact && l->verdict == VERDICT_REGRESSED && l->c.ratio == 1.1,
+		"exact size: exact %d ratio %g", l ? l->c.exact : -1, l ? l->c.ratio : NAN);
+	l = find(&res, "gcc O2", "slow", "size.text");
+	T_CHECK(l && l->c.exact && l->verdict == VERDICT_UNCHANGED, "equal sizes");
+	/* O2 slow time, O3 slow size, and O3 same in both metrics (wrong output) */
+	T_CHECK(res.regressed == 4 && res.improved == 1, "regressed %zu improved %zu",
+		res.regressed, res.improved);
+
+	/* both formats print every line; json parses as one object */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	T_CHECK(!compare_print(f, &res, "json"), "json format");
+	fclose(f);
+	T_CHECK(strstr(buf, "\"verdict\":\"regressed\",\"config\":\"gcc O2\",\"workload\":\"slow\""),
+		"json line: %.200s", buf);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	compare_print(f, &res, "table");
+	fclose(f);
+	T_CHECK(strstr(buf, "REGRESSED") && strstr(buf, "UNCHANGED") && strstr(buf, "IMPROVED") &&
+		strstr(buf, "12/12"), "table: %s", buf);
+	T_CHECK(!strchr(buf, '\033'), "no colour when not a terminal");
+	free(buf);
+	T_CHECK(compare_print(stdout, &res, "yaml") == -1, "unknown format");
+	compare_result_release(&res);
+
+	/* the same study must be in both */
+	T_CHECK(compare_databases(&old, &new, "nosuch", &metrics, NULL, &res, &err) == -1 &&
+		strstr(sb_str(&err), "no study 'nosuch'"), "missing study: %s", sb_str(&err));
+	compare_result_release(&res);
+	sl_release(&metrics);
+	sb_release(&err);
+	store_close(&old);
+	store_close(&new);
+}
+
+/* One database: the candidate against the baseline by label; the effect
+ * threshold and the direction of a higher-is-better metric. */
+static void test_labels(const char *dir)
+{
+	static const char *const three[] = {"base", "tiny-change", "score-up"};
+	struct store st;
+	synth_open(&st, dir, "one.db", "t", "time", three, NULL, 3);
+	synth_item(&st, "t", "base", "w", "ok", "time", "s", 1.0, 0.0005, 15, 100, 21);
+	synth_item(&st, "t", "tiny-change", "w", "ok", "time", "s", 1.005, 0.0005, 15, 100, 22);
+	synth_item(&st, "t", "base", "w2", "ok", "score", "", 100, 0.005, 15, 100, 23);
+	synth_item(&st, "t", "score-up", "w2", "ok", "score", "", 110, 0.005, 15, 100, 24);
+	store_put_fact(&st, "t", "higher_better.score", "1");
+	struct compare_result res;
+	struct strbuf err = {0};
+	struct strlist m = {0};
+	sl_push(&m, "time");
+	T_CHECK(!compare_labels(&st, "t", "base", "tiny-change", &m, NULL, &res, &err), "%s",
+		sb_str(&err));
+	const struct compare_line *l = find(&res, "base -> tiny-change", "w", "time");
+	T_CHECK(l && l->c.p < 0.001 && l->verdict == VERDICT_UNCHANGED,
+		"0.5%% is significant but below the 1%% minimum effect: p %g %s",
+		l ? l->c.p : NAN, l ? verdict_name(l->verdict) : "missing");
+	compare_result_release(&res);
+	struct rank_options o;
+	rank_options_default(&o);
+	o.min_effect = 0.001;
+	compare_labels(&st, "t", "base", "tiny-change", &m, &o, &res, &err);
+	l = find(&res, "base -> tiny-change", "w", "time");
+	T_CHECK(l && l->verdict == VERDICT_REGRESSED, "min effect 0.1%%: %s",
+		l ? verdict_name(l->verdict) : "missing");
+	compare_result_release(&res);
+
+	sl_release(&m);
+	sl_push(&m, "score");
+	compare_labels(&st, "t", "base", "score-up", &m, NULL, &res, &err);
+	l = find(&res, "base -> score-up", "w2", "score");
+	T_CHECK(l && l->c.ratio > 1.05 && l->verdict == VERDICT_IMPROVED,
+		"a higher score is an improvement: %s", l ? verdict_name(l->verdict) : "missing");
+	compare_result_release(&res);
+
+	T_CHECK(compare_labels(&st, "t", "base", "nope", &m, NULL, &res, &err) == -1 &&
+		strstr(sb_str(&err), "no configuration 'nope'"), "unknown label: %s", sb_str(&err));
+	compare_result_release(&res);
+	sl_release(&m);
+	sb_release(&err);
+	store_close(&st);
+}
+
+int main(void)
+{
+	char *dir = test_tmpdir("test_compare");
+	test_two_databases(dir);
+	test_labels(dir);
+	free(dir);
+	return test_summary("test_compare");
+}
