@@ -59,7 +59,10 @@ static void table_item(FILE *out, const struct ranking *r, const struct rank_con
 	snprintf(med, sizeof(med), isnan(it->s.median) ? "-" : "%.4g", it->s.median);
 	snprintf(mad, sizeof(mad), it->s.n > 1 ? "mad %.2g" : "", it->s.mad);
 	snprintf(ratio, sizeof(ratio), isnan(it->ratio) ? "-" : "%.3f", it->ratio);
-	snprintf(p, sizeof(p), isnan(it->p) || it->exact ? "" : "p %.3f", it->p);
+	if (isnan(it->p) || it->exact)
+		p[0] = '\0';
+	else
+		snprintf(p, sizeof(p), it->p < 0.001 ? "p<0.001" : "p %.3f", it->p);
 	rep_item_ci(ci, sizeof(ci), it);
 	fprintf(out, "        %-22s n=%-3zu median %-9s %-4s %-12s ratio ", it->name, it->s.n, med,
 		r->unit, mad);
