@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{"verify", cmd_verify, "prove from ELF files which flags, ABI and linkage they got"},
 	{"sysroot", cmd_sysroot, "build or list C library sysroots made with target flags"},
 	{"compare", cmd_compare, "IMPROVED / REGRESSED / UNCHANGED between two databases or configurations"},
+	{"recommend", cmd_recommend, "the best valid configuration as a make.conf fragment with its evidence"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,339 @@
+/* recommend.c - see recommend.h */
+#include "analysis/recommend.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+static const struct {
+	const char *kind, *metric;
+} metric_kinds[] = {
+	{"time", "time"},
+	{"size", "size.text"},
+	{"rss", "maxrss"},
+};
+
+const char *const recommend_metric_kinds[] = {"time", "size", "rss", NULL};
+
+const char *recommend_metric(const char *kind)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(metric_kinds); i++)
+		if (!strcmp(metric_kinds[i].kind, kind))
+			return metric_kinds[i].metric;
+	return NULL;
+}
+
+char *recommend_cxx(const char *cc)
+{
+	size_t len = strcspn(cc, " \t");
+	char *cmd = xstrndup(cc, len);
+	const char *opts = cc + len;
+	const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	/* the driver name is the last "gcc", "clang" or a bare "cc" */
+	static const struct {
+		const char *c, *cxx;
+	} drivers[] = {{"clang", "clang++"}, {"gcc", "g++"}};
+	char *out = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(drivers) && !out; i++) {
+		const char *hit = NULL;
+		for (const char *p = base; (p = strstr(p, drivers[i].c)); p++)
+			hit = p;
+		if (hit)
+			out = xasprintf("%.*s%s%s%s", (int)(hit - cmd), cmd, drivers[i].cxx,
+					hit + strlen(drivers[i].c), opts);
+	}
+	if (!out)
+		out = !strcmp(base, "cc") ? xasprintf("%.*sc++%s", (int)(base - cmd), cmd, opts)
+					  : xstrdup(cc);
+	free(cmd);
+	return out;
+}
+
+char *recommend_chost(const char *cc)
+{
+	char *triple = NULL;
+	const char *t = strstr(cc, "--target=");
+	if (t) {
+		triple = xstrndup(t + 9, strcspn(t + 9, " \t"));
+	} else {
+		char *cmd = xstrndup(cc, strcspn(cc, " \t"));
+		const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+		const char *d = strstr(base, "-gcc");
+		if (!d)
+			d = strstr(base, "-clang");
+		if (d && memmem(base, (size_t)(d - base), "-linux", 6))
+			triple = xstrndup(base, (size_t)(d - base));
+		free(cmd);
+	}
+	struct utsname u;
+	if (triple && !uname(&u) && str_starts_with(triple, u.machine) &&
+	    triple[strlen(u.machine)] == '-') {
+		free(triple);
+		triple = NULL;
+	}
+	return triple;
+}
+
+static int eligible(const struct rank_config *c)
+{
+	return c->status == OUTCOME_OK && c->rank > 0;
+}
+
+int recommend_compute(struct store *st, const char *study, const char *metric,
+		      const struct rank_options *o, struct recommendation *rec,
+		      struct strbuf *err)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->db = xstrdup(st->path);
+	rec->chosen = -1;
+	if (ranking_compute_opts(st, study, metric, o, &rec->r, err))
+		return -1;
+	const struct ranking *r = &rec->r;
+	if (r->baseline < 0 || !eligible(&r->configs[r->baseline])) {
+		const struct rank_config *b = r->baseline >= 0 ? &r->configs[r->baseline] : NULL;
+		sb_addf(err, "%s: the baseline %s is not valid (%s%s%s): there is nothing to "
+			     "measure against (fix the baseline or choose another in the study)",
+			st->path, b ? b->label : "(none)", b ? outcome_name(b->status) : "missing",
+			b && b->detail ? ": " : "", b && b->detail ? b->detail : "");
+		return -1;
+	}
+	rec->chosen = r->baseline;
+	double best = INFINITY;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rank_config *c = &r->configs[i];
+		double v = r->higher_better ? 1 / c->ratio : c->ratio;
+		if (eligible(c) && c->verdict == VERDICT_IMPROVED && v < best) {
+			best = v;
+			rec->chosen = (int)i;
+			rec->beats = 1;
+		}
+	}
+	const struct rank_config *c = &r->configs[rec->chosen];
+	rec->cxx = recommend_cxx(c->cc);
+	rec->chost = recommend_chost(c->cc);
+	return 0;
+}
+
+void recommend_release(struct recommendation *rec)
+{
+	ranking_release(&rec->r);
+	free(rec->db);
+	free(rec->cxx);
+	free(rec->chost);
+	memset(rec, 0, sizeof(*rec));
+}
+
+/* ---- printing ---- */
+
+static const struct rank_config *chosen(const struct recommendation *rec)
+{
+	return &rec->r.configs[rec->chosen];
+}
+
+static void fmt_interval(char *buf, size_t n, double ratio, double lo, double hi)
+{
+	if (lo == hi)
+		snprintf(buf, n, "%.3f (exact)", ratio);
+	else
+		snprintf(buf, n, "%.3f [%.3f, %.3f]", ratio, lo, hi);
+}
+
+/* The evidence as '#' comment lines, shared by make.conf and shell. */
+static void print_evidence(FILE *out, const struct recommendation *rec)
+{
+	const struct ranking *r = &rec->r;
+	const struct rank_config *c = chosen(rec), *b = &r->configs[r->baseline];
+	char iv[96];
+	fprintf(out, "# flagscope recommend: study %s in %s, metric %s (%s is better)\n",
+		r->study, rec->db, r->metric, r->higher_better ? "higher" : "lower");
+	fprintf(out, "# rule: valid on every workload (builds ok, flags verified, right output, "
+		     "no failure),\n#   then the best significant gain (p < %g per workload, "
+		     "geometric-mean interval\n#   clear of 1, effect >= %g%%)\n",
+		r->opt.alpha, 100 * r->opt.min_effect);
+	if (rec->beats) {
+		fmt_interval(iv, sizeof(iv), c->ratio, c->lo, c->hi);
+		fprintf(out, "# chosen: %s; geometric-mean %s ratio to the baseline %s: %s,\n"
+			     "#   a %.1f%% %s (%g%% interval)\n",
+			c->label, r->metric, b->label, iv, 100 * fabs(1 - c->ratio),
+			(c->ratio < 1) != r->higher_better ? "reduction" : "increase",
+			100 * (1 - r->opt.alpha));
+	} else {
+		fprintf(out, "# no configuration beat the baseline %s significantly: keeping the "
+			     "baseline\n", b->label);
+	}
+	fprintf(out, "# measured on %zu workload(s):\n", c->nitems);
+	for (size_t w = 0; w < c->nitems; w++) {
+		const struct rank_item *it = &c->items[w];
+		fmt_interval(iv, sizeof(iv), it->ratio, it->lo, it->hi);
+		fprintf(out, "#   %-20s %s n=%zu %s\n", it->name, iv, it->s.n,
+			verdict_name(it->verdict));
+	}
+	int worse = 0;
+	for (size_t w = 0; w < c->nitems; w++)
+		if (c->items[w].verdict == VERDICT_REGRESSED) {
+			fprintf(out, "%s %s (ratio %.3f, p %.2g)", worse++ ? "," : "# significantly "
+				"worse on:", c->items[w].name, c->items[w].ratio, c->items[w].p);
+		}
+	fputs(worse ? "\n" : "# significantly worse on: none\n", out);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rank_config *x = &r->configs[i];
+		if (x->status != OUTCOME_OK)
+			fprintf(out, "# refused %s: %s%s%s\n", x->label, outcome_name(x->status),
+				x->detail ? ": " : "", x->detail ? x->detail : "");
+	}
+	fprintf(out, "# compiler: %s (%s), linkage %s\n", c->cc, c->toolchain, c->link);
+}
+
+/* Text inside a double-quoted make.conf / bash value. */
+static void put_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\"\\$`", *s))
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+static void put_dquoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	put_escaped(out, s);
+	fputc('"', out);
+}
+
+static int default_compiler(const char *cc)
+{
+	return !strcmp(cc, "gcc") || !strcmp(cc, "cc") || !*cc;
+}
+
+static void print_make_conf(FILE *out, const struct recommendation *rec)
+{
+	const struct rank_config *c = chosen(rec);
+	print_evidence(out, rec);
+	if (!default_compiler(c->cc)) {
+		fputs("CC=", out);
+		put_dquoted(out, c->cc);
+		fputs("\nCXX=", out);
+		put_dquoted(out, rec->cxx);
+		fputc('\n', out);
+	}
+	fputs("COMMON_FLAGS=", out);
+	put_dquoted(out, c->cflags);
+	fputs("\nCFLAGS=\"${COMMON_FLAGS}\"\nCXXFLAGS=\"${COMMON_FLAGS}\"\nLDFLAGS=", out);
+	/* ${LDFLAGS} keeps the profile's own; only our part is escaped */
+	fprintf(out, "\"${LDFLAGS}%s", *c->ldflags ? " " : "");
+	put_escaped(out, c->ldflags);
+	fputs("\"\n", out);
+	if (rec->chost) {
+		fputs("CHOST=", out);
+		put_dquoted(out, rec->chost);
+		fputc('\n', out);
+	}
+}
+
+static void put_squoted(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	fputc('\'', out);
+}
+
+static void print_shell(FILE *out, const struct recommendation *rec)
+{
+	const struct rank_config *c = chosen(rec);
+	print_evidence(out, rec);
+	const char *keys[] = {"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "CHOST"};
+	const char *vals[] = {c->cc, rec->cxx, c->cflags, c->cflags, c->ldflags, rec->chost};
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!vals[i])
+			continue;
+		fprintf(out, "export %s=", keys[i]);
+		put_squoted(out, vals[i]);
+		fputc('\n', out);
+	}
+}
+
+static void json_s(FILE *out, const char *key, const char *v, int comma)
+{
+	struct strbuf sb = {0};
+	if (v)
+		sb_add_json(&sb, v);
+	fprintf(out, "%s\"%s\":%s", comma ? "," : "", key, v ? sb_str(&sb) : "null");
+	sb_release(&sb);
+}
+
+static void json_n(FILE *out, const char *key, double v)
+{
+	fprintf(out, isfinite(v) ? ",\"%s\":%.6g" : ",\"%s\":null", key, v);
+}
+
+static void print_json(FILE *out, const struct recommendation *rec)
+{
+	const struct ranking *r = &rec->r;
+	const struct rank_config *c = chosen(rec);
+	fputc('{', out);
+	json_s(out, "study", r->study, 0);
+	json_s(out, "metric", r->metric, 1);
+	json_s(out, "baseline", r->configs[r->baseline].label, 1);
+	json_s(out, "recommended", c->label, 1);
+	fprintf(out, ",\"beats_baseline\":%s", rec->beats ? "true" : "false");
+	json_n(out, "ratio", c->ratio);
+	fprintf(out, ",\"ci\":[");
+	fprintf(out, isfinite(c->lo) ? "%.6g," : "null,", c->lo);
+	fprintf(out, isfinite(c->hi) ? "%.6g]" : "null]", c->hi);
+	json_s(out, "cc", c->cc, 1);
+	json_s(out, "cxx", rec->cxx, 1);
+	json_s(out, "cflags", c->cflags, 1);
+	json_s(out, "ldflags", c->ldflags, 1);
+	json_s(out, "chost", rec->chost, 1);
+	fputs(",\"workloads\":[", out);
+	for (size_t w = 0; w < c->nitems; w++) {
+		const struct rank_item *it = &c->items[w];
+		fputs(w ? ",{" : "{", out);
+		json_s(out, "name", it->name, 0);
+		json_n(out, "ratio", it->ratio);
+		json_n(out, "p", it->p);
+		json_s(out, "verdict", verdict_name(it->verdict), 1);
+		fputc('}', out);
+	}
+	fputs("],\"refused\":[", out);
+	int first = 1;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rank_config *x = &r->configs[i];
+		if (x->status == OUTCOME_OK)
+			continue;
+		fputs(first ? "{" : ",{", out);
+		json_s(out, "label", x->label, 0);
+		json_s(out, "status", outcome_name(x->status), 1);
+		json_s(out, "detail", x->detail ? x->detail : "", 1);
+		fputc('}', out);
+		first = 0;
+	}
+	fputs("]}\n", out);
+}
+
+static const struct {
+	const char *name;
+	void (*print)(FILE *out, const struct recommendation *rec);
+} formats[] = {
+	{"make.conf", print_make_conf},
+	{"shell", print_shell},
+	{"json", print_json},
+};
+
+const char *const recommend_format_names[] = {"make.conf", "shell", "json", NULL};
+
+int recommend_print(FILE *out, const struct recommendation *rec, const char *format)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (!strcmp(formats[i].name, format)) {
+			formats[i].print(out, rec);
+			return 0;
+		}
+	return -1;
+}

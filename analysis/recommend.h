@@ -1,0 +1,59 @@
+/*
+ * recommend.h - the configuration to use, with its evidence, as a
+ * Gentoo-style make.conf fragment, shell exports or JSON.
+ *
+ * The rule.  Eligible are the configurations valid on every workload of
+ * the study: every build ok with its flags verified, every run ok with the
+ * right output, none NOISY (struct rank_config status OUTCOME_OK).  Among
+ * the eligible ones whose geometric-mean ratio to the baseline is a
+ * significant improvement (rank.h: the whole interval on the better side
+ * of 1 and at least min_effect away), the best by that ratio is chosen.
+ * When none is, the baseline is recommended and the output says that
+ * nothing beat it significantly.  The evidence printed: the geometric mean
+ * with its interval, every workload it was measured on with its ratio and
+ * verdict, the workloads on which it was significantly worse, and the
+ * configurations refused with their reasons.
+ */
+#ifndef FLAGSCOPE_RECOMMEND_H
+#define FLAGSCOPE_RECOMMEND_H
+
+#include <stdio.h>
+
+#include "analysis/rank.h"
+#include "analysis/store.h"
+
+struct recommendation {
+	struct ranking r; /* owned: the ranking the choice was made from */
+	char *db;
+	int chosen;       /* index into r.configs */
+	int beats;        /* 1: chosen is a significant improvement; 0: the baseline */
+	char *cxx;        /* the C++ compiler matching the chosen C compiler */
+	char *chost;      /* the target triple of a cross compiler; NULL when native */
+};
+
+/* "time" -> "time", "size" -> "size.text", "rss" -> "maxrss"; NULL when
+ * the kind is not one of them. */
+const char *recommend_metric(const char *kind);
+extern const char *const recommend_metric_kinds[]; /* "time", "size", "rss", NULL */
+
+/* Decide.  0, or -1 with a reason in err (no such study, or the baseline
+ * itself is not valid: nothing to measure against). */
+int recommend_compute(struct store *st, const char *study, const char *metric,
+		      const struct rank_options *o, struct recommendation *rec,
+		      struct strbuf *err);
+void recommend_release(struct recommendation *rec);
+
+/* Print as "make.conf", "shell" or "json"; -1 for an unknown format. */
+int recommend_print(FILE *out, const struct recommendation *rec, const char *format);
+extern const char *const recommend_format_names[];
+
+/* The C++ driver of a C compiler command: gcc-12 -> g++-12, clang ->
+ * clang++, aarch64-linux-gnu-gcc -> aarch64-linux-gnu-g++, cc -> c++;
+ * options after the command are kept.  Heap string. */
+char *recommend_cxx(const char *cc);
+/* The target triple a compiler command names (--target=T, or a TRIPLE-gcc
+ * / TRIPLE-clang command) when it differs from this machine's
+ * architecture; NULL for a native compiler.  Heap string. */
+char *recommend_chost(const char *cc);
+
+#endif

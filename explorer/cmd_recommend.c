@@ -1,0 +1,77 @@
+/*
+ * cmd_recommend.c - flagscope recommend: the configuration to use, among
+ * those valid on every workload, as a make.conf fragment with its
+ * evidence (the rule is in analysis/recommend.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/recommend.h"
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/results_args.h"
+
+static struct {
+	const char *db, *study, *alpha, *min_effect, *metric, *format;
+} opt;
+
+static const struct option_spec recommend_options[] = {
+	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
+	{"metric", 'm', OPT_CHOICE, &opt.metric, "WHAT",
+	 "optimise for time (wall time), size (.text) or rss (peak resident memory)",
+	 recommend_metric_kinds},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
+	 recommend_format_names},
+	{NULL},
+};
+
+static const struct command_spec recommend_cmd = {
+	.name = "recommend",
+	.usage = "[--db X] [--metric time|size|rss] [--format make.conf|shell|json]",
+	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
+		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
+		   "targets) whose comments give the evidence.",
+	.details = "Only configurations valid on every workload are eligible: builds ok with\n"
+		   "their flags verified, right output, no failure, not noisy.  Among them the\n"
+		   "best significant improvement over the baseline wins; when none improves\n"
+		   "significantly, the baseline is recommended and the output says so.",
+	.opts = recommend_options,
+};
+
+int cmd_recommend(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	struct strbuf err = {0};
+	struct rank_options ro;
+	struct store st;
+	memset(&opt, 0, sizeof(opt));
+	opt.db = "flagscope.db";
+	opt.metric = "time";
+	opt.format = "make.conf";
+	int rc = options_parse(&recommend_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (pos.n) {
+		error_msg("recommend: unexpected argument '%s' (see flagscope recommend --help)",
+			  pos.v[0]);
+		sl_release(&pos);
+		return 2;
+	}
+	char *study;
+	if (results_stat_options("recommend", opt.alpha, opt.min_effect, &ro) ||
+	    results_open(opt.db, opt.study, &st, &study))
+		return 2;
+	struct recommendation rec;
+	rc = 2;
+	if (recommend_compute(&st, study, recommend_metric(opt.metric), &ro, &rec, &err)) {
+		error_msg("%s", sb_str(&err));
+	} else {
+		recommend_print(stdout, &rec, opt.format);
+		rc = 0;
+	}
+	recommend_release(&rec);
+	free(study);
+	sb_release(&err);
+	store_close(&st);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/*
+ * test_recommend.c - analysis/recommend: a configuration that gave wrong
+ * output on one workload is refused even though it is the fastest; the
+ * best valid significant improvement is chosen with its evidence (and the
+ * workload it was significantly worse on); with no significant
+ * improvement the baseline is kept; an invalid baseline is an error; the
+ * C++ driver and CHOST derived from compiler commands.
+ */
+#include "analysis/recommend.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "tests/synthdb.h"
+#include "tests/testlib.h"
+
+static char *print(const struct recommendation *rec, const char *format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	T_CHECK(!recommend_print(f, rec, format), "format %s", format);
+	fclose(f);
+	return buf;
+}
+
+/* base; wrong: 30% faster everywhere but wrong output on w2; mixed: 15%
+ * faster on w1, 3% slower on w2 (its geometric mean still ~6% better);
+ * clang: 2% faster, compiled by a cross clang */
+static const char *const labels[] = {"base", "wrong", "mixed", "clang"};
+static const char *const cflags[] = {"-O2", "-O3 -ffast-math", "-O3 -march=native",
+				     "-O2 -flto"};
+
+static void make_study(struct store *st, const char *dir, const char *name, int with_mixed)
+{
+	synth_open(st, dir, name, "s", "time", labels, cflags, with_mixed ? 4 : 2);
+	synth_item(st, "s", "base", "w1", "ok", "time", "s", 1.0, 0.005, 12, 1000, 1);
+	synth_item(st, "s", "base", "w2", "ok", "time", "s", 2.0, 0.005, 12, 1000, 2);
+	synth_item(st, "s", "wrong", "w1", "ok", "time", "s", 0.7, 0.005, 12, 1000, 3);
+	synth_item(st, "s", "wrong", "w2", "wrong_output", "time", "s", 1.4, 0.005, 12, 1000, 4);
+	if (!with_mixed)
+		return;
+	synth_item(st, "s", "mixed", "w1", "ok", "time", "s", 0.85, 0.005, 12, 1000, 5);
+	synth_item(st, "s", "mixed", "w2", "ok", "time", "s", 2.06, 0.005, 12, 1000, 6);
+	synth_item(st, "s", "clang", "w1", "ok", "time", "s", 0.98, 0.005, 12, 1000, 7);
+	synth_item(st, "s", "clang", "w2", "ok", "time", "s", 1.96, 0.005, 12, 1000, 8);
+}
+
+static void test_refuses_wrong_output(const char *dir)
+{
+	struct store st;
+	make_study(&st, dir, "rec.db", 1);
+	/* the clang configuration's compiler is a cross compiler */
+	sqlite3_exec(st.db, "UPDATE configs SET cc='clang-14 --target=aarch64-linux-gnu' "
+			    "WHERE label='clang'", NULL, NULL, NULL);
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(rec.beats && !strcmp(rec.r.configs[rec.chosen].label, "mixed"),
+		"chosen %s (the fastest, 'wrong', must be refused)",
+		rec.r.configs[rec.chosen].label);
+	char *mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "COMMON_FLAGS=\"-O3 -march=native\"\n") &&
+		strstr(mc, "CFLAGS=\"${COMMON_FLAGS}\"\n") &&
+		strstr(mc, "CXXFLAGS=\"${COMMON_FLAGS}\"\n") && strstr(mc, "LDFLAGS=\"${LDFLAGS}\"\n"),
+		"make.conf variables:\n%s", mc);
+	T_CHECK(!strstr(mc, "\nCC=") && !strstr(mc, "CHOST"), "gcc, native: no CC, no CHOST");
+	T_CHECK(strstr(mc, "# refused wrong: wrong_output: w2: output differs"),
+		"refusal with its reason:\n%s", mc);
+	T_CHECK(strstr(mc, "# significantly worse on: w2 (ratio 1.03"), "worse on w2:\n%s", mc);
+	T_CHECK(strstr(mc, "# chosen: mixed; geometric-mean time ratio"), "evidence:\n%s", mc);
+	for (const char *l = mc; *l; l = strchr(l, '\n') + 1) {
+		/* every line is a comment or VAR="..." */
+		T_CHECK(*l == '#' || strstr(l, "=\"") == strpbrk(l, "="), "line: %.60s", l);
+		if (!strchr(l, '\n'))
+			break;
+	}
+	free(mc);
+	char *js = print(&rec, "json");
+	T_CHECK(strstr(js, "\"recommended\":\"mixed\"") && strstr(js, "\"beats_baseline\":true") &&
+		strstr(js, "\"refused\":[{\"label\":\"wrong\",\"status\":\"wrong_output\""),
+		"json: %s", js);
+	free(js);
+	char *sh = print(&rec, "shell");
+	T_CHECK(strstr(sh, "export CFLAGS='-O3 -march=native'\n") && strstr(sh, "export CC='gcc'"),
+		"shell: %s", sh);
+	free(sh);
+	recommend_release(&rec);
+
+	/* with mixed's results gone (not built: refused), the cross clang is
+	 * the only valid configuration that beats the baseline */
+	sqlite3_exec(st.db, "DELETE FROM runs WHERE config_id='id-mixed'; "
+			    "DELETE FROM builds WHERE config_id='id-mixed'", NULL, NULL, NULL);
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(rec.r.configs[rec.chosen].label, "clang"), "chosen %s",
+		rec.r.configs[rec.chosen].label);
+	mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "CC=\"clang-14 --target=aarch64-linux-gnu\"\n") &&
+		strstr(mc, "CXX=\"clang++-14 --target=aarch64-linux-gnu\"\n") &&
+		strstr(mc, "CHOST=\"aarch64-linux-gnu\"\n") &&
+		strstr(mc, "# refused mixed: unsupported: w1: not built"),
+		"cross target:\n%s", mc);
+	free(mc);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
+static void test_keeps_baseline(const char *dir)
+{
+	struct store st;
+	make_study(&st, dir, "keep.db", 0);
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!rec.beats && rec.r.configs[rec.chosen].is_baseline, "baseline kept");
+	char *mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "no configuration beat the baseline base significantly") &&
+		strstr(mc, "COMMON_FLAGS=\"-O2\""), "%s", mc);
+	free(mc);
+	recommend_release(&rec);
+	/* a baseline that fails leaves nothing to measure against */
+	sqlite3_exec(st.db, "UPDATE runs SET status='crashed', detail='killed by signal 11' "
+			    "WHERE config_id='id-base' AND workload='w1' AND rep=0",
+		     NULL, NULL, NULL);
+	T_CHECK(recommend_compute(&st, "s", "time", NULL, &rec, &err) == -1 &&
+		strstr(sb_str(&err), "the baseline base is not valid (crashed: w1: killed"),
+		"%s", sb_str(&err));
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
+static void test_compilers(void)
+{
+	static const struct {
+		const char *cc, *cxx, *chost;
+	} cases[] = {
+		{"gcc", "g++", NULL},
+		{"gcc-12", "g++-12", NULL},
+		{"/usr/bin/clang-14", "/usr/bin/clang++-14", NULL},
+		{"cc", "c++", NULL},
+		{"mips64el-linux-gnuabi64-gcc-12", "mips64el-linux-gnuabi64-g++-12",
+		 "mips64el-linux-gnuabi64"},
+		{"aarch64-linux-gnu-gcc", "aarch64-linux-gnu-g++", "aarch64-linux-gnu"},
+		{"clang --target=mipsel-linux-gnu -fuse-ld=lld", "clang++ --target=mipsel-linux-gnu "
+		 "-fuse-ld=lld", "mipsel-linux-gnu"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *cxx = recommend_cxx(cases[i].cc), *chost = recommend_chost(cases[i].cc);
+		T_CHECK(!strcmp(cxx, cases[i].cxx), "%s -> %s", cases[i].cc, cxx);
+		T_CHECK(cases[i].chost ? chost && !strcmp(chost, cases[i].chost) : !chost,
+			"%s -> CHOST %s", cases[i].cc, chost ? chost : "(none)");
+		free(cxx);
+		free(chost);
+	}
+	/* this machine's own triple is not a cross target */
+	struct utsname u;
+	uname(&u);
+	char *native = xasprintf("%s-linux-gnu-gcc", u.machine), *c = recommend_chost(native);
+	T_CHECK(!c, "%s is native, CHOST %s", native, c);
+	free(c);
+	free(native);
+	T_CHECK(!strcmp(recommend_metric("size"), "size.text") && !recommend_metric("speed"),
+		"metric kinds");
+}
+
+int main(void)
+{
+	char *dir = test_tmpdir("test_recommend");
+	test_refuses_wrong_output(dir);
+	test_keeps_baseline(dir);
+	test_compilers();
+	free(dir);
+	return test_summary("test_recommend");
+}
