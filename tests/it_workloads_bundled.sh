@@ -5,11 +5,17 @@
 # with its `; test-args =` line and exits 0; its stdout is the same under
 # every compiler and libc; a declared metric regex matches its stderr; and
 # runs with `expect =` print exactly expected.out with their full args (gcc
-# and clang).  Expected result: PASS, one "ok" line per workload and compiler.
+# and clang).  Then the same workloads at their full size through
+# `flagscope run` (gcc and clang at -O2, one repetition): every build and
+# run is ok and each sub-run's own time metric is stored.
+# Expected result: PASS, one "ok" line per workload and compiler, then
+# "ok flagscope ...".
 #
-# The build is driven by hand, the way the recipe format says the harness
-# does it: /bin/sh -e in an empty build directory with CC CFLAGS LDFLAGS
-# RECIPE SRC JOBS HOST SYSROOT set, each run in its own empty directory.
+# Part 1 drives the build by hand, the way the recipe format says the
+# harness does it: /bin/sh -e in an empty build directory with CC CFLAGS
+# LDFLAGS RECIPE SRC JOBS HOST SYSROOT set, each run in its own empty
+# directory, so it can use the small `; test-args =` sizes and the musl and
+# dietlibc drivers.
 set -u
 src=${FLAGSCOPE_SRC:?}
 tmp=${FLAGSCOPE_TEST_TMP:?}/it_workloads_bundled
@@ -124,6 +130,60 @@ for wl in $workloads; do
 		[ "$failures" -eq "$before" ] && echo "ok $wl $cc ($nruns runs)"
 	done
 done
+
+# Part 2: through the real pipeline, full sizes.
+if [ -x "${FLAGSCOPE_BIN:-}" ]; then
+	mkdir -p "$tmp/study"
+	cat >"$tmp/study/bundled.study" <<'S'
+; expect: both configurations ok on every bundled workload and sub-run
+[study]
+name = bundled
+workloads = crc32 nbody sortmem memtouch libcbench sysbench
+repeat = 1
+baseline = gcc O2
+[axis cc]
+gcc = gcc
+clang = clang
+[axis opt]
+O2 = -O2
+S
+	cat >"$tmp/study/check.py" <<'P'
+import json, os, re, sqlite3, sys
+r = json.load(open("bundled.json"))
+bad = 0
+for c in r["configs"]:
+    for w in c["workloads"]:
+        if w["status"] != "ok":
+            print("FAIL: %s %s: %s %s" % (c["label"], w["name"], w["status"], w.get("detail", "")))
+            bad += 1
+runs = {}
+for wl in ("libcbench", "sysbench"):
+    names = re.findall(r"^\[run +([^]]+)\]", open(os.path.join(sys.argv[1], wl, "recipe.ini")).read(), re.M)
+    if not names:
+        print("FAIL: %s: no [run NAME] sections" % wl)
+        bad += 1
+    runs[wl] = names
+db = sqlite3.connect("bundled.db")
+for wl, names in runs.items():
+    for name in names:
+        n = db.execute("select count(*) from samples where workload=? and run=? and metric='time' "
+                       "and rep>=1 and value>0", (wl, name)).fetchone()[0]
+        if n != 2:
+            print("FAIL: %s/%s: %d time samples stored, want one per configuration" % (wl, name, n))
+            bad += 1
+sys.exit(1 if bad else 0)
+P
+	if ! (cd "$tmp/study" && FLAGSCOPE_CACHE=$tmp/study/cache "$FLAGSCOPE_BIN" run bundled.study \
+		--db bundled.db --format json -q >bundled.json 2>bundled.err </dev/null); then
+		fail "flagscope run bundled.study failed: $(tail -n 5 "$tmp/study/bundled.err")"
+	elif ! (cd "$tmp/study" && python3 check.py "$src/workloads"); then
+		fail "flagscope run: see the lines above"
+	else
+		echo "ok flagscope run: 2 configurations x 6 bundled workloads"
+	fi
+else
+	echo "SKIP part 2: no flagscope binary (FLAGSCOPE_BIN)"
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "FAIL: $failures check(s) failed"
