@@ -18,5 +18,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_sysroot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
+int cmd_why(int argc, char **argv);
 
 #endif

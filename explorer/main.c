@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{"sysroot", cmd_sysroot, "build or list C library sysroots made with target flags"},
 	{"compare", cmd_compare, "IMPROVED / REGRESSED / UNCHANGED between two databases or configurations"},
 	{"recommend", cmd_recommend, "the best valid configuration as a make.conf fragment with its evidence"},
+	{"why", cmd_why, "instructions per function of two builds, side by side (cachegrind)"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,195 @@
+/*
+ * cmd_why.c - flagscope why: where a difference between two
+ * configurations comes from, as instructions per function of both builds
+ * of one workload (valgrind cachegrind), largest change first.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/results.h"
+#include "analysis/why.h"
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/results_args.h"
+#include "harness/build.h"
+
+static struct {
+	const char *db, *study, *run, *format;
+	int top;
+} opt;
+
+static const char *const formats[] = {"table", "json", NULL};
+
+static const struct option_spec why_options[] = {
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
+	{"study", 's', OPT_STRING, &opt.study, "NAME", "which study (default: the latest stored)"},
+	{"run", 'r', OPT_STRING, &opt.run, "NAME", "the recipe's run section (default: the first)"},
+	{"top", 'n', OPT_INT, &opt.top, "N", "show the N largest changes (default 25, 0: all)"},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", formats},
+	{NULL},
+};
+
+static const struct command_spec why_cmd = {
+	.name = "why",
+	.usage = "LABEL_A LABEL_B WORKLOAD [options]",
+	.summary = "Show where the difference between two configurations comes from: the\n"
+		   "instructions each function executes in one run of WORKLOAD, built both\n"
+		   "ways (valgrind --tool=cachegrind, natively), side by side, sorted by the\n"
+		   "largest change.",
+	.details = "The builds are the study's own, from the build cache; the run is the\n"
+		   "recipe's (same arguments and inputs as a measured run).",
+	.opts = why_options,
+};
+
+/* The build folder of (label, workload) in the study, or NULL. */
+static char *build_dir(struct store *st, const char *study, const char *label,
+		       const char *workload)
+{
+	size_t n;
+	struct result_config *c = results_configs(st, study, &n);
+	int i = results_find_label(c, n, label);
+	char *key = i < 0 ? NULL : results_build_key(st, study, c[i].id, workload);
+	char *dir = NULL;
+	if (i < 0)
+		error_msg("%s: study '%s' has no configuration '%s' (flagscope report lists the "
+			  "labels)", st->path, study, label);
+	else if (!key || !*key)
+		error_msg("%s: '%s' has no build of %s (run the study with that workload)",
+			  st->path, label, workload);
+	else
+		dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), key);
+	free(key);
+	result_configs_free(c, n);
+	return dir;
+}
+
+static void print_table(const char *a, const char *b, const char *workload,
+			const struct why_counts *ca, const struct why_counts *cb,
+			const struct why_row *rows, size_t n)
+{
+	printf("why: %s -> %s on %s: instructions executed per function (valgrind cachegrind "
+	       "Ir), largest change first\n\n", a, b, workload);
+	printf("%-40s %16s %16s %16s %8s\n", "function", a, b, "change", "ratio");
+	for (size_t i = 0; i < n; i++) {
+		char ratio[16] = "-";
+		if (rows[i].a > 0)
+			snprintf(ratio, sizeof(ratio), "%.3f", rows[i].b / rows[i].a);
+		printf("%-40.40s %16.0f %16.0f %+16.0f %8s\n", rows[i].name, rows[i].a, rows[i].b,
+		       rows[i].b - rows[i].a, ratio);
+	}
+	printf("%-40s %16.0f %16.0f %+16.0f %8.3f\n", "total", ca->total, cb->total,
+	       cb->total - ca->total, ca->total > 0 ? cb->total / ca->total : NAN);
+}
+
+static void print_json(const char *a, const char *b, const char *workload,
+		       const struct why_counts *ca, const struct why_counts *cb,
+		       const struct why_row *rows, size_t n)
+{
+	struct strbuf sb = {0};
+	sb_add(&sb, "{\"a\":");
+	sb_add_json(&sb, a);
+	sb_add(&sb, ",\"b\":");
+	sb_add_json(&sb, b);
+	sb_add(&sb, ",\"workload\":");
+	sb_add_json(&sb, workload);
+	sb_addf(&sb, ",\"event\":\"Ir\",\"total_a\":%.0f,\"total_b\":%.0f,\"functions\":[",
+		ca->total, cb->total);
+	for (size_t i = 0; i < n; i++) {
+		sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
+		sb_add_json(&sb, rows[i].name);
+		sb_addf(&sb, ",\"a\":%.0f,\"b\":%.0f}", rows[i].a, rows[i].b);
+	}
+	sb_add(&sb, "]}\n");
+	fputs(sb_str(&sb), stdout);
+	sb_release(&sb);
+}
+
+/* Profile both builds; 0 or 2 (the error said). */
+static int explain(struct store *st, const char *study, char **argv)
+{
+	const char *label[2] = {argv[0], argv[1]};
+	char *workload = xstrndup(argv[2], strcspn(argv[2], "/"));
+	const char *run_name = opt.run ? opt.run : strchr(argv[2], '/') ? strchr(argv[2], '/') + 1
+									: NULL;
+	struct recipe r;
+	struct strbuf err = {0};
+	struct why_counts c[2] = {{0}};
+	char *in_dir = NULL, *dir[2] = {NULL, NULL};
+	int rc = 2;
+	if (recipe_load(workload, &r, &err)) {
+		error_msg("%s", sb_str(&err));
+		recipe_release(&r); /* it keeps what it read before the error */
+		free(workload);
+		sb_release(&err);
+		return 2;
+	}
+	const struct recipe_run *run = NULL;
+	for (size_t i = 0; i < r.nruns && !run; i++)
+		if (run_name ? !strcmp(r.runs[i].name, run_name) : i == 0)
+			run = &r.runs[i];
+	if (!run) {
+		error_msg("%s: no run section '%s' (see its recipe.ini)", workload,
+			  run_name ? run_name : "");
+		goto out;
+	}
+	for (int k = 0; k < 2; k++)
+		if (!(dir[k] = build_dir(st, study, label[k], workload)))
+			goto out;
+	if (workload_inputs(&r, &in_dir, &err)) {
+		error_msg("%s", sb_str(&err));
+		goto out;
+	}
+	for (int k = 0; k < 2; k++)
+		if (why_profile(dir[k], run, in_dir, &c[k], &err)) {
+			error_msg("%s: %s", label[k], sb_str(&err));
+			goto out;
+		}
+	size_t n;
+	struct why_row *rows = why_diff(&c[0], &c[1], &n);
+	size_t shown = opt.top > 0 && (size_t)opt.top < n ? (size_t)opt.top : n;
+	if (!strcmp(opt.format, "json"))
+		print_json(label[0], label[1], argv[2], &c[0], &c[1], rows, shown);
+	else
+		print_table(label[0], label[1], argv[2], &c[0], &c[1], rows, shown);
+	free(rows);
+	rc = 0;
+out:
+	for (int k = 0; k < 2; k++) {
+		why_counts_release(&c[k]);
+		free(dir[k]);
+	}
+	free(in_dir);
+	recipe_release(&r);
+	free(workload);
+	sb_release(&err);
+	return rc;
+}
+
+int cmd_why(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	struct store st;
+	memset(&opt, 0, sizeof(opt));
+	opt.db = "flagscope.db";
+	opt.format = "table";
+	opt.top = 25;
+	int rc = options_parse(&why_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (pos.n != 3) {
+		error_msg("why: give two configuration labels and a workload (see flagscope why "
+			  "--help)");
+		sl_release(&pos);
+		return 2;
+	}
+	char *study;
+	rc = 2;
+	if (!results_open(opt.db, opt.study, &st, &study)) {
+		rc = explain(&st, study, pos.v);
+		free(study);
+		store_close(&st);
+	}
+	sl_release(&pos);
+	return rc;
+}
