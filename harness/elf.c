@@ -81,11 +81,9 @@ static int extent_cmp(const void *a, const void *b)
 static int check_sections(struct elf_reader *r)
 {
 	struct extent *ext;
-	size_t n = 0;
+	size_t n = 0, shentsize;
 	int rc = 0;
-
 	GElf_Ehdr eh;
-	size_t shentsize;
 
 	if (elf_getshdrnum(r->elf, &r->shnum))
 		return libelf_fail(r, "cannot count the sections");
@@ -119,8 +117,10 @@ static int check_sections(struct elf_reader *r)
 			rc = libelf_fail(r, "unreadable section header");
 			break;
 		}
-		if (sh.sh_name && r->shstrndx && !elf_strptr(r->elf, r->shstrndx, sh.sh_name))
+		if (sh.sh_name && r->shstrndx && !elf_strptr(r->elf, r->shstrndx, sh.sh_name)) {
 			rc = elf_reader_fail(r, "section %zu has its name outside the name table", i);
+			break;
+		}
 		if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL || !sh.sh_size)
 			continue;
 		if (sh.sh_offset > r->size || sh.sh_size > r->size - sh.sh_offset) {

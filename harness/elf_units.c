@@ -12,6 +12,7 @@
 #include "harness/elf_internal.h"
 #include "harness/switches.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,21 +166,70 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct named_index {
+	const char *name;
+	size_t unit;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named_index *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+/* The DWARF unit a clang line belongs to: one named source that recorded
+ * nothing (it gets the line), or one that recorded the same switches (the
+ * line adds nothing: *same is set).  ndwarf when none.  At most a few units
+ * of one name are looked at, so hostile input cannot make this quadratic. */
+static size_t unit_named(const struct unit_list *ul, const struct named_index *byname,
+			 size_t nnamed, const char *source, const char *switches, int *same)
+{
+	struct named_index key = {.name = source, .unit = 0};
+	size_t lo = 0, hi = nnamed;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_named(&byname[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < nnamed && k < lo + 16 && !strcmp(byname[k].name, source); k++) {
+		const struct elf_unit *u = &ul->v[byname[k].unit];
+		if (u->assembler)
+			continue;
+		if (!u->switches)
+			return byname[k].unit;
+		if (!strcmp(u->switches, switches)) {
+			*same = 1;
+			return byname[k].unit;
+		}
+	}
+	return SIZE_MAX;
+}
+
 /* Give each .GCC.command.line string to the DWARF unit it belongs to, or
  * make it a unit of its own. */
 static void units_from_command_lines(struct unit_list *ul, const struct strlist *lines)
 {
-	size_t ndwarf = ul->n, nraw = 0;
+	size_t ndwarf = ul->n, nraw = 0, nnamed = 0;
 	char **raw = xcalloc(ndwarf ? ndwarf : 1, sizeof(*raw));
+	struct named_index *byname = xcalloc(ndwarf ? ndwarf : 1, sizeof(*byname));
 
-	for (size_t i = 0; i < ndwarf; i++)
+	for (size_t i = 0; i < ndwarf; i++) {
 		if (ul->raw[i])
 			raw[nraw++] = ul->raw[i];
+		if (ul->v[i].name)
+			byname[nnamed++] = (struct named_index){ul->v[i].name, i};
+	}
 	qsort(raw, nraw, sizeof(*raw), cmp_str);
+	qsort(byname, nnamed, sizeof(*byname), cmp_named);
 	for (size_t i = 0; i < lines->n; i++) {
 		const char *line = lines->v[i];
 		char *producer = NULL, *switches = NULL, *source;
-		size_t j = ndwarf;
+		size_t j = SIZE_MAX;
+		int same = 0;
 
 		if (bsearch(&line, raw, nraw, sizeof(*raw), cmp_str))
 			continue; /* the same string as a DWARF unit's producer */
@@ -189,14 +239,16 @@ static void units_from_command_lines(struct unit_list *ul, const struct strlist 
 			continue;
 		}
 		source = switches_source_name(switches);
-		/* A clang line names its file: the DWARF unit of that name that
-		 * recorded nothing gets it (few units lack switches: a scan). */
 		if (source)
-			for (j = 0; j < ndwarf; j++)
-				if (!ul->v[j].switches && !ul->v[j].assembler && ul->v[j].name &&
-				    !strcmp(ul->v[j].name, source))
-					break;
-		struct elf_unit *u = j < ndwarf ? &ul->v[j] : unit_add(ul, NULL);
+			j = unit_named(ul, byname, nnamed, source, switches, &same);
+		if (same) {
+			free(source);
+			free(producer);
+			free(switches);
+			continue;
+		}
+		/* unit_add may move ul->v: byname keeps names, not pointers to units */
+		struct elf_unit *u = j != SIZE_MAX ? &ul->v[j] : unit_add(ul, NULL);
 		if (!u->name && source) {
 			u->name = source;
 			source = NULL;
@@ -206,6 +258,7 @@ static void units_from_command_lines(struct unit_list *ul, const struct strlist 
 		u->producer = producer;
 		u->switches = switches;
 	}
+	free(byname);
 	free(raw);
 }
 

@@ -61,6 +61,9 @@ static const struct build_case build_cases[] = {
 	 "-O2 -march=x86-64-v3", "-march=x86-64-v4"},
 	{"clang object", "clang", "-c -O2 -frecord-command-line", 64, "x86-64", "relocatable", -1,
 	 "lp64", NULL, NULL, NULL, NULL, ANY, "fixture.c", "-O2", "-O3"},
+	{"clang object, both records", "clang",
+	 "-c -O2 -g -grecord-command-line -frecord-command-line", 64, "x86-64", "relocatable", -1,
+	 "lp64", NULL, NULL, NULL, NULL, ANY, "fixture.c", "-O2", "-O1"},
 	{"clang dynamic -g", "clang", "-O3 -g -grecord-command-line", 64, "x86-64", "pie", 0,
 	 "lp64", NULL, NULL, NULL, NULL, ANY, "fixture.c", "-O3", "-O2 -march=x86-64-v2"},
 	{"o32 mips1", "mipsel-linux-gnu-gcc", "-c -O2 -march=mips1 -mfp32 -frecord-gcc-switches", 32,
@@ -236,6 +239,10 @@ static void run_build_case(const char *dir, const struct build_case *c, size_t i
 
 	const struct elf_unit *u = find_unit(&f, c->unit);
 	T_CHECK(u && u->switches, "%s: no unit '%s' with switches", c->name, c->unit);
+	size_t named = 0;
+	for (size_t i = 0; i < f.nunits; i++)
+		named += !strcmp(f.units[i].name, c->unit);
+	T_CHECK(named == 1, "%s: %zu units named '%s'", c->name, named, c->unit);
 	/* Only the fixture's unit records switches: crt and libc objects in
 	 * the linked cases are not reported. */
 	T_CHECK(elf_facts_check(&f, c->expect_ok, -1, NULL, &m) == 0, "%s: '%s' gives '%s'",
