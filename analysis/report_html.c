@@ -16,7 +16,7 @@ static const char style[] =
 	"table{border-collapse:collapse;font-size:13px}"
 	"td,th{padding:3px 8px;text-align:left;border-bottom:1px solid #eceff1}"
 	"th{background:#eceff1}tr.config td{font-weight:bold;border-top:1px solid #b0bec5}"
-	"tr.item td{color:#455a64}td.num{text-align:right;font-family:monospace}"
+	"tr.item td{color:#455a64}td.num{text-align:right;font-family:monospace;white-space:nowrap}"
 	".improved{color:#2e7d32;font-weight:bold}.regressed{color:#c62828;font-weight:bold}"
 	".bad{color:#c62828}.noisy{color:#ef6c00}.rule{color:#455a64;font-size:13px}"
 	".charts{display:flex;flex-wrap:wrap;gap:16px}svg.chart{font-family:sans-serif}"
@@ -244,7 +244,7 @@ static void html_elf(FILE *out, sqlite3 *mem, const char *facts)
 				       sqlite3_column_int(s, 12));
 		char *key = xasprintf("binary %s", base ? base : "?");
 		fact_row(out, key, what);
-		char *link = xasprintf("libc %s; interpreter %s; needs %s",
+		char *link = xasprintf("%s; interpreter %s; needs %s",
 				       libc_of(sqlite3_column_int(s, 5), interp, needed),
 				       interp ? interp : "none", needed && *needed ? needed : "nothing");
 		fact_row(out, "  libc", link);

@@ -105,8 +105,10 @@ static void svg_open(FILE *out, const char *id, const char *kind, int w, int h,
 		w, h);
 	fputs("<title>", out);
 	svg_escape(out, title);
-	fprintf(out, "</title>\n<rect class=\"frame\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
-		     "fill=\"#ffffff\" stroke=\"#cfd8dc\"/>\n", w, h);
+	/* on the half pixel: a crisp one-pixel frame of exactly this colour,
+	 * which is how a screenshot test finds the chart */
+	fprintf(out, "</title>\n<rect class=\"frame\" x=\"0.5\" y=\"0.5\" width=\"%d\" "
+		     "height=\"%d\" fill=\"#ffffff\" stroke=\"#cfd8dc\"/>\n", w - 1, h - 1);
 	fputs("<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">", out);
 	svg_escape(out, title);
 	fputs("</text>\n", out);
