@@ -443,6 +443,9 @@ static int build_all(struct build *b, struct strbuf *err)
 		goto out;
 	}
 	rc = 0;
+	char *stale = xasprintf("%s.failed.log", b->dir);
+	unlink(stale);
+	free(stale);
 out:
 	if (rc) {
 		/* keep the log where the message points, drop the rest */

@@ -113,6 +113,12 @@ int deb_source_get(const char *pkg, struct deb_source *s, FILE *log, struct strb
 		goto out;
 	if (log)
 		fprintf(log, "sysroot: source %s (%s)\n", s->dsc, s->orig);
+	char *dsc = xasprintf("%s/%s", s->dir, s->dsc), *orig = xasprintf("%s/%s", s->dir, s->orig);
+	int have = file_exists(dsc) && file_exists(orig);
+	free(dsc);
+	free(orig);
+	if (have) /* apt checked them when it downloaded them */
+		goto out;
 	script.len = 0;
 	sb_add(&script, "cd ");
 	sysroot_shell_quote(&script, s->dir);
