@@ -6,14 +6,7 @@
 # regression (exit 0), two labels of one database, and recommend refusing
 # a configuration once it produced wrong output.
 set -euo pipefail
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/it_compare
-rm -rf "$T"; mkdir -p "$T/home/workloads"
-cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$T/home/workloads/"
-export FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache
-fs() { "$FLAGSCOPE_BIN" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cd "$T"
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_compare
 
 cat > two.study <<'S'
 ; expect: both ok; the test then plants the samples it compares

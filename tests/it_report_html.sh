@@ -6,14 +6,7 @@
 # colour, data marks inside).  A copy with the marks removed must fail the
 # same pixel check, so the check can tell a drawn chart from a blank one.
 set -euo pipefail
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/it_report_html
-rm -rf "$T"; mkdir -p "$T/home/workloads"
-cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$T/home/workloads/"
-export FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache
-fs() { "$FLAGSCOPE_BIN" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cd "$T"
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_report_html
 
 cat > three.study <<'S'
 ; expect: three ok configurations; -O0 the baseline, -O1/-O2 faster and

@@ -4,18 +4,11 @@
 # functions present, -O2 executing fewer instructions in total, rows sorted
 # by the size of the change, and the errors for unknown labels/workloads.
 set -euo pipefail
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
 if ! command -v valgrind >/dev/null; then
 	echo "SKIP: valgrind is not installed (apt-get install valgrind)"
 	exit 77
 fi
-T=$FLAGSCOPE_TEST_TMP/it_why
-rm -rf "$T"; mkdir -p "$T/home/workloads"
-cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$T/home/workloads/"
-export FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache
-fs() { "$FLAGSCOPE_BIN" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cd "$T"
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_why
 cat > opt.study <<'S'
 ; expect: both ok; why shows -O2 running fewer instructions than -O0
 [study]
