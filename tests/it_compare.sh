@@ -66,6 +66,19 @@ assert c["regressed"] == 1 and c["unchanged"] == 1, c
 P
 echo "ok 1 - two databases: planted 5% regression REGRESSED (exit 1), planted null UNCHANGED"
 
+# colour only on a terminal, only where significant, never with NO_COLOR
+if command -v script > /dev/null; then
+	script -qc "'$FLAGSCOPE_BIN' compare old.db new.db" /dev/null > tty.txt || true
+	grep -q $'^\033\\[31mREGRESSED' tty.txt || fail "no red REGRESSED on a terminal: $(cat -v tty.txt)"
+	grep "UNCHANGED" tty.txt | grep -q $'\033' && fail "colour on an unchanged line"
+	NO_COLOR=1 script -qc "'$FLAGSCOPE_BIN' compare old.db new.db" /dev/null > tty2.txt || true
+	grep -q $'\033' tty2.txt && fail "colour despite NO_COLOR"
+	grep -q $'\033' c.txt && fail "colour when stdout is not a terminal"
+	echo "ok 1b - colour: on a terminal, only significant lines; none with NO_COLOR or a pipe"
+else
+	echo "SKIP 1b - no script(1) to make a terminal"
+fi
+
 # 2. nothing changed: exit 0; the size metric is exact
 fs compare old.db same.db --metric "time size.text" > s.txt || fail "no regression must exit 0"
 grep -q "^0 regressed, 0 improved, 4 unchanged" s.txt || fail "$(cat s.txt)"
