@@ -463,24 +463,79 @@ out:
 	return rc;
 }
 
+static void build_release(struct build *b)
+{
+	free(b->t.machine);
+	free(b->dir);
+	free(b->tmp);
+	free(b->log_path);
+	toolchain_release(&b->tc);
+	sl_release(&b->flags);
+	sl_release(&b->added);
+	sl_release(&b->notes);
+	deb_source_release(&b->musl);
+	deb_source_release(&b->glibc);
+	deb_source_release(&b->llvm);
+}
+
+/* The compiler and what the flags mean: the part of a build that needs no
+ * source and no network. */
+static int build_plan(struct build *b, struct strbuf *err)
+{
+	char *cc = b->spec->cc ? xstrdup(b->spec->cc) : xasprintf("%s-gcc", b->spec->triple);
+	char *machine = NULL;
+	int rc = -1;
+
+	if (toolchain_probe(cc, &b->tc, err) || resolve_target(b, err))
+		goto out;
+	char *argv[] = {b->tc.path, "-dumpmachine", NULL};
+	if (run_capture(argv, &machine) || !machine) {
+		sb_addf(err, "%s -dumpmachine failed", b->tc.path);
+		goto out;
+	}
+	b->t.machine = xstrdup(str_trim(machine));
+	rc = 0;
+out:
+	free(cc);
+	free(machine);
+	return rc;
+}
+
+int sysroot_plan(const struct sysroot_spec *spec, struct sysroot_plan *plan, struct strbuf *err)
+{
+	struct build b = {.spec = spec};
+	int rc = build_plan(&b, err);
+
+	memset(plan, 0, sizeof(*plan));
+	if (!rc) {
+		plan->target_cflags = joined(&b.flags, " ");
+		plan->added = joined(&b.added, " ");
+		plan->notes = joined(&b.notes, "; ");
+		plan->musl_cflags = b.musl_cflags;
+		plan->abi = b.t.abi;
+		plan->musl_target = b.musl_target;
+	}
+	build_release(&b);
+	return rc;
+}
+
+void sysroot_plan_release(struct sysroot_plan *plan)
+{
+	free(plan->target_cflags);
+	free(plan->added);
+	free(plan->notes);
+	memset(plan, 0, sizeof(*plan));
+}
+
 int sysroot_build(const struct sysroot_spec *spec, char **sysroot_dir, FILE *log,
 		  struct strbuf *err)
 {
 	struct build b = {.spec = spec, .log = log};
-	char *cc = spec->cc ? xstrdup(spec->cc) : xasprintf("%s-gcc", spec->triple);
-	char *info = NULL, *machine = NULL;
+	char *info = NULL;
 	int rc = -1;
 
 	*sysroot_dir = NULL;
-	if (toolchain_probe(cc, &b.tc, err) || resolve_target(&b, err))
-		goto out;
-	char *argv[] = {b.tc.path, "-dumpmachine", NULL};
-	if (run_capture(argv, &machine) || !machine) {
-		sb_addf(err, "%s -dumpmachine failed", b.tc.path);
-		goto out;
-	}
-	b.t.machine = xstrdup(str_trim(machine));
-	if (fetch_sources(&b, err))
+	if (build_plan(&b, err) || fetch_sources(&b, err))
 		goto out;
 	compute_key(&b);
 	b.dir = xasprintf("%s/sysroots/%.16s", flagscope_cache_dir(), b.key);
@@ -498,20 +553,8 @@ int sysroot_build(const struct sysroot_spec *spec, char **sysroot_dir, FILE *log
 	*sysroot_dir = xstrdup(b.dir);
 	rc = 0;
 out:
-	free(cc);
 	free(info);
-	free(machine);
-	free(b.t.machine);
-	free(b.dir);
-	free(b.tmp);
-	free(b.log_path);
-	toolchain_release(&b.tc);
-	sl_release(&b.flags);
-	sl_release(&b.added);
-	sl_release(&b.notes);
-	deb_source_release(&b.musl);
-	deb_source_release(&b.glibc);
-	deb_source_release(&b.llvm);
+	build_release(&b);
 	return rc;
 }
 

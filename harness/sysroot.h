@@ -53,6 +53,21 @@ struct sysroot_spec {
 	int emulated;        /* 1: the programs will run under QEMU */
 };
 
+/* What a build would use, without building: the final flags, the ones
+ * added and why, the ABI.  For labels before anything is built; cheap (runs
+ * the compiler's preprocessor, no network).  Strings owned by the plan
+ * except the static abi, musl_target and musl_cflags. */
+struct sysroot_plan {
+	char *target_cflags; /* asked for plus added */
+	char *added;         /* "" when none */
+	char *notes;         /* why, "; "-separated */
+	const char *musl_cflags;
+	const char *abi;         /* "n64", "n32", "o32", "lp64" */
+	const char *musl_target; /* --target for musl's configure */
+};
+int sysroot_plan(const struct sysroot_spec *spec, struct sysroot_plan *plan, struct strbuf *err);
+void sysroot_plan_release(struct sysroot_plan *plan);
+
 /* Build the sysroot, or find it in the cache.  On success returns 0 and
  * *sysroot_dir (heap, caller frees).  On failure returns -1 with a one-line
  * reason in err (naming build.log when a build step failed).  log, when not
