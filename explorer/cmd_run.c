@@ -19,6 +19,7 @@
 #include "harness/build.h"
 #include "harness/execute.h"
 #include "harness/fetch.h"
+#include "harness/libc.h"
 
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
 
@@ -136,6 +137,17 @@ static void prepare_toolchains(struct session *s)
 	for (size_t c = 0; c < n; c++) {
 		struct config *cfg = &s->matrix.configs[c];
 		struct strbuf err = {0};
+		char *driver = NULL;
+		/* the libc level decides the compiler driver (musl-gcc, diet) */
+		if (cfg->libc && libc_lookup(cfg->libc)->driver(cfg->cc, cfg->link, &driver, &err)) {
+			s->cfg_outcome[c] = OUTCOME_UNSUPPORTED;
+			s->cfg_detail[c] = sb_detach(&err);
+			continue;
+		}
+		if (driver) {
+			free(cfg->cc);
+			cfg->cc = driver;
+		}
 		if (toolchain_probe(cfg->cc, &s->tcs[c], &err)) {
 			s->cfg_outcome[c] = OUTCOME_UNSUPPORTED;
 			s->cfg_detail[c] = sb_detach(&err);

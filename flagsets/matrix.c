@@ -20,6 +20,9 @@ void config_compute_id(struct config *c)
 	char hex[65];
 	sb_addf(&sb, "cc=%s\ncflags=%s\nldflags=%s\nlink=%s\n", c->cc, c->cflags, c->ldflags,
 		c->link == 1 ? "static" : c->link == 0 ? "dynamic" : "default");
+	/* without a libc axis the id stays what it was before the axis existed */
+	if (c->libc)
+		sb_addf(&sb, "libc=%s\n", c->libc);
 	sha256_hex(sb.buf, sb.len, hex);
 	memcpy(c->id, hex, 16);
 	c->id[16] = '\0';
@@ -56,6 +59,11 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 		case AXIS_LDFLAGS:
 			into = &ldflags;
 			break;
+		case AXIS_LIBC:
+			free(c->libc);
+			c->libc = xstrdup(l->name);
+			into = &cflags;
+			break;
 		case AXIS_FLAGS:
 			into = &cflags;
 			break;
@@ -67,7 +75,7 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 		}
 	}
 	if (!c->cc)
-		c->cc = xstrdup("cc");
+		c->cc = xstrdup("gcc"); /* Debian's system compiler; musl-gcc and diet wrap it */
 	c->label = label.len ? sb_detach(&label) : xstrdup("default");
 	c->cflags = sb_detach(&cflags);
 	c->ldflags = sb_detach(&ldflags);
@@ -143,6 +151,7 @@ void matrix_release(struct matrix *m)
 		free(m->configs[i].cflags);
 		free(m->configs[i].ldflags);
 		free(m->configs[i].levels);
+		free(m->configs[i].libc);
 	}
 	free(m->configs);
 	memset(m, 0, sizeof(*m));

@@ -14,10 +14,11 @@
 struct config {
 	char id[17];  /* 16 hex digits */
 	char *label;  /* level names joined by spaces */
-	char *cc;     /* compiler command, default "cc" */
+	char *cc;     /* compiler command, default "gcc" */
 	char *cflags; /* levels of generic axes */
 	char *ldflags;
 	int link;        /* 1 static, 0 dynamic, -1 the study does not say */
+	char *libc;      /* "glibc", "musl", ... or NULL when the study does not say */
 	size_t *levels;  /* level index per axis */
 	int is_baseline;
 };

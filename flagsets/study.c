@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness/ini.h"
+#include "harness/libc.h"
 #include "harness/meter.h"
 #include "workloads/recipe.h"
 
@@ -30,10 +31,22 @@ static int check_cc(const char *level, const char *value, struct strbuf *err)
 	return 0;
 }
 
+static int check_libc(const char *level, const char *value, struct strbuf *err)
+{
+	(void)value;
+	if (!libc_lookup(level)) {
+		sb_addf(err, "libc level '%s' is not a C library flagscope knows (known: %s)", level,
+			libc_names());
+		return -1;
+	}
+	return 0;
+}
+
 static const struct axis_kind_info axis_kinds[] = {
 	{.name = "cc", .kind = AXIS_CC, .check_level = check_cc},
 	{.name = "ldflags", .kind = AXIS_LDFLAGS},
 	{.name = "link", .kind = AXIS_LINK, .check_level = check_link},
+	{.name = "libc", .kind = AXIS_LIBC, .check_level = check_libc},
 };
 
 static const struct axis_kind_info axis_generic = {.name = NULL, .kind = AXIS_FLAGS};

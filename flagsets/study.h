@@ -22,6 +22,7 @@ enum axis_kind {
 	AXIS_CC,      /* the compiler command */
 	AXIS_LDFLAGS, /* added to LDFLAGS */
 	AXIS_LINK,    /* static | dynamic; the value adds LDFLAGS */
+	AXIS_LIBC,    /* glibc | musl | dietlibc; the value adds CFLAGS */
 };
 
 struct axis_kind_info {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/elf.h"
+#include "harness/libc.h"
 
 void build_init(struct build *b)
 {
@@ -213,6 +214,13 @@ static void build_verify(struct build *b)
 		b->size_data += (double)elf_facts_section_size(&f, ".data");
 		b->size_bss += (double)elf_facts_section_size(&f, ".bss");
 		b->size_rodata += (double)elf_facts_section_size(&f, ".rodata");
+		struct strbuf libc_why = {0};
+		if (b->cfg->libc && libc_lookup(b->cfg->libc)->check(path, &f, &libc_why)) {
+			if (problems.len)
+				sb_add(&problems, "; ");
+			sb_addf(&problems, "%s: %s", b->recipe->binaries.v[i], sb_str(&libc_why));
+		}
+		sb_release(&libc_why);
 		int want_static = b->cfg->link == 1 ? 1 : b->cfg->link == 0 ? 0 : -1;
 		if (elf_facts_check(&f, b->cfg->cflags, want_static, NULL, &mism) > 0) {
 			for (size_t m = 0; m < mism.n; m++) {

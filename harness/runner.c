@@ -103,13 +103,16 @@ static int traced_wait(pid_t pid, double timeout, double t0, struct run_result *
 				return 0;
 			if (WIFSTOPPED(*status)) {
 				int sig = WSTOPSIG(*status), event = *status >> 16, pass = 0;
-				if (event == PTRACE_EVENT_EXIT) {
+				if (event == PTRACE_EVENT_EXEC) {
+					/* the program exec'd another (execl benchmarks) */
+				} else if (event == PTRACE_EVENT_EXIT) {
 					*t_exit = now_seconds();
 					read_exit_memory(pid, res);
 				} else if (sig == SIGTRAP && !exec_seen) {
 					/* the exec stop: from here on, stop at exit */
 					ptrace(PTRACE_SETOPTIONS, pid, NULL,
-					       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
+					       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
+							      PTRACE_O_EXITKILL));
 					exec_seen = 1;
 				} else {
 					pass = sig;

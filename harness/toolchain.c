@@ -60,11 +60,15 @@ int toolchain_probe(const char *command, struct toolchain *t, struct strbuf *err
 	t->path = resolved;
 
 	/* argv: the command's words, then -v / -dumpmachine */
-	char **argv = xcalloc(words.n + 2, sizeof(char *));
+	/* -v on a preprocess-only job: wrappers such as diet would otherwise
+	 * try to link a bare -v */
+	char **argv = xcalloc(words.n + 8, sizeof(char *));
 	for (size_t i = 0; i < words.n; i++)
 		argv[i] = words.v[i];
 	char *out = NULL;
-	argv[words.n] = "-v";
+	const char *const vjob[] = {"-v", "-E", "-x", "c", "/dev/null", "-o", "/dev/null"};
+	for (size_t i = 0; i < ARRAY_SIZE(vjob); i++)
+		argv[words.n + i] = (char *)vjob[i];
 	int rc = run_capture(argv, &out);
 	if (rc != 0 || !out) {
 		sb_addf(err, "%s -v failed (is it a C compiler?)", command);
@@ -90,6 +94,7 @@ int toolchain_probe(const char *command, struct toolchain *t, struct strbuf *err
 	out = NULL;
 
 	argv[words.n] = "-dumpmachine";
+	argv[words.n + 1] = NULL;
 	if (run_capture(argv, &out) == 0 && out)
 		t->target = xstrdup(str_trim(out));
 	else

@@ -79,7 +79,7 @@ int main(void)
 
 	/* no axes: one default configuration, which is the baseline */
 	rc = load(dir, "[study]\nworkloads = crc32\n", &s, &m, &err);
-	T_CHECK(rc == 0 && m.n == 1 && m.baseline == 0 && !strcmp(m.configs[0].cc, "cc"),
+	T_CHECK(rc == 0 && m.n == 1 && m.baseline == 0 && !strcmp(m.configs[0].cc, "gcc"),
 		"no axes: %s", sb_str(&err));
 	matrix_release(&m);
 	study_release(&s);

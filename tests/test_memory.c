@@ -74,6 +74,11 @@ int main(void)
 	char *trap[] = {"/bin/sh", "-c", "trap 'exit 7' USR1; kill -USR1 $$; sleep 5", NULL};
 	T_CHECK(!run(trap, dir, 1, 10, &r) && r.exited && r.status == 7, "signal passed on: %d/%d",
 		r.exited, r.status);
+	/* a program that execs another keeps running while traced (execl
+	 * benchmarks), and the figures are those of the last image */
+	char *execs[] = {"/bin/sh", "-c", "exec /bin/sh -c 'exit 4'", NULL};
+	T_CHECK(!run(execs, dir, 1, 10, &r) && r.exited && r.status == 4 && r.vm_hwm_kb > 0,
+		"exec while traced: exited %d status %d signal %d", r.exited, r.status, r.signal);
 	free(cmd);
 	free(bin);
 	free(dir);
