@@ -10,20 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/testlib.h"
 #include "harness/qemu.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                              \
-		checks++;                                                 \
-		if (!(cond)) {                                            \
-			failures++;                                       \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);       \
-			printf(__VA_ARGS__);                              \
-			printf("\n");                                     \
-		}                                                         \
-	} while (0)
 
 /* Encodings as the cross binutils assemble them (objdump -d). */
 static const struct {
@@ -107,7 +96,7 @@ static void test_classes(void)
 	for (size_t i = 0; i < ARRAY_SIZE(class_cases); i++) {
 		enum insn_class got = class_cases[i].aarch64 ? insn_class_aarch64(class_cases[i].word)
 							     : insn_class_mips(class_cases[i].word);
-		CHECK(got == class_cases[i].want, "%s (0x%08x): %s, want %s", class_cases[i].insn,
+		T_CHECK(got == class_cases[i].want, "%s (0x%08x): %s, want %s", class_cases[i].insn,
 		      class_cases[i].word, insn_class_names[got], insn_class_names[class_cases[i].want]);
 	}
 }
@@ -136,15 +125,15 @@ static void test_counts_files(const char *tmp)
 		file_write(path, cases[i].text, strlen(cases[i].text));
 		sb_release(&err);
 		int rc = qemu_counts_read(path, &c, &err);
-		CHECK((rc == 0) == cases[i].ok, "counts file case '%s': rc %d (%s)", cases[i].why, rc,
+		T_CHECK((rc == 0) == cases[i].ok, "counts file case '%s': rc %d (%s)", cases[i].why, rc,
 		      sb_str(&err));
 	}
 	file_write(path, cases[1].text, strlen(cases[1].text));
-	CHECK(!qemu_counts_read(path, &c, &err) && !strcmp(c.target, "mipsel") &&
+	T_CHECK(!qemu_counts_read(path, &c, &err) && !strcmp(c.target, "mipsel") &&
 		      !strcmp(c.mode, "tb"), "target and mode read back");
 	unlink(path);
 	sb_release(&err);
-	CHECK(qemu_counts_read(path, &c, &err) == -1 && strstr(sb_str(&err), "did not reach exit"),
+	T_CHECK(qemu_counts_read(path, &c, &err) == -1 && strstr(sb_str(&err), "did not reach exit"),
 	      "a missing counts file says the guest did not exit: %s", sb_str(&err));
 	sb_release(&err);
 	free(path);
@@ -190,7 +179,7 @@ static char *assemble(const struct elf_case *c, const char *tmp, int n)
 		sl_push(&argv, rest[i]);
 	sl_push_owned(&argv, NULL);
 	int rc = run_capture(argv.v, &log);
-	CHECK(rc == 0, "%s: assembling failed: %s", c->name, log ? log : "");
+	T_CHECK(rc == 0, "%s: assembling failed: %s", c->name, log ? log : "");
 	free(log);
 	sl_release(&argv);
 	free(src);
@@ -208,13 +197,13 @@ static void test_guest(const struct elf_case *c, const char *elf)
 	struct strbuf err = {0};
 	const char *qemu = NULL;
 
-	CHECK(!qemu_guest_read(elf, &g, &err), "%s: %s", c->name, sb_str(&err));
-	CHECK(g.qemu && !strcmp(g.qemu, c->qemu), "%s: qemu %s, want %s", c->name, g.qemu, c->qemu);
-	CHECK(g.abi && !strcmp(g.abi, c->abi), "%s: abi %s, want %s", c->name, g.abi, c->abi);
-	CHECK(g.isa && !strcmp(g.isa, c->isa), "%s: isa %s, want %s", c->name, g.isa, c->isa);
-	CHECK(c->ext ? g.ext && !strcmp(g.ext, c->ext) : !g.ext, "%s: ext %s, want %s", c->name,
+	T_CHECK(!qemu_guest_read(elf, &g, &err), "%s: %s", c->name, sb_str(&err));
+	T_CHECK(g.qemu && !strcmp(g.qemu, c->qemu), "%s: qemu %s, want %s", c->name, g.qemu, c->qemu);
+	T_CHECK(g.abi && !strcmp(g.abi, c->abi), "%s: abi %s, want %s", c->name, g.abi, c->abi);
+	T_CHECK(g.isa && !strcmp(g.isa, c->isa), "%s: isa %s, want %s", c->name, g.isa, c->isa);
+	T_CHECK(c->ext ? g.ext && !strcmp(g.ext, c->ext) : !g.ext, "%s: ext %s, want %s", c->name,
 	      g.ext ? g.ext : "none", c->ext ? c->ext : "none");
-	CHECK(!qemu_pick(elf, &qemu, &err) && qemu && !strcmp(qemu, c->qemu), "%s: qemu_pick",
+	T_CHECK(!qemu_pick(elf, &qemu, &err) && qemu && !strcmp(qemu, c->qemu), "%s: qemu_pick",
 	      c->name);
 	sb_release(&err);
 }
@@ -251,14 +240,14 @@ static void test_can_run(char *const elves[])
 		if (!elf)
 			continue;
 		int rc = qemu_cpu_can_run(elf, can_run_cases[i].cpu, &run_cpu, &why);
-		CHECK(rc == can_run_cases[i].want, "%s on %s: %d, want %d (%s)", can_run_cases[i].elf,
+		T_CHECK(rc == can_run_cases[i].want, "%s on %s: %d, want %d (%s)", can_run_cases[i].elf,
 		      can_run_cases[i].cpu, rc, can_run_cases[i].want, sb_str(&why));
 		if (rc == 1)
-			CHECK(can_run_cases[i].run_cpu ? run_cpu && !strcmp(run_cpu, can_run_cases[i].run_cpu)
+			T_CHECK(can_run_cases[i].run_cpu ? run_cpu && !strcmp(run_cpu, can_run_cases[i].run_cpu)
 						       : !run_cpu,
 			      "%s on %s: runs on %s", can_run_cases[i].elf, can_run_cases[i].cpu,
 			      run_cpu ? run_cpu : "(default)");
-		CHECK(can_run_cases[i].reason ? strstr(sb_str(&why), can_run_cases[i].reason) != NULL
+		T_CHECK(can_run_cases[i].reason ? strstr(sb_str(&why), can_run_cases[i].reason) != NULL
 					      : why.len == 0,
 		      "%s on %s: reason '%s'", can_run_cases[i].elf, can_run_cases[i].cpu, sb_str(&why));
 		sb_release(&why);
@@ -278,20 +267,20 @@ static void test_run(const struct elf_case *c, const char *elf, int n)
 	if (rc != 1)
 		return; /* the UNRUNNABLE case is checked above */
 	rc = qemu_run(argv, cpu, &first, NULL, &err);
-	CHECK(rc == (3 * n) % 256, "%s: exit status %d, want %d (%s)", c->name, rc, (3 * n) % 256,
+	T_CHECK(rc == (3 * n) % 256, "%s: exit status %d, want %d (%s)", c->name, rc, (3 * n) % 256,
 	      sb_str(&err));
 	if (rc < 0)
 		return;
-	CHECK(first.insns == c->per_iter * n + c->fixed, "%s N=%d: %llu instructions, want %llu",
+	T_CHECK(first.insns == c->per_iter * n + c->fixed, "%s N=%d: %llu instructions, want %llu",
 	      c->name, n, first.insns, c->per_iter * n + c->fixed);
-	CHECK(first.by_class[INSN_LOAD] == (unsigned long long)n + 1 &&
+	T_CHECK(first.by_class[INSN_LOAD] == (unsigned long long)n + 1 &&
 		      first.by_class[INSN_STORE] == (unsigned long long)n + 1 &&
 		      first.by_class[INSN_BRANCH] == (unsigned long long)n &&
 		      first.by_class[INSN_MULDIV] == (unsigned long long)n &&
 		      first.by_class[INSN_FP] == (unsigned long long)n,
 	      "%s N=%d: class counts", c->name, n);
 	rc = qemu_run(argv, cpu, &again, NULL, &err);
-	CHECK(rc >= 0 && !memcmp(&first, &again, sizeof(first)), "%s: a second run counts the same",
+	T_CHECK(rc >= 0 && !memcmp(&first, &again, sizeof(first)), "%s: a second run counts the same",
 	      c->name);
 	sb_release(&err);
 }
@@ -319,11 +308,10 @@ int main(void)
 	test_counts_files(tmp);
 	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
 		if (!have(tools[i])) {
-			printf("SKIP: %s is not installed (scripts/packages.txt); %d checks passed before\n",
-			       tools[i], checks - failures);
-			return failures ? 1 : 77;
+			printf("SKIP: %s is not installed (scripts/packages.txt)\n", tools[i]);
+			return test_failures ? 1 : 77;
 		}
-	CHECK(qemu_plugin_path(&err) != NULL, "plugin: %s", sb_str(&err));
+	T_CHECK(qemu_plugin_path(&err) != NULL, "plugin: %s", sb_str(&err));
 	for (size_t i = 0; i < ARRAY_SIZE(elf_cases); i++)
 		if ((elves[i] = assemble(&elf_cases[i], tmp, 1000)))
 			test_guest(&elf_cases[i], elves[i]);
@@ -331,14 +319,13 @@ int main(void)
 	for (size_t i = 0; i < ARRAY_SIZE(elf_cases); i++)
 		if (elves[i])
 			test_run(&elf_cases[i], elves[i], 1000);
-	CHECK(qemu_pick("/nonexistent", &(const char *){NULL}, &err) == -1, "missing file refused");
-	CHECK(qemu_pick("/bin/sh", &(const char *){NULL}, &err) == -1 && strstr(sb_str(&err), "machine"),
+	T_CHECK(qemu_pick("/nonexistent", &(const char *){NULL}, &err) == -1, "missing file refused");
+	T_CHECK(qemu_pick("/bin/sh", &(const char *){NULL}, &err) == -1 && strstr(sb_str(&err), "machine"),
 	      "x86-64 refused: %s", sb_str(&err));
 	for (size_t i = 0; i < ARRAY_SIZE(elves); i++)
 		free(elves[i]);
 	sb_release(&err);
 	remove_tree(tmp);
 	free(tmp);
-	printf("%d passed, %d failed\n", checks - failures, failures);
-	return failures ? 1 : 0;
+	return test_summary("test_qemu");
 }

@@ -9,20 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tests/testlib.h"
 #include "harness/sysroot.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                              \
-		checks++;                                                 \
-		if (!(cond)) {                                            \
-			failures++;                                       \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);       \
-			printf(__VA_ARGS__);                              \
-			printf("\n");                                     \
-		}                                                         \
-	} while (0)
 
 #define MIPS "mips64el-linux-gnuabi64"
 
@@ -77,24 +66,24 @@ static void test_plans(void)
 		struct strbuf err = {0};
 		int rc = sysroot_plan(&spec, &p, &err);
 
-		CHECK((rc == 0) == plan_cases[i].ok, "'%s' on %s: rc %d (%s)", spec.cflags, spec.triple,
+		T_CHECK((rc == 0) == plan_cases[i].ok, "'%s' on %s: rc %d (%s)", spec.cflags, spec.triple,
 		      rc, sb_str(&err));
 		if (!rc && plan_cases[i].ok) {
-			CHECK(!strcmp(p.added, plan_cases[i].added), "'%s': added '%s', want '%s'",
+			T_CHECK(!strcmp(p.added, plan_cases[i].added), "'%s': added '%s', want '%s'",
 			      spec.cflags, p.added, plan_cases[i].added);
-			CHECK(!strcmp(p.abi, plan_cases[i].abi), "'%s': abi %s", spec.cflags, p.abi);
-			CHECK(!strcmp(p.musl_target, plan_cases[i].musl_target), "'%s': musl --target=%s",
+			T_CHECK(!strcmp(p.abi, plan_cases[i].abi), "'%s': abi %s", spec.cflags, p.abi);
+			T_CHECK(!strcmp(p.musl_target, plan_cases[i].musl_target), "'%s': musl --target=%s",
 			      spec.cflags, p.musl_target);
-			CHECK(strstr(p.notes, plan_cases[i].note) && (*p.added != 0) == (*p.notes != 0),
+			T_CHECK(strstr(p.notes, plan_cases[i].note) && (*p.added != 0) == (*p.notes != 0),
 			      "'%s': notes '%s'", spec.cflags, p.notes);
-			CHECK(!strcmp(p.musl_cflags, strstr(p.added, "-ffp-contract=off")
+			T_CHECK(!strcmp(p.musl_cflags, strstr(p.added, "-ffp-contract=off")
 							     ? "-U__FP_FAST_FMA -U__FP_FAST_FMAF" : ""),
 			      "'%s': musl_cflags '%s'", spec.cflags, p.musl_cflags);
-			CHECK(strstr(p.target_cflags, spec.cflags) == p.target_cflags,
+			T_CHECK(strstr(p.target_cflags, spec.cflags) == p.target_cflags,
 			      "'%s': the flags asked for come first: '%s'", spec.cflags, p.target_cflags);
 		}
 		if (rc)
-			CHECK(err.len > 0, "'%s': a failure says why", spec.cflags);
+			T_CHECK(err.len > 0, "'%s': a failure says why", spec.cflags);
 		sysroot_plan_release(&p);
 		sb_release(&err);
 	}
@@ -116,32 +105,32 @@ static void test_read_back(const char *cache)
 	struct strlist dirs = {0};
 	char *tc_cc = NULL, *tc_cflags = NULL, *tc_ldflags = NULL;
 
-	CHECK(sysroot_info_read(dir, &info, &err) == -1 && strstr(sb_str(&err), "not a built sysroot"),
+	T_CHECK(sysroot_info_read(dir, &info, &err) == -1 && strstr(sb_str(&err), "not a built sysroot"),
 	      "a missing folder is refused: %s", sb_str(&err));
 	mkdir_p(bin, 0755);
 	file_write(info_path, "key=x\n", 6);
 	sb_release(&err);
-	CHECK(sysroot_info_read(dir, &info, &err) == -1 && strstr(sb_str(&err), "has no triple"),
+	T_CHECK(sysroot_info_read(dir, &info, &err) == -1 && strstr(sb_str(&err), "has no triple"),
 	      "an incomplete info file is refused: %s", sb_str(&err));
 	file_write(info_path, text, strlen(text));
 	sb_release(&err);
-	CHECK(sysroot_toolchain(dir, &tc_cc, &tc_cflags, &tc_ldflags, &err) == -1,
+	T_CHECK(sysroot_toolchain(dir, &tc_cc, &tc_cflags, &tc_ldflags, &err) == -1,
 	      "no wrapper, no toolchain");
 	file_write(cc, "#!/bin/sh\n", 10);
 	chmod(cc, 0755);
 	sb_release(&err);
-	CHECK(!sysroot_info_read(dir, &info, &err), "info read: %s", sb_str(&err));
+	T_CHECK(!sysroot_info_read(dir, &info, &err), "info read: %s", sb_str(&err));
 	if (!err.len) {
-		CHECK(!strcmp(info.abi, "o32") && !strcmp(info.added, "-mfp32") && info.seconds == 81.5 &&
+		T_CHECK(!strcmp(info.abi, "o32") && !strcmp(info.added, "-mfp32") && info.seconds == 81.5 &&
 			      !strcmp(info.musl_cflags, "") && !strcmp(info.wrapper, cc),
 		      "info fields");
 		sysroot_info_release(&info);
 	}
-	CHECK(!sysroot_toolchain(dir, &tc_cc, &tc_cflags, &tc_ldflags, &err) && !strcmp(tc_cc, cc) &&
+	T_CHECK(!sysroot_toolchain(dir, &tc_cc, &tc_cflags, &tc_ldflags, &err) && !strcmp(tc_cc, cc) &&
 		      !strcmp(tc_cflags, "-march=mips1 -mabi=32 -mfp32") && !strcmp(tc_ldflags, "-static"),
 	      "toolchain: %s", sb_str(&err));
 	sysroot_list(&dirs);
-	CHECK(dirs.n == 1 && !strcmp(dirs.v[0], dir), "list: %zu entries", dirs.n);
+	T_CHECK(dirs.n == 1 && !strcmp(dirs.v[0], dir), "list: %zu entries", dirs.n);
 	free(tc_cc);
 	free(tc_cflags);
 	free(tc_ldflags);
@@ -165,13 +154,11 @@ int main(void)
 	setenv("FLAGSCOPE_CACHE", tmp, 1); /* the list must see this folder only */
 	test_read_back(tmp);
 	if (!have(MIPS "-gcc") || !have("mipsel-linux-gnu-gcc") || !have("aarch64-linux-gnu-gcc")) {
-		printf("SKIP: the cross compilers are not installed (scripts/packages.txt); "
-		       "%d checks passed before\n", checks - failures);
-		return failures ? 1 : 77;
+		printf("SKIP: the cross compilers are not installed (scripts/packages.txt)\n");
+		return test_failures ? 1 : 77;
 	}
 	test_plans();
 	remove_tree(tmp);
 	free(tmp);
-	printf("%d passed, %d failed\n", checks - failures, failures);
-	return failures ? 1 : 0;
+	return test_summary("test_sysroot");
 }
