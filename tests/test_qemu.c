@@ -269,8 +269,10 @@ static void test_run(const struct elf_case *c, const char *elf, int n)
 	rc = qemu_run(argv, cpu, &first, NULL, &err);
 	T_CHECK(rc == (3 * n) % 256, "%s: exit status %d, want %d (%s)", c->name, rc, (3 * n) % 256,
 	      sb_str(&err));
-	if (rc < 0)
+	if (rc < 0) {
+		sb_release(&err);
 		return;
+	}
 	T_CHECK(first.insns == c->per_iter * n + c->fixed, "%s N=%d: %llu instructions, want %llu",
 	      c->name, n, first.insns, c->per_iter * n + c->fixed);
 	T_CHECK(first.by_class[INSN_LOAD] == (unsigned long long)n + 1 &&
