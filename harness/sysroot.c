@@ -34,10 +34,14 @@ static const char int128_routines[] =
 static const char tf_ti_routines[] = "fixtfti fixunstfti floattitf floatuntitf";
 
 /* What glibc's soft-fp needs from glibc's own headers, for a build
- * outside glibc: byte order, __THROW, strong_alias, the TImode types. */
+ * outside glibc: byte order, __THROW, __GNUC_PREREQ (sys/cdefs.h),
+ * strong_alias, the TImode types. */
 static const char soft_fp_shim[] =
 	"#include <endian.h>\n"
 	"#define __THROW\n"
+	"#ifndef __GNUC_PREREQ\n"
+	"#define __GNUC_PREREQ(maj, min) ((__GNUC__ << 16) + __GNUC_MINOR__ >= ((maj) << 16) + (min))\n"
+	"#endif\n"
 	"#define strong_alias(name, aliasname) \\\n"
 	"  extern __typeof (name) aliasname __attribute__ ((alias (#name)));\n"
 	"#ifdef __SIZEOF_INT128__\n"
