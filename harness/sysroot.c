@@ -162,6 +162,11 @@ static int resolve_target(struct build *b, struct strbuf *err)
 	b->t.quad_ldbl = macro_int(macros, "__LDBL_MANT_DIG__", 0) == 113;
 	b->t.int128 = has_macro(macros, "__SIZEOF_INT128__");
 	b->t.fused_fma = has_macro(macros, "__FP_FAST_FMA");
+	/* AArch64: Debian's libgcc is ARMv8.0 code that every AArch64 CPU
+	 * runs, and glibc's aarch64 sfp-machine.h needs glibc-internal fenv
+	 * macros (FE_EXCEPT_SHIFT); its tf routines come from -lgcc */
+	if (has_macro(macros, "__aarch64__"))
+		b->t.quad_ldbl = 0;
 	if (b->t.mips) {
 		const char *sim = strstr(macros, "#define _MIPS_SIM ");
 		sim = sim ? sim + strlen("#define _MIPS_SIM ") : "";
