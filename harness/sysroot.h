@@ -9,7 +9,8 @@
  *   lib/libgcc-tf.a    the 128-bit long-double routines (__addtf3,
  *                      __extenddftf2, ...) from glibc's soft-fp sources
  *                      (Debian's glibc source package), when long double
- *                      is IEEE quad (n32, n64, AArch64)
+ *                      is IEEE quad on MIPS (n32, n64; AArch64 keeps
+ *                      Debian's ARMv8.0 libgcc routines)
  *   lib/libgcc-int.a   the integer helpers GCC calls (__clzsi2, __ctzdi2,
  *                      __divdi3, __multi3, ...) from compiler-rt's builtins
  *                      (Debian's llvm-toolchain-14 source package)
