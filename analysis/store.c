@@ -2,7 +2,11 @@
 #include "analysis/store.h"
 
 #include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 static const char schema[] =
 	"PRAGMA journal_mode=WAL;"
@@ -24,6 +28,33 @@ static const char schema[] =
 	"  failed INT, finished TEXT);"
 	"CREATE TABLE IF NOT EXISTS facts(study TEXT, key TEXT, value TEXT,"
 	"  PRIMARY KEY(study, key));";
+
+int store_lock(struct store *st, struct strbuf *err)
+{
+	char *lock = xasprintf("%s.lock", st->path);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	free(lock);
+	if (fd < 0) {
+		sb_addf(err, "%s: cannot make its lock file: %s", st->path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		char pid[32] = "";
+		ssize_t got = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[got > 0 ? got : 0] = '\0';
+		sb_addf(err, "%s: in use by another flagscope run (pid %s) (wait for it, or use another --db)",
+			st->path, *str_trim(pid) ? str_trim(pid) : "?");
+		close(fd);
+		return -1;
+	}
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, text, (size_t)n, 0) != n) {
+		/* the pid is only shown to a waiting user */
+	}
+	st->lock_fd = fd;
+	return 0;
+}
 
 int store_open(struct store *st, const char *path, int create, struct strbuf *err)
 {
@@ -53,6 +84,8 @@ void store_close(struct store *st)
 {
 	if (st->db)
 		sqlite3_close(st->db);
+	if (st->lock_fd > 0)
+		close(st->lock_fd);
 	free(st->path);
 	memset(st, 0, sizeof(*st));
 }

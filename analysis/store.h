@@ -18,11 +18,16 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	int lock_fd; /* > 0 while store_lock() holds it */
 };
 
 /* Open or create; 0 or -1 with a reason in err. */
 int store_open(struct store *st, const char *path, int create, struct strbuf *err);
 void store_close(struct store *st);
+/* One writer per database: take PATH.lock (flock) for the life of the
+ * store, so two runs never interleave their samples or share run
+ * folders.  0, or -1 with "in use by another flagscope run (pid N)". */
+int store_lock(struct store *st, struct strbuf *err);
 
 struct store_config {
 	const char *study, *id, *label, *cc, *toolchain_id, *toolchain_version, *cflags, *ldflags,

@@ -555,7 +555,7 @@ int cmd_run(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (store_open(&s.store, opt.db, 1, &err)) {
+	if (store_open(&s.store, opt.db, 1, &err) || store_lock(&s.store, &err)) {
 		print_errors(sb_str(&err));
 		goto out;
 	}

@@ -210,6 +210,12 @@ static void build_verify(struct build *b)
 			free(path);
 			break;
 		}
+		/* -g was added to name the units: the file size is counted
+		 * without it, as `strip --strip-debug` would leave it */
+		for (size_t k = 0; k < f.nsections; k++)
+			if (str_starts_with(f.sections[k].name, ".debug") ||
+			    str_starts_with(f.sections[k].name, ".zdebug"))
+				b->size_file -= (double)f.sections[k].size;
 		b->size_text += (double)elf_facts_section_size(&f, ".text");
 		b->size_data += (double)elf_facts_section_size(&f, ".data");
 		b->size_bss += (double)elf_facts_section_size(&f, ".bss");

@@ -141,7 +141,9 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		struct exec_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	char *run_dir = xasprintf("%s/run-%s", b->dir, *run->name ? run->name : "main");
+	/* one folder per process: builds are shared between studies */
+	char *run_dir = xasprintf("%s/run-%s.%d", b->dir, *run->name ? run->name : "main",
+				  (int)getpid());
 	char *out_path = xasprintf("%s/stdout", run_dir);
 	char *err_path = xasprintf("%s/stderr", run_dir);
 	char *scratch = xasprintf("%s.meter", run_dir);
@@ -248,6 +250,10 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		if (save_ref)
 			save_reference(run, run_dir, save_ref);
 	}
+	/* a failed run's folder stays for a look until the next run */
+	if (res->outcome == OUTCOME_OK)
+		remove_tree(run_dir);
+	unlink(scratch);
 	sl_release(&argv);
 	sl_release(&words);
 	free(run_dir);

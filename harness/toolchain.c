@@ -116,7 +116,9 @@ void toolchain_release(struct toolchain *t)
 
 const char *toolchain_record_flag(const struct toolchain *t)
 {
-	return t->kind == TC_CLANG ? "-frecord-command-line" : "-frecord-gcc-switches";
+	/* -g names every compile unit (DWARF), so a unit that missed the flags
+	 * can be named; it does not change the generated code */
+	return t->kind == TC_CLANG ? "-g -frecord-command-line" : "-g -frecord-gcc-switches";
 }
 
 static int cmp_tc(const void *a, const void *b)

@@ -27,8 +27,10 @@ struct toolchain {
 int toolchain_probe(const char *command, struct toolchain *t, struct strbuf *err);
 void toolchain_release(struct toolchain *t);
 
-/* The flag that makes this compiler record its switches in the object:
- * -frecord-gcc-switches (gcc), -frecord-command-line (clang). */
+/* The flags that make this compiler record its switches in the object,
+ * unit by unit: -g -frecord-gcc-switches (gcc), -g -frecord-command-line
+ * (clang).  -g names the units; section sizes count allocated sections
+ * only, so debug information does not enter size metrics. */
 const char *toolchain_record_flag(const struct toolchain *t);
 
 /* Every C compiler on PATH: gcc, gcc-N, clang, clang-N, cc, and cross

@@ -128,7 +128,7 @@ baseline = O2
 O2 = -O2 -DPLANT_SLOW
 O1 = -O1 -DPLANT_SLOW
 S
-fs run kill.study --db kill.db -q > /dev/null 2>&1 &
+"$FLAGSCOPE_BIN" run kill.study --db kill.db -q > /dev/null 2>&1 &
 pid=$!
 for i in $(seq 1 200); do
 	n=$(python3 -c "import sqlite3;print(sqlite3.connect('kill.db').execute(\"select count(*) from runs where rep>=2\").fetchone()[0])" 2>/dev/null || echo 0)
@@ -139,6 +139,13 @@ kill -0 $pid 2>/dev/null || fail "the study ended before it could be killed"
 kill -9 $pid; wait $pid 2>/dev/null || true
 before=$(python3 -c "import sqlite3;print(sqlite3.connect('kill.db').execute('select count(*) from samples').fetchone()[0])")
 [ "$before" -gt 0 ] || fail "nothing stored before the kill"
+# a second run on the same database while one is going is refused
+"$FLAGSCOPE_BIN" run kill.study --db kill.db -q > /dev/null 2>&1 &
+pid=$!
+sleep 0.5
+set +e; fs run kill.study --db kill.db -q > /dev/null 2> busy.err; rc=$?; set -e
+kill -9 $pid; wait $pid 2>/dev/null || true
+[ "$rc" = 2 ] && grep -q "in use by another flagscope" busy.err || fail "concurrent run: rc $rc: $(cat busy.err)"
 fs run kill.study --db kill.db --format json -q > kill.json
 python3 - <<'P'
 import json, sqlite3

@@ -12,7 +12,7 @@ static void check_keys(void)
 	T_CHECK(!toolchain_probe("gcc", &gcc, &err), "gcc: %s", sb_str(&err));
 	T_CHECK(gcc.kind == TC_GCC && strlen(gcc.id) == 16 && strstr(gcc.target, "linux"),
 		"gcc facts: kind %d id %s target %s", gcc.kind, gcc.id, gcc.target);
-	T_CHECK(!strcmp(toolchain_record_flag(&gcc), "-frecord-gcc-switches"), "record flag");
+	T_CHECK(!strcmp(toolchain_record_flag(&gcc), "-g -frecord-gcc-switches"), "record flag");
 	struct recipe r = {.hash = "r1"};
 	struct config c = {.cc = "gcc", .cflags = "-O2", .ldflags = "", .link = -1};
 	struct build a = {.cfg = &c, .tc = &gcc, .recipe = &r, .src_id = "bundled"};
@@ -77,7 +77,7 @@ static void check_keys(void)
 			"ignored flag: %s", detail ? detail : "(none)");
 		free(detail);
 		T_CHECK(clang.kind == TC_CLANG &&
-				!strcmp(toolchain_record_flag(&clang), "-frecord-command-line"),
+				!strcmp(toolchain_record_flag(&clang), "-g -frecord-command-line"),
 			"clang facts");
 		toolchain_release(&clang);
 	}
