@@ -6,7 +6,7 @@ set -euo pipefail
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
 T=$FLAGSCOPE_TEST_TMP/it_spine
 rm -rf "$T"; mkdir -p "$T/home/workloads" "$T/home/flagsets/presets"
-cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$T/home/workloads/"
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$FLAGSCOPE_SRC/tests/fixtures/workloads/near" "$T/home/workloads/"
 export FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache
 fs() { "$FLAGSCOPE_BIN" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -166,7 +166,7 @@ fs report --db two.db --metric size.text --format json > size.json
 python3 -c "
 import json; r=json.load(open('size.json'))
 assert r['metric']=='size.text' and all(c['workloads'][0]['exact'] for c in r['configs']), r"
-[ "$(fs list workloads)" = "tiny" ] || fail "list workloads"
+[ "$(fs list workloads | tr '\n' ' ')" = "near tiny " ] || fail "list workloads"
 fs list toolchains --format json | python3 -c "import json,sys; t=json.load(sys.stdin); assert any(x['kind']=='gcc' for x in t)"
 for c in run report list verify; do fs $c --help | grep -q "^usage: flagscope $c" || fail "$c --help"; done
 echo "ok 6 - report formats, size metric, list, help"
@@ -185,4 +185,17 @@ P
 else
 	echo "SKIP 7 - perf cannot count here: $(perf stat -e task-clock true 2>&1 | head -1)"
 fi
+# 8. a recipe's tolerance accepts a small difference and names it
+printf '[study]\nworkloads = near\nrepeat = 1\nbaseline = exact\n[axis opt]\nexact = -O2\noff1 = -O2 -DPLANT_OFF=1\noff10 = -O2 -DPLANT_OFF=10\n' > near.study
+fs run near.study --db near.db --format json -q > near.json
+python3 - <<'P'
+import json, sqlite3
+st = {c["label"]: c for c in json.load(open("near.json"))["configs"]}
+assert st["off1"]["status"] == "ok", st["off1"]
+assert st["off10"]["status"] == "wrong_output" and "beyond tolerance: value off by 10" in st["off10"]["detail"], st["off10"]
+d = sqlite3.connect("near.db").execute(
+    "select detail from runs r join configs c on c.id=r.config_id where c.label='off1' and r.rep=1").fetchone()[0]
+assert d.startswith("within tolerance: value off by 1"), d
+P
+echo "ok 8 - tolerant validation accepts within the stated bound and says so"
 echo "it_spine: all passed"

@@ -77,6 +77,8 @@ static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char 
 				ld->path, line, value);
 			return -1;
 		}
+	} else if (!strcmp(name, "tolerate")) {
+		set_text(&run->tolerate, value, continued, "\n");
 	} else if (!strcmp(name, "outputs")) {
 		sl_split_ws(&run->outputs, value);
 	} else if (str_starts_with(name, "metric.") && name[7]) {
@@ -100,7 +102,7 @@ static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char 
 	} else if (str_starts_with(name, "higher_better.") && name[14]) {
 		metric_get(run, name + 14)->higher_better = !strcmp(value, "yes");
 	} else {
-		sb_addf(err, "%s:%d: unknown key '%s' in a [run] section (known: args, stdin, timeout, expect, outputs, metric.NAME, unit.NAME, higher_better.NAME)",
+		sb_addf(err, "%s:%d: unknown key '%s' in a [run] section (known: args, stdin, timeout, expect, outputs, tolerate, metric.NAME, unit.NAME, higher_better.NAME)",
 			ld->path, line, name);
 		return -1;
 	}
@@ -218,6 +220,7 @@ void recipe_release(struct recipe *r)
 		free(run->args);
 		free(run->stdin_file);
 		free(run->expect);
+		free(run->tolerate);
 		sl_release(&run->outputs);
 		for (size_t m = 0; m < run->nmetrics; m++) {
 			free(run->metrics[m].name);

@@ -23,6 +23,7 @@ struct recipe_run {
 	double timeout;   /* seconds */
 	char *expect;     /* absolute path of the expected stdout, or NULL */
 	struct strlist outputs;
+	char *tolerate;   /* script that may accept an output that differs, or NULL */
 	struct recipe_metric *metrics;
 	size_t nmetrics;
 };
