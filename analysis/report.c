@@ -41,6 +41,26 @@ void rep_json_str(FILE *out, const char *s)
 	sb_release(&sb);
 }
 
+void rep_csv_field(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void rep_csv_nums(FILE *out, size_t n, const double *v)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputc(',', out);
+		if (!isnan(v[i]))
+			fprintf(out, "%.9g", v[i]);
+	}
+}
+
 const char *rep_baseline_label(const struct ranking *r)
 {
 	return r->baseline >= 0 ? r->configs[r->baseline].label : "?";

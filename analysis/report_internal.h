@@ -19,6 +19,10 @@ extern const struct report_ops report_html;  /* report_html.c */
 void rep_json_num(FILE *out, double v);
 /* A JSON string literal, quotes included; NULL prints "". */
 void rep_json_str(FILE *out, const char *s);
+/* A CSV field: quoted, quotes doubled; NULL prints "". */
+void rep_csv_field(FILE *out, const char *s);
+/* n numbers, each preceded by a comma; NaN prints as an empty field. */
+void rep_csv_nums(FILE *out, size_t n, const double *v);
 /* The label of the baseline configuration, or "?". */
 const char *rep_baseline_label(const struct ranking *r);
 /* How an item's interval reads: "exact" (zero spread in both samples),

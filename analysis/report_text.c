@@ -106,26 +106,6 @@ const struct report_ops report_table = {
 
 /* ---- csv ---- */
 
-static void csv_field(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static void csv_nums(FILE *out, size_t n, const double *v)
-{
-	for (size_t i = 0; i < n; i++) {
-		fputc(',', out);
-		if (!isnan(v[i]))
-			fprintf(out, "%.9g", v[i]);
-	}
-}
-
 static void csv_begin(FILE *out, const struct ranking *r)
 {
 	(void)r;
@@ -140,25 +120,25 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 		     const struct rank_item *it, size_t index)
 {
 	(void)index;
-	csv_field(out, r->study);
+	rep_csv_field(out, r->study);
 	fputc(',', out);
-	csv_field(out, r->metric);
+	rep_csv_field(out, r->metric);
 	fprintf(out, ",%s,", c->id);
-	csv_field(out, c->label);
+	rep_csv_field(out, c->label);
 	fprintf(out, ",%d", c->rank);
-	csv_nums(out, 3, (double[]){c->ratio, c->lo, c->hi});
+	rep_csv_nums(out, 3, (double[]){c->ratio, c->lo, c->hi});
 	fprintf(out, ",%s,", outcome_name(c->status));
-	csv_field(out, it->name);
+	rep_csv_field(out, it->name);
 	fprintf(out, ",%zu", it->s.n);
-	csv_nums(out, 4, (double[]){it->s.median, it->ratio, it->lo, it->hi});
+	rep_csv_nums(out, 4, (double[]){it->s.median, it->ratio, it->lo, it->hi});
 	fprintf(out, ",%s,", outcome_name(it->status));
-	csv_field(out, it->detail ? it->detail : "");
-	csv_nums(out, 1, &it->p);
+	rep_csv_field(out, it->detail ? it->detail : "");
+	rep_csv_nums(out, 1, &it->p);
 	fprintf(out, ",%s,%s", isnan(it->ratio) ? "" : verdict_name(it->verdict),
 		isnan(c->ratio) ? "" : verdict_name(c->verdict));
-	csv_nums(out, 5, (double[]){it->s.mad, it->s.mean, it->s.sd, it->s.min, it->s.max});
+	rep_csv_nums(out, 5, (double[]){it->s.mad, it->s.mean, it->s.sd, it->s.min, it->s.max});
 	fprintf(out, ",%zu", it->s.outliers);
-	csv_nums(out, 2, (double[]){it->s.ci_lo, it->s.ci_hi});
+	rep_csv_nums(out, 2, (double[]){it->s.ci_lo, it->s.ci_hi});
 	fprintf(out, ",%d\n", it->exact);
 }
 

@@ -153,6 +153,14 @@ char *results_build_key(struct store *st, const char *study, const char *config_
 	return key;
 }
 
+char *results_study_path(struct store *st, const char *study)
+{
+	sqlite3_stmt *s = query(st, "SELECT path FROM studies WHERE name=?", study, NULL);
+	char *path = row(s) ? col_text(s, 0) : NULL;
+	sqlite3_finalize(s);
+	return path;
+}
+
 char *results_study_metric(struct store *st, const char *study)
 {
 	sqlite3_stmt *s = query(st, "SELECT metric FROM studies WHERE name=?", study, NULL);

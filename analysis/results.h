@@ -53,6 +53,9 @@ enum outcome results_status(struct store *st, const char *study, const char *con
 char *results_build_key(struct store *st, const char *study, const char *config_id,
 			const char *workload);
 
+/* The path of the study file the study was run from, as `run` recorded
+ * it (relative to the folder it ran in), or NULL; heap string. */
+char *results_study_path(struct store *st, const char *study);
 /* The study's stored primary metric ("time" if none); heap string. */
 char *results_study_metric(struct store *st, const char *study);
 /* The unit a metric was stored with ("" if unknown); heap string. */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/pivot.h"
 #include "analysis/rank.h"
 #include "analysis/report.h"
 #include "explorer/commands.h"
@@ -9,7 +10,7 @@
 #include "explorer/results_args.h"
 
 static struct {
-	const char *db, *format, *study, *metric, *alpha, *min_effect, *pareto;
+	const char *db, *format, *study, *metric, *alpha, *min_effect, *pareto, *pivot, *memory;
 } opt;
 
 static const struct option_spec report_options[] = {
@@ -19,6 +20,10 @@ static const struct option_spec report_options[] = {
 	 "rank by this metric: time, user, sys, maxrss, size.text, perf/task-clock, a recipe's metric"},
 	{"pareto", 'p', OPT_STRING, &opt.pareto, "X,Y",
 	 "Pareto front of two metrics (default: METRIC,size.text and METRIC,maxrss; 'none': no front)"},
+	{"pivot", 0, OPT_STRING, &opt.pivot, "AXIS",
+	 "one row per workload, one column group per level of AXIS (e.g. libc), one block per combination of the other axes"},
+	{"memory", 0, OPT_STRING, &opt.memory, "V,R,D",
+	 "with --pivot: the virtual, resident and dirty memory metrics (default mem.virt,mem.res,mem.dirty)"},
 	{NULL},
 };
 
@@ -33,7 +38,17 @@ static const struct command_spec report_cmd = {
 	.details = "Formats: table (coloured where a difference is significant, when stdout is\n"
 		   "a terminal and NO_COLOR is unset), csv (one row per workload; no Pareto\n"
 		   "front), json, html (one self-contained file with SVG charts:\n"
-		   "flagscope report --format html > report.html).",
+		   "flagscope report --format html > report.html).\n"
+		   "\n"
+		   "--pivot AXIS prints the study as the libc comparisons do (table, csv or\n"
+		   "json): per workload and run, per level of AXIS the median of METRIC,\n"
+		   "% = REF/LEVEL - 1 (positive: LEVEL is faster) and the memory ratios\n"
+		   "REF/LEVEL (above 1: LEVEL uses less), REF being the baseline's level.\n"
+		   "Configurations are compared within each combination of the other axes'\n"
+		   "levels (one block each); a block without the reference level compares\n"
+		   "with the baseline.  E.g. flagscope report --pivot libc, or for the\n"
+		   "dietlibc preset: --pivot libc --memory\n"
+		   "server_virt_kb,server_rss_kb,server_dirty_kb.",
 	.opts = report_options,
 };
 
@@ -62,6 +77,52 @@ static int add_paretos(struct store *st, struct ranking *rk)
 	return 0;
 }
 
+/* "a,b,c" -> three heap strings in v; -1 when it is not three names. */
+static int split_memory(const char *arg, char *v[PIVOT_NMEM])
+{
+	struct strlist parts = {0};
+	char *copy = xstrdup(arg);
+	for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		sl_push(&parts, t);
+	free(copy);
+	int ok = parts.n == PIVOT_NMEM;
+	for (size_t k = 0; k < PIVOT_NMEM; k++)
+		v[k] = ok ? xstrdup(parts.v[k]) : NULL;
+	sl_release(&parts);
+	return ok ? 0 : -1;
+}
+
+static int print_pivot(struct store *st, const char *study)
+{
+	const struct pivot_ops *ops = pivot_format(opt.format);
+	if (!ops) {
+		error_msg("report: --pivot prints table, csv or json, not %s (pick one with --format)",
+			  opt.format);
+		return 2;
+	}
+	char *mem[PIVOT_NMEM] = {NULL};
+	if (opt.memory && split_memory(opt.memory, mem)) {
+		error_msg("report: --memory takes three metrics V,R,D, not '%s' (e.g. --memory "
+			  "mem.virt,mem.res,mem.dirty)", opt.memory);
+		return 2;
+	}
+	struct pivot pv;
+	struct strbuf err = {0};
+	int rc = 2;
+	if (pivot_compute(st, study, opt.pivot, opt.metric,
+			  opt.memory ? (const char *const *)mem : NULL, &pv, &err)) {
+		error_msg("report: %s", sb_str(&err));
+	} else {
+		pivot_print(stdout, &pv, ops);
+		rc = 0;
+	}
+	pivot_release(&pv);
+	for (size_t k = 0; k < PIVOT_NMEM; k++)
+		free(mem[k]);
+	sb_release(&err);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct strlist pos = {0};
@@ -84,6 +145,12 @@ int cmd_report(int argc, char **argv)
 	char *study;
 	if (results_open(opt.db, opt.study, &st, &study))
 		return 2;
+	if (opt.pivot) {
+		rc = print_pivot(&st, study);
+		free(study);
+		store_close(&st);
+		return rc;
+	}
 	struct ranking rk;
 	rc = 2;
 	if (ranking_compute_opts(&st, study, opt.metric, &ro, &rk, &err)) {

@@ -1,0 +1,352 @@
+/* pivot.c - see pivot.h */
+#include "analysis/pivot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/results.h"
+#include "analysis/stats.h"
+#include "harness/ini.h"
+#include "harness/libc.h"
+
+const char *const pivot_default_memory[PIVOT_NMEM] = {"mem.virt", "mem.res", "mem.dirty"};
+const char *const pivot_memory_keys[PIVOT_NMEM] = {"virt", "res", "dirty"};
+
+/* level name -> axis name, from the study file's [axis NAME] sections */
+struct level_map {
+	struct strlist levels, axes;
+};
+
+static int map_item(void *user, const char *section, const char *name, const char *value,
+		    int line, int continued, struct strbuf *err)
+{
+	(void)value;
+	(void)line;
+	(void)err;
+	struct level_map *m = user;
+	/* "glibc.cc = ..." sets a key of a level; a continued line extends a value */
+	if (continued || !str_starts_with(section, "axis ") || strchr(name, '.'))
+		return 0;
+	const char *axis = section + 5;
+	while (*axis == ' ' || *axis == '\t')
+		axis++;
+	if (sl_find(&m->levels, name) < 0) {
+		sl_push(&m->levels, name);
+		sl_push(&m->axes, axis);
+	}
+	return 0;
+}
+
+/* Read the axes of the study file the database names: as recorded, else
+ * beside the database.  Sets *from to how the levels will be told. */
+static int map_load(struct store *st, const char *study, struct level_map *m, char **from)
+{
+	char *path = results_study_path(st, study);
+	struct strbuf err = {0};
+	int rc = -1;
+	if (path && *path) {
+		rc = ini_load(path, map_item, m, &err);
+		if (rc && path[0] != '/' && strrchr(st->path, '/')) {
+			char *beside = xasprintf("%.*s/%s", (int)(strrchr(st->path, '/') - st->path),
+						 st->path, path);
+			sb_release(&err);
+			if (!(rc = ini_load(beside, map_item, m, &err))) {
+				free(path);
+				path = beside;
+			} else {
+				free(beside);
+			}
+		}
+	}
+	if (!rc && m->levels.n)
+		*from = xasprintf("study file %s", path);
+	else
+		*from = xasprintf("level names (the study file %s is not readable)",
+				  path && *path ? path : "(none recorded)");
+	sb_release(&err);
+	free(path);
+	return !rc && m->levels.n ? 0 : -1;
+}
+
+/* The axis a label word is a level of; NULL when it cannot be told. */
+static const char *word_axis(const struct level_map *m, const char *word)
+{
+	int i = sl_find(&m->levels, word);
+	if (i >= 0)
+		return m->axes.v[i];
+	/* the reserved axes' level names are fixed (study.c checks them) */
+	if (libc_lookup(word))
+		return "libc";
+	if (!strcmp(word, "static") || !strcmp(word, "dynamic"))
+		return "link";
+	return NULL;
+}
+
+/* What the pivot needs of one configuration. */
+struct cfg_place {
+	int level;  /* index into p->levels */
+	int block;  /* index into p->blocks */
+};
+
+static size_t add_unique(char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return i;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[*n] = xstrdup(s);
+	return (*n)++;
+}
+
+static int place_config(struct pivot *p, const struct level_map *m, const char *label,
+			struct cfg_place *pl, struct strbuf *err)
+{
+	struct strlist words = {0}, others = {0}, named = {0};
+	const char *level = NULL;
+	sl_split_ws(&words, label);
+	for (size_t i = 0; i < words.n; i++) {
+		const char *axis = word_axis(m, words.v[i]);
+		if (axis && !strcmp(axis, p->axis) && !level) {
+			level = words.v[i];
+			continue;
+		}
+		sl_push(&others, words.v[i]);
+		if (axis)
+			sl_push_owned(&named, xasprintf("%s=%s", axis, words.v[i]));
+		else
+			sl_push(&named, words.v[i]);
+	}
+	int rc = 0;
+	if (!level) {
+		sb_addf(err, "configuration '%s' has no level of axis '%s' that can be told (%s)",
+			label, p->axis, m->levels.n ? "pivot on an axis of the study" :
+			"restore the study file it ran from, or pivot on libc or link");
+		rc = -1;
+	} else {
+		pl->level = (int)add_unique(&p->levels, &p->nlevels, level);
+		char *o = sl_join(&others, " ");
+		size_t b = 0;
+		while (b < p->nblocks && strcmp(p->blocks[b].others, o))
+			b++;
+		if (b == p->nblocks) {
+			p->blocks = xrealloc(p->blocks, (b + 1) * sizeof(*p->blocks));
+			p->blocks[b] = (struct pivot_block){.others = o, .others_named = sl_join(&named, " ")};
+			p->nblocks++;
+		} else {
+			free(o);
+		}
+		pl->block = (int)b;
+	}
+	sl_release(&words);
+	sl_release(&others);
+	sl_release(&named);
+	return rc;
+}
+
+static double median_of(struct store *st, const char *study, const char *config_id,
+			const char *workload, const char *run, const char *metric)
+{
+	size_t n;
+	double *v = results_samples(st, study, config_id, workload, run, metric, &n, NULL);
+	double m = n ? stats_median(v, n) : NAN;
+	free(v);
+	return m;
+}
+
+static void fill_cell(struct store *st, const struct pivot *p, const struct result_config *c,
+		      const struct pivot_row *r, struct pivot_cell *cell)
+{
+	cell->present = 1;
+	cell->status = results_status(st, p->study, c->id, r->workload, r->run, &cell->detail);
+	cell->value = median_of(st, p->study, c->id, r->workload, r->run, p->metric);
+	for (int k = 0; k < PIVOT_NMEM; k++)
+		cell->mem[k] = median_of(st, p->study, c->id, r->workload, r->run, p->memory[k]);
+}
+
+/* ref / this, NAN unless both are positive numbers */
+static double ratio(double ref, double v)
+{
+	return ref > 0 && v > 0 ? ref / v : NAN;
+}
+
+static void fill_ratios(const struct pivot *p, struct pivot_row *r)
+{
+	const struct pivot_cell *ref = &r->ref;
+	for (size_t l = 0; l < p->nlevels; l++) {
+		struct pivot_cell *c = &r->cells[l];
+		double q = p->higher_better ? ratio(c->value, ref->value) : ratio(ref->value, c->value);
+		int is_ref = ref->present && c->present && l == p->ref;
+		c->pct = is_ref ? NAN : 100 * (q - 1);
+		for (int k = 0; k < PIVOT_NMEM; k++)
+			c->mem_ratio[k] = is_ref ? NAN : ratio(ref->mem[k], c->mem[k]);
+	}
+}
+
+static void cell_init(struct pivot_cell *cell)
+{
+	cell->value = cell->pct = NAN;
+	for (int k = 0; k < PIVOT_NMEM; k++)
+		cell->mem[k] = cell->mem_ratio[k] = NAN;
+	cell->status = OUTCOME_UNSUPPORTED;
+}
+
+/* The configuration of block b with level l, or -1. */
+static int find_config(const struct cfg_place *pl, size_t nc, size_t b, size_t l)
+{
+	for (size_t j = 0; j < nc; j++)
+		if (pl[j].block == (int)b && pl[j].level == (int)l)
+			return (int)j;
+	return -1;
+}
+
+/* A block without the reference level (the study excluded it, as the
+ * dietlibc preset excludes glibc static) compares with the baseline
+ * configuration instead, and says so. */
+static int block_reference(struct pivot *p, struct pivot_block *blk, size_t b,
+			   const struct result_config *c, size_t nc, const struct cfg_place *pl)
+{
+	int j = find_config(pl, nc, b, p->ref);
+	if (j < 0)
+		for (size_t i = 0; i < nc && j < 0; i++)
+			if (c[i].is_baseline)
+				j = (int)i;
+	blk->ref_label = xstrdup(j >= 0 ? c[j].label : "");
+	blk->ref_outside = j >= 0 && pl[j].block != (int)b;
+	return j;
+}
+
+static void fill_rows(struct store *st, struct pivot *p, const struct result_config *c,
+		      size_t nc, const struct cfg_place *pl)
+{
+	struct strlist workloads = {0}, runs = {0};
+	results_items(st, p->study, &workloads, &runs);
+	for (size_t b = 0; b < p->nblocks; b++) {
+		struct pivot_block *blk = &p->blocks[b];
+		int rj = block_reference(p, blk, b, c, nc, pl);
+		blk->rows = xcalloc(workloads.n ? workloads.n : 1, sizeof(*blk->rows));
+		for (size_t i = 0; i < workloads.n; i++) {
+			struct pivot_row *r = &blk->rows[blk->nrows++];
+			r->workload = xstrdup(workloads.v[i]);
+			r->run = xstrdup(runs.v[i]);
+			r->name = *r->run ? xasprintf("%s/%s", r->workload, r->run) : xstrdup(r->workload);
+			r->cells = xcalloc(p->nlevels, sizeof(*r->cells));
+			for (size_t l = 0; l < p->nlevels; l++) {
+				struct pivot_cell *cell = &r->cells[l];
+				int j = find_config(pl, nc, b, l);
+				cell_init(cell);
+				if (j >= 0)
+					fill_cell(st, p, &c[j], r, cell);
+				else
+					cell->detail = xstrdup("not in the study");
+			}
+			cell_init(&r->ref);
+			if (rj >= 0)
+				fill_cell(st, p, &c[rj], r, &r->ref);
+			else
+				r->ref.detail = xstrdup("no reference");
+			fill_ratios(p, r);
+		}
+	}
+	sl_release(&workloads);
+	sl_release(&runs);
+}
+
+int pivot_compute(struct store *st, const char *study, const char *axis, const char *metric,
+		  const char *const memory[PIVOT_NMEM], struct pivot *p, struct strbuf *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->study = xstrdup(study);
+	p->axis = xstrdup(axis);
+	p->metric = metric ? xstrdup(metric) : results_study_metric(st, study);
+	p->unit = results_metric_unit(st, study, p->metric);
+	p->higher_better = results_higher_better(st, study, p->metric);
+	for (int k = 0; k < PIVOT_NMEM; k++)
+		p->memory[k] = xstrdup(memory ? memory[k] : pivot_default_memory[k]);
+
+	size_t nc;
+	struct result_config *c = results_configs(st, study, &nc);
+	if (!nc) {
+		sb_addf(err, "study '%s' is not in %s (run it first, or pass --study)", study,
+			st->path);
+		return -1;
+	}
+	struct level_map m = {0};
+	int have_map = !map_load(st, study, &m, &p->levels_from);
+	int rc = 0;
+	if (have_map && sl_find(&m.axes, axis) < 0) {
+		struct strlist axes = {0};
+		for (size_t i = 0; i < m.axes.n; i++)
+			if (sl_find(&axes, m.axes.v[i]) < 0)
+				sl_push(&axes, m.axes.v[i]);
+		char *names = sl_join(&axes, ", ");
+		sb_addf(err, "study '%s' has no axis '%s' (its axes: %s)", study, axis, names);
+		free(names);
+		sl_release(&axes);
+		rc = -1;
+	}
+	struct cfg_place *pl = xcalloc(nc, sizeof(*pl));
+	for (size_t i = 0; i < nc && !rc; i++)
+		rc = place_config(p, &m, c[i].label, &pl[i], err);
+	if (!rc) {
+		for (size_t i = 0; i < nc; i++)
+			if (c[i].is_baseline)
+				p->ref = (size_t)pl[i].level;
+		fill_rows(st, p, c, nc, pl);
+	}
+	free(pl);
+	sl_release(&m.levels);
+	sl_release(&m.axes);
+	result_configs_free(c, nc);
+	return rc;
+}
+
+void pivot_release(struct pivot *p)
+{
+	for (size_t b = 0; b < p->nblocks; b++) {
+		struct pivot_block *blk = &p->blocks[b];
+		for (size_t i = 0; i < blk->nrows; i++) {
+			struct pivot_row *r = &blk->rows[i];
+			for (size_t l = 0; l < p->nlevels; l++)
+				free(r->cells[l].detail);
+			free(r->ref.detail);
+			free(r->cells);
+			free(r->workload);
+			free(r->run);
+			free(r->name);
+		}
+		free(blk->rows);
+		free(blk->others);
+		free(blk->others_named);
+		free(blk->ref_label);
+	}
+	free(p->blocks);
+	for (size_t l = 0; l < p->nlevels; l++)
+		free(p->levels[l]);
+	free(p->levels);
+	for (int k = 0; k < PIVOT_NMEM; k++)
+		free(p->memory[k]);
+	free(p->study);
+	free(p->axis);
+	free(p->metric);
+	free(p->unit);
+	free(p->levels_from);
+	memset(p, 0, sizeof(*p));
+}
+
+void pivot_print(FILE *out, const struct pivot *p, const struct pivot_ops *ops)
+{
+	if (ops->begin)
+		ops->begin(out, p);
+	for (size_t b = 0; b < p->nblocks; b++) {
+		const struct pivot_block *blk = &p->blocks[b];
+		if (ops->block)
+			ops->block(out, p, blk, b);
+		for (size_t i = 0; i < blk->nrows && ops->row; i++)
+			ops->row(out, p, blk, &blk->rows[i], i);
+		if (ops->block_end)
+			ops->block_end(out, p, blk, b);
+	}
+	if (ops->end)
+		ops->end(out, p);
+}

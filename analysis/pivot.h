@@ -1,0 +1,118 @@
+/*
+ * pivot.h - a stored study pivoted on one axis, as the published libc
+ * comparisons print it: one row per workload (or workload/run section),
+ * one column group per level of the axis (glibc, musl, ...), each with the
+ * median of the study's metric, the ratio in the studies' form and the
+ * memory ratios.
+ *
+ * Which level a configuration has.  Labels are the level names in axis
+ * order (matrix.h) and level names are unique across a study's axes
+ * (study.c), so a label word names its axis.  The axes are read from the
+ * study file the database recorded (studies.path): that works for every
+ * axis, reserved or not, with no schema change, and results written by any
+ * flagscope version carry it.  When that file is gone (a database copied
+ * to another machine), the reserved axes still pivot: a libc level is a
+ * name libc_lookup() knows, a link level is static or dynamic.
+ *
+ * Blocks.  When other axes vary too (link static|dynamic, opt), the pivot
+ * is made within each combination of their levels: one block per
+ * combination, in study order, so every ratio compares configurations
+ * that differ in the pivot axis alone.
+ *
+ * Ratios, against the reference level (the baseline configuration's level
+ * of the axis; the first level when the baseline is not stored), within a
+ * block and row.  A block without the reference level (the study excluded
+ * it: the dietlibc preset has no glibc static) compares with the baseline
+ * configuration instead and says so (ref_outside):
+ *   time_pct   = 100 * (ref / this - 1) for a lower-is-better metric
+ *                (glibc_time/musl_time - 1 with glibc the reference:
+ *                positive when this level is faster), 100 * (this / ref - 1)
+ *                for a higher-is-better one (positive: better again);
+ *   mem_ratio  = ref / this for each memory metric (virtual, resident,
+ *                dirty): above 1 when this level uses less.
+ * Values are medians over the good repetitions (results.h).  A cell
+ * without a value (a failed build, an UNSUPPORTED combination, a metric
+ * not measured) has NAN and its outcome.
+ *
+ * How to add a pivot format: a const struct pivot_ops in
+ * analysis/report_pivot.c, listed in its pivot_formats[].
+ */
+#ifndef FLAGSCOPE_PIVOT_H
+#define FLAGSCOPE_PIVOT_H
+
+#include <stdio.h>
+
+#include "analysis/store.h"
+#include "harness/outcome.h"
+
+#define PIVOT_NMEM 3 /* virtual, resident, dirty */
+
+/* The memory metrics stored by the memory meter (harness/meter.c). */
+extern const char *const pivot_default_memory[PIVOT_NMEM];
+/* Their short names in headers and keys: "virt", "res", "dirty". */
+extern const char *const pivot_memory_keys[PIVOT_NMEM];
+
+struct pivot_cell {
+	int present;         /* the block has a configuration with this level */
+	enum outcome status; /* of the item in that configuration */
+	char *detail;        /* why, when not ok ("" when ok); heap */
+	double value;        /* median of the metric; NAN when none */
+	double mem[PIVOT_NMEM];
+	double pct;                   /* NAN for the reference or without values */
+	double mem_ratio[PIVOT_NMEM]; /* NAN likewise */
+};
+
+struct pivot_row {
+	char *workload, *run; /* run "" for a workload without run sections */
+	char *name;           /* "libcbench/malloc_big1", or "tcpsvd" */
+	struct pivot_cell *cells; /* one per level */
+	struct pivot_cell ref;    /* the reference the ratios are against */
+};
+
+struct pivot_block {
+	char *others;       /* the other axes' levels, "dynamic O2"; "" if none */
+	char *others_named; /* with their axes where known, "link=dynamic opt=O2" */
+	char *ref_label;    /* the configuration ratios compare with; "" if none */
+	int ref_outside;    /* 1 when it is not in this block (the baseline) */
+	struct pivot_row *rows;
+	size_t nrows;
+};
+
+struct pivot {
+	char *study, *axis, *metric, *unit;
+	int higher_better;
+	char *memory[PIVOT_NMEM]; /* the memory metrics shown */
+	char **levels;            /* in study order */
+	size_t nlevels;
+	size_t ref; /* index of the reference level */
+	char *levels_from; /* "study file PATH", or "level names (PATH not readable)" */
+	struct pivot_block *blocks;
+	size_t nblocks;
+};
+
+/* Pivot study on axis.  metric NULL: the study's primary metric; memory
+ * NULL: pivot_default_memory.  Returns 0, or -1 with one line "what is
+ * wrong (what to do)" in err: no such study or axis, a configuration whose
+ * level of the axis cannot be told. */
+int pivot_compute(struct store *st, const char *study, const char *axis, const char *metric,
+		  const char *const memory[PIVOT_NMEM], struct pivot *p, struct strbuf *err);
+void pivot_release(struct pivot *p);
+
+/* A format: the walk calls begin, then per block block(), row() per row
+ * and block_end(), then end.  Any may be NULL. */
+struct pivot_ops {
+	const char *name;
+	void (*begin)(FILE *out, const struct pivot *p);
+	void (*block)(FILE *out, const struct pivot *p, const struct pivot_block *b, size_t index);
+	void (*row)(FILE *out, const struct pivot *p, const struct pivot_block *b,
+		    const struct pivot_row *r, size_t index);
+	void (*block_end)(FILE *out, const struct pivot *p, const struct pivot_block *b,
+			  size_t index);
+	void (*end)(FILE *out, const struct pivot *p);
+};
+
+/* "table", "csv", "json"; NULL for any other name. */
+const struct pivot_ops *pivot_format(const char *name);
+void pivot_print(FILE *out, const struct pivot *p, const struct pivot_ops *ops);
+
+#endif

@@ -1,0 +1,311 @@
+/* report_pivot.c - the table, CSV and JSON forms of a pivot (see pivot.h) */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/pivot.h"
+#include "analysis/report_internal.h"
+
+static const char *ref_level(const struct pivot *p)
+{
+	return p->nlevels ? p->levels[p->ref] : "?";
+}
+
+/* ---- table ---- */
+
+#define VAL_W 11 /* a value, or an outcome name */
+#define NUM_W 8  /* a ratio or percentage */
+
+static int name_width(const struct pivot *p)
+{
+	size_t w = 8;
+	for (size_t b = 0; b < p->nblocks; b++)
+		for (size_t i = 0; i < p->blocks[b].nrows; i++)
+			if (strlen(p->blocks[b].rows[i].name) > w)
+				w = strlen(p->blocks[b].rows[i].name);
+	return (int)w;
+}
+
+static void put_num(FILE *out, double v, const char *fmt, int width)
+{
+	char buf[32];
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), fmt, v);
+	fprintf(out, " %*s", width, buf);
+}
+
+static void table_begin(FILE *out, const struct pivot *p)
+{
+	const char *r = ref_level(p);
+	fprintf(out, "study %s pivoted on %s (levels from the %s)\n", p->study, p->axis,
+		p->levels_from);
+	fprintf(out, "metric %s%s%s, %s is better; reference level %s (the baseline's).\n",
+		p->metric, *p->unit ? " in " : "", p->unit, p->higher_better ? "higher" : "lower", r);
+	if (p->higher_better)
+		fprintf(out, "%% = LEVEL/%s - 1", r);
+	else
+		fprintf(out, "%% = %s_%s/LEVEL_%s - 1", r, p->metric, p->metric);
+	fprintf(out, " (positive: LEVEL is better); virt res dirty = %s/LEVEL of %s, %s, %s "
+		     "(above 1: LEVEL uses less); the reference's memory in KiB.\n",
+		r, p->memory[0], p->memory[1], p->memory[2]);
+	fprintf(out, "One block per combination of the other axes' levels; medians of the good "
+		     "repetitions.\n");
+}
+
+static void table_block(FILE *out, const struct pivot *p, const struct pivot_block *b,
+			size_t index)
+{
+	(void)index;
+	fprintf(out, "\n[%s]", *b->others_named ? b->others_named : p->axis);
+	if (b->ref_outside)
+		fprintf(out, "  ratios against %s (the baseline: this block has no %s)",
+			b->ref_label, ref_level(p));
+	fputc('\n', out);
+	int w = name_width(p);
+	fprintf(out, "%-*s", w, "");
+	for (size_t l = 0; l < p->nlevels; l++) {
+		int span = l == p->ref ? VAL_W + 3 * (NUM_W + 1) + 1 : VAL_W + 4 * (NUM_W + 1) + 1;
+		fprintf(out, " | %-*s", span - 2, p->levels[l]);
+	}
+	fprintf(out, "\n%-*s", w, "item");
+	for (size_t l = 0; l < p->nlevels; l++) {
+		fprintf(out, " | %*s", VAL_W - 1, p->metric);
+		if (l != p->ref)
+			fprintf(out, " %*s", NUM_W, "%");
+		for (int k = 0; k < PIVOT_NMEM; k++)
+			fprintf(out, " %*s", NUM_W, pivot_memory_keys[k]);
+	}
+	fputc('\n', out);
+}
+
+static void table_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
+		      const struct pivot_row *r, size_t index)
+{
+	(void)b;
+	(void)index;
+	fprintf(out, "%-*s", name_width(p), r->name);
+	for (size_t l = 0; l < p->nlevels; l++) {
+		const struct pivot_cell *c = &r->cells[l];
+		fputs(" |", out);
+		if (!c->present || c->status != OUTCOME_OK) {
+			fprintf(out, " %*s", VAL_W - 1, c->present ? outcome_name(c->status) : "-");
+			for (int k = 0; k < PIVOT_NMEM + (l != p->ref); k++)
+				fprintf(out, " %*s", NUM_W, "");
+			continue;
+		}
+		put_num(out, c->value, "%.4g", VAL_W - 1);
+		if (l == p->ref) {
+			for (int k = 0; k < PIVOT_NMEM; k++)
+				put_num(out, c->mem[k], "%.0f", NUM_W);
+			continue;
+		}
+		put_num(out, c->pct, "%+.1f%%", NUM_W);
+		for (int k = 0; k < PIVOT_NMEM; k++)
+			put_num(out, c->mem_ratio[k], c->mem_ratio[k] >= 100 ? "%.0f" : "%.3g", NUM_W);
+	}
+	fputc('\n', out);
+}
+
+/* Why cells are empty: one line per level when every row of the block
+ * failed the same way (a build, an UNSUPPORTED combination), else one per
+ * row. */
+static void table_block_end(FILE *out, const struct pivot *p, const struct pivot_block *b,
+			    size_t index)
+{
+	(void)index;
+	for (size_t l = 0; l < p->nlevels; l++) {
+		const struct pivot_cell *first = b->nrows ? &b->rows[0].cells[l] : NULL;
+		size_t failed = 0, same = 0;
+		for (size_t i = 0; i < b->nrows; i++) {
+			const struct pivot_cell *c = &b->rows[i].cells[l];
+			if (!c->present || c->status == OUTCOME_OK)
+				continue;
+			failed++;
+			same += c->status == first->status && !strcmp(c->detail, first->detail);
+		}
+		if (failed && same == b->nrows) {
+			fprintf(out, "  %s: %s: %s\n", p->levels[l], outcome_name(first->status),
+				first->detail);
+			continue;
+		}
+		for (size_t i = 0; i < b->nrows && failed; i++) {
+			const struct pivot_cell *c = &b->rows[i].cells[l];
+			if (c->present && c->status != OUTCOME_OK)
+				fprintf(out, "  %s %s: %s: %s\n", p->levels[l], b->rows[i].name,
+					outcome_name(c->status), c->detail);
+		}
+	}
+}
+
+static const struct pivot_ops pivot_table = {
+	.name = "table",
+	.begin = table_begin,
+	.block = table_block,
+	.row = table_row,
+	.block_end = table_block_end,
+};
+
+/* ---- csv ---- */
+
+static void csv_begin(FILE *out, const struct pivot *p)
+{
+	fputs("study,axis,metric,block,workload,run,reference", out);
+	for (size_t l = 0; l < p->nlevels; l++) {
+		const char *n = p->levels[l];
+		fprintf(out, ",%s.status,%s.%s,%s.pct", n, n, p->metric, n);
+		for (int k = 0; k < PIVOT_NMEM; k++)
+			fprintf(out, ",%s.%s", n, pivot_memory_keys[k]);
+		for (int k = 0; k < PIVOT_NMEM; k++)
+			fprintf(out, ",%s.%s_ratio", n, pivot_memory_keys[k]);
+	}
+	fputc('\n', out);
+}
+
+static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
+		    const struct pivot_row *r, size_t index)
+{
+	(void)index;
+	const char *f[] = {p->study, p->axis, p->metric, b->others_named, r->workload, r->run,
+			   b->ref_label};
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
+		if (i)
+			fputc(',', out);
+		rep_csv_field(out, f[i]);
+	}
+	for (size_t l = 0; l < p->nlevels; l++) {
+		const struct pivot_cell *c = &r->cells[l];
+		fprintf(out, ",%s", c->present ? outcome_name(c->status) : "");
+		rep_csv_nums(out, 2, (double[]){c->value, c->pct});
+		rep_csv_nums(out, PIVOT_NMEM, c->mem);
+		rep_csv_nums(out, PIVOT_NMEM, c->mem_ratio);
+	}
+	fputc('\n', out);
+}
+
+static const struct pivot_ops pivot_csv = {
+	.name = "csv",
+	.begin = csv_begin,
+	.row = csv_row,
+};
+
+/* ---- json ---- */
+
+static void json_key(FILE *out, const char *key, const char *v)
+{
+	fprintf(out, ",\"%s\":", key);
+	rep_json_str(out, v);
+}
+
+static void json_begin(FILE *out, const struct pivot *p)
+{
+	fputs("{\"study\":", out);
+	rep_json_str(out, p->study);
+	json_key(out, "axis", p->axis);
+	json_key(out, "metric", p->metric);
+	json_key(out, "unit", p->unit);
+	fprintf(out, ",\"higher_better\":%s", p->higher_better ? "true" : "false");
+	json_key(out, "reference", ref_level(p));
+	json_key(out, "levels_from", p->levels_from);
+	fputs(",\"levels\":[", out);
+	for (size_t l = 0; l < p->nlevels; l++) {
+		if (l)
+			fputc(',', out);
+		rep_json_str(out, p->levels[l]);
+	}
+	fputs("],\"memory\":{", out);
+	for (int k = 0; k < PIVOT_NMEM; k++) {
+		fprintf(out, "%s\"%s\":", k ? "," : "", pivot_memory_keys[k]);
+		rep_json_str(out, p->memory[k]);
+	}
+	fputs("},\"blocks\":[", out);
+}
+
+static void json_block(FILE *out, const struct pivot *p, const struct pivot_block *b,
+		       size_t index)
+{
+	(void)p;
+	fputs(index ? ",{\"others\":" : "{\"others\":", out);
+	rep_json_str(out, b->others);
+	json_key(out, "others_named", b->others_named);
+	json_key(out, "reference", b->ref_label);
+	fprintf(out, ",\"reference_outside\":%s,\"rows\":[", b->ref_outside ? "true" : "false");
+}
+
+static void json_cell(FILE *out, const struct pivot_cell *c)
+{
+	fprintf(out, "{\"present\":%s,\"status\":", c->present ? "true" : "false");
+	rep_json_str(out, c->present ? outcome_name(c->status) : "");
+	json_key(out, "detail", c->detail);
+	fputs(",\"value\":", out);
+	rep_json_num(out, c->value);
+	fputs(",\"pct\":", out);
+	rep_json_num(out, c->pct);
+	for (int k = 0; k < PIVOT_NMEM; k++) {
+		fprintf(out, ",\"%s\":", pivot_memory_keys[k]);
+		rep_json_num(out, c->mem[k]);
+		fprintf(out, ",\"%s_ratio\":", pivot_memory_keys[k]);
+		rep_json_num(out, c->mem_ratio[k]);
+	}
+	fputc('}', out);
+}
+
+static void json_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
+		     const struct pivot_row *r, size_t index)
+{
+	(void)b;
+	fputs(index ? ",{\"name\":" : "{\"name\":", out);
+	rep_json_str(out, r->name);
+	json_key(out, "workload", r->workload);
+	json_key(out, "run", r->run);
+	fputs(",\"reference\":", out);
+	json_cell(out, &r->ref);
+	fputs(",\"cells\":{", out);
+	for (size_t l = 0; l < p->nlevels; l++) {
+		if (l)
+			fputc(',', out);
+		rep_json_str(out, p->levels[l]);
+		fputc(':', out);
+		json_cell(out, &r->cells[l]);
+	}
+	fputs("}}", out);
+}
+
+static void json_block_end(FILE *out, const struct pivot *p, const struct pivot_block *b,
+			   size_t index)
+{
+	(void)p;
+	(void)b;
+	(void)index;
+	fputs("]}", out);
+}
+
+static void json_end(FILE *out, const struct pivot *p)
+{
+	(void)p;
+	fputs("]}\n", out);
+}
+
+static const struct pivot_ops pivot_json = {
+	.name = "json",
+	.begin = json_begin,
+	.block = json_block,
+	.row = json_row,
+	.block_end = json_block_end,
+	.end = json_end,
+};
+
+static const struct pivot_ops *const pivot_formats[] = {
+	&pivot_table,
+	&pivot_csv,
+	&pivot_json,
+};
+
+const struct pivot_ops *pivot_format(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pivot_formats); i++)
+		if (!strcmp(pivot_formats[i]->name, name))
+			return pivot_formats[i];
+	return NULL;
+}
