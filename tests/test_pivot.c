@@ -1,0 +1,268 @@
+/*
+ * test_pivot.c - analysis/pivot on databases written through the store
+ * API with planted values: a libc x link x opt study (glibc dynamic the
+ * baseline, dietlibc dynamic UNSUPPORTED), and a dietlibc-preset-like one
+ * without glibc static.  Each repetition set is {0.9v, v, 5v}, so a right
+ * figure is the median v, not the mean.
+ * Expected: PASS.  Cases: levels, reference and blocks; the studies'
+ * percentage and memory ratios recomputed from the planted values; an
+ * UNSUPPORTED cell with its reason; a higher-is-better metric; pivoting
+ * on link; a block without the reference level compared with the
+ * baseline; an unknown axis; a missing study file (libc still pivots, a
+ * generic axis cannot); the three formats.
+ */
+#include <math.h>
+#include <unistd.h>
+
+#include "analysis/pivot.h"
+#include "tests/synthdb.h"
+
+#define STUDY_TEXT                                                                 \
+	"[study]\nworkloads = wl\nbaseline = glibc dynamic\n"                      \
+	"[axis libc]\nglibc =\nmusl =\ndietlibc =\ndietlibc.cc = gcc\n"            \
+	"[axis link]\ndynamic =\nstatic =\n[axis opt]\nO2 = -O2\n"
+
+/* planted medians per configuration: time, virt, res, dirty (run "a");
+ * run "b" has twice the time */
+struct plant {
+	const char *label;
+	double time, virt, res, dirty;
+	int unsupported;
+};
+
+static const struct plant full[] = {
+	{"glibc dynamic O2", 2.0, 3000, 1500, 150, 0},
+	{"glibc static O2", 1.5, 1800, 900, 90, 0},
+	{"musl dynamic O2", 4.0, 1500, 600, 40, 0},
+	{"musl static O2", 3.0, 900, 150, 20, 0},
+	{"dietlibc dynamic O2", 0, 0, 0, 0, 1},
+	{"dietlibc static O2", 1.0, 250, 90, 20, 0},
+};
+
+/* the dietlibc preset: no glibc static */
+static const struct plant daemon_study[] = {
+	{"glibc dynamic O2", 1.6, 2588, 1900, 180, 0},
+	{"dietlibc dynamic O2", 0, 0, 0, 0, 1},
+	{"dietlibc static O2", 1.2, 256, 90, 20, 0},
+};
+
+static void put_item(struct store *st, const char *study, const struct plant *p,
+		     const char *run, double factor, const char *metric)
+{
+	char id[128];
+	snprintf(id, sizeof(id), "%s", synth_id(p->label));
+	struct store_build b = {
+		.study = study, .config_id = id, .workload = "wl", .key = "k",
+		.status = p->unsupported ? "unsupported" : "ok",
+		.detail = p->unsupported ? "dietlibc has no shared library on this machine" : "",
+		.facts = "[]", .seconds = 1,
+	};
+	store_put_build(st, &b);
+	if (p->unsupported)
+		return;
+	store_put_run(st, study, id, "wl", run, 0, "ok", "", NULL, 0);
+	const double spread[] = {0.9, 1.0, 5.0};
+	for (int i = 0; i < 3; i++) {
+		double s = spread[i];
+		struct store_metric m[] = {
+			{metric, p->time * factor * s, "s"},
+			{"mem.virt", p->virt * s, "KiB"},
+			{"mem.res", p->res * s, "KiB"},
+			{"mem.dirty", p->dirty * s, "KiB"},
+		};
+		store_put_run(st, study, id, "wl", run, i + 1, "ok", "", m, ARRAY_SIZE(m));
+	}
+}
+
+static char *make_db(struct store *st, const char *dir, const char *name,
+		     const struct plant *p, size_t n, const char *metric)
+{
+	const char *labels[8];
+	for (size_t i = 0; i < n; i++)
+		labels[i] = p[i].label;
+	synth_open(st, dir, name, "s", metric, labels, NULL, n);
+	char *study = test_write(dir, "s.study", STUDY_TEXT);
+	store_put_study(st, "s", study, metric);
+	for (size_t i = 0; i < n; i++) {
+		put_item(st, "s", &p[i], "a", 1, metric);
+		put_item(st, "s", &p[i], "b", 2, metric);
+	}
+	return study;
+}
+
+static const struct pivot_cell *cell(const struct pivot *p, const char *others, const char *run,
+				     const char *level)
+{
+	for (size_t b = 0; b < p->nblocks; b++)
+		for (size_t i = 0; i < p->blocks[b].nrows && !strcmp(p->blocks[b].others, others); i++)
+			for (size_t l = 0; l < p->nlevels; l++)
+				if (!strcmp(p->blocks[b].rows[i].run, run) && !strcmp(p->levels[l], level))
+					return &p->blocks[b].rows[i].cells[l];
+	return NULL;
+}
+
+static int near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(1, fabs(b));
+}
+
+static void check_libc_pivot(struct store *st)
+{
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(p.nlevels == 3 && !strcmp(p.levels[0], "glibc") && !strcmp(p.levels[1], "musl") &&
+			!strcmp(p.levels[2], "dietlibc"),
+		"levels in study order");
+	T_CHECK(p.ref == 0, "reference is the baseline's level, got %zu", p.ref);
+	T_CHECK(p.nblocks == 2, "one block per link level, got %zu", p.nblocks);
+	T_CHECK(p.nblocks == 2 && !strcmp(p.blocks[0].others_named, "link=dynamic opt=O2") &&
+			!strcmp(p.blocks[1].others, "static O2"),
+		"blocks named by the other axes");
+	T_CHECK(strstr(p.levels_from, "study file"), "levels from %s", p.levels_from);
+	T_CHECK(p.blocks[0].nrows == 2 && !strcmp(p.blocks[0].rows[1].name, "wl/b"), "rows");
+
+	/* the studies' form, from the planted medians */
+	for (size_t i = 0; i < 2; i++) {
+		const struct plant *g = &full[i], *m = &full[i + 2];
+		const char *others = i ? "static O2" : "dynamic O2";
+		const struct pivot_cell *mc = cell(&p, others, "b", "musl");
+		const struct pivot_cell *gc = cell(&p, others, "b", "glibc");
+		T_CHECK(mc && gc, "cells of %s", others);
+		if (!mc || !gc)
+			continue;
+		T_CHECK(near(gc->value, 2 * g->time) && near(mc->value, 2 * m->time),
+			"medians %g %g", gc->value, mc->value);
+		T_CHECK(near(mc->pct, 100 * (g->time / m->time - 1)), "pct %g", mc->pct);
+		T_CHECK(isnan(gc->pct) && isnan(gc->mem_ratio[0]), "no ratio for the reference");
+		const double planted[][2] = {{g->virt, m->virt}, {g->res, m->res},
+					     {g->dirty, m->dirty}};
+		for (int k = 0; k < PIVOT_NMEM; k++)
+			T_CHECK(near(mc->mem_ratio[k], planted[k][0] / planted[k][1]) &&
+					near(gc->mem[k], planted[k][0]),
+				"%s ratio %g", pivot_memory_keys[k], mc->mem_ratio[k]);
+	}
+	const struct pivot_cell *dd = cell(&p, "dynamic O2", "a", "dietlibc");
+	T_CHECK(dd && dd->present && dd->status == OUTCOME_UNSUPPORTED &&
+			strstr(dd->detail, "no shared library") && isnan(dd->value) && isnan(dd->pct),
+		"dietlibc dynamic is unsupported with its reason");
+	const struct pivot_cell *ds = cell(&p, "static O2", "a", "dietlibc");
+	T_CHECK(ds && near(ds->pct, 100 * (1.5 / 1.0 - 1)) && near(ds->mem_ratio[1], 900.0 / 90),
+		"dietlibc static against glibc static");
+	T_CHECK(!p.blocks[1].ref_outside && !strcmp(p.blocks[1].ref_label, "glibc static O2"),
+		"reference inside the block");
+
+	/* formats: every row and level reaches every format */
+	const char *fmts[] = {"table", "csv", "json"};
+	for (size_t f = 0; f < ARRAY_SIZE(fmts); f++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		pivot_print(out, &p, pivot_format(fmts[f]));
+		fclose(out);
+		T_CHECK(strstr(text, "wl/b") || strstr(text, "\"b\""), "%s has the rows", fmts[f]);
+		T_CHECK(strstr(text, "unsupported"), "%s shows unsupported", fmts[f]);
+		T_CHECK(strstr(text, "dietlibc"), "%s has every level", fmts[f]);
+		if (!strcmp(fmts[f], "csv")) {
+			size_t lines = 0;
+			for (char *c = text; *c; c++)
+				lines += *c == '\n';
+			T_CHECK(lines == 1 + 2 * 2, "csv: header + 2 blocks x 2 rows, got %zu", lines);
+			T_CHECK(strstr(text, "musl.time,musl.pct,musl.virt"), "csv columns");
+		}
+		if (!strcmp(fmts[f], "json"))
+			T_CHECK(strstr(text, "\"reference\":\"glibc\"") &&
+					strstr(text, "\"virt_ratio\":2"),
+				"json keys (musl dynamic virt ratio 3000/1500 = 2)");
+		free(text);
+	}
+	T_CHECK(!pivot_format("html"), "no html pivot");
+	pivot_release(&p);
+	sb_release(&err);
+}
+
+static void check_other_axes(struct store *st, const char *study_path)
+{
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(st, "s", "link", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(p.nlevels == 2 && p.ref == 0 && !strcmp(p.levels[0], "dynamic"), "link levels");
+	T_CHECK(p.nblocks == 3, "one block per libc, got %zu", p.nblocks);
+	const struct pivot_cell *ms = cell(&p, "musl O2", "a", "static");
+	T_CHECK(ms && near(ms->pct, 100 * (4.0 / 3.0 - 1)), "musl static vs musl dynamic");
+	const struct pivot_cell *ds = cell(&p, "dietlibc O2", "a", "static");
+	T_CHECK(ds && ds->status == OUTCOME_OK && isnan(ds->pct),
+		"no ratio against an unsupported reference");
+	pivot_release(&p);
+
+	sb_release(&err);
+	T_CHECK(pivot_compute(st, "s", "cc", NULL, NULL, &p, &err) == -1 &&
+			strstr(sb_str(&err), "has no axis 'cc' (its axes: libc, link, opt)"),
+		"unknown axis: %s", sb_str(&err));
+	pivot_release(&p);
+
+	/* without the study file: the reserved axes still pivot */
+	char *moved = xasprintf("%s.gone", study_path);
+	T_CHECK(!rename(study_path, moved), "move the study file");
+	sb_release(&err);
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(strstr(p.levels_from, "not readable") && p.nlevels == 3 && p.nblocks == 2,
+		"libc from level names: %s", p.levels_from);
+	T_CHECK(!strcmp(p.blocks[0].others_named, "link=dynamic O2"), "named where known: %s",
+		p.blocks[0].others_named);
+	pivot_release(&p);
+	sb_release(&err);
+	T_CHECK(pivot_compute(st, "s", "opt", NULL, NULL, &p, &err) == -1 &&
+			strstr(sb_str(&err), "restore the study file"),
+		"a generic axis needs the study file: %s", sb_str(&err));
+	pivot_release(&p);
+	rename(moved, study_path);
+	free(moved);
+	sb_release(&err);
+}
+
+static void check_outside_reference(const char *dir)
+{
+	struct store st;
+	char *study = make_db(&st, dir, "daemon.db", daemon_study, ARRAY_SIZE(daemon_study), "server_cpu");
+	const char *mem[PIVOT_NMEM] = {"mem.virt", "mem.res", "mem.dirty"};
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, mem, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(p.metric, "server_cpu"), "the study's metric, got %s", p.metric);
+	T_CHECK(p.nlevels == 2 && p.nblocks == 2, "2 levels, 2 blocks");
+	T_CHECK(p.nblocks == 2 && p.blocks[1].ref_outside &&
+			!strcmp(p.blocks[1].ref_label, "glibc dynamic O2"),
+		"static block compares with the baseline");
+	const struct pivot_cell *g = cell(&p, "static O2", "a", "glibc");
+	const struct pivot_cell *d = cell(&p, "static O2", "a", "dietlibc");
+	T_CHECK(g && !g->present, "no glibc static in the study");
+	T_CHECK(d && near(d->pct, 100 * (1.6 / 1.2 - 1)) && near(d->mem_ratio[1], 1900.0 / 90),
+		"static dietlibc against dynamic glibc");
+	pivot_release(&p);
+	sb_release(&err);
+
+	/* a higher-is-better metric turns the fraction over */
+	store_put_fact(&st, "s", "higher_better.server_cpu", "1");
+	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	d = cell(&p, "static O2", "a", "dietlibc");
+	T_CHECK(p.higher_better && d && near(d->pct, 100 * (1.2 / 1.6 - 1)), "higher is better");
+	pivot_release(&p);
+	sb_release(&err);
+	store_close(&st);
+	free(study);
+}
+
+int main(void)
+{
+	char *dir = test_tmpdir("test_pivot");
+	struct store st;
+	char *study = make_db(&st, dir, "full.db", full, ARRAY_SIZE(full), "time");
+	check_libc_pivot(&st);
+	check_other_axes(&st, study);
+	store_close(&st);
+	check_outside_reference(dir);
+	free(study);
+	free(dir);
+	return test_summary("test_pivot");
+}
