@@ -20,6 +20,7 @@
 #include "harness/execute.h"
 #include "harness/fetch.h"
 #include "harness/libc.h"
+#include "harness/sysroot.h"
 
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
 
@@ -127,6 +128,85 @@ static int load_recipes(struct session *s, struct strbuf *err)
 	return 0;
 }
 
+/* A cross configuration gets its compiler: Debian's cross gcc for glibc,
+ * or a musl sysroot built with the configuration's own target flags
+ * (Debian's MIPS libraries are release-2 code a Loongson 2F cannot run).
+ * Flags the sysroot must add (e.g. -ffp-contract=off under QEMU 7.2) go
+ * into the configuration's flags and label: visible, never silent. */
+static int prepare_cross(struct config *cfg, struct strbuf *why)
+{
+	char *triple_cc = xasprintf("%s-gcc", cfg->target);
+	int default_cc = !strcmp(cfg->cc, "gcc");
+	if (cfg->libc && !strcmp(cfg->libc, "glibc")) {
+		if (default_cc) {
+			free(cfg->cc);
+			cfg->cc = triple_cc;
+		} else {
+			free(triple_cc);
+		}
+		char *ld = xasprintf("-static%s%s", *cfg->ldflags ? " " : "", cfg->ldflags);
+		free(cfg->ldflags);
+		cfg->ldflags = ld;
+		return 0;
+	}
+	if (cfg->libc && strcmp(cfg->libc, "musl")) {
+		sb_addf(why, "%s for %s: only glibc (Debian's cross libc) or musl (a built sysroot) cross-compile",
+			cfg->libc, cfg->target);
+		free(triple_cc);
+		return -1;
+	}
+	/* the C library is built for the target (-m flags: ISA, ABI, FP), not
+	 * per optimisation level: one sysroot serves -O2 and -O3 alike */
+	struct strlist words = {0}, target_words = {0};
+	sl_split_ws(&words, cfg->cflags);
+	for (size_t i = 0; i < words.n; i++)
+		if (str_starts_with(words.v[i], "-m"))
+			sl_push(&target_words, words.v[i]);
+	char *target_flags = sl_join(&target_words, " ");
+	sl_release(&words);
+	sl_release(&target_words);
+	struct sysroot_spec spec = {.triple = cfg->target, .cc = default_cc ? NULL : cfg->cc,
+				    .cflags = target_flags, .emulated = cfg->cpu != NULL};
+	struct sysroot_plan plan;
+	char *dir = NULL, *cc = NULL, *tflags = NULL, *ldflags = NULL;
+	free(triple_cc);
+	if (sysroot_plan(&spec, &plan, why)) {
+		free(target_flags);
+		return -1;
+	}
+	progress("sysroot for %s (%s %s): building or reusing", cfg->label, cfg->target,
+		 target_flags);
+	int rc = sysroot_build(&spec, &dir, opt.quiet ? NULL : stderr, why) ||
+		 sysroot_toolchain(dir, &cc, &tflags, &ldflags, why);
+	if (!rc) {
+		if (*plan.added) {
+			char *label = xasprintf("%s [+%s]", cfg->label, plan.added);
+			char *flags = xasprintf("%s %s", cfg->cflags, plan.added);
+			free(cfg->label);
+			free(cfg->cflags);
+			cfg->label = label;
+			cfg->cflags = flags;
+			cfg->notes = xasprintf("added %s: %s", plan.added, plan.notes);
+		}
+		char *ld = xasprintf("%s%s%s", ldflags, *cfg->ldflags ? " " : "", cfg->ldflags);
+		free(cfg->ldflags);
+		cfg->ldflags = ld;
+		free(cfg->cc);
+		cfg->cc = cc;
+		cc = NULL;
+		cfg->sysroot = dir;
+		dir = NULL;
+		cfg->link = 1;
+	}
+	free(dir);
+	free(cc);
+	free(tflags);
+	free(ldflags);
+	free(target_flags);
+	sysroot_plan_release(&plan);
+	return rc ? -1 : 0;
+}
+
 static void prepare_toolchains(struct session *s)
 {
 	size_t n = s->matrix.n;
@@ -139,7 +219,8 @@ static void prepare_toolchains(struct session *s)
 		struct strbuf err = {0};
 		char *driver = NULL;
 		/* the libc level decides the compiler driver (musl-gcc, diet) */
-		if (cfg->libc && libc_lookup(cfg->libc)->driver(cfg->cc, cfg->link, &driver, &err)) {
+		if (cfg->libc && !cfg->target &&
+		    libc_lookup(cfg->libc)->driver(cfg->cc, cfg->link, &driver, &err)) {
 			s->cfg_outcome[c] = OUTCOME_UNSUPPORTED;
 			s->cfg_detail[c] = sb_detach(&err);
 			continue;
@@ -147,6 +228,11 @@ static void prepare_toolchains(struct session *s)
 		if (driver) {
 			free(cfg->cc);
 			cfg->cc = driver;
+		}
+		if (cfg->target && prepare_cross(cfg, &err)) {
+			s->cfg_outcome[c] = OUTCOME_UNSUPPORTED;
+			s->cfg_detail[c] = sb_detach(&err);
+			continue;
 		}
 		if (toolchain_probe(cfg->cc, &s->tcs[c], &err)) {
 			s->cfg_outcome[c] = OUTCOME_UNSUPPORTED;

@@ -23,6 +23,8 @@ void config_compute_id(struct config *c)
 	/* without a libc axis the id stays what it was before the axis existed */
 	if (c->libc)
 		sb_addf(&sb, "libc=%s\n", c->libc);
+	if (c->target)
+		sb_addf(&sb, "target=%s\ncpu=%s\n", c->target, c->cpu ? c->cpu : "");
 	sha256_hex(sb.buf, sb.len, hex);
 	memcpy(c->id, hex, 16);
 	c->id[16] = '\0';
@@ -67,11 +69,37 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 		case AXIS_FLAGS:
 			into = &cflags;
 			break;
+		case AXIS_TARGET:
+			free(c->target);
+			c->target = xstrdup(l->value);
+			break;
+		case AXIS_CPU:
+			free(c->cpu);
+			c->cpu = xstrdup(l->value);
+			break;
 		}
 		if (into && *l->value) {
 			if (into->len)
 				sb_addc(into, ' ');
 			sb_add(into, l->value);
+		}
+		/* reserved keys tied to this level */
+		if (l->keys[LKEY_TARGET]) {
+			free(c->target);
+			c->target = xstrdup(l->keys[LKEY_TARGET]);
+		}
+		if (l->keys[LKEY_CPU]) {
+			free(c->cpu);
+			c->cpu = xstrdup(l->keys[LKEY_CPU]);
+		}
+		if (l->keys[LKEY_CC]) {
+			free(c->cc);
+			c->cc = xstrdup(l->keys[LKEY_CC]);
+		}
+		if (l->keys[LKEY_LDFLAGS]) {
+			if (ldflags.len)
+				sb_addc(&ldflags, ' ');
+			sb_add(&ldflags, l->keys[LKEY_LDFLAGS]);
 		}
 	}
 	if (!c->cc)
@@ -152,6 +180,10 @@ void matrix_release(struct matrix *m)
 		free(m->configs[i].ldflags);
 		free(m->configs[i].levels);
 		free(m->configs[i].libc);
+		free(m->configs[i].target);
+		free(m->configs[i].sysroot);
+		free(m->configs[i].notes);
+		free(m->configs[i].cpu);
 	}
 	free(m->configs);
 	memset(m, 0, sizeof(*m));

@@ -19,6 +19,11 @@ struct config {
 	char *ldflags;
 	int link;        /* 1 static, 0 dynamic, -1 the study does not say */
 	char *libc;      /* "glibc", "musl", ... or NULL when the study does not say */
+	char *target;    /* target triple, or NULL for native */
+	char *cpu;       /* emulator CPU model, or NULL */
+	/* set by the harness when it prepares a cross configuration */
+	char *sysroot;   /* the sysroot built for it, or NULL */
+	char *notes;     /* flags the harness had to add and why, or NULL */
 	size_t *levels;  /* level index per axis */
 	int is_baseline;
 };

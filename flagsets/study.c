@@ -42,11 +42,30 @@ static int check_libc(const char *level, const char *value, struct strbuf *err)
 	return 0;
 }
 
+const char *const level_key_names[LKEY_COUNT] = {
+	[LKEY_TARGET] = "target",
+	[LKEY_CPU] = "cpu",
+	[LKEY_CC] = "cc",
+	[LKEY_LDFLAGS] = "ldflags",
+};
+
+static int check_value(const char *level, const char *value, struct strbuf *err)
+{
+	if (!*value) {
+		sb_addf(err, "level '%s' has no value (write e.g. '%s = mips64el-linux-gnuabi64')",
+			level, level);
+		return -1;
+	}
+	return 0;
+}
+
 static const struct axis_kind_info axis_kinds[] = {
 	{.name = "cc", .kind = AXIS_CC, .check_level = check_cc},
 	{.name = "ldflags", .kind = AXIS_LDFLAGS},
 	{.name = "link", .kind = AXIS_LINK, .check_level = check_link},
 	{.name = "libc", .kind = AXIS_LIBC, .check_level = check_libc},
+	{.name = "target", .kind = AXIS_TARGET, .check_level = check_value},
+	{.name = "cpu", .kind = AXIS_CPU, .check_level = check_value},
 };
 
 static const struct axis_kind_info axis_generic = {.name = NULL, .kind = AXIS_FLAGS};
@@ -148,6 +167,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 	} else if (!strcmp(name, "metric")) {
 		free(s->metric);
 		s->metric = xstrdup(value);
+		s->metric_set = 1;
 	} else if (!strcmp(name, "meters")) {
 		sl_release(&s->meters);
 		sl_split_ws(&s->meters, value);
@@ -177,6 +197,31 @@ static struct axis *axis_get(struct loader *ld, const char *name, int line)
 	return a;
 }
 
+static void level_key(struct loader *ld, struct axis *a, const char *name, const char *dot,
+		      const char *value, int line)
+{
+	char *level = xstrndup(name, (size_t)(dot - name));
+	struct level *l = NULL;
+	for (size_t i = 0; i < a->nlevels; i++)
+		if (!strcmp(a->levels[i].name, level))
+			l = &a->levels[i];
+	int k = 0;
+	while (k < LKEY_COUNT && strcmp(level_key_names[k], dot + 1))
+		k++;
+	if (!l)
+		load_error(ld, line, "'%s' sets a key of level '%s', which [axis %s] does not define above it (define the level first)",
+			   name, level, a->name);
+	else if (k == LKEY_COUNT)
+		load_error(ld, line, "unknown level key '%s' (known: target, cpu, cc, ldflags)", dot + 1);
+	else if (!*value)
+		load_error(ld, line, "'%s' has no value", name);
+	else {
+		free(l->keys[k]);
+		l->keys[k] = xstrdup(value);
+	}
+	free(level);
+}
+
 static void axis_key(struct loader *ld, const char *axis_name, const char *name,
 		     const char *value, int line, int continued)
 {
@@ -186,6 +231,11 @@ static void axis_key(struct loader *ld, const char *axis_name, const char *name,
 		char *joined = xasprintf("%s %s", l->value, value);
 		free(l->value);
 		l->value = joined;
+		return;
+	}
+	const char *dot = strchr(name, '.');
+	if (dot) {
+		level_key(ld, a, name, dot, value, line);
 		return;
 	}
 	size_t ai, li;
@@ -319,8 +369,15 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 		const char *dot = strrchr(base, '.');
 		s->name = dot ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
 	}
-	if (!s->metric)
-		s->metric = xstrdup("time");
+	if (!s->metric) {
+		/* emulated runs are ranked by instruction count, not by time */
+		int emulated = 0;
+		for (size_t a = 0; a < s->naxes; a++)
+			for (size_t l = 0; l < s->axes[a].nlevels; l++)
+				emulated |= s->axes[a].kind->kind == AXIS_TARGET ||
+					    s->axes[a].levels[l].keys[LKEY_TARGET] != NULL;
+		s->metric = xstrdup(emulated ? "insns" : "time");
+	}
 	return ld.nerrors ? -1 : 0;
 }
 
@@ -349,6 +406,8 @@ void study_release(struct study *s)
 		for (size_t l = 0; l < s->axes[a].nlevels; l++) {
 			free(s->axes[a].levels[l].name);
 			free(s->axes[a].levels[l].value);
+			for (int k = 0; k < LKEY_COUNT; k++)
+				free(s->axes[a].levels[l].keys[k]);
 		}
 		free(s->axes[a].levels);
 		free(s->axes[a].name);

@@ -5,7 +5,9 @@
  * Format (fio-style INI, read with inih):
  *   [study]      name, workloads, repeat (N or auto), max_repeat, target,
  *                baseline, warmup, timeout, metric, meters, description
- *   [axis NAME]  level = value; reserved axis names are in axis_kinds[]
+ *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
+ *                level.KEY = value sets a reserved key of that level
+ *                (target, cpu, cc, ldflags)
  *   [exclude]    rule-name = level level ...  (a configuration having all of
  *                the listed levels is skipped)
  *
@@ -23,6 +25,8 @@ enum axis_kind {
 	AXIS_LDFLAGS, /* added to LDFLAGS */
 	AXIS_LINK,    /* static | dynamic; the value adds LDFLAGS */
 	AXIS_LIBC,    /* glibc | musl | dietlibc; the value adds CFLAGS */
+	AXIS_TARGET,  /* the value is a target triple (cross compile, run emulated) */
+	AXIS_CPU,     /* the value is the emulator's CPU model, e.g. Loongson-2F */
 };
 
 struct axis_kind_info {
@@ -35,11 +39,20 @@ struct axis_kind_info {
 
 const struct axis_kind_info *axis_kind_lookup(const char *axis_name);
 
+/* Reserved keys a level may carry ("LEVEL.KEY = value" in its axis), so
+ * values that belong together travel together: a Loongson 2F n64 level
+ * names its own triple and CPU model. */
+enum level_key { LKEY_TARGET, LKEY_CPU, LKEY_CC, LKEY_LDFLAGS, LKEY_COUNT };
+
 struct level {
 	char *name;
 	char *value;
 	int line;
+	char *keys[LKEY_COUNT]; /* NULL when not set */
 };
+
+/* "target", "cpu", "cc", "ldflags" */
+extern const char *const level_key_names[LKEY_COUNT];
 
 struct axis {
 	char *name;
@@ -67,7 +80,9 @@ struct study {
 	double target;   /* auto: relative half-width of the median's 95% interval (0.01) */
 	int warmup;
 	double timeout; /* seconds; 0 = the recipe's own */
-	char *metric;   /* primary metric, default "time" */
+	char *metric;   /* primary metric: "time", or "insns" when the study
+			   runs emulated targets and does not say */
+	int metric_set; /* the study named its metric */
 	struct strlist meters;
 	struct strlist baseline; /* level names */
 	int baseline_line;

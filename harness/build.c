@@ -18,6 +18,9 @@ void build_init(struct build *b)
 	sb_addf(&sb, "recipe=%s\nsource=%s\ntoolchain=%s\ncc=%s\ncflags=%s\nldflags=%s\nlink=%d\n",
 		b->recipe->hash, b->src_id, b->tc->id, b->cfg->cc, b->cfg->cflags,
 		b->cfg->ldflags, b->cfg->link);
+	if (b->cfg->target)
+		sb_addf(&sb, "target=%s\nsysroot=%s\n", b->cfg->target,
+			b->cfg->sysroot ? b->cfg->sysroot : "");
 	sha256_hex(sb.buf, sb.len, b->key);
 	sb_release(&sb);
 	b->dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), b->key);
@@ -80,8 +83,13 @@ enum outcome build_probe_flags(const struct config *cfg, const struct toolchain 
 	char *src = xasprintf("%s/probe.c", dir);
 	const char prog[] = "int main(void) { return 0; }\n";
 	file_write(src, prog, sizeof(prog) - 1);
-	char *script = xasprintf("cd '%s' && %s %s %s -o probe probe.c %s", dir, cfg->cc,
-				 cfg->cflags, toolchain_record_flag(tc), cfg->ldflags);
+	/* cross configurations compile only: linking is the sysroot's business
+	 * and its failures are the build's to report */
+	char *script = cfg->target
+			       ? xasprintf("cd '%s' && %s %s %s -c -o probe.o probe.c", dir, cfg->cc,
+					   cfg->cflags, toolchain_record_flag(tc))
+			       : xasprintf("cd '%s' && %s %s %s -o probe probe.c %s", dir, cfg->cc,
+					   cfg->cflags, toolchain_record_flag(tc), cfg->ldflags);
 	char *out = NULL;
 	int rc = run_shell_capture(script, &out);
 	enum outcome o = OUTCOME_OK;
@@ -158,8 +166,8 @@ static pid_t build_start(struct build *b, int jobs_each)
 		setenv("LDFLAGS", b->cfg->ldflags, 1);
 		setenv("SRC", b->src_dir, 1);
 		setenv("RECIPE", b->recipe->dir, 1);
-		setenv("HOST", "", 1);
-		setenv("SYSROOT", "", 1);
+		setenv("HOST", b->cfg->target ? b->cfg->target : "", 1);
+		setenv("SYSROOT", b->cfg->sysroot ? b->cfg->sysroot : "", 1);
 		setenv("JOBS", jobs, 1);
 		setenv("LC_ALL", "C", 1);
 		unsetenv("MAKEFLAGS");

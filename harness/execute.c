@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/qemu.h"
 #include "harness/validate.h"
 
 const char *execute_run_name(const struct recipe_run *run)
@@ -207,8 +208,29 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 			spec.exit_memory = 1;
 	struct run_result rr;
 	struct strbuf err = {0};
+	const struct runner_ops *runner = ctx->runner;
+	char *counts = NULL;
 	res->outcome = OUTCOME_OK;
-	if (ctx->runner->exec(&spec, &rr, &err)) {
+	if (b->cfg->target) {
+		/* cross-built: qemu on the CPU model, counting instructions */
+		const char *run_cpu = NULL;
+		int can = qemu_cpu_can_run(argv.v[0], b->cfg->cpu, &run_cpu, &err);
+		if (can <= 0) {
+			set_failure(res, can == 0 ? OUTCOME_UNRUNNABLE : OUTCOME_RUN_FAILED,
+				    sb_detach(&err));
+		} else {
+			runner = &runner_qemu;
+			counts = xasprintf("%s.counts", scratch);
+			unlink(counts);
+			spec.emu_cpu = run_cpu;
+			spec.emu_counts = counts;
+			spec.exit_memory = 0;
+			sb_release(&err);
+		}
+	}
+	if (res->outcome != OUTCOME_OK) {
+		/* decided before running */
+	} else if (runner->exec(&spec, &rr, &err)) {
 		set_failure(res, OUTCOME_RUN_FAILED, sb_detach(&err));
 	} else if (rr.timed_out) {
 		set_failure(res, OUTCOME_TIMED_OUT,
@@ -216,7 +238,8 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 				      spec.timeout));
 	} else if (!rr.exited) {
 		set_failure(res, OUTCOME_CRASHED,
-			    xasprintf("killed by signal %d (%s)", rr.signal, strsignal(rr.signal)));
+			    xasprintf("killed by signal %d (%s)%s", rr.signal, strsignal(rr.signal),
+				      counts && rr.signal == 4 ? " under emulation: an instruction this CPU model lacks" : ""));
 	} else if (rr.status != 0) {
 		char *line = last_line(err_path);
 		set_failure(res, OUTCOME_RUN_FAILED, xasprintf("exit status %d%s%s", rr.status,
@@ -245,7 +268,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 			const struct meter_ops *m = ctx->meters[i];
 			if (!warmup && m->timed)
 				m->collect(&ctx->mstate, &rr, scratch, &mm);
-			if (!warmup || !m->wrap)
+			if (!warmup || !m->wrap || counts)
 				continue;
 			struct strlist wrapped = {0};
 			m->wrap(&ctx->mstate, scratch, &wrapped);
@@ -270,6 +293,22 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		}
 		/* a program that times itself reports its own "time"; the
 		 * process's wall time stays available as "wall" */
+		if (counts && res->outcome == OUTCOME_OK) {
+			struct qemu_counts qc;
+			struct strbuf cerr = {0};
+			if (!qemu_counts_read(counts, &qc, &cerr)) {
+				measurements_add(&mm, "insns", (double)qc.insns, "insn");
+				for (int k = 0; k < INSN_NCLASSES; k++) {
+					char *name = xasprintf("insns.%s", insn_class_names[k]);
+					measurements_add(&mm, name, (double)qc.by_class[k], "insn");
+					free(name);
+				}
+			} else {
+				set_failure(res, OUTCOME_RUN_FAILED,
+					    xasprintf("no instruction counts: %s", sb_str(&cerr)));
+			}
+			sb_release(&cerr);
+		}
 		int own_time = recipe_has_metric(run, "time");
 		for (size_t i = 0; i < mm.n; i++)
 			if (!(own_time && !strcmp(mm.v[i].name, "time")))
@@ -282,6 +321,9 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	if (res->outcome == OUTCOME_OK)
 		remove_tree(run_dir);
 	unlink(scratch);
+	if (counts)
+		unlink(counts);
+	free(counts);
 	sl_release(&argv);
 	sl_release(&words);
 	free(run_dir);

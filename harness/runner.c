@@ -227,6 +227,8 @@ const struct runner_ops runner_native = {
 
 static const struct runner_ops *const runners[] = {
 	&runner_native,
+	&runner_ssh,
+	&runner_qemu,
 };
 
 const struct runner_ops *runner_lookup(const char *name)

@@ -10,6 +10,20 @@
 
 #include "harness/util.h"
 
+/* A board reached over ssh (runner_ssh.h).  host: "[user@]board[:port]",
+ * or several separated by blanks for a pool of boards of the same kind;
+ * port: the default port (0: ssh's); identity: a private key file
+ * (NULL: ssh's defaults); workdir: the folder on the board (NULL:
+ * .cache/flagscope-remote in the remote home); known_hosts: the only file
+ * whose host keys are trusted (NULL: ssh's usual files). */
+struct run_target {
+	const char *host;
+	int port;
+	const char *identity;
+	const char *workdir;
+	const char *known_hosts;
+};
+
 struct run_spec {
 	char *const *argv;       /* argv[0] is a path */
 	const char *cwd;         /* the run's own directory */
@@ -20,6 +34,9 @@ struct run_spec {
 	int pin_cpu;             /* -1: no pinning */
 	int exit_memory;         /* stop the program at its exit (ptrace) and read
 				    its memory figures while it still exists */
+	const struct run_target *target; /* ssh: the board(s); NULL: run here */
+	const char *emu_cpu;     /* qemu: the CPU model (NULL: QEMU's default) */
+	const char *emu_counts;  /* qemu: where the plugin writes its counts */
 };
 
 struct run_result {
@@ -44,6 +61,8 @@ struct runner_ops {
 };
 
 extern const struct runner_ops runner_native;
+extern const struct runner_ops runner_ssh; /* runner_ssh.c */
+extern const struct runner_ops runner_qemu; /* runner_qemu.c */
 
 /* NULL when no runner has that name */
 const struct runner_ops *runner_lookup(const char *name);
