@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/fetch.h"
 #include "harness/ini.h"
 
 struct recipe_loader {
@@ -115,14 +116,21 @@ static int on_item(void *user, const char *section, const char *name, const char
 	struct recipe_loader *ld = user;
 	struct recipe *r = ld->r;
 	if (!strcmp(section, "workload")) {
-		if (!strcmp(name, "description"))
+		if (!strcmp(name, "description")) {
 			set_text(&r->description, value, continued, " ");
-		else if (!strcmp(name, "source"))
+		} else if (!strcmp(name, "source")) {
 			set_text(&r->source, value, continued, " ");
-		else if (!strcmp(name, "slow"))
+			struct strbuf why = {0};
+			if (source_parse(r->source, NULL, &why)) {
+				sb_addf(err, "%s:%d: %s", ld->path, line, sb_str(&why));
+				sb_release(&why);
+				return -1;
+			}
+		} else if (!strcmp(name, "slow")) {
 			r->slow = !strcmp(value, "yes") || !strcmp(value, "true");
-		else
+		} else {
 			goto unknown;
+		}
 	} else if (!strcmp(section, "build")) {
 		if (!strcmp(name, "script"))
 			set_text(&r->build_script, value, continued, "\n");
