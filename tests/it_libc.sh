@@ -1,0 +1,187 @@
+#!/bin/bash
+# it_libc.sh - the libc x link axes end to end: libcbench (four of its runs
+# at their `; test-args =` size: malloc_big1, strchr,
+# pthread_create_serial1, stdio_putcgetc) built and run through
+# `flagscope run` under glibc, musl and dietlibc, static and dynamic, with
+# the memory meter.  Expected: PASS, with
+#   - every combination builds (the per-binary libc check is part of the
+#     build) except dynamic dietlibc, which is UNSUPPORTED with its reason
+#     (Debian's dietlibc-dev has no shared library), in the store and in
+#     the report;
+#   - the ELF facts, read again here with binutils' readelf and nm: static
+#     binaries have no PT_INTERP and no DT_NEEDED; dynamic glibc's
+#     interpreter is ld-linux-x86-64 and it needs libc.so.6, dynamic musl's
+#     is /lib/ld-musl-x86_64.so.1; each static binary has its libc's own
+#     symbol (__libc_setup_tls, __init_libc, dietlibc's link guard);
+#   - `report --pivot libc` prints one block per link level, a row per run
+#     and a column group per libc; its JSON medians equal the medians of
+#     the stored samples, and its percentages and memory ratios equal
+#     glibc/LEVEL recomputed from them; musl uses less resident memory than
+#     glibc in every run (what the published comparison found);
+#   - CSV has the columns; an unknown axis and --format html are refused;
+#     with the study file gone, libc still pivots and opt does not.
+# SKIP when musl-gcc is not installed (scripts/packages.txt lists
+# musl-tools; dietlibc is checked when `diet` is installed).
+set -u
+. "$FLAGSCOPE_SRC/tests/lib_it.sh" it_libc
+command -v musl-gcc >/dev/null || { echo "SKIP: musl-gcc is not installed (apt-get install musl-tools)"; exit 77; }
+have_diet=0
+command -v diet >/dev/null && have_diet=1
+
+runs="malloc_big1 strchr pthread_create_serial1 stdio_putcgetc"
+mkdir -p home/workloads/libcbench
+cp "$FLAGSCOPE_SRC"/workloads/libcbench/*.[ch] home/workloads/libcbench/
+# the recipe with only those runs, each at its test size
+awk -v keep=" $runs " '
+	/^\[run / { name = $2; sub(/\].*/, "", name); skip = index(keep, " " name " ") == 0 }
+	/^\[/ && !/^\[run / { skip = 0 }
+	skip { next }
+	/^; test-args =/ { targs = $0; sub(/^; test-args =/, "args =", targs); print targs; next }
+	/^args =/ { next }
+	{ print }' "$FLAGSCOPE_SRC/workloads/libcbench/recipe.ini" > home/workloads/libcbench/recipe.ini
+[ "$(grep -c '^args = libcbench .* 5$' home/workloads/libcbench/recipe.ini)" = 4 ] ||
+	fail "trimmed recipe: $(cat home/workloads/libcbench/recipe.ini)"
+
+libcs="glibc musl"
+[ $have_diet = 1 ] && libcs="$libcs dietlibc"
+{
+	printf '; it_libc: libcbench (4 runs, small) under every libc and linkage;\n'
+	printf '; expect every combination ok but dietlibc dynamic (unsupported)\n'
+	printf '[study]\nname = it-libc\nworkloads = libcbench\nrepeat = 2\n'
+	printf 'meters = rusage memory\nbaseline = glibc dynamic\n[axis libc]\n'
+	for l in $libcs; do printf '%s =\n' "$l"; done
+	printf '[axis link]\ndynamic =\nstatic =\n[axis opt]\nO2 = -O2\n'
+} > libc.study
+fs run libc.study --db libc.db -q > run.out 2>&1 || fail "run: $(tail -5 run.out)"
+
+# label -> build status, detail, binary (one line each)
+python3 - libc.db > builds.txt <<'EOF' || fail "read builds"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for label, status, detail, facts in db.execute(
+        "select c.label, b.status, b.detail, b.facts from builds b join configs c "
+        "on c.study = b.study and c.id = b.config_id where b.study = 'it-libc'"):
+    f = json.loads(facts or "[]")
+    print("\t".join([label.replace(" ", "_"), status, detail or "-", f[0]["file"] if f else "-"]))
+EOF
+n=$(wc -l < builds.txt)
+[ "$n" = $(($(echo $libcs | wc -w) * 2)) ] || fail "one build per combination: $(cat builds.txt)"
+
+while IFS=$'\t' read -r label status detail bin; do
+	case $label in
+	dietlibc_dynamic_O2)
+		if ls /usr/lib/diet/lib-*/libc.so >/dev/null 2>&1; then
+			[ "$status" = ok ] || fail "$label: $status $detail"
+		else
+			[ "$status" = unsupported ] || fail "$label: $status, not unsupported"
+			case $detail in *"dietlibc has no shared library"*) ;; *) fail "$label reason: $detail" ;; esac
+		fi
+		continue ;;
+	esac
+	[ "$status" = ok ] || { fail "$label: $status: $detail"; continue; }
+	[ -f "$bin" ] || { fail "$label: no binary $bin"; continue; }
+	interp=$(readelf -lW "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	needed=$(readelf -dW "$bin" | grep -c '(NEEDED)')
+	case $label in
+	*_static_*)
+		[ -z "$interp" ] && [ "$needed" = 0 ] || fail "$label: static but interp '$interp', $needed NEEDED"
+		fs verify "$bin" --static > /dev/null || fail "$label: flagscope verify --static" ;;
+	glibc_dynamic_*)
+		[ "$interp" = /lib64/ld-linux-x86-64.so.2 ] || fail "$label: interpreter $interp"
+		readelf -dW "$bin" | grep -q 'Shared library: \[libc.so.6\]' || fail "$label: no libc.so.6" ;;
+	musl_dynamic_*)
+		[ "$interp" = /lib/ld-musl-x86_64.so.1 ] || fail "$label: interpreter $interp" ;;
+	esac
+	case $label in
+	glibc_static_*) sym=__libc_setup_tls ;;
+	musl_static_*) sym=__init_libc ;;
+	dietlibc_static_*) sym=__you_tried_to_link_a_dietlibc_object_against_glibc ;;
+	*) sym= ;;
+	esac
+	if [ -n "$sym" ]; then
+		nm "$bin" | grep -q " $sym\$" || fail "$label: no $sym: not linked against its libc"
+		[ "$sym" = __libc_setup_tls ] || ! nm "$bin" | grep -q ' __libc_setup_tls$' ||
+			fail "$label: has glibc's __libc_setup_tls"
+	fi
+	echo "ok: $label ${interp:-static} $sym"
+done < builds.txt
+
+fs report --db libc.db > report.txt || fail "report"
+if [ $have_diet = 1 ] && ! ls /usr/lib/diet/lib-*/libc.so >/dev/null 2>&1; then
+	grep -q "dietlibc dynamic O2 .*unsupported" report.txt && grep -q "dietlibc has no shared library" report.txt ||
+		fail "report does not show dietlibc dynamic unsupported with its reason"
+fi
+
+# the pivot as a table
+fs report --db libc.db --pivot libc > pivot.txt || fail "report --pivot libc"
+grep -q '^\[link=dynamic opt=O2\]' pivot.txt && grep -q '^\[link=static opt=O2\]' pivot.txt ||
+	fail "pivot blocks: $(cat pivot.txt)"
+for l in $libcs; do grep -q "| $l " pivot.txt || fail "pivot has no column group $l"; done
+for r in $runs; do
+	[ "$(grep -c "^libcbench/$r " pivot.txt)" = 2 ] || fail "pivot row $r once per block"
+done
+grep -q "glibc_time/LEVEL_time - 1" pivot.txt || fail "pivot states the studies' form"
+
+# the pivot's figures against the stored samples
+fs report --db libc.db --pivot libc --format json > pivot.json || fail "pivot json"
+python3 - libc.db pivot.json "$runs" <<'EOF' || fail "pivot json figures"
+import json, sqlite3, statistics, sys
+db = sqlite3.connect(sys.argv[1])
+p = json.load(open(sys.argv[2]))
+runs = sys.argv[3].split()
+assert p["axis"] == "libc" and p["reference"] == "glibc", p["reference"]
+assert p["levels"][:2] == ["glibc", "musl"], p["levels"]
+assert [b["others"] for b in p["blocks"]] == ["dynamic O2", "static O2"]
+ids = {l: i for i, l in db.execute("select id, label from configs where study='it-libc'")}
+def median(label, run, metric):
+    v = [r[0] for r in db.execute(
+        "select s.value from samples s join runs r using(study, config_id, workload, run, rep) "
+        "where s.study='it-libc' and s.config_id=? and s.run=? and s.metric=? and s.rep>=1 "
+        "and r.status='ok'", (ids[label], run, metric))]
+    return statistics.median(v) if v else None
+close = lambda a, b: abs(a - b) <= 1e-5 * max(1, abs(b))
+bad = 0
+for b in p["blocks"]:
+    assert sorted(r["run"] for r in b["rows"]) == sorted(runs), [r["run"] for r in b["rows"]]
+    for row in b["rows"]:
+        g = row["cells"]["glibc"]
+        for level, c in row["cells"].items():
+            label = f"{level} {b['others']}"
+            if c["status"] != "ok":
+                assert level == "dietlibc" and "dynamic" in label, (label, c["status"])
+                continue
+            want = [median(label, row["run"], m) for m in ("time", "mem.virt", "mem.res", "mem.dirty")]
+            got = [c["value"], c["virt"], c["res"], c["dirty"]]
+            assert all(w is not None and close(x, w) for x, w in zip(got, want)), (label, row["run"], got, want)
+            assert all(x > 0 for x in got), (label, row["run"], got)
+            if level == "glibc":
+                continue
+            assert close(c["pct"], 100 * (g["value"] / c["value"] - 1)), (label, c["pct"])
+            for k in ("virt", "res", "dirty"):
+                assert close(c[k + "_ratio"], g[k] / c[k]), (label, k)
+            if level == "musl" and c["res_ratio"] <= 1:
+                print(f"musl uses more resident memory than glibc: {label} {row['run']}: {c['res_ratio']}")
+                bad += 1
+sys.exit(1 if bad else 0)
+EOF
+
+fs report --db libc.db --pivot libc --format csv > pivot.csv || fail "pivot csv"
+head -1 pivot.csv | grep -q 'glibc.time,glibc.pct,glibc.virt,glibc.res,glibc.dirty,.*musl.virt_ratio,musl.res_ratio,musl.dirty_ratio' ||
+	fail "csv header: $(head -1 pivot.csv)"
+[ "$(($(wc -l < pivot.csv) - 1))" = 8 ] || fail "csv: 2 blocks x 4 runs"
+
+# refusals
+fs report --db libc.db --pivot cc > err.txt 2>&1 && fail "an unknown axis pivots"
+grep -q "has no axis 'cc' (its axes: libc, link, opt)" err.txt || fail "unknown axis: $(cat err.txt)"
+fs report --db libc.db --pivot libc --format html > err.txt 2>&1 && fail "html pivot accepted"
+grep -q "pivot prints table, csv or json" err.txt || fail "html: $(cat err.txt)"
+
+# without the study file: libc from its level names, opt not at all
+mv libc.study libc.study.gone
+fs report --db libc.db --pivot libc > pivot2.txt || fail "pivot without the study file"
+grep -q "level names (the study file libc.study is not readable)" pivot2.txt || fail "fallback not stated"
+fs report --db libc.db --pivot opt > err.txt 2>&1 && fail "opt pivots without the study file"
+grep -q "restore the study file" err.txt || fail "opt: $(cat err.txt)"
+mv libc.study.gone libc.study
+
+echo "PASS: it_libc ($libcs x static dynamic)"
