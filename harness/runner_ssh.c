@@ -1,0 +1,433 @@
+/* runner_ssh.c - the ssh runner: quoting, targets, board facts, the pool
+ * of boards, exec with its retries (see runner_ssh.h; the other parts are
+ * listed in runner_ssh_internal.h) */
+#include "harness/runner_ssh_internal.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+void sh_quote(struct strbuf *sb, const char *word)
+{
+	sb_addc(sb, '\'');
+	for (const char *p = word; *p; p++)
+		if (*p == '\'')
+			sb_add(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	sb_addc(sb, '\'');
+}
+
+void sh_quote_argv(struct strbuf *sb, char *const *argv)
+{
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			sb_addc(sb, ' ');
+		sh_quote(sb, argv[i]);
+	}
+}
+
+/* ---- targets ---- */
+
+/* Values ssh reads itself (not through the remote shell): no option
+ * look-alikes, nothing its config parser would split or expand. */
+static int ssh_value_ok(const char *v)
+{
+	if (!*v || *v == '-')
+		return 0;
+	for (const char *p = v; *p; p++)
+		if (isspace((unsigned char)*p) || strchr("\"'\\%`$;&|<>()*?!#", *p) ||
+		    (unsigned char)*p < 0x20)
+			return 0;
+	return 1;
+}
+
+static int host_char_ok(int c)
+{
+	return isalnum(c) || strchr("._-@:[]", c);
+}
+
+static int parse_dest(const char *word, int default_port, struct ssh_dest *d, struct strbuf *err)
+{
+	char *w = xstrdup(word), *host = w;
+	int port = default_port;
+	/* [v6]:port, host:port (one colon only), or a bare host */
+	char *colon = strrchr(w, ':');
+	char *bracket = strchr(w, ']');
+	if (colon && (bracket ? colon > bracket : strchr(w, ':') == colon)) {
+		char *end;
+		long v = strtol(colon + 1, &end, 10);
+		if (*end || v <= 0 || v > 65535) {
+			sb_addf(err, "host '%s': the port must be a number from 1 to 65535", word);
+			free(w);
+			return -1;
+		}
+		port = (int)v;
+		*colon = '\0';
+	}
+	if (*host == '[' && bracket) {
+		host++;
+		*strchr(host, ']') = '\0';
+	}
+	char *at = strrchr(host, '@');
+	const char *hostname = at ? at + 1 : host;
+	int ok = *host != '-' && *hostname && *hostname != '-' && (!at || at > host);
+	for (const char *p = host; *p && ok; p++)
+		ok = host_char_ok((unsigned char)*p);
+	if (!ok) {
+		sb_addf(err, "host '%s' is not a [user@]host[:port] (letters, digits, . _ - @ : only, "
+			     "not starting with '-')",
+			word);
+		free(w);
+		return -1;
+	}
+	d->user_host = xstrdup(host);
+	d->port = port;
+	d->name = port > 0 ? xasprintf(strchr(hostname, ':') ? "[%s]:%d" : "%s:%d", host, port)
+			   : xstrdup(host);
+	free(w);
+	return 0;
+}
+
+void ssh_dests_free(struct ssh_dest *dests, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(dests[i].user_host);
+		free(dests[i].name);
+	}
+	free(dests);
+}
+
+int ssh_target_parse(const struct run_target *t, struct ssh_dest **dests, size_t *n,
+		     struct strbuf *err)
+{
+	*dests = NULL;
+	*n = 0;
+	if (!t || !t->host || !*t->host) {
+		sb_add(err, "the ssh runner needs a board (set host = user@board in the study's [run])");
+		return -1;
+	}
+	if (t->port < 0 || t->port > 65535) {
+		sb_addf(err, "port %d is not a TCP port", t->port);
+		return -1;
+	}
+	const char *files[][2] = {{"identity", t->identity}, {"known_hosts", t->known_hosts}};
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		if (files[i][1] && !ssh_value_ok(files[i][1])) {
+			sb_addf(err, "%s '%s' cannot be given to ssh (no blanks, quotes, %%, shell "
+				     "characters or leading '-' in the path)",
+				files[i][0], files[i][1]);
+			return -1;
+		}
+	if (t->workdir && !*t->workdir) {
+		sb_add(err, "workdir is empty (leave it out for the default)");
+		return -1;
+	}
+	struct strlist words = {0};
+	sl_split_ws(&words, t->host);
+	*dests = xcalloc(words.n, sizeof(**dests));
+	for (size_t i = 0; i < words.n; i++) {
+		if (parse_dest(words.v[i], t->port, &(*dests)[i], err)) {
+			ssh_dests_free(*dests, i);
+			*dests = NULL;
+			sl_release(&words);
+			return -1;
+		}
+		*n = i + 1;
+	}
+	sl_release(&words);
+	return 0;
+}
+
+/* ---- facts ---- */
+
+static const char *cpuinfo_value(const char *line, const char *key)
+{
+	size_t k = strlen(key);
+	if (strncasecmp(line, key, k))
+		return NULL;
+	const char *p = line + k;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != ':')
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+void board_facts_parse_cpuinfo(struct board_facts *f, const char *cpuinfo, const char *max_khz)
+{
+	/* x86, MIPS (Loongson), Arm boards (Model: Raspberry Pi 4 ...) */
+	static const char *const model_keys[] = {"model name", "cpu model", "Model", "Hardware",
+						 "Processor", "uarch", "cpu"};
+	int best = (int)ARRAY_SIZE(model_keys);
+	f->cpus = 0;
+	f->mhz = 0;
+	char *copy = xstrdup(cpuinfo ? cpuinfo : "");
+	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *v;
+		if (cpuinfo_value(l, "processor"))
+			f->cpus++;
+		if ((v = cpuinfo_value(l, "cpu MHz")) && f->mhz == 0)
+			f->mhz = strtod(v, NULL);
+		for (int i = 0; i < best; i++)
+			if ((v = cpuinfo_value(l, model_keys[i])) && *v) {
+				snprintf(f->cpu, sizeof(f->cpu), "%s", v);
+				best = i;
+				break;
+			}
+	}
+	free(copy);
+	if (f->mhz == 0 && max_khz && strtod(max_khz, NULL) > 0)
+		f->mhz = strtod(max_khz, NULL) / 1000.0;
+}
+
+void board_facts_format(const struct board_facts *f, struct strbuf *sb)
+{
+	sb_addf(sb, "kernel=%s machine=%s cpu=%s mhz=%.0f cpus=%d", f->kernel, f->machine,
+		*f->cpu ? f->cpu : "unknown", f->mhz, f->cpus);
+}
+
+/* ---- the pool ---- */
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_free = PTHREAD_COND_INITIALIZER;
+static struct board **boards;
+static size_t nboards;
+static unsigned long use_clock;
+static char *control_dir;
+struct runner_ssh_counts ssh_counts;
+static __thread char last_board[256];
+
+void ssh_counts_add(long *counter)
+{
+	pthread_mutex_lock(&pool_lock);
+	(*counter)++;
+	pthread_mutex_unlock(&pool_lock);
+}
+
+void runner_ssh_get_counts(struct runner_ssh_counts *c)
+{
+	pthread_mutex_lock(&pool_lock);
+	*c = ssh_counts;
+	pthread_mutex_unlock(&pool_lock);
+}
+
+/* under pool_lock */
+const char *ssh_control_dir(void)
+{
+	if (!control_dir) {
+		char tmpl[] = "/tmp/flagscope-ssh.XXXXXX";
+		if (mkdtemp(tmpl))
+			control_dir = xstrdup(tmpl);
+	}
+	return control_dir;
+}
+
+enum ssh_reuse ssh_reuse(void)
+{
+	const char *v = getenv("FLAGSCOPE_SSH_REUSE");
+	if (v && !strcmp(v, "none"))
+		return REUSE_NONE;
+	if (v && !strcmp(v, "connection"))
+		return REUSE_CONNECTION;
+	return REUSE_ALL;
+}
+
+/* under pool_lock: the board for this destination and target, made once */
+static struct board *board_get(const struct ssh_dest *d, const struct run_target *t)
+{
+	const char *wd = t->workdir ? t->workdir : ".cache/flagscope-remote";
+	if (str_starts_with(wd, "~/"))
+		wd += 2;
+	char *key = xasprintf("%s\n%d\n%s\n%s\n%s", d->user_host, d->port,
+			      t->identity ? t->identity : "", t->known_hosts ? t->known_hosts : "",
+			      wd);
+	for (size_t i = 0; i < nboards; i++)
+		if (!strcmp(boards[i]->key, key)) {
+			free(key);
+			return boards[i];
+		}
+	struct board *b = xcalloc(1, sizeof(*b));
+	b->key = key;
+	b->dest.user_host = xstrdup(d->user_host);
+	b->dest.name = xstrdup(d->name);
+	b->dest.port = d->port;
+	b->identity = t->identity ? xstrdup(t->identity) : NULL;
+	b->known_hosts = t->known_hosts ? xstrdup(t->known_hosts) : NULL;
+	b->workdir_arg = xstrdup(wd);
+	b->session_in = b->session_out = b->session_err = -1;
+	if (ssh_reuse() != REUSE_NONE && ssh_control_dir())
+		b->control = xasprintf("%s/%zu", control_dir, nboards);
+	boards = xrealloc(boards, (nboards + 1) * sizeof(*boards));
+	boards[nboards++] = b;
+	return b;
+}
+
+/* Take an idle board of the pool, waiting while all are busy; a board
+ * that failed this run is taken again only when no other is left. */
+static struct board *board_acquire(struct board **pool, size_t n, const struct board *avoid)
+{
+	pthread_mutex_lock(&pool_lock);
+	for (;;) {
+		struct board *pick = NULL;
+		for (size_t i = 0; i < n; i++) {
+			struct board *b = pool[i];
+			if (b->busy || (b == avoid && n > 1))
+				continue;
+			if (!pick || b->faults < pick->faults ||
+			    (b->faults == pick->faults && b->last_used < pick->last_used))
+				pick = b;
+		}
+		if (pick) {
+			pick->busy = 1;
+			pick->last_used = ++use_clock;
+			pthread_mutex_unlock(&pool_lock);
+			return pick;
+		}
+		pthread_cond_wait(&pool_free, &pool_lock);
+	}
+}
+
+static void board_give_back(struct board *b, int fault)
+{
+	pthread_mutex_lock(&pool_lock);
+	b->busy = 0;
+	b->faults += fault;
+	pthread_cond_broadcast(&pool_free);
+	pthread_mutex_unlock(&pool_lock);
+}
+/* ---- the runner ---- */
+
+static int ssh_exec(const struct run_spec *spec, struct run_result *res, struct strbuf *err)
+{
+	struct ssh_dest *dests;
+	size_t n;
+	memset(res, 0, sizeof(*res));
+	res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
+	last_board[0] = '\0';
+	if (ssh_target_parse(spec->target, &dests, &n, err))
+		return -1;
+	struct run_files files = {0};
+	if (plan_files(spec, &files, err)) {
+		ssh_dests_free(dests, n);
+		run_files_release(&files);
+		return -1;
+	}
+	struct board **pool = xcalloc(n, sizeof(*pool));
+	pthread_mutex_lock(&pool_lock);
+	for (size_t i = 0; i < n; i++)
+		pool[i] = board_get(&dests[i], spec->target);
+	pthread_mutex_unlock(&pool_lock);
+	ssh_dests_free(dests, n);
+
+	struct strbuf reasons = {0};
+	struct board *failed = NULL;
+	int rc = BOARD_FAULT;
+	for (int attempt = 0; attempt < RUNNER_SSH_ATTEMPTS && rc == BOARD_FAULT; attempt++) {
+		struct board *b = board_acquire(pool, n, failed);
+		struct strbuf why = {0};
+		rc = board_prepare(b, &why);
+		if (!rc)
+			rc = board_sets(b, &files, &why);
+		if (!rc) {
+			memset(res, 0, sizeof(*res));
+			res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
+			rc = board_run(b, spec, &files, res, &why);
+		}
+		if (rc == BOARD_FAULT) {
+			/* whatever the board had, it must be checked again */
+			board_disconnect(b);
+			sl_release(&b->sets);
+			failed = b;
+			sb_addf(&reasons, "%s%s", reasons.len ? "; " : "", sb_str(&why));
+		} else if (rc == BOARD_ERROR) {
+			sb_add(err, sb_str(&why));
+		} else {
+			snprintf(last_board, sizeof(last_board), "%s", b->dest.name);
+		}
+		board_give_back(b, rc == BOARD_FAULT);
+		sb_release(&why);
+	}
+	if (rc == BOARD_FAULT)
+		sb_addf(err, "no board could run it after %d attempts: %s", RUNNER_SSH_ATTEMPTS,
+			sb_str(&reasons));
+	sb_release(&reasons);
+	free(pool);
+	run_files_release(&files);
+	return rc ? -1 : 0;
+}
+
+const struct runner_ops runner_ssh = {
+	.name = "ssh",
+	.exec = ssh_exec,
+};
+
+const char *runner_ssh_last_board(void)
+{
+	return last_board[0] ? last_board : NULL;
+}
+
+int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err)
+{
+	struct ssh_dest *dests;
+	size_t n;
+	if (ssh_target_parse(t, &dests, &n, err))
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		pthread_mutex_lock(&pool_lock);
+		struct board *b = board_get(&dests[i], t);
+		pthread_mutex_unlock(&pool_lock);
+		struct board *one[] = {b};
+		board_acquire(one, 1, NULL);
+		struct strbuf why = {0};
+		if (board_prepare(b, &why)) {
+			sb_addf(err, "%s%s", err->len ? "; " : "", sb_str(&why));
+			rc = -1;
+		} else {
+			struct strbuf line = {0};
+			sb_addf(&line, "%s: ", b->dest.name);
+			board_facts_format(&b->facts, &line);
+			sl_push_owned(lines, sb_detach(&line));
+		}
+		board_give_back(b, 0);
+		sb_release(&why);
+	}
+	ssh_dests_free(dests, n);
+	return rc;
+}
+
+void runner_ssh_release(void)
+{
+	pthread_mutex_lock(&pool_lock);
+	for (size_t i = 0; i < nboards; i++) {
+		struct board *b = boards[i];
+		board_disconnect(b);
+		free(b->dest.user_host);
+		free(b->dest.name);
+		free(b->identity);
+		free(b->known_hosts);
+		free(b->workdir_arg);
+		free(b->key);
+		free(b->control);
+		free(b->workdir);
+		free(b->helper);
+		sl_release(&b->sets);
+		free(b);
+	}
+	free(boards);
+	boards = NULL;
+	nboards = 0;
+	ssh_files_forget();
+	if (control_dir)
+		remove_tree(control_dir);
+	free(control_dir);
+	control_dir = NULL;
+	pthread_mutex_unlock(&pool_lock);
+}

@@ -1,0 +1,108 @@
+/*
+ * runner_ssh.h - running measured programs on boards reached over ssh.
+ *
+ * runner_ssh.exec(spec, res, err) needs spec->target (harness/runner.h):
+ * target->host names one board, or a pool of boards of the same kind
+ * separated by blanks, each "[user@]host[:port]" ("[v6addr]:port" too);
+ * target->port is the default port (0: ssh's).  For each run it
+ *   - connects once per board (one ssh ControlMaster connection kept for
+ *     the life of the process, BatchMode=yes, StrictHostKeyChecking=yes;
+ *     with target->known_hosts only that file is trusted: the pin),
+ *   - collects the board's facts once (kernel, machine, CPU model, MHz),
+ *   - builds the measuring helper (harness/remote-helper/helper.c, static,
+ *     with the compiler for the board's machine; FLAGSCOPE_HELPER_CC
+ *     overrides) and copies it once,
+ *   - copies argv[0] (with its executable siblings when it is a script),
+ *     every argument that names an existing local file, and stdin_path to
+ *     content-addressed paths under target->workdir (default
+ *     .cache/flagscope-remote in the remote home): a file already there is
+ *     never copied again,
+ *   - runs the program under the helper in a fresh remote folder, with the
+ *     spec's timeout and CPU pinning, and brings stdout, stderr and every
+ *     file the program wrote in its folder back to spec->stdout_path,
+ *     spec->stderr_path and spec->cwd, so validation works unchanged.
+ *     The helper serves one ssh session per board for all its runs: the
+ *     run's words travel framed over it, so no shell ever parses them and
+ *     a run costs no new session or shell start-up on the board.
+ * A leading `perf stat ... -o FILE ... --` (the perf meter's wrapper) runs
+ * the board's own perf; FILE gets its output, or stays absent when the
+ * board has no perf.  exit_memory is not supported: vm_* stay -1.
+ *
+ * One run at a time per board; concurrent callers (threads) share a pool.
+ * A board that disconnects, reboots or stops answering loses that run
+ * only: it is retried, on another board of the pool when one is free, up
+ * to RUNNER_SSH_ATTEMPTS times; then exec returns -1 with every board's
+ * reason (the caller records RUN_FAILED).  A program that cannot start on
+ * the board is -1 at once (no retry), as in the native runner.
+ *
+ * The few commands that do go through the board's shell (making folders,
+ * copying, linking, starting the helper) carry every value as one quoted
+ * word (sh_quote); host, identity and known_hosts values that ssh itself
+ * would interpret (leading '-', blanks, quotes, '%') are refused before
+ * any connection.
+ *
+ * Environment: FLAGSCOPE_SSH_REUSE=connection starts the helper afresh
+ * for every run (one ssh session each, over the kept connection);
+ * FLAGSCOPE_SSH_REUSE=none also makes every ssh call a fresh connection.
+ * Both only serve to measure what the reuse saves (bench/remote.sh).
+ */
+#ifndef FLAGSCOPE_RUNNER_SSH_H
+#define FLAGSCOPE_RUNNER_SSH_H
+
+#include "harness/runner.h"
+#include "harness/util.h"
+
+#define RUNNER_SSH_ATTEMPTS 3
+
+/* Append word as exactly one POSIX shell word: single-quoted, with each
+ * ' written as '\''.  Any byte string (newlines, $(...), backticks, ;)
+ * comes back unchanged from sh, dash, bash and busybox ash.  Also used to
+ * write job scripts (cmd_slurm). */
+void sh_quote(struct strbuf *sb, const char *word);
+/* Append the words of a NULL-terminated argv, each quoted, blank-separated. */
+void sh_quote_argv(struct strbuf *sb, char *const *argv);
+
+/* One board of a target's host list, split and checked. */
+struct ssh_dest {
+	char *user_host; /* "user@host" or "host" for ssh's destination */
+	int port;        /* 0: ssh's default */
+	char *name;      /* "user@host:port" as shown in reasons and facts */
+};
+/* Split target->host into boards and check every value ssh would read
+ * (host, identity, known_hosts, workdir).  0 with *dests (heap, *n set),
+ * or -1 with the reason in err.  Free with ssh_dests_free. */
+int ssh_target_parse(const struct run_target *t, struct ssh_dest **dests, size_t *n,
+		     struct strbuf *err);
+void ssh_dests_free(struct ssh_dest *dests, size_t n);
+
+/* What a board says about itself. */
+struct board_facts {
+	char kernel[128];  /* uname -r */
+	char machine[32];  /* uname -m */
+	char cpu[160];     /* model name / cpu model / Model / Hardware */
+	double mhz;        /* cpu MHz, else cpufreq's max; 0 when unknown */
+	int cpus;          /* processor lines */
+};
+/* Fill f from /proc/cpuinfo text and, when not NULL, the text of
+ * /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq (kHz).
+ * kernel and machine are left as they are. */
+void board_facts_parse_cpuinfo(struct board_facts *f, const char *cpuinfo, const char *max_khz);
+/* "kernel=... machine=... cpu=... mhz=... cpus=..." */
+void board_facts_format(const struct board_facts *f, struct strbuf *sb);
+
+/* Connect to every board of t and append one line per board to lines:
+ * "NAME: kernel=... machine=... cpu=... mhz=... cpus=...".  For the
+ * study's facts (store them once per study).  0, or -1 when a board
+ * cannot be reached (its reason in err; the others are still listed). */
+int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err);
+
+/* The board that ran this thread's latest successful exec ("NAME" as in
+ * runner_ssh_facts), or NULL.  Valid until the next exec on the thread. */
+const char *runner_ssh_last_board(void);
+
+/* Close every ControlMaster connection and remove the local control
+ * folder.  Call once at the end of a study; exec reconnects if called
+ * again. */
+void runner_ssh_release(void);
+
+#endif
