@@ -23,6 +23,7 @@
 # SKIP when musl-gcc is not installed (scripts/packages.txt lists
 # musl-tools; dietlibc is checked when `diet` is installed).
 set -u
+. "$FLAGSCOPE_SRC/tests/lib_builds.sh"
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_libc
 command -v musl-gcc >/dev/null || { echo "SKIP: musl-gcc is not installed (apt-get install musl-tools)"; exit 77; }
 have_diet=0
@@ -55,15 +56,7 @@ libcs="glibc musl"
 fs run libc.study --db libc.db -q > run.out 2>&1 || fail "run: $(tail -5 run.out)"
 
 # label -> build status, detail, binary (one line each)
-python3 - libc.db > builds.txt <<'EOF' || fail "read builds"
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for label, status, detail, facts in db.execute(
-        "select c.label, b.status, b.detail, b.facts from builds b join configs c "
-        "on c.study = b.study and c.id = b.config_id where b.study = 'it-libc'"):
-    f = json.loads(facts or "[]")
-    print("\t".join([label.replace(" ", "_"), status, detail or "-", f[0]["file"] if f else "-"]))
-EOF
+study_builds libc.db it-libc > builds.txt || fail "read builds"
 n=$(wc -l < builds.txt)
 [ "$n" = $(($(echo $libcs | wc -w) * 2)) ] || fail "one build per combination: $(cat builds.txt)"
 

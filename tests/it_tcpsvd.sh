@@ -17,6 +17,7 @@
 # SKIP when diet is not installed or ipsvd's source cannot be fetched (no
 # deb-src entries: run scripts/deb-src.sh; or no network).
 set -u
+. "$FLAGSCOPE_SRC/tests/lib_builds.sh"
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_tcpsvd
 command -v diet >/dev/null || { echo "SKIP: diet is not installed (apt-get install dietlibc-dev)"; exit 77; }
 
@@ -36,15 +37,7 @@ if ! grep -q 'tcpsvd .*would build' dry.txt; then
 fi
 fs run dietlibc --db d.db --repeat 1 -q > run.out 2>&1 || fail "run: $(tail -5 run.out)"
 
-python3 - d.db > builds.txt <<'EOF' || fail "read builds"
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for label, status, detail, facts in db.execute(
-        "select c.label, b.status, b.detail, b.facts from builds b join configs c "
-        "on c.study = b.study and c.id = b.config_id where b.study = 'dietlibc' order by c.ord"):
-    f = json.loads(facts or "[]")
-    print("\t".join([label.replace(" ", "_"), status, detail or "-", f[0]["file"] if f else "-"]))
-EOF
+study_builds d.db dietlibc > builds.txt || fail "read builds"
 [ "$(cut -f1,2 builds.txt | tr '\t\n' ' ')" = "glibc_dynamic_O2 ok dietlibc_dynamic_O2 unsupported dietlibc_static_O2 ok " ] ||
 	fail "builds: $(cat builds.txt)"
 while IFS=$'\t' read -r label status detail bin; do
