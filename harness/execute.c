@@ -104,10 +104,11 @@ static int recipe_has_metric(const struct recipe_run *run, const char *name)
  * MP3 under FMA contraction: decoded PCM within a stated SNR).  The run
  * stays ok, and its detail says the output differs and why it passed. */
 static void tolerate_difference(const struct recipe_run *run, const char *run_dir,
-				const char *ref_dir, struct strbuf *why, struct exec_result *res)
+				const char *ref_dir, const char *build_dir, const char *in_dir,
+				struct strbuf *why, struct exec_result *res)
 {
-	char *script = xasprintf("cd '%s' && REF='%s' RUN='%s' /bin/sh -e -c \"$FLAGSCOPE_TOLERATE\"",
-				 run_dir, ref_dir, run_dir);
+	char *script = xasprintf("cd '%s' && REF='%s' RUN='%s' BUILD='%s' IN='%s' /bin/sh -e -c \"$FLAGSCOPE_TOLERATE\"",
+				 run_dir, ref_dir, run_dir, build_dir, in_dir);
 	setenv("FLAGSCOPE_TOLERATE", run->tolerate, 1);
 	char *out = NULL;
 	int rc = run_shell_capture(script, &out);
@@ -127,9 +128,15 @@ static void tolerate_difference(const struct recipe_run *run, const char *run_di
 }
 
 static void compare_outputs(const struct recipe_run *run, const char *run_dir,
-			    const char *ref_dir, struct exec_result *res)
+			    const char *ref_dir, const char *build_dir, const char *in_dir,
+			    struct exec_result *res)
 {
 	struct strbuf why = {0};
+	if (!is_dir(ref_dir)) {
+		set_failure(res, OUTCOME_NO_REFERENCE,
+			    xstrdup("ran, but the baseline produced no good output to compare with"));
+		return;
+	}
 	char *got = xasprintf("%s/stdout", run_dir);
 	char *want = xasprintf("%s/stdout", ref_dir);
 	int rc = validate_files("stdout", got, want, &why);
@@ -143,7 +150,7 @@ static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 		free(want);
 	}
 	if (rc && run->tolerate)
-		tolerate_difference(run, run_dir, ref_dir, &why, res);
+		tolerate_difference(run, run_dir, ref_dir, build_dir, in_dir, &why, res);
 	else if (rc)
 		set_failure(res, OUTCOME_WRONG_OUTPUT, sb_detach(&why));
 	sb_release(&why);
@@ -256,7 +263,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		sb_release(&why);
 	}
 	if (res->outcome == OUTCOME_OK && ref_dir)
-		compare_outputs(run, run_dir, ref_dir, res);
+		compare_outputs(run, run_dir, ref_dir, b->out_dir, in_dir, res);
 	if (res->outcome == OUTCOME_OK)
 		parse_metrics(run, out_path, err_path, res);
 	if (res->outcome == OUTCOME_OK) {

@@ -15,6 +15,15 @@ static int qemu_exec(const struct run_spec *spec, struct run_result *res, struct
 	struct strlist argv = {0};
 	if (qemu_command(spec->argv[0], spec->emu_cpu, spec->emu_counts, &argv, err))
 		return -1;
+	/* the runner execs without a shell: the emulator needs its full path */
+	char *qemu = argv.n ? path_lookup(argv.v[0]) : NULL;
+	if (!qemu) {
+		sb_addf(err, "%s is not installed (apt-get install qemu-user)", argv.n ? argv.v[0] : "qemu");
+		sl_release(&argv);
+		return -1;
+	}
+	free(argv.v[0]);
+	argv.v[0] = qemu;
 	for (size_t i = 0; spec->argv[i]; i++)
 		sl_push(&argv, spec->argv[i]);
 	sl_push_owned(&argv, NULL);

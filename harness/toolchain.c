@@ -9,27 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *which(const char *name)
-{
-	if (strchr(name, '/'))
-		return access(name, X_OK) ? NULL : realpath(name, NULL);
-	const char *path = getenv("PATH");
-	struct strlist dirs = {0};
-	char *copy = xstrdup(path ? path : "/usr/bin:/bin");
-	for (char *save, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-		sl_push(&dirs, d);
-	free(copy);
-	char *found = NULL;
-	for (size_t i = 0; i < dirs.n && !found; i++) {
-		char *p = xasprintf("%s/%s", dirs.v[i], name);
-		if (!access(p, X_OK))
-			found = realpath(p, NULL);
-		free(p);
-	}
-	sl_release(&dirs);
-	return found;
-}
-
 static char *first_line_with(const char *text, const char *needle)
 {
 	const char *p = strstr(text, needle);
@@ -50,7 +29,7 @@ int toolchain_probe(const char *command, struct toolchain *t, struct strbuf *err
 		sb_add(err, "empty compiler command");
 		return -1;
 	}
-	char *resolved = which(words.v[0]);
+	char *resolved = path_lookup(words.v[0]);
 	if (!resolved) {
 		sb_addf(err, "%s: not found on PATH (install it or fix the compiler level)", words.v[0]);
 		sl_release(&words);

@@ -425,6 +425,23 @@ int run_shell_capture(const char *script, char **out)
 	return run_capture(argv, out);
 }
 
+char *path_lookup(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? NULL : realpath(name, NULL);
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *found = NULL;
+	for (char *save, *d = strtok_r(copy, ":", &save); d && !found;
+	     d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", d, name);
+		if (!access(p, X_OK))
+			found = realpath(p, NULL);
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
 int cpu_count(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

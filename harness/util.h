@@ -87,6 +87,10 @@ int run_capture(char *const argv[], char **out);
 /* Same through /bin/sh -c script. */
 int run_shell_capture(const char *script, char **out);
 
+/* The absolute path of an executable found on $PATH (or name itself when
+ * it has a '/'); heap string, or NULL when there is none. */
+char *path_lookup(const char *name);
+
 /* The number of online CPUs (at least 1). */
 int cpu_count(void);
 /* Monotonic seconds. */
