@@ -19,5 +19,7 @@ int cmd_sysroot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
 int cmd_why(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_slurm(int argc, char **argv);
 
 #endif

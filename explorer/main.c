@@ -20,6 +20,8 @@ static const struct command commands[] = {
 	{"compare", cmd_compare, "IMPROVED / REGRESSED / UNCHANGED between two databases or configurations"},
 	{"recommend", cmd_recommend, "the best valid configuration as a make.conf fragment with its evidence"},
 	{"why", cmd_why, "instructions per function of two builds, side by side (cachegrind)"},
+	{"merge", cmd_merge, "join the databases of one study's shards (run --shard, slurm)"},
+	{"slurm", cmd_slurm, "a Slurm job array that runs a study in shards, then merges them"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,59 @@
+/*
+ * merge.h - a study spread over machines: which (configuration, workload)
+ * pairs a shard runs, and joining the shards' databases into one.
+ *
+ * Sharding: `flagscope run STUDY --shard I/N` runs the pairs for which
+ * shard_selects(config id, workload, I, N) is 1, into its own database.
+ * Every pair belongs to exactly one shard of N, the same on every machine
+ * (a hash, not an order), so N shards together run the whole study.
+ *
+ * Merging: merge_database() copies one shard's rows into the output
+ * database, table by table, keyed by each table's primary key:
+ *   - a row the output lacks is added;
+ *   - a row it has with the same values is a duplicate, skipped;
+ *   - a row it has with other values is a conflict: the output's row (the
+ *     first merged) is kept and the conflict reported.  Columns that say
+ *     how a row came about rather than what it is (a build's seconds and
+ *     cached flag, details, the study file's path) are not compared;
+ *   - last_run (the counts of the latest run) is recomputed from the
+ *     merged builds, as `run` counts them.
+ * Tables other modules add later merge the same way (their primary keys
+ * are read from the schema).  Databases of different studies are
+ * refused: every input must hold the same studies with the same
+ * configuration ids (merge_signature).
+ */
+#ifndef FLAGSCOPE_MERGE_H
+#define FLAGSCOPE_MERGE_H
+
+#include "analysis/store.h"
+#include "harness/util.h"
+
+/* 1 when shard i of n runs this pair, else 0 (also for i outside
+ * [0, n) or n < 1). */
+int shard_selects(const char *config_id, const char *workload, int i, int n);
+
+/* "I/N" with 0 <= I < N: 0 with *i, *n set, or -1 with the reason. */
+int shard_parse(const char *text, int *i, int *n, struct strbuf *err);
+
+/* The studies a database holds with their configuration ids, as one
+ * string that is equal for shards of the same study ("" when it holds
+ * none).  0, or -1 with the reason (not a flagscope database). */
+int merge_signature(const char *path, struct strbuf *sig, struct strbuf *err);
+
+struct merge_report {
+	long added;      /* rows the output did not have */
+	long duplicates; /* rows it had, identical */
+	long conflicts;  /* rows it had with other values (its own kept) */
+	struct strlist lines; /* one per conflict, the first MERGE_MAX_LINES */
+};
+#define MERGE_MAX_LINES 50
+void merge_report_release(struct merge_report *r);
+
+/* Merge the database at in_path into out (opened by store_open and
+ * locked by the caller), in one transaction.  The caller has checked
+ * the signatures.  Adds to rep.  0, or -1 with the reason in err (out is
+ * then unchanged). */
+int merge_database(struct store *out, const char *in_path, struct merge_report *rep,
+		   struct strbuf *err);
+
+#endif

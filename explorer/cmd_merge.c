@@ -1,0 +1,162 @@
+/*
+ * cmd_merge.c - flagscope merge: the databases of one study's shards
+ * (flagscope run --shard I/N, flagscope slurm) joined into one.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/merge.h"
+#include "explorer/commands.h"
+#include "explorer/options.h"
+
+static struct {
+	int quiet;
+} opt;
+
+static const struct option_spec merge_options[] = {
+	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no line per database"},
+	{NULL},
+};
+
+static const struct command_spec merge_cmd = {
+	.name = "merge",
+	.usage = "OUT.db IN.db...",
+	.summary = "Join the results databases of one study's shards into OUT.db (made when\n"
+		   "missing; when it exists, its rows count as merged first).  Rows it lacks are\n"
+		   "added, identical rows are skipped, and a row that another database has with\n"
+		   "other values (same configuration, workload, run, repetition and metric, a\n"
+		   "different value) is a conflict: the first is kept and the conflict reported.",
+	.details = "Databases of different studies are refused before anything is written: all\n"
+		   "must hold the same studies with the same configurations.  Exit status: 0\n"
+		   "merged, 1 merged with conflicts, 2 bad input or refused.",
+	.opts = merge_options,
+};
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static void describe(const char *sig, struct strbuf *out)
+{
+	if (!*sig) {
+		sb_add(out, "no study");
+		return;
+	}
+	char *copy = xstrdup(sig);
+	int first = 1;
+	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *colon = strrchr(l, ':');
+		size_t ids = 0;
+		for (char *p = colon; p && *p; p++)
+			ids += *p == ' ';
+		sb_addf(out, "%sstudy '%.*s' (%zu configurations)", first ? "" : ", ",
+			(int)(colon - l - 6), l + 6, ids);
+		first = 0;
+	}
+	free(copy);
+}
+
+/* Every input against the output's studies (or the first input's when the
+ * output has none yet), before anything is written. */
+static int check_inputs(const char *out, const struct strlist *ins)
+{
+	struct strbuf ref = {0}, err = {0};
+	const char *ref_name = NULL;
+	int rc = 0;
+	if (file_exists(out)) {
+		if (merge_signature(out, &ref, &err)) {
+			error_msg("%s", sb_str(&err));
+			rc = 2;
+		}
+		ref_name = out;
+	}
+	for (size_t i = 1; i < ins->n && !rc; i++) {
+		struct strbuf sig = {0};
+		if (same_file(ins->v[i], out)) {
+			error_msg("%s: is the output itself (name another OUT.db)", ins->v[i]);
+			rc = 2;
+		} else if (merge_signature(ins->v[i], &sig, &err)) {
+			error_msg("%s", sb_str(&err));
+			rc = 2;
+		} else if (!ref_name || !ref.len) {
+			sb_release(&ref);
+			ref = sig;
+			sig = (struct strbuf){0};
+			ref_name = ins->v[i];
+		} else if (strcmp(sig.buf ? sig.buf : "", ref.buf)) {
+			struct strbuf a = {0}, b = {0};
+			describe(sb_str(&sig), &a);
+			describe(sb_str(&ref), &b);
+			error_msg("%s: holds %s, not the %s of %s (merge the shards of one study only)",
+				  ins->v[i], a.buf, b.buf, ref_name);
+			sb_release(&a);
+			sb_release(&b);
+			rc = 2;
+		}
+		sb_release(&sig);
+	}
+	sb_release(&ref);
+	sb_release(&err);
+	return rc;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	memset(&opt, 0, sizeof(opt));
+	int rc = options_parse(&merge_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (pos.n < 2) {
+		error_msg("merge: give OUT.db and at least one IN.db (see flagscope merge --help)");
+		sl_release(&pos);
+		return 2;
+	}
+	/* pos.v[0] is the output; check_inputs reads pos.v[1..] */
+	if ((rc = check_inputs(pos.v[0], &pos))) {
+		sl_release(&pos);
+		return rc;
+	}
+	struct store st;
+	struct strbuf err = {0};
+	struct merge_report total = {0};
+	if (store_open(&st, pos.v[0], 1, &err) || store_lock(&st, &err)) {
+		error_msg("%s", sb_str(&err));
+		store_close(&st);
+		sb_release(&err);
+		sl_release(&pos);
+		return 2;
+	}
+	for (size_t i = 1; i < pos.n && !rc; i++) {
+		struct merge_report one = {0};
+		if (merge_database(&st, pos.v[i], &one, &err)) {
+			error_msg("%s", sb_str(&err));
+			rc = 2;
+		} else if (!opt.quiet) {
+			printf("%s: %ld rows added, %ld duplicates skipped, %ld conflicts\n", pos.v[i],
+			       one.added, one.duplicates, one.conflicts);
+		}
+		total.added += one.added;
+		total.duplicates += one.duplicates;
+		total.conflicts += one.conflicts;
+		for (size_t k = 0; k < one.lines.n; k++)
+			warn_msg("%s: conflict: %s", pos.v[i], one.lines.v[k]);
+		if (one.conflicts > (long)one.lines.n)
+			warn_msg("%s: %ld more conflicts not shown", pos.v[i],
+				 one.conflicts - (long)one.lines.n);
+		merge_report_release(&one);
+	}
+	if (!rc) {
+		printf("%s: %zu databases merged: %ld rows added, %ld duplicates, %ld conflicts%s\n",
+		       pos.v[0], pos.n - 1, total.added, total.duplicates, total.conflicts,
+		       total.conflicts ? " (the first value of each kept)" : "");
+		rc = total.conflicts ? 1 : 0;
+	}
+	store_close(&st);
+	sb_release(&err);
+	sl_release(&pos);
+	return rc;
+}

@@ -1,0 +1,292 @@
+/*
+ * cmd_slurm.c - flagscope slurm: a study as a Slurm job array, one shard
+ * (flagscope run --shard I/N) per array task into its own database, and a
+ * merge job that waits for them (flagscope merge).
+ *
+ * Written into the job folder (--dir, default ./flagscope-slurm-NAME):
+ *   NAME.array.sbatch   the array 0..N-1; task I writes shard-I.db, its log
+ *                       shard-I.log and, when flagscope run ends, its exit
+ *                       status in shard-I.status
+ *   NAME.merge.sbatch   needs every shard's status (a shard killed by its
+ *                       time limit has none) and merges the shard databases
+ *                       into the output database
+ *   submit.sh           sbatch the array, then the merge with
+ *                       --dependency=afterany on it (--submit does this)
+ * Every value in the scripts is one quoted shell word (sh_quote); the
+ * values sbatch reads from #SBATCH lines are checked instead.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/study_path.h"
+#include "flagsets/study.h"
+#include "harness/runner_ssh.h"
+
+static struct {
+	int shards, submit, cpus;
+	const char *partition, *time, *dir, *db, *run_args;
+} opt;
+
+static const struct option_spec slurm_options[] = {
+	{"shards", 'n', OPT_INT, &opt.shards, "N", "how many shards (array tasks); required"},
+	{"partition", 'p', OPT_STRING, &opt.partition, "P", "the Slurm partition (default: the cluster's)"},
+	{"time", 't', OPT_STRING, &opt.time, "T", "time limit of each task, e.g. 2:00:00"},
+	{"cpus", 'c', OPT_INT, &opt.cpus, "N", "CPUs per task, also the shard's build jobs (default 1)"},
+	{"dir", 'd', OPT_STRING, &opt.dir, "PATH",
+	 "job folder for scripts, logs and shard databases (default ./flagscope-slurm-NAME)"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "the merged results database (default ./flagscope.db)"},
+	{"run-args", 0, OPT_STRING, &opt.run_args, "\"ARGS\"",
+	 "more options for every flagscope run, e.g. \"--repeat 10\""},
+	{"submit", 0, OPT_FLAG, &opt.submit, NULL, "submit both jobs with sbatch and print their ids"},
+	{NULL},
+};
+
+static const struct command_spec slurm_cmd = {
+	.name = "slurm",
+	.usage = "STUDY --shards N [--partition P] [--time T] [--submit] [options]",
+	.summary = "Write the sbatch scripts that run a study on a Slurm cluster: a job array of\n"
+		   "N tasks, task I running `flagscope run STUDY --shard I/N` into its own\n"
+		   "database, and a merge job that starts when the array is done and joins\n"
+		   "them with `flagscope merge`.  --submit submits them.",
+	.details = "The job folder and the merged database should be on storage every node\n"
+		   "shares; FLAGSCOPE_HOME, FLAGSCOPE_CACHE and XDG_CACHE_HOME are written into\n"
+		   "the scripts as they are now.  Exit status: 0 written (and submitted),\n"
+		   "2 bad input, 1 sbatch refused a job.",
+	.opts = slurm_options,
+};
+
+/* Values sbatch reads itself from #SBATCH lines: no blanks, no newlines. */
+static int sbatch_value_ok(const char *v)
+{
+	if (!*v)
+		return 0;
+	for (const char *p = v; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-_.,:+=/", *p))
+			return 0;
+	return 1;
+}
+
+/* Paths on #SBATCH lines: sbatch splits at blanks and expands %. */
+static int sbatch_path_ok(const char *v)
+{
+	for (const char *p = v; *p; p++)
+		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p) || strchr("%\"'\\", *p))
+			return 0;
+	return 1;
+}
+
+static char *absolute(const char *path)
+{
+	char buf[PATH_MAX];
+	if (path[0] == '/')
+		return xstrdup(path);
+	if (!getcwd(buf, sizeof(buf)))
+		return xstrdup(path);
+	return xasprintf("%s/%s", buf, path);
+}
+
+static void quoted_line(struct strbuf *sb, const char *before, const char *word, const char *after)
+{
+	sb_add(sb, before);
+	sh_quote(sb, word);
+	sb_add(sb, after);
+}
+
+static void write_header(struct strbuf *sb, const char *job, const char *log, const char *study)
+{
+	sb_addf(sb, "#!/bin/sh\n# written by flagscope slurm for the study %s\n", study);
+	sb_addf(sb, "#SBATCH --job-name=%s\n#SBATCH --output=%s\n", job, log);
+	if (opt.partition)
+		sb_addf(sb, "#SBATCH --partition=%s\n", opt.partition);
+	if (opt.time)
+		sb_addf(sb, "#SBATCH --time=%s\n", opt.time);
+}
+
+static void write_env(struct strbuf *sb)
+{
+	const char *const vars[] = {"FLAGSCOPE_HOME", "FLAGSCOPE_CACHE", "XDG_CACHE_HOME"};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
+		if (getenv(vars[i])) {
+			sb_addf(sb, "export %s=", vars[i]);
+			sh_quote(sb, getenv(vars[i]));
+			sb_addc(sb, '\n');
+		}
+}
+
+static int write_script(const char *path, const struct strbuf *sb)
+{
+	if (file_write(path, sb->buf, sb->len) || chmod(path, 0755)) {
+		error_msg("%s: cannot write it (check the job folder is writable)", path);
+		return -1;
+	}
+	return 0;
+}
+
+struct job {
+	char *self, *study_path, *dir, *db, *array, *merge, *submit, *name;
+};
+
+static int write_scripts(const struct job *j)
+{
+	struct strbuf a = {0}, m = {0}, s = {0};
+	char *log = xasprintf("%s/shard-%%a.log", j->dir);
+	char *job = xasprintf("flagscope-%s", j->name);
+	write_header(&a, job, log, j->name);
+	sb_addf(&a, "#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=%d\n", opt.shards - 1, opt.cpus);
+	write_env(&a);
+	sb_add(&a, "i=$SLURM_ARRAY_TASK_ID\n");
+	quoted_line(&a, "dir=", j->dir, "\n");
+	quoted_line(&a, "", j->self, " run ");
+	sh_quote(&a, j->study_path);
+	sb_addf(&a, " --shard \"$i/%d\" --db \"$dir/shard-$i.db\" -j %d -q", opt.shards, opt.cpus);
+	if (opt.run_args) {
+		struct strlist words = {0};
+		sl_split_ws(&words, opt.run_args);
+		for (size_t i = 0; i < words.n; i++) {
+			sb_addc(&a, ' ');
+			sh_quote(&a, words.v[i]);
+		}
+		sl_release(&words);
+	}
+	sb_add(&a, " && rc=0 || rc=$?\necho \"$rc\" >\"$dir/shard-$i.status\"\nexit \"$rc\"\n");
+
+	free(log);
+	log = xasprintf("%s/merge.log", j->dir);
+	char *mjob = xasprintf("%s-merge", job);
+	write_header(&m, mjob, log, j->name);
+	write_env(&m);
+	quoted_line(&m, "dir=", j->dir, "\nmissing=0\n");
+	sb_addf(&m, "i=0\nwhile [ $i -lt %d ]; do\n", opt.shards);
+	sb_add(&m, "\tif [ ! -f \"$dir/shard-$i.status\" ] || [ ! -f \"$dir/shard-$i.db\" ]; then\n"
+		   "\t\techo \"flagscope: shard $i did not finish (see $dir/shard-$i.log)\" >&2\n"
+		   "\t\tmissing=1\n"
+		   "\telif [ \"$(cat \"$dir/shard-$i.status\")\" = 2 ]; then\n"
+		   "\t\techo \"flagscope: shard $i refused its input (see $dir/shard-$i.log)\" >&2\n"
+		   "\t\tmissing=1\n\tfi\n\ti=$((i + 1))\ndone\n[ $missing = 0 ] || exit 1\n");
+	quoted_line(&m, "exec ", j->self, " merge ");
+	sh_quote(&m, j->db);
+	for (int i = 0; i < opt.shards; i++)
+		sb_addf(&m, " \"$dir/shard-%d.db\"", i);
+	sb_addc(&m, '\n');
+
+	sb_add(&s, "#!/bin/sh\n# submit the shards, then the merge once they are done\nset -e\n");
+	quoted_line(&s, "jid=$(sbatch --parsable ", j->array, ")\n");
+	quoted_line(&s, "sbatch --parsable --dependency=\"afterany:${jid%%;*}\" ", j->merge, "\n");
+
+	int rc = write_script(j->array, &a) || write_script(j->merge, &m) ||
+		 write_script(j->submit, &s);
+	free(log);
+	free(job);
+	free(mjob);
+	sb_release(&a);
+	sb_release(&m);
+	sb_release(&s);
+	return rc ? -1 : 0;
+}
+
+static int submit(const struct job *j)
+{
+	char *out = NULL;
+	char *array[] = {"sbatch", "--parsable", j->array, NULL};
+	int rc = run_capture(array, &out);
+	if (rc) {
+		error_msg("sbatch %s: %s (is Slurm reachable from here?)", j->array,
+			  out && *out ? str_trim(out) : rc < 0 ? "cannot run sbatch" : "refused");
+		free(out);
+		return 1;
+	}
+	char *id = str_trim(out);
+	id[strcspn(id, ";\n")] = '\0';
+	char *dep = xasprintf("--dependency=afterany:%s", id);
+	char *merge[] = {"sbatch", "--parsable", dep, j->merge, NULL};
+	char *out2 = NULL;
+	rc = run_capture(merge, &out2);
+	if (rc)
+		error_msg("sbatch %s: %s", j->merge, out2 && *out2 ? str_trim(out2) : "refused");
+	else
+		printf("submitted: array job %s (%d shards), merge job %s into %s\n", id, opt.shards,
+		       str_trim(out2), j->db);
+	free(dep);
+	free(out);
+	free(out2);
+	return rc ? 1 : 0;
+}
+
+int cmd_slurm(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	memset(&opt, 0, sizeof(opt));
+	opt.cpus = 1;
+	int rc = options_parse(&slurm_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	rc = 2;
+	struct study study = {0};
+	struct strbuf err = {0};
+	struct job j = {0};
+	if (pos.n != 1 || opt.shards < 1 || opt.cpus < 1) {
+		error_msg("slurm: give one STUDY, --shards N of at least 1 and --cpus of at least 1 "
+			  "(see flagscope slurm --help)");
+		goto out;
+	}
+	if ((opt.partition && !sbatch_value_ok(opt.partition)) ||
+	    (opt.time && !sbatch_value_ok(opt.time))) {
+		error_msg("slurm: --partition and --time take letters, digits and - _ . , : + = / "
+			  "only (as sbatch reads them)");
+		goto out;
+	}
+	char *path = study_path_resolve(pos.v[0]);
+	j.study_path = absolute(path);
+	free(path);
+	if (study_load(j.study_path, &study, &err)) {
+		error_msg("%s", sb_str(&err));
+		goto out;
+	}
+	/* a job name sbatch takes whatever the study is called */
+	j.name = xstrdup(study.name);
+	for (char *p = j.name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			*p = '-';
+	char *self = realpath("/proc/self/exe", NULL);
+	j.self = self ? self : xstrdup("flagscope");
+	char *dir = opt.dir ? xstrdup(opt.dir) : xasprintf("flagscope-slurm-%s", j.name);
+	j.dir = absolute(dir);
+	free(dir);
+	j.db = absolute(opt.db ? opt.db : "flagscope.db");
+	j.array = xasprintf("%s/%s.array.sbatch", j.dir, j.name);
+	j.merge = xasprintf("%s/%s.merge.sbatch", j.dir, j.name);
+	j.submit = xasprintf("%s/submit.sh", j.dir);
+	if (!sbatch_path_ok(j.dir)) {
+		error_msg("%s: sbatch cannot take this job folder (no blanks, quotes or %% in it; "
+			  "choose another with --dir)",
+			  j.dir);
+		goto out;
+	}
+	if (mkdir_p(j.dir, 0755)) {
+		error_msg("%s: cannot make the job folder (check the path)", j.dir);
+		goto out;
+	}
+	if (write_scripts(&j))
+		goto out;
+	printf("wrote %s\n      %s\n      %s\n", j.array, j.merge, j.submit);
+	rc = opt.submit ? submit(&j) : 0;
+out:
+	study_release(&study);
+	sb_release(&err);
+	free(j.self);
+	free(j.study_path);
+	free(j.dir);
+	free(j.db);
+	free(j.array);
+	free(j.merge);
+	free(j.submit);
+	free(j.name);
+	sl_release(&pos);
+	return rc;
+}
