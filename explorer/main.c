@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{"why", cmd_why, "instructions per function of two builds, side by side (cachegrind)"},
 	{"merge", cmd_merge, "join the databases of one study's shards (run --shard, slurm)"},
 	{"slurm", cmd_slurm, "a Slurm job array that runs a study in shards, then merges them"},
+	{"search", cmd_search, "the best flag set under a budget: validated, minimal, confirmed (make.conf)"},
 };
 
 static void usage(FILE *out)

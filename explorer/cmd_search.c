@@ -1,0 +1,396 @@
+/*
+ * cmd_search.c - flagscope search: the best flag set for a study's
+ * workloads under a budget, every candidate built, verified, run and
+ * validated through the real pipeline; then minimised, confirmed against
+ * -O2 and -O3, and written as a make.conf fragment.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/why.h"
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/search/confirm.h"
+#include "explorer/search/output.h"
+#include "explorer/search/pipeline.h"
+#include "explorer/search/search.h"
+#include "explorer/study_path.h"
+
+static const char *const metric_choices[] = {"time", "insns", "size", NULL};
+static const char *const format_choices[] = {"text", "json", "make.conf", NULL};
+
+static struct {
+	const char *space, *strategy, *budget, *metric, *db, *format, *output, *tolerance;
+	int seed, jobs, batch, repeat, confirm_repeat, no_minimise, quiet;
+} opt;
+
+static const struct option_spec search_options[] = {
+	{"space", 0, OPT_STRING, &opt.space, "FILE", "a space file restricting or extending the compiler's flags"},
+	{"strategy", 's', OPT_STRING, &opt.strategy, "NAME", "ce, ga, random, exhaustive or ensemble (default ensemble)"},
+	{"budget", 'b', OPT_STRING, &opt.budget, "N[evals|h|m|s]", "evaluations, or time spent measuring (default 100 evals)"},
+	{"metric", 'm', OPT_CHOICE, &opt.metric, "NAME", "objective (default insns when valgrind is installed, else time)", metric_choices},
+	{"seed", 0, OPT_INT, &opt.seed, "S", "random seed (default 1); the same seed replays the same search"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database holding the search state (default ./flagscope.db)"},
+	{"jobs", 'j', OPT_INT, &opt.jobs, "N", "builds and profiles at a time (default: the number of CPUs)"},
+	{"batch", 0, OPT_INT, &opt.batch, "N", "most candidates evaluated together (default 8)"},
+	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "measured runs per candidate with --metric time (default: the study's)"},
+	{"tolerance", 't', OPT_STRING, &opt.tolerance, "PCT", "minimisation drops a flag when the objective stays within PCT% (default 0.5)"},
+	{"no-minimise", 0, OPT_FLAG, &opt.no_minimise, NULL, "keep the best flag set as found"},
+	{"confirm-repeat", 0, OPT_INT, &opt.confirm_repeat, "N", "interleaved runs confirming against -O2 and -O3 (default 10, 0: skip)"},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "what to print: text, json or make.conf", format_choices},
+	{"output", 'o', OPT_STRING, &opt.output, "FILE", "also write the make.conf fragment there"},
+	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
+	{NULL},
+};
+
+static const struct command_spec search_cmd = {
+	.name = "search",
+	.usage = "STUDY [options]",
+	.summary = "Search the compiler's optimisation flags for the set that makes the study's\n"
+		   "workloads best (geometric mean of the metric relative to the study's baseline),\n"
+		   "within a budget.  Every candidate goes through the real pipeline: built,\n"
+		   "flags verified in the binaries, run, output checked against the baseline's;\n"
+		   "a candidate that breaks any workload is rejected and its flags are reported\n"
+		   "as unsafe.  The best set is minimised, confirmed against -O2 and -O3 with\n"
+		   "interleaved runs, and printed as a make.conf fragment.",
+	.details = "The space is what `CC -Q --help=optimizers -O<level>` lists at the baseline's\n"
+		   "level (clang: a built-in list), minus flags that change the ABI; flags the\n"
+		   "compiler rejects are probed once and remembered.  Search state lives in the\n"
+		   "database: running the same search again resumes it, and no flag set is built\n"
+		   "or run twice, across strategies and searches.  Generated studies and logs are\n"
+		   "in DB.search/.  Exit status: 0 done, 1 interrupted, 2 bad input or a pipeline\n"
+		   "that cannot run.",
+	.opts = search_options,
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void print_errors(const char *text)
+{
+	char *copy = xstrdup(text);
+	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		error_msg("%s", l);
+	free(copy);
+}
+
+/* "100", "100evals", "2h", "30m", "90s" */
+static int parse_budget(const char *s, size_t *evals, double *seconds)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || !(v > 0))
+		return -1;
+	if (!*end || !strcmp(end, "evals") || !strcmp(end, "e")) {
+		if (v != floor(v))
+			return -1;
+		*evals = (size_t)v;
+	} else if (!strcmp(end, "h")) {
+		*seconds = v * 3600;
+	} else if (!strcmp(end, "m")) {
+		*seconds = v * 60;
+	} else if (!strcmp(end, "s")) {
+		*seconds = v;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static void progress(void *user, size_t evals, const char *flags, const struct eval_result *r,
+		     int cached, double best)
+{
+	const size_t *budget = user;
+	if (opt.quiet || !*flags)
+		return;
+	char total[32] = "";
+	if (*budget)
+		snprintf(total, sizeof(total), "/%zu", *budget);
+	if (!strcmp(r->status, "ok"))
+		fprintf(stderr, "flagscope: [eval %zu%s] %.4f%s (best %.4f): %s\n", evals, total,
+			r->obj, cached ? " cached" : "", best, flags);
+	else
+		fprintf(stderr, "flagscope: [eval %zu%s] rejected, %s%s: %s: %s\n", evals, total,
+			r->status, cached ? " (cached)" : "", flags, r->detail);
+}
+
+/* Probe every flag word of the space this toolchain has not been asked
+ * about, remember the answers, and drop what the compiler objects to. */
+static void probe_space(struct evalcache *ec, struct space *sp, const char *tc_id)
+{
+	struct strlist probed = {0}, rejected = {0}, todo = {0}, said = {0};
+	evalcache_probes_get(ec, tc_id, &probed, &rejected);
+	for (size_t d = 0; d < sp->ndims; d++)
+		for (unsigned v = 0; v < sp->dims[d].nvals; v++) {
+			const char *w = sp->dims[d].vals[v];
+			if (*w && sp->dims[d].kind != DIM_LEVEL && sl_find(&probed, w) < 0 &&
+			    sl_find(&todo, w) < 0)
+				sl_push(&todo, w);
+		}
+	if (todo.n && !opt.quiet)
+		fprintf(stderr, "flagscope: asking %s about %zu flags (once per compiler)\n", sp->cc,
+			todo.n);
+	space_probe_flags(sp->cc, &todo, opt.jobs, &said);
+	for (size_t i = 0; i < todo.n; i++) {
+		const char *msg = "";
+		size_t fl = strlen(todo.v[i]);
+		for (size_t k = 0; k < said.n; k++)
+			if (!strncmp(said.v[k], todo.v[i], fl) && !strncmp(said.v[k] + fl, ": ", 2))
+				msg = said.v[k] + fl + 2;
+		evalcache_probe_put(ec, tc_id, todo.v[i], msg);
+		if (*msg)
+			sl_push_owned(&rejected, xasprintf("%s: %s", todo.v[i], msg));
+	}
+	for (size_t i = 0; i < rejected.n; i++) {
+		char *word = xstrndup(rejected.v[i], strcspn(rejected.v[i], ":"));
+		char *why = xasprintf("the compiler objects:%s", rejected.v[i] + strlen(word) + 1);
+		space_drop(sp, word, why);
+		free(why);
+		free(word);
+	}
+	sl_release(&probed);
+	sl_release(&rejected);
+	sl_release(&todo);
+	sl_release(&said);
+}
+
+/* What a search is: a rerun with the same answer resumes it. */
+static void search_id(const struct pipeline *pl, const struct space *sp, char out[17])
+{
+	struct strbuf sb = {0};
+	sb_addf(&sb, "%s %s %d", pl->context, opt.strategy, opt.seed);
+	for (size_t d = 0; d < sp->ndims; d++)
+		for (unsigned v = 0; v < sp->dims[d].nvals; v++)
+			sb_addf(&sb, " %s", sp->dims[d].vals[v]);
+	char h[65];
+	sha256_hex(sb.buf, sb.len, h);
+	snprintf(out, 17, "%.16s", h);
+	sb_release(&sb);
+}
+
+static int write_outputs(const struct search_report *rep)
+{
+	if (!strcmp(opt.format, "json"))
+		search_report_json(stdout, rep);
+	else if (!strcmp(opt.format, "make.conf"))
+		search_make_conf(stdout, rep);
+	else {
+		search_report_text(stdout, rep);
+		fputc('\n', stdout);
+		search_make_conf(stdout, rep);
+	}
+	if (opt.output) {
+		FILE *f = fopen(opt.output, "w");
+		if (!f) {
+			error_msg("%s: cannot write the make.conf fragment (check the path)", opt.output);
+			return 2;
+		}
+		search_make_conf(f, rep);
+		fclose(f);
+	}
+	return 0;
+}
+
+struct session {
+	struct pipeline pl;
+	struct evalcache ec;
+	struct space sp;
+	struct search_result res;
+	struct confirmation conf;
+	unsigned char *minimal;
+	char *minimal_flags;
+	double minimal_obj;
+	struct unsafe_flag *unsafe;
+	size_t nunsafe;
+	char **trace;
+	double *trace_obj;
+	size_t ntrace;
+};
+
+static void session_release(struct session *s)
+{
+	search_result_release(&s->res);
+	confirmation_release(&s->conf);
+	free(s->minimal);
+	free(s->minimal_flags);
+	unsafe_flags_free(s->unsafe, s->nunsafe);
+	for (size_t i = 0; i < s->ntrace; i++)
+		free(s->trace[i]);
+	free(s->trace);
+	free(s->trace_obj);
+	space_release(&s->sp);
+	evalcache_close(&s->ec);
+	pipeline_release(&s->pl);
+}
+
+static int finish(struct session *s, const char *id, double tol, int have_confirm)
+{
+	s->unsafe = search_unsafe_flags(&s->ec, &s->nunsafe);
+	evalcache_trace_get(&s->ec, id, &s->trace, &s->trace_obj, &s->ntrace);
+	struct search_report rep = {
+		.id = id, .strategy = opt.strategy, .seed = (uint64_t)opt.seed, .pl = &s->pl,
+		.sp = &s->sp, .res = &s->res, .minimal_flags = s->minimal_flags,
+		.minimal_obj = s->minimal_obj, .tolerance = tol,
+		.confirm = have_confirm ? &s->conf : NULL, .unsafe = s->unsafe,
+		.nunsafe = s->nunsafe, .trace_flags = s->trace, .trace_obj = s->trace_obj,
+		.ntrace = s->ntrace,
+	};
+	return write_outputs(&rep);
+}
+
+static int run_search(struct session *s, const struct strategy_ops *strategy, size_t budget,
+		      double seconds, double tol)
+{
+	struct strbuf err = {0};
+	char id[17];
+	search_id(&s->pl, &s->sp, id);
+	struct evaluator ev = {.evaluate = pipeline_evaluate, .ctx = &s->pl};
+	struct search_params p = {
+		.strategy = strategy, .seed = (uint64_t)opt.seed, .budget = budget,
+		.seconds = seconds, .batch = (size_t)opt.batch, .id = id, .stop = &stop,
+		.progress = progress, .user = &budget,
+	};
+	if (!opt.quiet)
+		fprintf(stderr, "flagscope: search %s: %s over %zu dimensions (2^%.1f flag sets), metric %s: %s\n",
+			id, strategy->name, s->sp.ndims, space_log2_size(&s->sp), s->pl.metric,
+			s->pl.metric_desc);
+	int rc = 0, have_confirm = 0;
+	if (search_run(&s->ec, &s->sp, &p, &ev, &s->res, &err)) {
+		print_errors(sb_str(&err));
+		rc = 2;
+		goto out;
+	}
+	if (s->res.stopped) {
+		error_msg("interrupted after %zu evaluations: everything measured is stored (run the same command again to resume)",
+			  s->res.evals);
+		rc = 1;
+		goto out;
+	}
+	if (!opt.no_minimise && isfinite(s->res.best_obj) && *s->res.best_flags) {
+		s->minimal = xcalloc(s->sp.ndims ? s->sp.ndims : 1, 1);
+		if (search_minimise(&s->ec, &s->sp, &ev, s->res.best, s->res.best_obj, tol, s->minimal,
+				    &s->minimal_obj, &err)) {
+			print_errors(sb_str(&err));
+			rc = stop ? 1 : 2;
+			goto out;
+		}
+		s->minimal_flags = space_render(&s->sp, s->minimal);
+	}
+	if (opt.confirm_repeat > 0 && isfinite(s->res.best_obj)) {
+		const char *flags = s->minimal_flags ? s->minimal_flags : s->res.best_flags;
+		if (!opt.quiet)
+			fprintf(stderr, "flagscope: confirming '%s' against -O2 and -O3 with %d interleaved runs\n",
+				flags, opt.confirm_repeat);
+		if (search_confirm(&s->pl, flags, opt.confirm_repeat, &s->conf, &err)) {
+			print_errors(sb_str(&err));
+			rc = stop ? 1 : 2;
+			goto out;
+		}
+		have_confirm = 1;
+	}
+	rc = finish(s, id, tol, have_confirm);
+out:
+	sb_release(&err);
+	return rc;
+}
+
+int cmd_search(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	struct strbuf err = {0};
+	struct session s;
+	memset(&opt, 0, sizeof(opt));
+	memset(&s, 0, sizeof(s));
+	opt.strategy = "ensemble";
+	opt.budget = "100";
+	opt.db = "flagscope.db";
+	opt.format = "text";
+	opt.tolerance = "0.5";
+	opt.seed = 1;
+	opt.jobs = cpu_count();
+	opt.batch = 8;
+	opt.repeat = -1;
+	opt.confirm_repeat = 10;
+	int rc = options_parse(&search_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	const struct strategy_ops *strategy = strategy_lookup(opt.strategy);
+	size_t budget = 0;
+	double seconds = 0, tol = strtod(opt.tolerance, NULL) / 100;
+	rc = 2;
+	if (pos.n != 1) {
+		error_msg("search: name one study (see flagscope search --help)");
+		goto out;
+	}
+	if (!strategy) {
+		error_msg("search: unknown strategy '%s' (known: %s)", opt.strategy, strategy_names());
+		goto out;
+	}
+	if (parse_budget(opt.budget, &budget, &seconds)) {
+		error_msg("search: budget '%s' is not N, Nevals, Nh, Nm or Ns (e.g. --budget 200 or --budget 2h)",
+			  opt.budget);
+		goto out;
+	}
+	if (!(tol >= 0) || opt.batch < 1 || opt.jobs < 1) {
+		error_msg("search: --tolerance, --batch and --jobs must be positive numbers");
+		goto out;
+	}
+	if (!opt.metric) {
+		char *vg = why_valgrind_path();
+		opt.metric = vg ? "insns" : "time";
+		free(vg);
+	}
+	char *path = study_path_resolve(pos.v[0]);
+	s.pl.self = "/proc/self/exe";
+	s.pl.db = opt.db;
+	s.pl.study_path = path;
+	s.pl.metric = opt.metric;
+	s.pl.jobs = opt.jobs;
+	s.pl.stop = &stop;
+	s.pl.ec = &s.ec;
+	char *self = realpath("/proc/self/exe", NULL);
+	if (self)
+		s.pl.self = self;
+	if (pipeline_init(&s.pl, &err) ||
+	    evalcache_open(&s.ec, opt.db, s.pl.context, s.pl.context_text, &err)) {
+		print_errors(sb_str(&err));
+		goto out_path;
+	}
+	s.pl.repeat = opt.repeat > 0 ? opt.repeat : s.pl.study.repeat;
+	struct strlist probed = {0}, rejected = {0};
+	evalcache_probes_get(&s.ec, s.pl.tc.id, &probed, &rejected);
+	for (size_t i = 0; i < rejected.n; i++)
+		rejected.v[i][strcspn(rejected.v[i], ":")] = '\0';
+	int bad = space_load(&s.sp, s.pl.base->cc, s.pl.level, opt.space, &rejected, &err);
+	sl_release(&probed);
+	sl_release(&rejected);
+	if (bad) {
+		print_errors(sb_str(&err));
+		goto out_path;
+	}
+	probe_space(&s.ec, &s.sp, s.pl.tc.id);
+	if (!s.sp.ndims) {
+		error_msg("%s: every flag of the space was rejected by %s (check the space file)",
+			  opt.space ? opt.space : path, s.sp.cc);
+		goto out_path;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rc = run_search(&s, strategy, budget, seconds, tol);
+out_path:
+	free(self);
+	free(path);
+	session_release(&s);
+out:
+	sl_release(&pos);
+	sb_release(&err);
+	return rc;
+}

@@ -1,0 +1,88 @@
+/*
+ * pipeline.h - evaluating flag sets through the real pipeline: each batch
+ * of candidates becomes a generated study (the user's baseline
+ * configuration, plus one axis whose levels are the candidates' flags
+ * appended to the baseline's CFLAGS) that `flagscope run` builds, verifies,
+ * runs and validates against the baseline into the search's database, as
+ * a subprocess.  The objective is then read from the stored results.
+ *
+ * A candidate is broken when any workload's build or run is not ok (wrong
+ * output, crash, flags not applied, a compiler that rejects or crashes on
+ * a flag): its objective is INFINITY and the outcome is the evidence.
+ *
+ * Metrics (lower is better; the objective is the geometric mean over the
+ * study's items of candidate / baseline):
+ *   time   median wall time of `repeat` interleaved runs
+ *   insns  instructions executed: the pipeline's own count when a meter
+ *          stored one (qemu plugin "insns", perf "instructions"), else one
+ *          run under valgrind --tool=cachegrind (analysis/why.h), in
+ *          parallel; deterministic, so one run is enough
+ *   size   .text bytes of the binaries
+ *
+ * Generated studies and the logs of their runs are kept in DB.search/.
+ * A generated study's name is a hash of its content, so a batch killed
+ * half-way resumes where `flagscope run` stopped.
+ */
+#ifndef FLAGSCOPE_SEARCH_PIPELINE_H
+#define FLAGSCOPE_SEARCH_PIPELINE_H
+
+#include <signal.h>
+
+#include "explorer/search/evalcache.h"
+#include "flagsets/matrix.h"
+#include "harness/toolchain.h"
+#include "workloads/recipe.h"
+
+struct pipeline {
+	/* set by the caller */
+	const char *self;       /* the flagscope executable */
+	const char *db;
+	const char *study_path;
+	const char *metric;     /* "time", "insns" or "size" */
+	int repeat;             /* measured runs per candidate (time) */
+	int jobs;
+	volatile sig_atomic_t *stop;
+	struct evalcache *ec;   /* where rejected flags are remembered; may be NULL */
+	/* set by pipeline_init */
+	struct study study;
+	struct matrix matrix;
+	const struct config *base;
+	struct toolchain tc;
+	char *level;        /* the baseline's -O level: "-O2" */
+	char *workdir;      /* DB.search */
+	char context[65];   /* hash of context_text */
+	char *context_text; /* what the objective depends on */
+	char *metric_desc;  /* what the objective measured, for reports */
+	struct recipe *recipes;
+	size_t nrecipes;
+	struct strlist base_items; /* insns: the baseline's counts, per item */
+	double *base_values;
+	size_t batches;     /* generated studies run in this session */
+};
+
+/* Load the study, find its baseline, identify its compiler, compute the
+ * context.  0, or -1 with "file:line: ..." lines in err. */
+int pipeline_init(struct pipeline *pl, struct strbuf *err);
+void pipeline_release(struct pipeline *pl);
+
+/* The evaluator (search.h): ctx is a struct pipeline. */
+int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
+		      struct strbuf *err);
+
+/* Run a generated study whose extra axis has the levels names[i] =
+ * flags[i] (plus "base" = the baseline itself) with `repeat` measured
+ * runs; *study gets its name (heap).  0, or -1 with a reason. */
+int pipeline_run_levels(struct pipeline *pl, char *const *names, char *const *flags, size_t n,
+			int repeat, char **study, struct strbuf *err);
+
+/* The per-item values of the objective's metric for level `name` of a
+ * study made by pipeline_run_levels ("base" for the baseline): one heap
+ * array of samples per item (time: every good repetition; insns, size:
+ * one value), in the order of *items.  0, or -1 with a reason (the
+ * configuration broke: *status gets its outcome name and err the
+ * evidence). */
+int pipeline_values(struct pipeline *pl, const char *study, const char *name,
+		    const char *metric, struct strlist *items, double ***values, size_t **counts,
+		    char **status, struct strbuf *err);
+
+#endif

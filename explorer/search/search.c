@@ -1,0 +1,380 @@
+/* search.c - see search.h */
+#include "explorer/search/search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A strategy that proposes only known points this many rounds in a row
+ * has converged. */
+#define IDLE_ROUNDS 200
+
+void search_result_release(struct search_result *r)
+{
+	free(r->best);
+	free(r->best_flags);
+	memset(r, 0, sizeof(*r));
+}
+
+int search_evaluate(struct evalcache *ec, const struct space *sp, const struct evaluator *ev,
+		    const unsigned char *pts, size_t n, double *obj, struct eval_result *res,
+		    size_t *measured, struct strbuf *err)
+{
+	char **flags = xcalloc(n ? n : 1, sizeof(char *));
+	struct eval_result *r = xcalloc(n ? n : 1, sizeof(*r));
+	char **todo = xcalloc(n ? n : 1, sizeof(char *));
+	size_t *where = xcalloc(n ? n : 1, sizeof(size_t));
+	size_t ntodo = 0;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		flags[i] = space_render(sp, pts + i * sp->ndims);
+		if (!*flags[i]) {
+			eval_result_baseline(&r[i]);
+			continue;
+		}
+		if (evalcache_get(ec, flags[i], &r[i]))
+			continue;
+		/* the same new flag set twice in one batch is measured once */
+		size_t k = 0;
+		while (k < ntodo && strcmp(todo[k], flags[i]))
+			k++;
+		if (k == ntodo)
+			todo[ntodo++] = flags[i];
+		where[i] = k + 1;
+	}
+	if (measured)
+		*measured = ntodo;
+	struct eval_result *fresh = xcalloc(ntodo ? ntodo : 1, sizeof(*fresh));
+	if (ntodo && ev->evaluate(ev->ctx, todo, ntodo, fresh, err)) {
+		rc = -1;
+	} else {
+		for (size_t k = 0; k < ntodo; k++)
+			evalcache_put(ec, todo[k], &fresh[k]);
+		for (size_t i = 0; i < n; i++)
+			if (where[i] && !evalcache_get(ec, flags[i], &r[i])) {
+				sb_addf(err, "%s: cannot store search results (is the disk full?)", ec->path);
+				rc = -1;
+				break;
+			}
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		obj[i] = r[i].obj;
+		if (res)
+			res[i] = r[i];
+		else
+			eval_result_release(&r[i]);
+	}
+	if (rc)
+		for (size_t i = 0; i < n; i++)
+			eval_result_release(&r[i]);
+	for (size_t k = 0; k < ntodo; k++)
+		eval_result_release(&fresh[k]);
+	for (size_t i = 0; i < n; i++)
+		free(flags[i]);
+	free(fresh);
+	free(flags);
+	free(r);
+	free(todo);
+	free(where);
+	return rc;
+}
+
+struct run_state {
+	struct evalcache *ec;
+	const struct space *sp;
+	const struct search_params *p;
+	struct search_result *out;
+	struct pointset met; /* points of this search with their objective */
+	char **trace;        /* an earlier session's trace, replayed */
+	double *trace_obj;
+	size_t ntrace;
+};
+
+static int budget_left(const struct run_state *s, size_t *room)
+{
+	const struct search_params *p = s->p;
+	if (p->stop && *p->stop) {
+		s->out->stopped = 1;
+		return 0;
+	}
+	if (p->seconds > 0 && s->out->elapsed >= p->seconds)
+		return 0;
+	*room = p->batch ? p->batch : 1;
+	if (p->budget) {
+		if (s->out->evals >= p->budget)
+			return 0;
+		if (p->budget - s->out->evals < *room)
+			*room = p->budget - s->out->evals;
+	}
+	return 1;
+}
+
+static void note(struct run_state *s, const unsigned char *pt, const char *flags,
+		 const struct eval_result *r, int cached)
+{
+	struct search_result *o = s->out;
+	if (r->obj < o->best_obj || !o->best_flags) {
+		memcpy(o->best, pt, s->sp->ndims);
+		o->best_obj = r->obj;
+		free(o->best_flags);
+		o->best_flags = xstrdup(flags);
+	}
+	if (*flags) {
+		o->evals++;
+		if (o->evals <= s->ntrace && !strcmp(s->trace[o->evals - 1], flags))
+			o->resumed++;
+		evalcache_trace_put(s->ec, s->p->id, o->evals, flags, r->obj);
+	}
+	if (s->p->progress)
+		s->p->progress(s->p->user, o->evals, flags, r, cached, o->best_obj);
+}
+
+static void save(struct run_state *s, const char *state)
+{
+	struct search_row row = {
+		.strategy = (char *)s->p->strategy->name, .seed = s->p->seed,
+		.evals = s->out->evals, .elapsed = s->out->elapsed,
+		.best_flags = s->out->best_flags, .best_obj = s->out->best_obj, .state = (char *)state,
+	};
+	evalcache_search_save(s->ec, s->p->id, &row);
+}
+
+/* One round: the new points of the proposal are evaluated (cache first),
+ * known ones are answered from `met`.  Returns the number of new points,
+ * or -1 when the evaluator failed. */
+static int round_trip(struct run_state *s, const struct evaluator *ev, void *st,
+		      unsigned char *pts, size_t n, struct strbuf *err)
+{
+	size_t nd = s->sp->ndims;
+	double *obj = xcalloc(n, sizeof(double));
+	unsigned char *fresh = xcalloc(n, nd ? nd : 1);
+	size_t nfresh = 0;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *pt = pts + i * nd;
+		int dup = pointset_get(&s->met, pt) != NULL;
+		for (size_t k = 0; k < nfresh && !dup; k++)
+			dup = !memcmp(fresh + k * nd, pt, nd);
+		if (!dup)
+			memcpy(fresh + nfresh++ * nd, pt, nd);
+	}
+	struct eval_result *res = xcalloc(nfresh ? nfresh : 1, sizeof(*res));
+	double *fobj = xcalloc(nfresh ? nfresh : 1, sizeof(double));
+	size_t measured = 0;
+	double t0 = now_seconds();
+	int rc = search_evaluate(s->ec, s->sp, ev, fresh, nfresh, fobj, res, &measured, err);
+	if (measured)
+		s->out->elapsed += now_seconds() - t0;
+	if (!rc) {
+		s->out->measured += measured;
+		for (size_t k = 0; k < nfresh; k++) {
+			char *flags = space_render(s->sp, fresh + k * nd);
+			pointset_put(&s->met, fresh + k * nd, fobj[k]);
+			note(s, fresh + k * nd, flags, &res[k], 0);
+			free(flags);
+		}
+		for (size_t i = 0; i < n; i++)
+			obj[i] = *pointset_get(&s->met, pts + i * nd);
+		s->p->strategy->observe(st, pts, obj, n);
+		save(s, "running");
+	}
+	for (size_t k = 0; k < nfresh; k++)
+		eval_result_release(&res[k]);
+	free(res);
+	free(fobj);
+	free(fresh);
+	free(obj);
+	return rc ? -1 : (int)nfresh;
+}
+
+int search_run(struct evalcache *ec, const struct space *sp, const struct search_params *p,
+	       const struct evaluator *ev, struct search_result *out, struct strbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->best = xcalloc(sp->ndims ? sp->ndims : 1, 1);
+	out->best_obj = INFINITY;
+	struct run_state s = {.ec = ec, .sp = sp, .p = p, .out = out};
+	pointset_init(&s.met, sp->ndims);
+	struct search_row prior;
+	if (evalcache_search_load(ec, p->id, &prior)) {
+		out->elapsed = prior.elapsed;
+		search_row_release(&prior);
+	}
+	evalcache_trace_get(ec, p->id, &s.trace, &s.trace_obj, &s.ntrace);
+	size_t batch = p->batch ? p->batch : 1;
+	unsigned char *pts = xcalloc(batch, sp->ndims ? sp->ndims : 1);
+	void *st = p->strategy->init(sp, p->seed);
+	int rc = 0, idle = 0;
+	size_t room;
+	while (budget_left(&s, &room)) {
+		size_t n = p->strategy->propose(st, pts, room);
+		if (!n) {
+			out->finished = 1;
+			break;
+		}
+		int fresh = round_trip(&s, ev, st, pts, n, err);
+		if (fresh < 0) {
+			rc = p->stop && *p->stop ? 0 : -1;
+			out->stopped = p->stop && *p->stop;
+			break;
+		}
+		idle = fresh ? 0 : idle + 1;
+		if (idle >= IDLE_ROUNDS) {
+			out->finished = 1;
+			break;
+		}
+	}
+	save(&s, out->finished ? "done" : out->stopped ? "stopped" : "budget spent");
+	p->strategy->release(st);
+	free(pts);
+	pointset_release(&s.met);
+	for (size_t i = 0; i < s.ntrace; i++)
+		free(s.trace[i]);
+	free(s.trace);
+	free(s.trace_obj);
+	return rc;
+}
+
+struct removal {
+	size_t d;
+	double obj;
+};
+
+static int by_removal(const void *a, const void *b)
+{
+	const struct removal *x = a, *y = b;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->d < y->d ? -1 : x->d > y->d;
+}
+
+int search_minimise(struct evalcache *ec, const struct space *sp, const struct evaluator *ev,
+		    const unsigned char *best, double best_obj, double tol, unsigned char *out,
+		    double *out_obj, struct strbuf *err)
+{
+	size_t nd = sp->ndims;
+	double limit = best_obj + fabs(best_obj) * tol;
+	memcpy(out, best, nd);
+	*out_obj = best_obj;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		size_t nm = 0;
+		struct removal *rm = xcalloc(nd ? nd : 1, sizeof(*rm));
+		unsigned char *pts = xcalloc(nd ? nd : 1, nd ? nd : 1);
+		for (size_t d = 0; d < nd; d++) {
+			if (space_is_default(sp, out, d))
+				continue;
+			memcpy(pts + nm * nd, out, nd);
+			point_reset_dim(sp, pts + nm * nd, d);
+			rm[nm++].d = d;
+		}
+		double *obj = xcalloc(nm ? nm : 1, sizeof(double));
+		if (nm && search_evaluate(ec, sp, ev, pts, nm, obj, NULL, NULL, err)) {
+			free(rm);
+			free(pts);
+			free(obj);
+			return -1;
+		}
+		for (size_t i = 0; i < nm; i++)
+			rm[i].obj = obj[i];
+		qsort(rm, nm, sizeof(*rm), by_removal);
+		for (size_t i = 0; i < nm && rm[i].obj <= limit; i++) {
+			unsigned char *cand = pts; /* reuse as scratch */
+			memcpy(cand, out, nd);
+			point_reset_dim(sp, cand, rm[i].d);
+			if (!memcmp(cand, out, nd))
+				continue;
+			double o;
+			if (search_evaluate(ec, sp, ev, cand, 1, &o, NULL, NULL, err)) {
+				free(rm);
+				free(pts);
+				free(obj);
+				return -1;
+			}
+			if (o <= limit) {
+				memcpy(out, cand, nd);
+				*out_obj = o;
+				changed = 1;
+			}
+		}
+		free(rm);
+		free(pts);
+		free(obj);
+	}
+	return 0;
+}
+
+struct unsafe_walk {
+	struct unsafe_flag *u;
+	size_t n;
+	int pass; /* 0: collect broken, 1: count good */
+};
+
+static struct unsafe_flag *find_flag(struct unsafe_walk *w, const char *flag)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (!strcmp(w->u[i].flag, flag))
+			return &w->u[i];
+	return NULL;
+}
+
+static void unsafe_visit(void *user, const char *flags, const struct eval_result *r)
+{
+	struct unsafe_walk *w = user;
+	int broken = strcmp(r->status, "ok") != 0;
+	struct strlist words = {0};
+	sl_split_ws(&words, flags);
+	for (size_t i = 0; i < words.n; i++) {
+		struct unsafe_flag *u = find_flag(w, words.v[i]);
+		if (w->pass == 0 && broken) {
+			if (!u) {
+				w->u = xrealloc(w->u, (w->n + 1) * sizeof(*w->u));
+				u = &w->u[w->n++];
+				memset(u, 0, sizeof(*u));
+				u->flag = xstrdup(words.v[i]);
+				u->evidence = xasprintf("%s: %s", flags, r->detail);
+			}
+			u->broken++;
+			if (words.n == 1 && !u->alone) {
+				u->alone = 1;
+				free(u->evidence);
+				u->evidence = xasprintf("%s: %s", flags, r->detail);
+			}
+		} else if (w->pass == 1 && !broken && u) {
+			u->ok++;
+		}
+	}
+	sl_release(&words);
+}
+
+static int by_guilt(const void *a, const void *b)
+{
+	const struct unsafe_flag *x = a, *y = b;
+	if (x->alone != y->alone)
+		return y->alone - x->alone;
+	double fx = (double)x->broken / (double)(x->broken + x->ok);
+	double fy = (double)y->broken / (double)(y->broken + y->ok);
+	if (fx != fy)
+		return fx > fy ? -1 : 1;
+	return strcmp(x->flag, y->flag);
+}
+
+struct unsafe_flag *search_unsafe_flags(struct evalcache *ec, size_t *n)
+{
+	struct unsafe_walk w = {0};
+	evalcache_each(ec, unsafe_visit, &w);
+	w.pass = 1;
+	evalcache_each(ec, unsafe_visit, &w);
+	if (w.n)
+		qsort(w.u, w.n, sizeof(*w.u), by_guilt);
+	*n = w.n;
+	return w.u;
+}
+
+void unsafe_flags_free(struct unsafe_flag *u, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(u[i].flag);
+		free(u[i].evidence);
+	}
+	free(u);
+}

@@ -1,0 +1,103 @@
+/*
+ * search.h - the search loop: a strategy proposes points, the evaluation
+ * cache answers what is known, the evaluator measures the rest as one
+ * batch (in parallel), the strategy observes, until the budget is spent
+ * or the strategy has nothing more to try; then minimisation.
+ *
+ * Resumption.  Strategies are deterministic (strategy.h), every result is
+ * stored as it lands, and a search's id names what it is (context,
+ * strategy, seed, space).  Running the same search again replays the
+ * strategy: everything already measured comes from the cache, and the
+ * measuring resumes where the killed run stopped.
+ *
+ * Counting.  An evaluation is a flag set this search has not met before;
+ * the baseline ("" flags, objective 1 by definition) is free, and so is a
+ * flag set met again.  The budget counts evaluations whether the cache
+ * answered them (another search measured them) or the evaluator did.
+ */
+#ifndef FLAGSCOPE_SEARCH_SEARCH_H
+#define FLAGSCOPE_SEARCH_SEARCH_H
+
+#include <signal.h>
+
+#include "explorer/search/evalcache.h"
+#include "explorer/search/space.h"
+#include "explorer/search/strategy.h"
+
+struct evaluator {
+	/* Measure n flag sets (none of them ""), filling res[i] with heap
+	 * strings the caller then owns.  0; or -1 to stop the search (it was
+	 * interrupted, the pipeline cannot run) with a reason in err. */
+	int (*evaluate)(void *ctx, char *const *flags, size_t n, struct eval_result *res,
+			struct strbuf *err);
+	void *ctx;
+};
+
+/* Called after each evaluation (cached or measured). */
+typedef void (*search_progress_fn)(void *user, size_t evals, const char *flags,
+				   const struct eval_result *r, int cached, double best);
+
+struct search_params {
+	const struct strategy_ops *strategy;
+	uint64_t seed;
+	size_t budget;   /* evaluations; 0: no limit */
+	double seconds;  /* time spent evaluating, over all sessions; 0: no limit */
+	size_t batch;    /* most candidates per round (>= 1) */
+	const char *id;  /* the search's id in the store */
+	volatile sig_atomic_t *stop; /* set from a signal handler; may be NULL */
+	search_progress_fn progress;
+	void *user;
+};
+
+struct search_result {
+	unsigned char *best; /* heap, ndims bytes: the best point met */
+	double best_obj;
+	char *best_flags;
+	size_t evals;    /* evaluations (see the top of this file) */
+	size_t measured; /* of them, measured by the evaluator in this session */
+	size_t resumed;  /* of them, replayed from an earlier session's trace */
+	int finished;    /* the strategy had nothing more to try */
+	int stopped;     /* interrupted */
+	double elapsed;  /* seconds spent evaluating, over all sessions */
+};
+void search_result_release(struct search_result *r);
+
+/* Run (or resume) the search.  0 when it ran to its budget or its end,
+ * also when stopped (out->stopped); -1 with a reason in err when the
+ * evaluator failed. */
+int search_run(struct evalcache *ec, const struct space *sp, const struct search_params *p,
+	       const struct evaluator *ev, struct search_result *out, struct strbuf *err);
+
+/* Objectives of n points through the cache and, for what it does not
+ * know, one call of the evaluator; new results are stored.  res may be
+ * NULL; *measured (may be NULL) gets how many the evaluator measured.
+ * 0, or -1 from the evaluator. */
+int search_evaluate(struct evalcache *ec, const struct space *sp, const struct evaluator *ev,
+		    const unsigned char *pts, size_t n, double *obj, struct eval_result *res,
+		    size_t *measured, struct strbuf *err);
+
+/* Minimise: return each moved dimension of best to the start point's
+ * state when the objective stays within tol (relative, e.g. 0.005) of
+ * best_obj, first trying each alone (one batch), then greedily, the
+ * least harmful first, each change checked against best_obj itself so
+ * small losses cannot add up.  out gets the minimal point, *out_obj its
+ * objective.  0, or -1 from the evaluator. */
+int search_minimise(struct evalcache *ec, const struct space *sp, const struct evaluator *ev,
+		    const unsigned char *best, double best_obj, double tol, unsigned char *out,
+		    double *out_obj, struct strbuf *err);
+
+/* Flags seen in broken candidates of the context: per flag word, how many
+ * broken and how many good flag sets carry it, whether a broken set
+ * carried it alone, and the first evidence. */
+struct unsafe_flag {
+	char *flag;
+	size_t broken, ok;
+	int alone;      /* a broken candidate had only this flag */
+	char *evidence; /* "-fwrapv: flagbug: wrong_output: ..." */
+};
+/* Sorted: alone first, then by broken / (broken + ok), descending.
+ * *n set; heap array. */
+struct unsafe_flag *search_unsafe_flags(struct evalcache *ec, size_t *n);
+void unsafe_flags_free(struct unsafe_flag *u, size_t n);
+
+#endif

@@ -1,0 +1,520 @@
+/*
+ * test_search.c - the search without a compiler: each strategy on
+ * synthetic objectives whose optimum is known (found here by brute
+ * force), the evaluation cache shared across strategies and searches,
+ * resumption after SIGKILL, minimisation where only two flags matter,
+ * the space read from gcc's -Q text, and the unsafe-flag report.
+ *
+ * The search code is part of the flagscope executable, not of the core
+ * library the tests link, so its sources are compiled into this test.
+ */
+#include <math.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+#include "../explorer/search/ce.c"
+#include "../explorer/search/children.c"
+#include "../explorer/search/ensemble.c"
+#include "../explorer/search/evalcache.c"
+#include "../explorer/search/ga.c"
+#include "../explorer/search/random.c"
+#include "../explorer/search/search.c"
+#include "../explorer/search/space.c"
+#include "../explorer/search/strategy.c"
+
+/* ---- synthetic objectives -------------------------------------------- */
+
+typedef double (*objective_fn)(const unsigned char *pt, size_t nd);
+
+/* Separable with a broken region: flag i on multiplies by w[i]; flag 7 on
+ * breaks the program (like -fwrapv on flagbug).  Optimum: every flag with
+ * w < 1 on, flag 7 off. */
+static double separable(const unsigned char *pt, size_t nd)
+{
+	static const double w[] = {0.97, 1.04, 0.92, 1.01, 0.99, 1.10, 0.95, 0.80, 1.02, 0.985};
+	if (pt[7])
+		return INFINITY;
+	double f = 1;
+	for (size_t i = 0; i < nd && i < ARRAY_SIZE(w); i++)
+		if (pt[i])
+			f *= w[i];
+	return f;
+}
+
+/* With interactions: flags 2 and 5 each alone are worse, together much
+ * better (the case a one-flag-at-a-time search can miss); flag 0 helps
+ * only without flag 1. */
+static double interacting(const unsigned char *pt, size_t nd)
+{
+	(void)nd;
+	double f = 1;
+	f *= pt[2] && pt[5] ? 0.85 : pt[2] || pt[5] ? 1.03 : 1;
+	f *= pt[0] && !pt[1] ? 0.95 : pt[1] ? 0.97 : 1;
+	f *= pt[4] ? 0.99 : 1;
+	f *= pt[8] ? 1.05 : 1;
+	return f;
+}
+
+/* Only flags 3 and 7 matter; the others change nothing at all. */
+static double two_matter(const unsigned char *pt, size_t nd)
+{
+	(void)nd;
+	return 1 - 0.10 * pt[3] - 0.05 * pt[7];
+}
+
+/* Flags 1..5 each save 0.3%; flag 0 saves 10%: dropping all five small
+ * ones would lose 1.5%, more than the 0.5% tolerance. */
+static double small_losses(const unsigned char *pt, size_t nd)
+{
+	(void)nd;
+	double f = pt[0] ? 0.9 : 1;
+	for (int i = 1; i <= 5; i++)
+		f *= pt[i] ? 0.997 : 1;
+	return f;
+}
+
+struct synth {
+	const struct space *sp;
+	objective_fn fn;
+	size_t calls;     /* flag sets measured */
+	size_t kill_after; /* SIGKILL ourselves after this many (0: never) */
+	struct strlist seen; /* every flag string measured */
+	int dup;          /* a flag string measured twice */
+};
+
+static int synth_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
+			  struct strbuf *err)
+{
+	struct synth *s = ctx;
+	unsigned char *pt = xcalloc(s->sp->ndims, 1);
+	for (size_t i = 0; i < n; i++) {
+		if (s->kill_after && s->calls >= s->kill_after)
+			raise(SIGKILL);
+		if (space_parse_point(s->sp, flags[i], pt)) {
+			sb_addf(err, "cannot parse '%s'", flags[i]);
+			free(pt);
+			return -1;
+		}
+		s->dup |= sl_find(&s->seen, flags[i]) >= 0;
+		sl_push(&s->seen, flags[i]);
+		s->calls++;
+		res[i].obj = s->fn(pt, s->sp->ndims);
+		res[i].status = xstrdup(isfinite(res[i].obj) ? "ok" : "wrong_output");
+		res[i].detail = xstrdup(isfinite(res[i].obj) ? "" : "synth: wrong_output: planted");
+		res[i].batch = xstrdup("synthetic");
+	}
+	free(pt);
+	return 0;
+}
+
+static double brute_optimum(const struct space *sp, objective_fn fn)
+{
+	unsigned char pt[16] = {0};
+	double best = INFINITY;
+	size_t total = space_count(sp);
+	for (size_t k = 0; k < total; k++) {
+		size_t rest = k;
+		for (size_t d = sp->ndims; d-- > 0;) {
+			pt[d] = (unsigned char)(rest % sp->dims[d].nvals);
+			rest /= sp->dims[d].nvals;
+		}
+		double f = fn(pt, sp->ndims);
+		if (f < best)
+			best = f;
+	}
+	return best;
+}
+
+static char *tmp_db(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	unlink(path);
+	return path;
+}
+
+struct run_out {
+	double best;
+	size_t evals, measured, resumed;
+	int finished;
+	char *best_flags;
+};
+
+static int run_one(const char *db, const char *context, const struct space *sp,
+		   const struct strategy_ops *ops, uint64_t seed, size_t budget, size_t batch,
+		   struct synth *syn, struct run_out *ro)
+{
+	struct evalcache ec;
+	struct strbuf err = {0};
+	if (evalcache_open(&ec, db, context, "test", &err)) {
+		fprintf(stderr, "%s\n", sb_str(&err));
+		sb_release(&err);
+		return -1;
+	}
+	char id[64];
+	snprintf(id, sizeof(id), "%s-%s-%llu", context, ops->name, (unsigned long long)seed);
+	struct evaluator ev = {.evaluate = synth_evaluate, .ctx = syn};
+	struct search_params p = {.strategy = ops, .seed = seed, .budget = budget, .batch = batch,
+				  .id = id};
+	struct search_result res;
+	int rc = search_run(&ec, sp, &p, &ev, &res, &err);
+	if (rc)
+		fprintf(stderr, "search_run: %s\n", sb_str(&err));
+	ro->best = res.best_obj;
+	ro->evals = res.evals;
+	ro->measured = res.measured;
+	ro->resumed = res.resumed;
+	ro->finished = res.finished;
+	ro->best_flags = xstrdup(res.best_flags ? res.best_flags : "");
+	search_result_release(&res);
+	evalcache_close(&ec);
+	sb_release(&err);
+	return rc;
+}
+
+/* ---- the cases ------------------------------------------------------- */
+
+struct strategy_case {
+	const char *strategy;
+	objective_fn fn;
+	size_t budget; /* evaluations allowed */
+	double within; /* relative distance to the optimum it must reach */
+};
+
+static const struct strategy_case strategy_cases[] = {
+	{"ce", separable, 60, 0},        /* separable: CE is exact */
+	{"ga", separable, 250, 0.01},
+	{"random", separable, 1100, 0},  /* the whole space: it must find it */
+	{"exhaustive", separable, 1100, 0},
+	{"ensemble", separable, 250, 0.01},
+	{"ga", interacting, 300, 0.01},
+	{"ensemble", interacting, 300, 0.01},
+	{"random", interacting, 1100, 0},
+};
+
+static void test_strategies(const char *dir)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(strategy_cases); i++) {
+		const struct strategy_case *c = &strategy_cases[i];
+		struct space sp;
+		space_synthetic(&sp, 10, "syn");
+		double opt = brute_optimum(&sp, c->fn);
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			char *db = tmp_db(dir, "strategies.db");
+			struct synth syn = {.sp = &sp, .fn = c->fn};
+			struct run_out ro;
+			T_CHECK(!run_one(db, "strat", &sp, strategy_lookup(c->strategy), seed, c->budget,
+					 8, &syn, &ro),
+				"%s", c->strategy);
+			T_CHECK(ro.best <= opt * (1 + c->within) + 1e-12,
+				"%s seed %llu: best %.5f, optimum %.5f (%s)", c->strategy,
+				(unsigned long long)seed, ro.best, opt, ro.best_flags);
+			T_CHECK(isfinite(ro.best), "%s: a broken candidate was chosen", c->strategy);
+			T_CHECK(!syn.dup, "%s measured a flag set twice", c->strategy);
+			T_CHECK(ro.evals <= c->budget, "%s: %zu evaluations over budget %zu", c->strategy,
+				ro.evals, c->budget);
+			T_CHECK(ro.measured == syn.calls, "%s: %zu measured, evaluator saw %zu",
+				c->strategy, ro.measured, syn.calls);
+			free(ro.best_flags);
+			sl_release(&syn.seen);
+			free(db);
+		}
+		space_release(&sp);
+	}
+	/* CE on the separable objective: the exact optimum, deterministically */
+	struct space sp;
+	space_synthetic(&sp, 10, "syn");
+	char *db = tmp_db(dir, "ce.db");
+	struct synth syn = {.sp = &sp, .fn = separable};
+	struct run_out ro;
+	run_one(db, "ce", &sp, &strategy_ce, 1, 0, 8, &syn, &ro);
+	T_CHECK(ro.finished, "ce did not finish without a budget");
+	T_CHECK(!strcmp(ro.best_flags, "-fsyn0 -fsyn2 -fsyn4 -fsyn6 -fsyn9"), "ce found '%s'",
+		ro.best_flags);
+	free(ro.best_flags);
+	sl_release(&syn.seen);
+	free(db);
+	space_release(&sp);
+}
+
+/* One cache for every strategy and search: nothing is measured twice. */
+static void test_cache(const char *dir)
+{
+	struct space sp;
+	space_synthetic(&sp, 10, "syn");
+	char *db = tmp_db(dir, "cache.db");
+	struct synth syn = {.sp = &sp, .fn = interacting};
+	struct run_out a, b, c;
+	run_one(db, "ctx", &sp, &strategy_ga, 7, 120, 8, &syn, &a);
+	size_t after_ga = syn.calls;
+	run_one(db, "ctx", &sp, &strategy_ensemble, 7, 120, 8, &syn, &b);
+	T_CHECK(!syn.dup, "a flag set was measured twice across strategies");
+	T_CHECK(syn.calls - after_ga == b.measured, "ensemble measured %zu, evaluator saw %zu",
+		b.measured, syn.calls - after_ga);
+	T_CHECK(b.measured < b.evals, "the ensemble found nothing in the GA's cache (%zu of %zu)",
+		b.measured, b.evals);
+	/* the same search again: all from the cache, same answer */
+	size_t before = syn.calls;
+	run_one(db, "ctx", &sp, &strategy_ga, 7, 120, 8, &syn, &c);
+	T_CHECK(syn.calls == before, "a repeated search measured %zu flag sets", syn.calls - before);
+	T_CHECK(c.best == a.best && !strcmp(c.best_flags, a.best_flags) && c.evals == a.evals,
+		"the repeated search differs: %g '%s' vs %g '%s'", c.best, c.best_flags, a.best,
+		a.best_flags);
+	T_CHECK(c.resumed == c.evals, "replay counted %zu of %zu as resumed", c.resumed, c.evals);
+	/* another context shares nothing */
+	struct run_out d;
+	before = syn.calls;
+	run_one(db, "other", &sp, &strategy_ga, 7, 30, 8, &syn, &d);
+	T_CHECK(syn.calls - before == d.evals, "another context used this one's results");
+	/* the baseline is free and never measured */
+	T_CHECK(sl_find(&syn.seen, "") < 0, "the baseline was measured");
+	free(a.best_flags);
+	free(b.best_flags);
+	free(c.best_flags);
+	free(d.best_flags);
+	sl_release(&syn.seen);
+	free(db);
+	space_release(&sp);
+}
+
+/* Killed with SIGKILL in the middle of a batch, the search resumes: the
+ * same result as an uninterrupted run, and nothing stored is measured
+ * again. */
+static void test_resume(const char *dir)
+{
+	struct space sp;
+	space_synthetic(&sp, 10, "syn");
+	const struct strategy_ops *ops[] = {&strategy_ga, &strategy_ce, &strategy_ensemble};
+	for (size_t k = 0; k < ARRAY_SIZE(ops); k++) {
+		char *ref_db = tmp_db(dir, "ref.db"), *db = tmp_db(dir, "killed.db");
+		struct synth ref = {.sp = &sp, .fn = interacting};
+		struct run_out r;
+		run_one(ref_db, "ctx", &sp, ops[k], 3, 90, 8, &ref, &r);
+		size_t kill_after = r.evals / 2 + 1;
+		pid_t pid = fork();
+		if (pid == 0) {
+			struct synth syn = {.sp = &sp, .fn = interacting, .kill_after = kill_after};
+			struct run_out x;
+			run_one(db, "ctx", &sp, ops[k], 3, 90, 8, &syn, &x);
+			_exit(0); /* not reached: killed half-way */
+		}
+		int status;
+		waitpid(pid, &status, 0);
+		T_CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+			"%s: the child was not killed (status %d)", ops[k]->name, status);
+		struct evalcache ec;
+		struct strbuf err = {0};
+		size_t stored = 0;
+		if (!evalcache_open(&ec, db, "ctx", "test", &err)) {
+			char **f;
+			double *o;
+			evalcache_trace_get(&ec, "ctx-", &f, &o, &stored); /* no such id: 0 */
+			T_CHECK(stored == 0, "unknown search id has a trace");
+			sqlite3_stmt *st;
+			sqlite3_prepare_v2(ec.db, "SELECT count(*) FROM search_evals", -1, &st, NULL);
+			sqlite3_step(st);
+			stored = (size_t)sqlite3_column_int64(st, 0);
+			sqlite3_finalize(st);
+			evalcache_close(&ec);
+		}
+		sb_release(&err);
+		T_CHECK(stored > 0 && stored <= kill_after, "%s: %zu results stored before the kill",
+			ops[k]->name, stored);
+		struct synth again = {.sp = &sp, .fn = interacting};
+		struct run_out x;
+		run_one(db, "ctx", &sp, ops[k], 3, 90, 8, &again, &x);
+		T_CHECK(x.best == r.best && !strcmp(x.best_flags, r.best_flags) && x.evals == r.evals,
+			"%s resumed: %g '%s' %zu evals; uninterrupted: %g '%s' %zu", ops[k]->name,
+			x.best, x.best_flags, x.evals, r.best, r.best_flags, r.evals);
+		T_CHECK(again.calls == r.evals - stored,
+			"%s: resumed session measured %zu, expected %zu - %zu", ops[k]->name,
+			again.calls, r.evals, stored);
+		for (size_t i = 0; i < again.seen.n; i++)
+			T_CHECK(sl_find(&ref.seen, again.seen.v[i]) >= 0,
+				"%s: resumed run measured '%s', which the reference never did",
+				ops[k]->name, again.seen.v[i]);
+		free(r.best_flags);
+		free(x.best_flags);
+		sl_release(&ref.seen);
+		sl_release(&again.seen);
+		free(ref_db);
+		free(db);
+	}
+	space_release(&sp);
+}
+
+static void minimise_case(const char *dir, objective_fn fn, const char *want, const char *name)
+{
+	struct space sp;
+	space_synthetic(&sp, 10, "syn");
+	char *db = tmp_db(dir, "min.db");
+	struct synth syn = {.sp = &sp, .fn = fn};
+	struct evalcache ec;
+	struct strbuf err = {0};
+	evalcache_open(&ec, db, name, "test", &err);
+	unsigned char best[10], out[10];
+	memset(best, 1, sizeof(best)); /* everything on: the "found" set */
+	double best_obj = fn(best, 10), out_obj = NAN;
+	struct evaluator ev = {.evaluate = synth_evaluate, .ctx = &syn};
+	T_CHECK(!search_minimise(&ec, &sp, &ev, best, best_obj, 0.005, out, &out_obj, &err), "%s",
+		sb_str(&err));
+	char *flags = space_render(&sp, out);
+	if (want)
+		T_CHECK(!strcmp(flags, want), "%s: minimised to '%s', want '%s'", name, flags, want);
+	T_CHECK(out_obj <= best_obj * 1.005 + 1e-12 && out_obj == fn(out, 10),
+		"%s: minimal objective %.5f vs best %.5f", name, out_obj, best_obj);
+	T_CHECK(!syn.dup, "%s: minimisation measured a flag set twice", name);
+	if (!want) {
+		/* only what fits the tolerance went, and flag 0 stayed */
+		T_CHECK(out[0] == 1, "%s: the flag that matters was dropped", name);
+		int left = 0;
+		for (int i = 1; i <= 5; i++)
+			left += out[i];
+		T_CHECK(left == 4, "%s: %d of the 0.3%% flags kept, want 4 (one fits in 0.5%%)", name,
+			left);
+	}
+	free(flags);
+	sl_release(&syn.seen);
+	evalcache_close(&ec);
+	sb_release(&err);
+	free(db);
+	space_release(&sp);
+}
+
+static const char gcc_q_text[] =
+	"The following options control optimizations:\n"
+	"  -O<number>                  \t\t\n"
+	"  -faggressive-loop-optimizations \t[enabled]\n"
+	"  -falign-functions=          \t\t16\n"
+	"  -fexceptions                \t\t[available in Modula-2]\n"
+	"  -fno-threadsafe-statics     \t\t[available in C++, ObjC++]\n"
+	"  -fpeel-loops                \t\t[disabled]\n"
+	"  -fno-fake-inverted          \t\t[enabled]\n"
+	"  -fvect-cost-model=[unlimited|dynamic|cheap|very-cheap] \tvery-cheap\n"
+	"  -ftree-vrp                  \t\t[enabled]\n";
+
+static void test_space(const char *dir)
+{
+	struct space sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.level_dim = -1;
+	sl_push(&sp.levels, "-O2");
+	space_parse_optimizers(&sp, gcc_q_text, 0);
+	T_CHECK(sp.ndims == 4, "%zu dimensions from the -Q text, want 4", sp.ndims);
+	unsigned char pt[8];
+	space_start(&sp, pt);
+	char *r = space_render(&sp, pt);
+	T_CHECK(!strcmp(r, ""), "the start point renders as '%s'", r);
+	free(r);
+	/* -fno-fake-inverted [enabled] means -ffake-inverted is off */
+	T_CHECK(!space_parse_point(&sp, "-fpeel-loops -fno-tree-vrp -ffake-inverted", pt),
+		"parse");
+	r = space_render(&sp, pt);
+	T_CHECK(!strcmp(r, "-fpeel-loops -ffake-inverted -fno-tree-vrp"), "rendered '%s'", r);
+	free(r);
+	T_CHECK(space_parse_point(&sp, "-fno-such", pt) == -1, "an unknown flag parsed");
+	T_CHECK(space_drop(&sp, "-fno-tree-vrp", "test") && sp.ndims == 3, "drop by value");
+	space_release(&sp);
+
+	/* the real compiler, when there is one: a space file narrows it */
+	char *vg = NULL;
+	if (run_shell_capture("gcc --version", &vg)) {
+		printf("SKIP part: no gcc for the space-file case\n");
+		free(vg);
+		return;
+	}
+	free(vg);
+	char *path = test_write(dir, "small.space",
+				"; two flags and a param\n[space]\nflags = -funroll-loops -fno-tree-vrp\n"
+				"params = max-unroll-times\n[param max-unroll-times]\nvalues = 2 4\n");
+	struct strbuf err = {0};
+	T_CHECK(!space_load(&sp, "gcc", "O2", path, NULL, &err), "%s", sb_str(&err));
+	T_CHECK(sp.ndims == 3, "%zu dimensions, want 3", sp.ndims);
+	T_CHECK(!space_parse_point(&sp, "-funroll-loops --param=max-unroll-times=4", pt) &&
+			(r = space_render(&sp, pt)) &&
+			!strcmp(r, "-funroll-loops --param=max-unroll-times=4"),
+		"space file point");
+	free(r);
+	space_release(&sp);
+	char *bad = test_write(dir, "bad.space", "[space]\nflagz = -funroll-loops\n");
+	sb_release(&err);
+	T_CHECK(space_load(&sp, "gcc", "-O2", bad, NULL, &err) == -1 &&
+			strstr(sb_str(&err), "bad.space:2: unknown key 'flagz'"),
+		"bad space file: %s", sb_str(&err));
+	/* the probe: gcc rejects a flag it does not know, accepts one it does */
+	struct strlist flags = {0}, said = {0};
+	sl_push(&flags, "-funroll-loops");
+	sl_push(&flags, "-fno-such-flag-xyz");
+	space_probe_flags("gcc", &flags, 2, &said);
+	T_CHECK(said.n == 1 && str_starts_with(said.v[0], "-fno-such-flag-xyz: "),
+		"probe said %zu things: %s", said.n, said.n ? said.v[0] : "");
+	sl_release(&flags);
+	sl_release(&said);
+	sb_release(&err);
+	free(path);
+	free(bad);
+}
+
+static void put(struct evalcache *ec, const char *flags, double obj, const char *status)
+{
+	struct eval_result r = {.obj = obj, .status = (char *)status, .detail = "w: detail",
+				.batch = ""};
+	evalcache_put(ec, flags, &r);
+}
+
+static void test_unsafe(const char *dir)
+{
+	char *db = tmp_db(dir, "unsafe.db");
+	struct evalcache ec;
+	struct strbuf err = {0};
+	T_CHECK(!evalcache_open(&ec, db, "u", "test", &err), "%s", sb_str(&err));
+	put(&ec, "-fa -fb", INFINITY, "wrong_output");
+	put(&ec, "-fwrapv", INFINITY, "wrong_output");
+	put(&ec, "-fa -fwrapv", INFINITY, "wrong_output");
+	put(&ec, "-fa", 0.9, "ok");
+	put(&ec, "-fc", 0.95, "ok");
+	struct eval_result back = {0};
+	T_CHECK(evalcache_get(&ec, "-fwrapv", &back) && isinf(back.obj) &&
+			!strcmp(back.status, "wrong_output"),
+		"an infinite objective does not survive the store");
+	eval_result_release(&back);
+	size_t n;
+	struct unsafe_flag *u = search_unsafe_flags(&ec, &n);
+	T_CHECK(n == 3, "%zu unsafe flags, want 3 (-fwrapv -fb -fa)", n);
+	if (n == 3) {
+		T_CHECK(!strcmp(u[0].flag, "-fwrapv") && u[0].alone && u[0].broken == 2 && !u[0].ok,
+			"first: %s", u[0].flag);
+		T_CHECK(!strcmp(u[1].flag, "-fb") && !u[1].alone && u[1].broken == 1, "second: %s",
+			u[1].flag);
+		T_CHECK(!strcmp(u[2].flag, "-fa") && u[2].broken == 2 && u[2].ok == 1, "third: %s",
+			u[2].flag);
+		T_CHECK(strstr(u[0].evidence, "-fwrapv: w: detail") == u[0].evidence, "evidence: %s",
+			u[0].evidence);
+	}
+	unsafe_flags_free(u, n);
+	/* a second search on the same database is refused */
+	struct evalcache other;
+	sb_release(&err);
+	T_CHECK(evalcache_open(&other, db, "u", "test", &err) == -1 &&
+			strstr(sb_str(&err), "another flagscope search"),
+		"two searches on one database: %s", sb_str(&err));
+	evalcache_close(&ec);
+	sb_release(&err);
+	free(db);
+}
+
+int main(void)
+{
+	char *dir = test_tmpdir("test_search");
+	test_strategies(dir);
+	test_cache(dir);
+	test_resume(dir);
+	minimise_case(dir, two_matter, "-fsyn3 -fsyn7", "two flags matter");
+	minimise_case(dir, small_losses, NULL, "small losses do not add up");
+	test_space(dir);
+	test_unsafe(dir);
+	free(dir);
+	return test_summary("test_search");
+}
