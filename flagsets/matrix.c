@@ -96,6 +96,10 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 			free(c->cc);
 			c->cc = xstrdup(l->keys[LKEY_CC]);
 		}
+		if (l->keys[LKEY_LIBC]) {
+			free(c->libc);
+			c->libc = xstrdup(l->keys[LKEY_LIBC]);
+		}
 		if (l->keys[LKEY_LDFLAGS]) {
 			if (ldflags.len)
 				sb_addc(&ldflags, ' ');

@@ -47,6 +47,7 @@ const char *const level_key_names[LKEY_COUNT] = {
 	[LKEY_CPU] = "cpu",
 	[LKEY_CC] = "cc",
 	[LKEY_LDFLAGS] = "ldflags",
+	[LKEY_LIBC] = "libc",
 };
 
 static int check_value(const char *level, const char *value, struct strbuf *err)
@@ -212,9 +213,12 @@ static void level_key(struct loader *ld, struct axis *a, const char *name, const
 		load_error(ld, line, "'%s' sets a key of level '%s', which [axis %s] does not define above it (define the level first)",
 			   name, level, a->name);
 	else if (k == LKEY_COUNT)
-		load_error(ld, line, "unknown level key '%s' (known: target, cpu, cc, ldflags)", dot + 1);
+		load_error(ld, line, "unknown level key '%s' (known: target, cpu, cc, ldflags, libc)", dot + 1);
 	else if (!*value)
 		load_error(ld, line, "'%s' has no value", name);
+	else if (k == LKEY_LIBC && !libc_lookup(value))
+		load_error(ld, line, "'%s' names a C library flagscope does not know (known: %s)", name,
+			   libc_names());
 	else {
 		free(l->keys[k]);
 		l->keys[k] = xstrdup(value);

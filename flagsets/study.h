@@ -7,7 +7,7 @@
  *                baseline, warmup, timeout, metric, meters, description
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
  *                level.KEY = value sets a reserved key of that level
- *                (target, cpu, cc, ldflags)
+ *                (target, cpu, cc, ldflags, libc)
  *   [exclude]    rule-name = level level ...  (a configuration having all of
  *                the listed levels is skipped)
  *
@@ -42,7 +42,7 @@ const struct axis_kind_info *axis_kind_lookup(const char *axis_name);
 /* Reserved keys a level may carry ("LEVEL.KEY = value" in its axis), so
  * values that belong together travel together: a Loongson 2F n64 level
  * names its own triple and CPU model. */
-enum level_key { LKEY_TARGET, LKEY_CPU, LKEY_CC, LKEY_LDFLAGS, LKEY_COUNT };
+enum level_key { LKEY_TARGET, LKEY_CPU, LKEY_CC, LKEY_LDFLAGS, LKEY_LIBC, LKEY_COUNT };
 
 struct level {
 	char *name;
@@ -51,7 +51,7 @@ struct level {
 	char *keys[LKEY_COUNT]; /* NULL when not set */
 };
 
-/* "target", "cpu", "cc", "ldflags" */
+/* "target", "cpu", "cc", "ldflags", "libc" */
 extern const char *const level_key_names[LKEY_COUNT];
 
 struct axis {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness/qemu.h"
+#include "harness/qemu_diag.h"
 #include "harness/validate.h"
 
 const char *execute_run_name(const struct recipe_run *run)
@@ -243,10 +244,17 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		set_failure(res, OUTCOME_TIMED_OUT,
 			    xasprintf("killed after %.0f s (raise the timeout or shrink the input)",
 				      spec.timeout));
+	} else if (!rr.exited && counts && rr.signal == SIGILL && warmup) {
+		/* which instruction the CPU model lacks, and where */
+		char *why = NULL;
+		qemu_diagnose_trap(argv.v, spec.emu_cpu, run_dir, stdin_path, &why);
+		set_failure(res, OUTCOME_CRASHED,
+			    xasprintf("killed by SIGILL under emulation on %s: %s",
+				      spec.emu_cpu ? spec.emu_cpu : "the default model", why));
+		free(why);
 	} else if (!rr.exited) {
 		set_failure(res, OUTCOME_CRASHED,
-			    xasprintf("killed by signal %d (%s)%s", rr.signal, strsignal(rr.signal),
-				      counts && rr.signal == 4 ? " under emulation: an instruction this CPU model lacks" : ""));
+			    xasprintf("killed by signal %d (%s)", rr.signal, strsignal(rr.signal)));
 	} else if (rr.status != 0) {
 		char *line = last_line(err_path);
 		set_failure(res, OUTCOME_RUN_FAILED, xasprintf("exit status %d%s%s", rr.status,
