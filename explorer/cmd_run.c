@@ -11,6 +11,7 @@
 #include "analysis/rank.h"
 #include "analysis/report.h"
 #include "analysis/stats.h"
+#include "analysis/merge.h"
 #include "analysis/store.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
@@ -36,6 +37,7 @@ static struct {
 	const char *workloads;
 	const char *meters;
 	const char *metric;
+	const char *shard;
 } opt;
 
 static const struct option_spec run_options[] = {
@@ -50,6 +52,8 @@ static const struct option_spec run_options[] = {
 	{"pin", 0, OPT_INT, &opt.pin, "CPU", "pin measured runs to one CPU"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
+	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
+	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{NULL},
 };
@@ -83,6 +87,8 @@ struct session {
 	enum outcome *cfg_outcome; /* before building: unsupported flag / toolchain */
 	char **cfg_detail;
 	struct build *builds; /* config-major: builds[c * nrecipes + w] */
+	char *in_shard;       /* per build: this run measures it (--shard) */
+	int shard_i, shard_n; /* 0/1 without --shard */
 	struct store store;
 	struct exec_ctx exec;
 	int total_runs, runs_done;
@@ -263,6 +269,30 @@ static void prepare_sources(struct session *s)
 	}
 }
 
+/* Another shard's pairs are not built here, except the baseline of a
+ * workload this shard measures: its warm-up makes the reference. */
+static int shard_needs_reference(const struct session *s, size_t c, size_t w)
+{
+	if ((int)c != s->matrix.baseline)
+		return 0;
+	for (size_t k = 0; k < s->matrix.n; k++)
+		if (s->in_shard[k * s->nrecipes + w])
+			return 1;
+	return 0;
+}
+
+static void select_shard(struct session *s)
+{
+	size_t n = s->matrix.n * s->nrecipes;
+	s->in_shard = xcalloc(n ? n : 1, 1);
+	for (size_t c = 0; c < s->matrix.n; c++)
+		for (size_t w = 0; w < s->nrecipes; w++)
+			s->in_shard[c * s->nrecipes + w] =
+				s->shard_n <= 1 || shard_selects(s->matrix.configs[c].id,
+								 s->recipes[w].name, s->shard_i,
+								 s->shard_n);
+}
+
 static void prepare_builds(struct session *s)
 {
 	size_t nw = s->nrecipes;
@@ -278,7 +308,11 @@ static void prepare_builds(struct session *s)
 			if (s->tc_ok[c])
 				build_init(b);
 			/* what cannot be built is settled before the pool starts */
-			if (s->cfg_outcome[c] != OUTCOME_OK) {
+			if (!s->in_shard[c * nw + w] && !shard_needs_reference(s, c, w)) {
+				b->settled = 1;
+				b->outcome = OUTCOME_UNSUPPORTED;
+				b->detail = xstrdup("in another shard");
+			} else if (s->cfg_outcome[c] != OUTCOME_OK) {
 				b->settled = 1;
 				b->outcome = s->cfg_outcome[c];
 				b->detail = xstrdup(s->cfg_detail[c] ? s->cfg_detail[c] : "");
@@ -322,6 +356,8 @@ static void store_builds(struct session *s, int *built, int *cached, int *failed
 {
 	for (size_t i = 0; i < s->matrix.n * s->nrecipes; i++) {
 		struct build *b = &s->builds[i];
+		if (!s->in_shard[i])
+			continue;
 		struct store_build sb = {
 			.study = s->study.name, .config_id = b->cfg->id, .workload = b->recipe->name,
 			.key = b->key, .status = outcome_name(b->outcome), .detail = b->detail,
@@ -406,9 +442,14 @@ static void run_one(struct session *s, size_t c, size_t w, size_t r, int rep)
 {
 	struct build *b = &s->builds[c * s->nrecipes + w];
 	const struct recipe_run *run = &b->recipe->runs[r];
-	if (store_has_run(&s->store, s->study.name, b->cfg->id, b->recipe->name, run->name, rep))
-		return;
 	char *ref = ref_dir(s, w, run);
+	int recorded = s->in_shard[c * s->nrecipes + w];
+	if (recorded ? store_has_run(&s->store, s->study.name, b->cfg->id, b->recipe->name,
+				     run->name, rep)
+		     : file_exists(ref)) {
+		free(ref);
+		return;
+	}
 	int is_base = (int)c == s->matrix.baseline;
 	struct exec_result res;
 	if (s->in_errors[w]) {
@@ -427,7 +468,8 @@ static void run_one(struct session *s, size_t c, size_t w, size_t r, int rep)
 		 s->total_runs, b->cfg->label, b->recipe->name, *run->name ? "/" : "", run->name,
 		 rep ? "" : "warm-up", outcome_name(res.outcome), res.detail ? ": " : "",
 		 res.detail ? res.detail : "", left);
-	record_run(s, b, run, rep, &res);
+	if (recorded)
+		record_run(s, b, run, rep, &res);
 	exec_result_release(&res);
 	free(ref);
 }
@@ -435,6 +477,12 @@ static void run_one(struct session *s, size_t c, size_t w, size_t r, int rep)
 static int build_ok(const struct session *s, size_t c, size_t w)
 {
 	return s->builds[c * s->nrecipes + w].outcome == OUTCOME_OK;
+}
+
+/* built and measured by this run (not another shard's) */
+static int measured_here(const struct session *s, size_t c, size_t w)
+{
+	return build_ok(s, c, w) && s->in_shard[c * s->nrecipes + w];
 }
 
 /* repeat = auto: an item stops once the 95% interval of its median is
@@ -477,7 +525,7 @@ static void run_all(struct session *s)
 	}
 	for (size_t c = 0; c < nc; c++)
 		for (size_t w = 0; w < nw; w++)
-			if (build_ok(s, c, w))
+			if (measured_here(s, c, w))
 				s->total_runs += (int)s->recipes[w].nruns *
 						 ((s->study.repeat_auto ? s->study.max_repeat : s->study.repeat) + 1);
 	s->started = now_seconds();
@@ -487,7 +535,7 @@ static void run_all(struct session *s)
 			run_one(s, base, w, r, 0);
 	for (size_t c = 0; c < nc && !interrupted; c++)
 		for (size_t w = 0; w < nw && c != base; w++)
-			for (size_t r = 0; r < s->recipes[w].nruns && build_ok(s, c, w); r++)
+			for (size_t r = 0; r < s->recipes[w].nruns && measured_here(s, c, w); r++)
 				run_one(s, c, w, r, 0);
 	/* A B C A B C: drift lands on every configuration alike */
 	int last = s->study.repeat_auto ? s->study.max_repeat : s->study.repeat;
@@ -498,7 +546,7 @@ static void run_all(struct session *s)
 		for (size_t w = 0; w < nw; w++)
 			for (size_t r = 0; r < s->recipes[w].nruns && r < 64; r++)
 				for (size_t c = 0; c < nc && !interrupted; c++)
-					if (build_ok(s, c, w) && open_items[(c * nw + w) * 64 + r]) {
+					if (measured_here(s, c, w) && open_items[(c * nw + w) * 64 + r]) {
 						run_one(s, c, w, r, rep);
 						any_open = 1;
 					}
@@ -515,6 +563,7 @@ static void session_release(struct session *s)
 	for (size_t i = 0; i < s->matrix.n * s->nrecipes && s->builds; i++)
 		build_release(&s->builds[i]);
 	free(s->builds);
+	free(s->in_shard);
 	for (size_t c = 0; c < s->matrix.n; c++) {
 		if (s->tcs && s->tc_ok[c])
 			toolchain_release(&s->tcs[c]);
@@ -600,6 +649,12 @@ int cmd_run(int argc, char **argv)
 		error_msg("run: one study at a time (see flagscope run --help)");
 		return 2;
 	}
+	s.shard_n = 1;
+	if (opt.shard && (sscanf(opt.shard, "%d/%d", &s.shard_i, &s.shard_n) != 2 || s.shard_n < 1 ||
+			  s.shard_i < 0 || s.shard_i >= s.shard_n)) {
+		error_msg("run: --shard wants I/N with 0 <= I < N, not '%s'", opt.shard);
+		return 2;
+	}
 	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
 	sl_release(&pos);
 	rc = 2;
@@ -631,6 +686,7 @@ int cmd_run(int argc, char **argv)
 	prepare_toolchains(&s);
 	/* dry runs fetch too: a build key needs the source's identity */
 	prepare_sources(&s);
+	select_shard(&s);
 	prepare_builds(&s);
 	if (opt.dry_run) {
 		print_dry_run(&s);
