@@ -149,77 +149,15 @@ for b in munged slurmctld slurmd sbatch squeue sinfo; do
 	command -v $b >/dev/null || { echo "SKIP: $b is missing (apt-get install slurm-wlm munge)"; exit 77; }
 done
 [ "$(id -u)" = 0 ] || { echo "SKIP: slurmd must run as root here"; exit 77; }
-S=$T/slurm
-mkdir -p "$S/munge" "$S/spool" "$S/state" "$S/log"
-chmod 755 "$S/munge"
-PIDS=()
-stop_daemons() {
-	local p c
-	for p in "${PIDS[@]}"; do
-		for c in $(ps -o pid= --ppid "$p" 2>/dev/null); do kill "$c" 2>/dev/null || true; done
-		kill "$p" 2>/dev/null || true
-	done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-}
-trap stop_daemons EXIT
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-dd if=/dev/urandom of="$S/munge/munge.key" bs=1024 count=1 2>/dev/null
-chmod 400 "$S/munge/munge.key"
-munged -F -f --socket="$S/munge/sock" --key-file="$S/munge/munge.key" --pid-file="$S/munge/pid" \
-	--log-file="$S/munge/log" --seed-file="$S/munge/seed" >"$S/log/munged.out" 2>&1 &
-PIDS+=($!)
-H=$(hostname -s)
-cat >"$S/slurm.conf" <<EOF
-ClusterName=flagscope
-SlurmctldHost=$H(127.0.0.1)
-SlurmctldPort=$(free_port)
-SlurmdPort=$(free_port)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$S/munge/sock
-StateSaveLocation=$S/state
-SlurmdSpoolDir=$S/spool
-SlurmctldPidFile=$S/slurmctld.pid
-SlurmdPidFile=$S/slurmd.pid
-SlurmctldLogFile=$S/log/slurmctld.log
-SlurmdLogFile=$S/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
-MpiDefault=none
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-SwitchType=switch/none
-MinJobAge=600
-NodeName=$H NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=debug Nodes=$H Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF=$S/slurm.conf
-for i in $(seq 50); do [ -S "$S/munge/sock" ] && break; sleep 0.1; done
-slurmctld -D -i -f "$SLURM_CONF" >"$S/log/slurmctld.out" 2>&1 &
-PIDS+=($!)
-slurmd -D -N "$H" -f "$SLURM_CONF" >"$S/log/slurmd.out" 2>&1 &
-PIDS+=($!)
-for i in $(seq 300); do
-	[ "$(sinfo -h -o %t 2>/dev/null)" = idle ] && break
-	sleep 0.1
-done
-[ "$(sinfo -h -o %t 2>/dev/null)" = idle ] || fail "Slurm did not come up: $(tail -5 "$S/log/slurmctld.log" "$S/log/slurmd.log")"
+SLURM_BASE=$T/slurm
+. "$FLAGSCOPE_SRC/tests/lib_slurm.sh"
+trap slurm_stop EXIT
+slurm_start || fail "Slurm did not come up"
 t0=$(date +%s.%N)
 fs slurm three.study --shards 4 --dir "$T/j" --db "$T/slurm.db" --submit >submit.out ||
 	fail "submit: $(cat submit.out)"
 grep -q "^submitted: array job [0-9]* (4 shards), merge job [0-9]*" submit.out || fail "submit: $(cat submit.out)"
-for i in $(seq 1200); do
-	[ -z "$(squeue -h 2>/dev/null)" ] && break
-	sleep 0.5
-done
-[ -z "$(squeue -h)" ] || fail "the jobs did not finish: $(squeue)"
+slurm_wait 600 || fail "the jobs did not finish: $(squeue)"
 t1=$(date +%s.%N)
 for i in 0 1 2 3; do
 	[ "$(cat "$T/j/shard-$i.status" 2>/dev/null)" = 0 ] ||
@@ -227,5 +165,5 @@ for i in 0 1 2 3; do
 done
 [ -f "$T/slurm.db" ] || fail "the merge job made no database: $(cat "$T/j/merge.log")"
 same_runs full.db "$T/slurm.db" || fail "the study through Slurm differs from the unsharded run"
-echo "ok 5 - 4 shards through Slurm and the merge job: the unsharded run's runs ($(echo "$t1 - $t0" | bc) s)"
+echo "ok 5 - 4 shards through Slurm and the merge job: the unsharded run's runs ($(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s)"
 echo "it_slurm: all passed"

@@ -25,90 +25,17 @@ DRIVER=$(dirname "$FLAGSCOPE_BIN")/tests/test_ssh_runner
 [ "$(id -u)" = 0 ] || { echo "SKIP: the test sshd must run as root to log root in"; exit 77; }
 [ -x "$DRIVER" ] || { echo "SKIP: $DRIVER is not built"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-rm -rf "$T"; mkdir -p "$T" /run/sshd
+rm -rf "$T"; mkdir -p "$T"
 export FLAGSCOPE_TEST_TMP=$T/tmp FLAGSCOPE_CACHE=$T/cache
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+SSHD_BASE=$T
+. "$FLAGSCOPE_SRC/tests/lib_sshd.sh"
+trap stop_all_sshd EXIT
 
-# every process below pid, deepest first
-descendants() {
-	local c
-	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
-		descendants "$c"
-		echo "$c"
-	done
-}
-
-declare -A SSHD_PID SSHD_PORT
-# start_sshd NAME [PORT]: an sshd with its own host key under $T/NAME
-start_sshd() {
-	local name=$1 d=$T/$1 port=${2:-$(free_port)}
-	mkdir -p "$d"
-	[ -f "$d/host_key" ] || ssh-keygen -q -t ed25519 -N '' -f "$d/host_key"
-	cat >"$d/sshd_config" <<EOF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $d/host_key
-PidFile $d/sshd.pid
-AuthorizedKeysFile $T/authorized_keys
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-PermitRootLogin prohibit-password
-UsePAM no
-StrictModes no
-MaxSessions 64
-MaxStartups 64
-EOF
-	/usr/sbin/sshd -D -e -f "$d/sshd_config" 2>>"$d/sshd.log" &
-	SSHD_PID[$name]=$!
-	SSHD_PORT[$name]=$port
-	local i
-	for i in $(seq 100); do
-		grep -q "Server listening" "$d/sshd.log" 2>/dev/null && break
-		sleep 0.1
-	done
-	grep -q "Server listening" "$d/sshd.log" || fail "sshd $name did not start: $(cat "$d/sshd.log")"
-	if ! grep -q "^\[127.0.0.1\]:$port " "$T/known_hosts" 2>/dev/null; then
-		echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$d/host_key.pub")" >>"$T/known_hosts"
-	fi
-}
-
-# kill_sshd NAME: the listener and every session it forked (a board gone)
-kill_sshd() {
-	local pid=${SSHD_PID[$1]:-}
-	[ -n "$pid" ] || return 0
-	kill -9 $(descendants "$pid") "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-	SSHD_PID[$1]=
-	# the listener's log says so: the next start waits for its own line
-	: >"$T/$1/sshd.log"
-}
-
-# signal_sshd SIG NAME: only the sshd processes (not the programs they run)
-signal_sshd() {
-	local p
-	for p in $(descendants "${SSHD_PID[$2]}") "${SSHD_PID[$2]}"; do
-		[ "$(cat /proc/"$p"/comm 2>/dev/null)" = sshd ] && kill -"$1" "$p" 2>/dev/null || true
-	done
-}
-
-cleanup() {
-	local n
-	for n in "${!SSHD_PID[@]}"; do
-		[ -n "${SSHD_PID[$n]}" ] && signal_sshd CONT "$n"
-		kill_sshd "$n"
-	done
-}
-trap cleanup EXIT
-
-ssh-keygen -q -t ed25519 -N '' -f "$T/user_key"
-cp "$T/user_key.pub" "$T/authorized_keys"
+sshd_keys
 ssh-keygen -q -t ed25519 -N '' -f "$T/other_key"
-start_sshd a
-start_sshd b
+start_sshd a || fail "sshd a"
+start_sshd b || fail "sshd b"
 echo "[127.0.0.1]:${SSHD_PORT[a]} $(cut -d' ' -f1,2 "$T/other_key.pub")" >"$T/bad_known"
 A=root@127.0.0.1:${SSHD_PORT[a]}
 B=root@127.0.0.1:${SSHD_PORT[b]}
@@ -146,7 +73,7 @@ grep -qx "ok $B" "$T/slow.out" || fail "not retried on the other board: $(cat "$
 echo "ok 3 - a board killed mid-run: retried on the other board, the lost run stopped"
 
 # 4. a board that stops answering (ssh notices after 3 x 5 s)
-start_sshd a "${SSHD_PORT[a]}"
+start_sshd a "${SSHD_PORT[a]}" || fail "sshd a again"
 slow_run "$A $B"
 signal_sshd STOP a
 wait "$SLOW" || fail "the driver crashed: $(cat "$T/slow.err")"
