@@ -159,6 +159,10 @@ static void fill_cell(struct store *st, const struct pivot *p, const struct resu
 {
 	cell->present = 1;
 	cell->status = results_status(st, p->study, c->id, r->workload, r->run, &cell->detail);
+	/* a failed or unsupported item has no figures to compare (the store
+	 * may still hold a build's placeholder size of 0) */
+	if (cell->status != OUTCOME_OK)
+		return;
 	cell->value = median_of(st, p->study, c->id, r->workload, r->run, p->metric);
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		cell->mem[k] = median_of(st, p->study, c->id, r->workload, r->run, p->memory[k]);

@@ -30,9 +30,10 @@
  *                for a higher-is-better one (positive: better again);
  *   mem_ratio  = ref / this for each memory metric (virtual, resident,
  *                dirty): above 1 when this level uses less.
- * Values are medians over the good repetitions (results.h).  A cell
- * without a value (a failed build, an UNSUPPORTED combination, a metric
- * not measured) has NAN and its outcome.
+ * Values are medians over the good repetitions (results.h), and only an
+ * item whose outcome is ok has them: a cell of a failed build, an
+ * UNSUPPORTED combination, a wrong output, or a metric not measured has
+ * NAN (and its outcome).
  *
  * How to add a pivot format: a const struct pivot_ops in
  * analysis/report_pivot.c, listed in its pivot_formats[].

@@ -95,7 +95,9 @@ static void table_row(FILE *out, const struct pivot *p, const struct pivot_block
 				fprintf(out, " %*s", NUM_W, "");
 			continue;
 		}
-		put_num(out, c->value, "%.4g", VAL_W - 1);
+		/* sizes in bytes read better whole than as 6.431e+05 */
+		put_num(out, c->value, fabs(c->value) >= 1e4 && fabs(c->value) < 1e10 ? "%.0f" : "%.4g",
+			VAL_W - 1);
 		if (l == p->ref) {
 			for (int k = 0; k < PIVOT_NMEM; k++)
 				put_num(out, c->mem[k], "%.0f", NUM_W);

@@ -7,9 +7,10 @@
  * Expected: PASS.  Cases: levels, reference and blocks; the studies'
  * percentage and memory ratios recomputed from the planted values; an
  * UNSUPPORTED cell with its reason; a higher-is-better metric; pivoting
- * on link; a block without the reference level compared with the
- * baseline; an unknown axis; a missing study file (libc still pivots, a
- * generic axis cannot); the three formats.
+ * on link; a build property (size.file) with an unsupported cell's
+ * placeholder 0 left out; a block without the reference level compared
+ * with the baseline; an unknown axis; a missing study file (libc still
+ * pivots, a generic axis cannot); the three formats.
  */
 #include <math.h>
 #include <unistd.h>
@@ -58,6 +59,9 @@ static void put_item(struct store *st, const char *study, const struct plant *p,
 		.facts = "[]", .seconds = 1,
 	};
 	store_put_build(st, &b);
+	/* as the harness stores it: an unsupported build has a size of 0 */
+	struct store_metric size = {"size.file", p->unsupported ? 0 : 1000 * p->virt, "B"};
+	store_put_run(st, study, id, "wl", "@build", 0, "ok", "", &size, 1);
 	if (p->unsupported)
 		return;
 	store_put_run(st, study, id, "wl", run, 0, "ok", "", NULL, 0);
@@ -177,6 +181,16 @@ static void check_libc_pivot(struct store *st)
 		free(text);
 	}
 	T_CHECK(!pivot_format("html"), "no html pivot");
+	pivot_release(&p);
+
+	/* a build property pivots too; an unsupported cell has no figure */
+	T_CHECK(!pivot_compute(st, "s", "libc", "size.file", NULL, &p, &err), "%s", sb_str(&err));
+	dd = cell(&p, "dynamic O2", "a", "dietlibc");
+	ds = cell(&p, "static O2", "a", "dietlibc");
+	T_CHECK(dd && isnan(dd->value) && ds && near(ds->value, 250000) &&
+			near(ds->pct, 100 * (1800.0 / 250 - 1)),
+		"size.file: unsupported %g, dietlibc static %g", dd ? dd->value : -1,
+		ds ? ds->value : -1);
 	pivot_release(&p);
 	sb_release(&err);
 }
