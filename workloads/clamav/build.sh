@@ -9,7 +9,10 @@
 # system (OpenSSL, zlib, bzip2, libxml2, PCRE2, json-c, libmspack: Debian's
 # +dfsg tarball drops ClamAV's bundled copy of libmspack) are Debian's and
 # linked dynamically.  Milter, clamonacc, unrar, tests, docs and man pages
-# are off.
+# are off.  With unrar off, ClamAV 1.4.3's static libclamav target does not
+# pass on the unrar interface's include folder that its headers need
+# (unrar_iface.h; the shared target does): CMAKE_C_STANDARD_INCLUDE_DIRECTORIES
+# adds it to every C compile without touching the flags.
 #
 # Flags: the C units get exactly $CFLAGS.  CMAKE_BUILD_TYPE=Release with
 # CMAKE_C_FLAGS_RELEASE emptied, so CMake adds no -O of its own (ClamAV's
@@ -44,6 +47,7 @@ cmake -S "$SRC" -B . -G "Unix Makefiles" \
 	-DCMAKE_C_FLAGS_RELEASE= \
 	-DCMAKE_CXX_FLAGS_RELEASE= \
 	-DCMAKE_EXE_LINKER_FLAGS="$LDFLAGS" \
+	-DCMAKE_C_STANDARD_INCLUDE_DIRECTORIES="$SRC/libclamunrar_iface" \
 	-DCARGO_HOME="$CARGO_HOME" \
 	-Dcargo_EXECUTABLE="$cargo" \
 	-Drustc_EXECUTABLE="$rustc" \
