@@ -475,6 +475,10 @@ static void test_unsafe(const char *dir)
 	put(&ec, "-fa -fwrapv", INFINITY, "wrong_output");
 	put(&ec, "-fa", 0.9, "ok");
 	put(&ec, "-fc", 0.95, "ok");
+	put(&ec, "-fc -fwrapv", INFINITY, "wrong_output"); /* -fwrapv explains it */
+	put(&ec, "-fd", 0.95, "ok");
+	put(&ec, "-fe", 0.95, "ok");
+	put(&ec, "-fd -fe", INFINITY, "crashed"); /* only together: both suspects */
 	struct eval_result back = {0};
 	T_CHECK(evalcache_get(&ec, "-fwrapv", &back) && isinf(back.obj) &&
 			!strcmp(back.status, "wrong_output"),
@@ -482,14 +486,18 @@ static void test_unsafe(const char *dir)
 	eval_result_release(&back);
 	size_t n;
 	struct unsafe_flag *u = search_unsafe_flags(&ec, &n);
-	T_CHECK(n == 3, "%zu unsafe flags, want 3 (-fwrapv -fb -fa)", n);
-	if (n == 3) {
-		T_CHECK(!strcmp(u[0].flag, "-fwrapv") && u[0].alone && u[0].broken == 2 && !u[0].ok,
+	/* -fa built a good program and its breaks are explained by -fb and
+	 * -fwrapv, which never did; -fc likewise */
+	T_CHECK(n == 4, "%zu unsafe flags, want 4 (-fwrapv -fb -fd -fe)", n);
+	if (n == 4) {
+		T_CHECK(!strcmp(u[0].flag, "-fwrapv") && u[0].alone && u[0].broken == 3 && !u[0].ok,
 			"first: %s", u[0].flag);
-		T_CHECK(!strcmp(u[1].flag, "-fb") && !u[1].alone && u[1].broken == 1, "second: %s",
-			u[1].flag);
-		T_CHECK(!strcmp(u[2].flag, "-fa") && u[2].broken == 2 && u[2].ok == 1, "third: %s",
+		T_CHECK(!strcmp(u[1].flag, "-fb") && !u[1].alone && u[1].broken == 1 && !u[1].ok,
+			"second: %s", u[1].flag);
+		T_CHECK(!strcmp(u[2].flag, "-fd") && u[2].suspect && u[2].ok == 1, "third: %s",
 			u[2].flag);
+		T_CHECK(!strcmp(u[3].flag, "-fe") && u[3].suspect && u[3].ok == 1, "fourth: %s",
+			u[3].flag);
 		T_CHECK(strstr(u[0].evidence, "-fwrapv: w: detail") == u[0].evidence, "evidence: %s",
 			u[0].evidence);
 	}

@@ -97,7 +97,7 @@ static void unsafe_lines(FILE *out, const char *prefix, const struct search_repo
 	for (size_t i = 0; i < r->nunsafe; i++) {
 		const struct unsafe_flag *u = &r->unsafe[i];
 		fprintf(out, "%s  %s: %zu broken, %zu good flag sets%s; %s\n", prefix, u->flag,
-			u->broken, u->ok, u->alone ? ", broke alone" : "", u->evidence);
+			u->broken, u->ok, u->alone ? ", broke alone" : u->suspect ? ", broke in combination" : "", u->evidence);
 	}
 }
 
@@ -222,8 +222,8 @@ void search_report_json(FILE *out, const struct search_report *r)
 		const struct unsafe_flag *u = &r->unsafe[i];
 		sb_add(&sb, i ? ", {\"flag\": " : "{\"flag\": ");
 		sb_add_json(&sb, u->flag);
-		sb_addf(&sb, ", \"broken\": %zu, \"ok\": %zu, \"alone\": %s, \"evidence\": ", u->broken,
-			u->ok, u->alone ? "true" : "false");
+		sb_addf(&sb, ", \"broken\": %zu, \"ok\": %zu, \"alone\": %s, \"suspect\": %s, \"evidence\": ",
+			u->broken, u->ok, u->alone ? "true" : "false", u->suspect ? "true" : "false");
 		sb_add_json(&sb, u->evidence);
 		sb_add(&sb, "}");
 	}

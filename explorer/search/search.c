@@ -303,10 +303,12 @@ int search_minimise(struct evalcache *ec, const struct space *sp, const struct e
 	return 0;
 }
 
+static void unsafe_flag_release(struct unsafe_flag *u);
+
 struct unsafe_walk {
 	struct unsafe_flag *u;
 	size_t n;
-	int pass; /* 0: collect broken, 1: count good */
+	int pass; /* 0: collect broken, 1: count good, 2: find unexplained breaks */
 };
 
 static struct unsafe_flag *find_flag(struct unsafe_walk *w, const char *flag)
@@ -343,6 +345,12 @@ static void unsafe_visit(void *user, const char *flags, const struct eval_result
 			u->ok++;
 		}
 	}
+	/* a break no never-good flag explains: every flag of it is a suspect */
+	int explained = 0;
+	for (size_t i = 0; w->pass == 2 && broken && i < words.n; i++)
+		explained |= !find_flag(w, words.v[i])->ok;
+	for (size_t i = 0; w->pass == 2 && broken && !explained && i < words.n; i++)
+		find_flag(w, words.v[i])->suspect = 1;
 	sl_release(&words);
 }
 
@@ -364,17 +372,33 @@ struct unsafe_flag *search_unsafe_flags(struct evalcache *ec, size_t *n)
 	evalcache_each(ec, unsafe_visit, &w);
 	w.pass = 1;
 	evalcache_each(ec, unsafe_visit, &w);
+	w.pass = 2;
+	evalcache_each(ec, unsafe_visit, &w);
+	/* a flag that also built good programs, seen broken only next to a
+	 * flag that never did, is not blamed */
+	size_t keep = 0;
+	for (size_t i = 0; i < w.n; i++) {
+		if (!w.u[i].ok || w.u[i].suspect)
+			w.u[keep++] = w.u[i];
+		else
+			unsafe_flag_release(&w.u[i]);
+	}
+	w.n = keep;
 	if (w.n)
 		qsort(w.u, w.n, sizeof(*w.u), by_guilt);
 	*n = w.n;
 	return w.u;
 }
 
+static void unsafe_flag_release(struct unsafe_flag *u)
+{
+	free(u->flag);
+	free(u->evidence);
+}
+
 void unsafe_flags_free(struct unsafe_flag *u, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(u[i].flag);
-		free(u[i].evidence);
-	}
+	for (size_t i = 0; i < n; i++)
+		unsafe_flag_release(&u[i]);
 	free(u);
 }

@@ -86,13 +86,17 @@ int search_minimise(struct evalcache *ec, const struct space *sp, const struct e
 		    const unsigned char *best, double best_obj, double tol, unsigned char *out,
 		    double *out_obj, struct strbuf *err);
 
-/* Flags seen in broken candidates of the context: per flag word, how many
- * broken and how many good flag sets carry it, whether a broken set
- * carried it alone, and the first evidence. */
+/* Flags blamed for broken candidates of the context: a flag is blamed
+ * when it never appeared in a good flag set, or when it was in a broken
+ * set that no such never-good flag explains (then every flag of that set
+ * is a suspect: they break together).  Per flag: how many broken and how
+ * many good flag sets carry it, whether a broken set carried it alone,
+ * and the first evidence. */
 struct unsafe_flag {
 	char *flag;
 	size_t broken, ok;
 	int alone;      /* a broken candidate had only this flag */
+	int suspect;    /* in a broken set no never-good flag explains */
 	char *evidence; /* "-fwrapv: flagbug: wrong_output: ..." */
 };
 /* Sorted: alone first, then by broken / (broken + ok), descending.

@@ -1,0 +1,160 @@
+#!/bin/bash
+# it_search.sh - flagscope search for real, on the flagbug fixture (its
+# output changes under -fwrapv): a tiny combined-elimination search
+# rejects the -fwrapv candidate as wrong output and blames the flag, finds
+# a valid best set, minimises and confirms it, writes make.conf; a rerun
+# measures nothing; another strategy shares the cache; a search killed
+# with SIGKILL resumes without measuring anything twice; the insns metric
+# counts instructions with cachegrind.
+set -euo pipefail
+: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
+T=$FLAGSCOPE_TEST_TMP/it_search
+rm -rf "$T"; mkdir -p "$T/home/workloads"
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/flagbug" "$T/home/workloads/"
+export FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache
+fs() { "$FLAGSCOPE_BIN" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cd "$T"
+
+cat > fb.study <<'S'
+; expect: -fwrapv candidates are wrong_output against this -O2 baseline
+[study]
+name = fb
+workloads = flagbug
+repeat = 2
+baseline = O2
+[axis opt]
+O2 = -O2
+S
+cat > fb.space <<'S'
+; four flags, one of which (-fwrapv) breaks flagbug
+[space]
+flags = -fwrapv -funroll-loops -fno-tree-vrp -fpeel-loops
+S
+
+# 1. CE: one round of single-flag changes, so -fwrapv alone is tried
+fs search fb.study --space fb.space --strategy ce --budget 6 --metric size \
+	--confirm-repeat 2 --db s.db --format json -o make.conf -q > ce.json
+python3 - <<'P'
+import json, re, sqlite3
+r = json.load(open("ce.json"))
+assert r["metric"] == "size" and r["space"]["dims"] == 4, r["space"]
+assert 1 <= r["evals"] <= 6 and r["measured"] == r["evals"], (r["evals"], r["measured"])
+trace = {t["flags"]: t["objective"] for t in r["trace"]}
+assert "-fwrapv" in trace and trace["-fwrapv"] is None, trace
+ok = [f for f, o in trace.items() if o is not None]
+assert ok, trace
+best = r["best"]
+assert best["objective"] is not None and best["objective"] <= 1.0, best
+assert "-fwrapv" not in best["flags"].split(), best
+assert best["objective"] == min(trace[f] for f in ok), (best, trace)
+mini = r["minimal"]
+assert set(mini["flags"].split()) <= set(best["flags"].split()), (mini, best)
+assert mini["objective"] <= best["objective"] * 1.005, (mini, best)
+u = r["unsafe"]
+assert u and u[0]["flag"] == "-fwrapv" and u[0]["alone"] and u[0]["ok"] == 0, u
+assert "wrong_output" in u[0]["evidence"] and "differs" in u[0]["evidence"], u[0]
+assert all(x["flag"] == "-fwrapv" or x["suspect"] for x in u), u
+c = r["confirm"]
+assert c["status"] == "ok" and [a["level"] for a in c["against"]] == ["-O2", "-O3"], c
+for a in c["against"]:
+    assert a["time_ratio"] > 0 and a["ci"][0] <= a["time_ratio"] <= a["ci"][1], a
+    assert a["items"][0]["n"] == 2 and a["verdict"] in ("improved", "regressed", "unchanged"), a
+mc = open("make.conf").read()
+assert mc == r["make_conf"], "the -o file and the JSON disagree"
+m = re.search(r'^COMMON_FLAGS="([^"]*)"$', mc, re.M)
+assert m and m.group(1).split() == ["-O2"] + mini["flags"].split(), mc
+assert "-fwrapv" in mc and 'CFLAGS="${COMMON_FLAGS}"' in mc, mc  # blamed in a comment only
+db = sqlite3.connect("s.db")
+# the pipeline judged it: the -fwrapv build ran and its output was wrong
+st = db.execute("select r.status from runs r join configs c on c.study = r.study and "
+                "c.id = r.config_id where c.cflags like '%-fwrapv%' and r.rep = 0 "
+                "and r.run != '@build'").fetchall()
+assert st and all(s[0] == "wrong_output" for s in st), st
+n = db.execute("select count(*) from search_evals").fetchone()[0]
+assert n == r["evals"], (n, r["evals"])
+P
+echo "ok 1 - ce rejects the wrong-output candidate, blames -fwrapv, minimises, confirms, make.conf"
+
+# 2. the same search again: everything from the cache, nothing built
+fs search fb.study --space fb.space --strategy ce --budget 6 --metric size \
+	--confirm-repeat 0 --db s.db --format json -q > ce2.json
+python3 - <<'P'
+import json
+a, b = json.load(open("ce.json")), json.load(open("ce2.json"))
+assert b["measured"] == 0 and b["resumed"] == b["evals"] == a["evals"], b
+assert b["best"] == a["best"] and b["search"] == a["search"], (a["best"], b["best"])
+assert b["confirm"] is None
+P
+echo "ok 2 - a rerun measures nothing and finds the same"
+
+# 3. another strategy shares the cache; no flag set is ever built twice
+fs search fb.study --space fb.space --strategy random --budget 8 --metric size \
+	--confirm-repeat 0 --no-minimise --db s.db --format json -q > rnd.json
+python3 - <<'P'
+import json, re, sqlite3
+a, r = json.load(open("ce.json")), json.load(open("rnd.json"))
+assert r["evals"] == 8 and r["minimal"] is None, r
+known = {t["flags"] for t in a["trace"]}
+mine = {t["flags"] for t in r["trace"]}
+assert r["measured"] == len(mine - known), (r["measured"], mine, known)
+db = sqlite3.connect("s.db")
+cand = [c for (l, c) in db.execute("select label, cflags from configs where study like 'search-%'")
+        if re.search(r"(^| )c[0-9a-f]{12}$", l)]
+assert len(cand) == len(set(cand)), "a flag set was measured in two batches"
+n = db.execute("select count(*) from search_evals").fetchone()[0]
+assert n == len(cand), (n, len(cand))
+P
+echo "ok 3 - random search reuses what ce measured; every flag set measured once"
+
+# 4. SIGKILL in the middle; the same command resumes
+cat > wide.space <<'S'
+[space]
+flags = -funroll-loops -fno-tree-vrp -fpeel-loops -ftree-vectorize -fno-inline-small-functions -fgcse-after-reload
+S
+args=(fb.study --space wide.space --strategy ga --budget 14 --batch 4 --metric size
+	--confirm-repeat 0 --no-minimise --db k.db --format json -q)
+"$FLAGSCOPE_BIN" search "${args[@]}" > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+	n=$(python3 -c "import sqlite3
+try: print(sqlite3.connect('k.db').execute('select count(*) from search_trace').fetchone()[0])
+except Exception: print(0)")
+	[ "$n" -ge 4 ] && break
+	sleep 0.2
+done
+kill -9 $pid; wait $pid 2>/dev/null || true
+[ "$n" -ge 4 ] || fail "the search stored nothing in time"
+sleep 1  # its flagscope run child gets SIGTERM and lets go of the database
+fs search "${args[@]}" > k.json
+fs search "${args[@]}" --db k2.db > k2.json  # uninterrupted, for comparison
+python3 - <<'P'
+import json, re, sqlite3
+k, u = json.load(open("k.json")), json.load(open("k2.json"))
+assert k["evals"] == u["evals"] == 14, (k["evals"], u["evals"])
+assert k["resumed"] >= 4 and k["measured"] == k["evals"] - k["resumed"], k
+assert [t["flags"] for t in k["trace"]] == [t["flags"] for t in u["trace"]], "resumed differently"
+assert k["best"]["flags"] == u["best"]["flags"], (k["best"], u["best"])
+db = sqlite3.connect("k.db")
+cand = [c for (l, c) in db.execute("select label, cflags from configs where study like 'search-%'")
+        if re.search(r"(^| )c[0-9a-f]{12}$", l)]
+assert len(cand) == len(set(cand)) == 14, (len(cand), len(set(cand)))
+P
+echo "ok 4 - killed with SIGKILL, resumed to the same search, nothing measured twice"
+
+# 5. the deterministic metric: instruction counts from cachegrind
+if ! command -v valgrind > /dev/null; then
+	echo "SKIP 5: no valgrind (install the valgrind package)"
+	exit 0
+fi
+fs search fb.study --space fb.space --strategy ce --budget 3 --metric insns \
+	--confirm-repeat 0 --no-minimise --db i.db --format json -q > insns.json
+python3 - <<'P'
+import json
+r = json.load(open("insns.json"))
+assert r["metric"] == "insns" and "instructions" in r["metric_desc"], r["metric_desc"]
+objs = [t["objective"] for t in r["trace"] if t["objective"] is not None]
+assert objs and all(o > 0 for o in objs), r["trace"]
+assert any(abs(o - 1) > 1e-6 for o in objs), "no flag changed the instruction count"
+P
+echo "ok 5 - instruction counts (cachegrind) as the objective"
