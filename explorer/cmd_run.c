@@ -119,9 +119,10 @@ static void progress(const char *fmt, ...)
 static void build_progress(const struct build *b, size_t done, size_t total, void *user)
 {
 	(void)user;
-	progress("[build %zu/%zu] %s %s: %s (%.1f s)%s%s", done, total, b->cfg->label,
-		 b->recipe->name, outcome_name(b->outcome), b->seconds, b->detail ? ": " : "",
-		 b->detail ? b->detail : "");
+	progress("[build %zu/%zu] %s %s: %s (%.1f s%s)%s%s", done, total, b->cfg->label,
+		 b->recipe->name, outcome_name(b->outcome), b->seconds,
+		 b->config_seeded ? ", configure from the group's proven cache" : "",
+		 b->detail ? ": " : "", b->detail ? b->detail : "");
 }
 
 static int load_recipes(struct session *s, struct strbuf *err)
@@ -368,7 +369,8 @@ static void store_builds(struct session *s, int *built, int *cached, int *failed
 		*built += really_built && b->outcome == OUTCOME_OK;
 		*cached += b->cached && b->outcome == OUTCOME_OK;
 		*failed += b->outcome != OUTCOME_OK;
-		if (b->size_text >= 0) {
+		if (b->size_text >= 0 && !b->settled &&
+		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED)) {
 			struct store_metric m[] = {
 				{"size.text", b->size_text, "B"}, {"size.data", b->size_data, "B"},
 				{"size.bss", b->size_bss, "B"},   {"size.rodata", b->size_rodata, "B"},

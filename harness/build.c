@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/configcache.h"
 #include "harness/elf.h"
 #include "harness/libc.h"
 
@@ -152,6 +153,9 @@ static pid_t build_start(struct build *b, int jobs_each)
 	char *log = xasprintf("%s/build.log", b->dir);
 	char *cflags = build_cflags(b);
 	char *jobs = xasprintf("%d", jobs_each);
+	int seeded = 0;
+	char *config_cache = configcache_prepare(b, &seeded);
+	b->config_seeded = seeded;
 	pid_t pid = fork();
 	if (pid == 0) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -170,6 +174,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 		setenv("SYSROOT", b->cfg->sysroot ? b->cfg->sysroot : "", 1);
 		setenv("JOBS", jobs, 1);
 		setenv("LC_ALL", "C", 1);
+		setenv("FLAGSCOPE_CONFIG_CACHE", config_cache, 1);
 		unsetenv("MAKEFLAGS");
 		unsetenv("CPPFLAGS");
 		execl("/bin/sh", "sh", "-e", "-c", b->recipe->build_script, (char *)NULL);
@@ -178,6 +183,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 	free(log);
 	free(cflags);
 	free(jobs);
+	free(config_cache);
 	return pid;
 }
 
@@ -210,6 +216,13 @@ static void build_verify(struct build *b)
 			break;
 		}
 		b->size_file += (double)st.st_size;
+		/* a binary whose pages are still dirty in the page cache shows
+		 * them as the process's own dirty memory: write it out first */
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			fsync(fd);
+			close(fd);
+		}
 		if (elf_facts_read(path, &f, &err)) {
 			b->outcome = OUTCOME_BUILD_FAILED;
 			free(b->detail);
@@ -274,6 +287,8 @@ static void build_finish(struct build *b, int status)
 	} else {
 		b->outcome = OUTCOME_OK;
 		build_verify(b);
+		if (!b->config_seeded)
+			configcache_learn(b);
 	}
 	free(log);
 }

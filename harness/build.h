@@ -30,6 +30,7 @@ struct build {
 	char *detail;  /* one line: why it failed, or what verify found */
 	double seconds;
 	int cached;
+	int config_seeded; /* configure ran from its group's proven cache */
 	int settled; /* the outcome was decided before building (unsupported
 			flag, missing compiler, no source): build_all skips it */
 	char *facts_json; /* JSON array of ELF facts, one per binary */
