@@ -7,14 +7,8 @@
 # with SIGKILL resumes without measuring anything twice; the insns metric
 # counts instructions with cachegrind.
 set -euo pipefail
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/it_search
-rm -rf "$T"; mkdir -p "$T/home/workloads"
+. "$FLAGSCOPE_SRC/tests/lib_it.sh" it_search
 cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/flagbug" "$T/home/workloads/"
-export FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache
-fs() { "$FLAGSCOPE_BIN" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cd "$T"
 
 cat > fb.study <<'S'
 ; expect: -fwrapv candidates are wrong_output against this -O2 baseline

@@ -11,6 +11,7 @@
 
 static const char schema[] =
 	"PRAGMA journal_mode=WAL;"
+	"PRAGMA synchronous=NORMAL;"
 	"CREATE TABLE IF NOT EXISTS search_contexts(id TEXT PRIMARY KEY, description TEXT);"
 	"CREATE TABLE IF NOT EXISTS search_evals(context TEXT, flags TEXT, status TEXT,"
 	"  objective REAL, detail TEXT, batch TEXT, stored TEXT,"
