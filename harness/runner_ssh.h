@@ -29,6 +29,9 @@
  * board has no perf.  exit_memory is not supported: vm_* stay -1.
  *
  * One run at a time per board; concurrent callers (threads) share a pool.
+ * The connection and the helper session end with the thread that opened
+ * them (PR_SET_PDEATHSIG), so call exec from threads that live as long as
+ * the study; a session found gone is reopened, not counted as a fault.
  * A board that disconnects, reboots or stops answering loses that run
  * only: it is retried, on another board of the pool when one is free, up
  * to RUNNER_SSH_ATTEMPTS times; then exec returns -1 with every board's

@@ -97,8 +97,10 @@ int ssh_spawn(struct strlist *argv, int in_fd, struct ssh_proc *p, struct strbuf
 		return -1;
 	}
 	if (pid == 0) {
-		/* its own group: a ^C meant for flagscope must not cut the line */
+		/* its own group: a ^C meant for flagscope must not cut the line;
+		 * but it ends with flagscope, however that ends */
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		dup2(in_fd >= 0 ? in_fd : in[0], 0);
 		dup2(out[1], 1);
 		if (p->err >= 0)

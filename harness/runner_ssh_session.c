@@ -25,6 +25,7 @@ struct session_reader {
 	char buf[65536];
 	size_t pos, len;
 	double deadline;
+	double idle; /* > 0: each read moves the deadline this far ahead */
 	const char *why; /* why a read failed */
 };
 
@@ -51,6 +52,8 @@ static int rd_fill(struct session_reader *r)
 			return -1;
 		}
 		r->len = (size_t)got;
+		if (r->idle > 0)
+			r->deadline = now_seconds() + r->idle;
 		return 0;
 	}
 }
@@ -176,6 +179,9 @@ static int read_answer(struct session_reader *r, const struct run_spec *spec, co
 			close(fds[i]);
 	if (rd_line(r, &line) || strcmp(line.buf, "flagscope-helper 1"))
 		goto out;
+	/* the program is done: large outputs may take long on a slow line,
+	 * but never long without a byte */
+	r->idle = RUN_GRACE_SECONDS;
 	while (!rd_line(r, &line) && strcmp(line.buf, "--"))
 		sl_push(&kv, line.buf);
 	if (strcmp(sb_str(&line), "--"))
@@ -355,6 +361,7 @@ int board_run(struct board *b, const struct run_spec *spec, const struct run_fil
 		rc = 1;
 	} else if (!rc) {
 		b->rd->deadline = deadline;
+		b->rd->idle = 0;
 		b->rd->why = NULL;
 		rc = read_answer(b->rd, spec, &ra, res, err);
 	}
