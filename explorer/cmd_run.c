@@ -649,12 +649,14 @@ int cmd_run(int argc, char **argv)
 		return rc > 0 ? 0 : 2;
 	if (pos.n > 1) {
 		error_msg("run: one study at a time (see flagscope run --help)");
+		sl_release(&pos);
 		return 2;
 	}
 	s.shard_n = 1;
 	if (opt.shard && (sscanf(opt.shard, "%d/%d", &s.shard_i, &s.shard_n) != 2 || s.shard_n < 1 ||
 			  s.shard_i < 0 || s.shard_i >= s.shard_n)) {
 		error_msg("run: --shard wants I/N with 0 <= I < N, not '%s'", opt.shard);
+		sl_release(&pos);
 		return 2;
 	}
 	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
