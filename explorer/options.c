@@ -85,8 +85,20 @@ static int set_value(const struct command_spec *cmd, const struct option_spec *o
 	return -1;
 }
 
+static int options_parse_all(const struct command_spec *cmd, int argc, char **argv,
+			     struct strlist *positional);
+
 int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional)
+{
+	int rc = options_parse_all(cmd, argc, argv, positional);
+	if (rc)
+		sl_release(positional);
+	return rc;
+}
+
+static int options_parse_all(const struct command_spec *cmd, int argc, char **argv,
+			     struct strlist *positional)
 {
 	int only_positional = 0;
 	for (int i = 1; i < argc; i++) {

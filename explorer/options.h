@@ -36,7 +36,8 @@ struct command_spec {
 
 /* Parse argv[1..] (argv[0] is the command name).  Positional arguments go
  * to *positional.  Returns 0 to go on, 1 when --help was printed (exit 0),
- * -1 after printing a usage error (exit 2). */
+ * -1 after printing a usage error (exit 2); on 1 and -1 *positional is
+ * released, so callers can return at once. */
 int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional);
 void options_help(const struct command_spec *cmd, FILE *out);
