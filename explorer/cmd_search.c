@@ -382,8 +382,10 @@ int cmd_search(int argc, char **argv)
 			  opt.space ? opt.space : path, s.sp.cc);
 		goto out_path;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	/* no SA_RESTART: the wait for a batch must see the signal */
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	rc = run_search(&s, strategy, budget, seconds, tol);
 out_path:
 	free(self);

@@ -1,6 +1,7 @@
 /* children.c - see children.h */
 #include "explorer/search/children.h"
 
+#include <errno.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,12 +36,14 @@ void children_run(size_t n, int jobs, child_fn fn, void *user, char **out)
 			struct strbuf sb = {0};
 			char buf[512];
 			ssize_t got;
-			while (fds[k] >= 0 && (got = read(fds[k], buf, sizeof(buf))) > 0)
-				sb_addn(&sb, buf, (size_t)got);
+			while (fds[k] >= 0 && ((got = read(fds[k], buf, sizeof(buf))) > 0 ||
+					       (got < 0 && errno == EINTR)))
+				if (got > 0)
+					sb_addn(&sb, buf, (size_t)got);
 			if (fds[k] >= 0)
 				close(fds[k]);
-			if (pids[k] > 0)
-				waitpid(pids[k], NULL, 0);
+			while (pids[k] > 0 && waitpid(pids[k], NULL, 0) < 0 && errno == EINTR)
+				;
 			out[first + k] = sb.len ? sb_detach(&sb) : xstrdup("");
 			sb_release(&sb);
 		}

@@ -151,10 +151,15 @@ static int spawn_run(struct pipeline *pl, const char *study_file, const char *lo
 		      jobs, (char *)NULL);
 		_exit(127);
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
+	int status, told = 0;
+	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
+		/* a SIGTERM to the search alone still stops the run (it keeps
+		 * what it measured); a terminal's SIGINT reached both anyway */
+		if (pl->stop && *pl->stop && !told++)
+			kill(pid, SIGTERM);
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -487,6 +492,12 @@ int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_resul
 		}
 		sb_release(&why);
 		sl_release(&items);
+	}
+	if (!rc && pl->stop && *pl->stop) {
+		/* a measurement cut short must not be cached as a failure */
+		sb_addf(err, "interrupted while measuring %s (run the same search again to resume)",
+			study);
+		rc = -1;
 	}
 	if (rc)
 		for (size_t i = 0; i < n; i++)

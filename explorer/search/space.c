@@ -371,14 +371,13 @@ int space_load(struct space *sp, const char *cc, const char *level, const char *
 		goto out;
 	if (sp->clang) {
 		for (size_t i = 0; i < ARRAY_SIZE(clang_flags); i++) {
-			struct dim *d = dim_new(sp, clang_flags[i], DIM_CHOICE, 3);
+			/* -ffp-contract=fast has no -fno- form: two values */
+			int valued = strchr(clang_flags[i], '=') != NULL;
+			struct dim *d = dim_new(sp, clang_flags[i], DIM_CHOICE, valued ? 2 : 3);
 			d->vals[0] = xstrdup("");
 			d->vals[1] = xstrdup(clang_flags[i]);
-			char *pos = positive(clang_flags[i]);
-			d->vals[2] = strchr(pos, '=') ? xstrdup("") : xasprintf("-fno-%s", pos + 2);
-			if (!*d->vals[2])
-				d->nvals = 2;
-			free(pos);
+			if (!valued)
+				d->vals[2] = xasprintf("-fno-%s", clang_flags[i] + 2);
 		}
 	}
 	size_t nflag = sp->ndims;
