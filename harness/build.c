@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -145,19 +146,43 @@ char *build_log_summary(const char *log_text)
 	return s;
 }
 
+/* Take the build's lock (another flagscope, e.g. another shard on the same
+ * cache, may be building the same key); 1 when that one finished it. */
+static int build_lock_or_done(const struct build *b)
+{
+	char *lock = xasprintf("%s.lock", b->dir);
+	char *status = xasprintf("%s/status", b->dir);
+	mkdir_p(flagscope_cache_dir(), 0755);
+	char *parent = xstrdup(b->dir);
+	*strrchr(parent, '/') = '\0';
+	mkdir_p(parent, 0755);
+	int fd = open(lock, O_RDWR | O_CREAT, 0644); /* held until the build exits */
+	if (fd >= 0)
+		flock(fd, LOCK_EX);
+	char *text = file_read(status, NULL);
+	int done = text && str_starts_with(text, "ok");
+	free(text);
+	free(parent);
+	free(lock);
+	free(status);
+	return done;
+}
+
 static pid_t build_start(struct build *b, int jobs_each)
 {
-	remove_tree(b->dir);
-	if (mkdir_p(b->out_dir, 0755))
-		return -1;
 	char *log = xasprintf("%s/build.log", b->dir);
 	char *cflags = build_cflags(b);
 	char *jobs = xasprintf("%d", jobs_each);
 	int seeded = 0;
-	char *config_cache = configcache_prepare(b, &seeded);
-	b->config_seeded = seeded;
+	b->config_seeded = configcache_ready(b);
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (build_lock_or_done(b))
+			_exit(0);
+		remove_tree(b->dir);
+		if (mkdir_p(b->out_dir, 0755))
+			_exit(126);
+		char *config_cache = configcache_prepare(b, &seeded);
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int null = open("/dev/null", O_RDONLY);
 		if (fd < 0 || null < 0 || chdir(b->out_dir))
@@ -165,6 +190,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 		dup2(null, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
+		setenv("FLAGSCOPE_CONFIG_CACHE", config_cache, 1);
 		setenv("CC", b->cfg->cc, 1);
 		setenv("CFLAGS", cflags, 1);
 		setenv("LDFLAGS", b->cfg->ldflags, 1);
@@ -174,7 +200,6 @@ static pid_t build_start(struct build *b, int jobs_each)
 		setenv("SYSROOT", b->cfg->sysroot ? b->cfg->sysroot : "", 1);
 		setenv("JOBS", jobs, 1);
 		setenv("LC_ALL", "C", 1);
-		setenv("FLAGSCOPE_CONFIG_CACHE", config_cache, 1);
 		unsetenv("MAKEFLAGS");
 		unsetenv("CPPFLAGS");
 		execl("/bin/sh", "sh", "-e", "-c", b->recipe->build_script, (char *)NULL);
@@ -183,7 +208,6 @@ static pid_t build_start(struct build *b, int jobs_each)
 	free(log);
 	free(cflags);
 	free(jobs);
-	free(config_cache);
 	return pid;
 }
 

@@ -29,6 +29,14 @@ static char *group_file(const struct build *b, const char *name)
 	return xasprintf("%s/configcache/%.32s/%s", flagscope_cache_dir(), g, name);
 }
 
+int configcache_ready(const struct build *b)
+{
+	char *valid = group_file(b, "valid");
+	int ready = file_exists(valid);
+	free(valid);
+	return ready;
+}
+
 char *configcache_prepare(const struct build *b, int *seeded)
 {
 	char *path = xasprintf("%s/config.cache", b->out_dir);

@@ -23,6 +23,10 @@ void configcache_group(const struct build *b, char out[65]);
  * which. */
 char *configcache_prepare(const struct build *b, int *seeded);
 
+/* 1 when the build's group has a proven cache (configcache_prepare will
+ * seed it). */
+int configcache_ready(const struct build *b);
+
 /* After a successful unseeded build: learn from its config.cache and
  * config header (the first build of a group keeps them; the second proves
  * or disproves that they can be shared). */

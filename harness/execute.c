@@ -157,20 +157,30 @@ static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 	sb_release(&why);
 }
 
+/* Written beside and renamed into place, so another flagscope comparing
+ * against the same reference never sees half of it. */
 static void save_reference(const struct recipe_run *run, const char *run_dir, const char *ref)
 {
-	remove_tree(ref);
-	mkdir_p(ref, 0755);
+	char *tmp = xasprintf("%s.tmp%d", ref, (int)getpid());
+	remove_tree(tmp);
+	mkdir_p(tmp, 0755);
 	char *from = xasprintf("%s/stdout", run_dir);
-	copy_tree(from, ref);
+	copy_tree(from, tmp);
 	free(from);
 	for (size_t i = 0; i < run->outputs.n; i++) {
 		from = xasprintf("%s/%s", run_dir, run->outputs.v[i]);
-		char *to = xasprintf("%s/%s", ref, run->outputs.v[i]);
+		char *to = xasprintf("%s/%s", tmp, run->outputs.v[i]);
 		copy_tree(from, to);
 		free(from);
 		free(to);
 	}
+	char *old = xasprintf("%s.old%d", ref, (int)getpid());
+	if (rename(ref, old) == 0)
+		remove_tree(old);
+	if (rename(tmp, ref))
+		remove_tree(tmp);
+	free(old);
+	free(tmp);
 }
 
 int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct recipe_run *run,
