@@ -438,6 +438,26 @@ static void test_space(const char *dir)
 		"space file point");
 	free(r);
 	space_release(&sp);
+	/* the -O level as a dimension: flags default as their level says */
+	char *lv = test_write(dir, "levels.space",
+			      "[space]\nlevels = O2 O3\nflags = -fpeel-loops -funroll-loops\n");
+	sb_release(&err);
+	T_CHECK(!space_load(&sp, "gcc", "-O2", lv, NULL, &err), "%s", sb_str(&err));
+	T_CHECK(sp.ndims == 3 && sp.level_dim == 0 && sp.dims[0].kind == DIM_LEVEL,
+		"%zu dimensions, level dimension %d", sp.ndims, sp.level_dim);
+	T_CHECK(!space_parse_point(&sp, "-O3", pt) && pt[0] == 1 && pt[1] == 1 && pt[2] == 0,
+		"-O3 parses to level 1 with -fpeel-loops on (%d %d %d)", pt[0], pt[1], pt[2]);
+	r = space_render(&sp, pt);
+	T_CHECK(!strcmp(r, "-O3"), "-O3 with its defaults renders '%s'", r);
+	free(r);
+	pt[1] = 0; /* -fpeel-loops off is no default at -O3 */
+	r = space_render(&sp, pt);
+	T_CHECK(!strcmp(r, "-O3 -fno-peel-loops"), "rendered '%s'", r);
+	free(r);
+	point_reset_dim(&sp, pt, 1);
+	T_CHECK(pt[1] == 1, "reset goes to the point's level's default");
+	space_release(&sp);
+	free(lv);
 	char *bad = test_write(dir, "bad.space", "[space]\nflagz = -funroll-loops\n");
 	sb_release(&err);
 	T_CHECK(space_load(&sp, "gcc", "-O2", bad, NULL, &err) == -1 &&
