@@ -235,6 +235,9 @@ static int finish(struct session *s, const char *id, double tol, int have_confir
 {
 	s->unsafe = search_unsafe_flags(&s->ec, &s->nunsafe);
 	evalcache_trace_get(&s->ec, id, &s->trace, &s->trace_obj, &s->ntrace);
+	/* an earlier session with a larger budget went further: not this one */
+	for (; s->ntrace > s->res.evals; s->ntrace--)
+		free(s->trace[s->ntrace - 1]);
 	struct search_report rep = {
 		.id = id, .strategy = opt.strategy, .seed = (uint64_t)opt.seed, .pl = &s->pl,
 		.sp = &s->sp, .res = &s->res, .minimal_flags = s->minimal_flags,
