@@ -229,7 +229,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	const struct runner_ops *runner = ctx->runner;
 	char *counts = NULL;
 	res->outcome = OUTCOME_OK;
-	if (b->cfg->target) {
+	if (b->cfg && b->cfg->target) {
 		/* cross-built: qemu on the CPU model, counting instructions */
 		const char *run_cpu = NULL;
 		int can = qemu_cpu_can_run(argv.v[0], b->cfg->cpu, &run_cpu, &err);

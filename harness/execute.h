@@ -25,7 +25,7 @@ struct exec_result {
 	struct measurements m;
 };
 
-/* Run `run` of build b once.  warmup: apply the wrapping meters (perf).
+/* Run `run` of build b once (b->cfg may be NULL: a native run).  warmup: apply the wrapping meters (perf).
  * ref_dir: compare stdout and the run's outputs with the files there
  * (NULL: no comparison).  save_ref: copy the outputs there after a good
  * run (it becomes the reference).  Always fills res; returns 0. */
