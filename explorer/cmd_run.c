@@ -21,6 +21,7 @@
 #include "harness/execute.h"
 #include "harness/fetch.h"
 #include "harness/libc.h"
+#include "harness/runner_ssh.h"
 #include "harness/sysroot.h"
 
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
@@ -91,6 +92,7 @@ struct session {
 	int shard_i, shard_n; /* 0/1 without --shard */
 	struct store store;
 	struct exec_ctx exec;
+	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
 	double started;
 };
@@ -394,6 +396,14 @@ static void setup_meters(struct session *s)
 		sl_split_ws(&names, meter_names());
 	s->exec.runner = &runner_native;
 	s->exec.pin_cpu = opt.pin;
+	if (s->study.run_host) {
+		s->target = (struct run_target){
+			.host = s->study.run_host, .port = s->study.run_port,
+			.identity = s->study.run_identity, .workdir = s->study.run_workdir,
+			.known_hosts = s->study.run_known_hosts,
+		};
+		s->exec.target = &s->target;
+	}
 	s->exec.timeout = s->study.timeout;
 	for (size_t i = 0; i < names.n; i++) {
 		const struct meter_ops *m = meter_lookup(names.v[i]);
@@ -403,6 +413,11 @@ static void setup_meters(struct session *s)
 			continue;
 		}
 		int usable = m->probe(&s->exec.mstate, &fact);
+		if (s->exec.target && m->exit_stop) {
+			usable = 0;
+			sb_release(&fact);
+			sb_add(&fact, "memory: not measured on boards over ssh");
+		}
 		char *key = xasprintf("meter.%s", m->name);
 		store_put_fact(&s->store, s->study.name, key, sb_str(&fact));
 		free(key);
@@ -606,6 +621,30 @@ static void print_errors(const char *text)
 	free(copy);
 }
 
+/* Every board answers before anything runs, and what it is (kernel, CPU,
+ * MHz) is kept with the study. */
+static int board_facts(struct session *s)
+{
+	struct strlist lines = {0};
+	struct strbuf err = {0};
+	if (runner_ssh_facts(s->exec.target, &lines, &err)) {
+		error_msg("%s:%d: %s (check [run] host and that ssh reaches it in batch mode)",
+			  s->study.path, s->study.run_line, sb_str(&err));
+		sb_release(&err);
+		return -1;
+	}
+	for (size_t i = 0; i < lines.n; i++) {
+		char *colon = strstr(lines.v[i], ": ");
+		char *key = colon ? xasprintf("board.%.*s", (int)(colon - lines.v[i]), lines.v[i])
+				  : xasprintf("board.%zu", i);
+		store_put_fact(&s->store, s->study.name, key, colon ? colon + 2 : lines.v[i]);
+		progress("board %s", lines.v[i]);
+		free(key);
+	}
+	sl_release(&lines);
+	return 0;
+}
+
 static int finish(struct session *s)
 {
 	int built = 0, cached = 0, failed = 0;
@@ -616,7 +655,11 @@ static int finish(struct session *s)
 		return 0;
 	}
 	setup_meters(s);
+	if (s->exec.target && board_facts(s))
+		return 1;
 	run_all(s);
+	if (s->exec.target)
+		runner_ssh_release();
 	if (interrupted)
 		progress("interrupted: the samples stored so far are kept; run again to resume");
 	struct ranking rk;

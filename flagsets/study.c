@@ -276,6 +276,32 @@ static void exclude_key(struct loader *ld, const char *name, const char *value, 
 	sl_split_ws(&r->levels, value);
 }
 
+static void run_key(struct loader *ld, const char *name, const char *value, int line)
+{
+	struct study *s = ld->s;
+	char **field = NULL;
+	s->run_line = line;
+	if (!strcmp(name, "host") || !strcmp(name, "hosts"))
+		field = &s->run_host;
+	else if (!strcmp(name, "identity"))
+		field = &s->run_identity;
+	else if (!strcmp(name, "workdir"))
+		field = &s->run_workdir;
+	else if (!strcmp(name, "known_hosts"))
+		field = &s->run_known_hosts;
+	else if (!strcmp(name, "port")) {
+		if (parse_int(value, 1, 65535, &s->run_port))
+			load_error(ld, line, "port must be a number from 1 to 65535, not '%s'", value);
+		return;
+	} else {
+		load_error(ld, line, "unknown key '%s' in [run] (known: host, hosts, port, identity, workdir, known_hosts)",
+			   name);
+		return;
+	}
+	free(*field);
+	*field = xstrdup(value);
+}
+
 static int on_item(void *user, const char *section, const char *name, const char *value,
 		   int line, int continued, struct strbuf *err)
 {
@@ -287,10 +313,12 @@ static int on_item(void *user, const char *section, const char *name, const char
 		axis_key(ld, section + 5, name, value, line, continued);
 	else if (!strcmp(section, "exclude"))
 		exclude_key(ld, name, value, line, continued);
+	else if (!strcmp(section, "run"))
+		run_key(ld, name, value, line);
 	else if (!*section)
 		load_error(ld, line, "'%s' is outside any section (put it under [study])", name);
 	else
-		load_error(ld, line, "unknown section [%s] (known: [study], [axis NAME], [exclude])",
+		load_error(ld, line, "unknown section [%s] (known: [study], [axis NAME], [exclude], [run])",
 			   section);
 	return 0;
 }
@@ -422,5 +450,9 @@ void study_release(struct study *s)
 		sl_release(&s->excludes[i].levels);
 	}
 	free(s->excludes);
+	free(s->run_host);
+	free(s->run_identity);
+	free(s->run_workdir);
+	free(s->run_known_hosts);
 	memset(s, 0, sizeof(*s));
 }

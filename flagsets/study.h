@@ -10,6 +10,8 @@
  *                (target, cpu, cc, ldflags, libc)
  *   [exclude]    rule-name = level level ...  (a configuration having all of
  *                the listed levels is skipped)
+ *   [run]        host (or hosts, a pool), port, identity, workdir, known_hosts:
+ *                run on boards over ssh (harness/runner_ssh.h)
  *
  * How to add a reserved axis: one entry in axis_kinds[] (study.c) and the
  * field it sets in struct config (matrix.h).
@@ -90,6 +92,11 @@ struct study {
 	size_t naxes;
 	struct exclude_rule *excludes;
 	size_t nexcludes;
+	/* [run]: measure on boards over ssh instead of here */
+	char *run_host;     /* "user@board[:port]", or a blank-separated pool */
+	int run_port;       /* 0: ssh's default */
+	char *run_identity, *run_workdir, *run_known_hosts;
+	int run_line;
 };
 
 /* Load and check a study file: syntax, unknown keys, duplicate levels,

@@ -9,6 +9,7 @@
 
 #include "harness/qemu.h"
 #include "harness/qemu_diag.h"
+#include "harness/runner_ssh.h"
 #include "harness/validate.h"
 
 const char *execute_run_name(const struct recipe_run *run)
@@ -229,7 +230,12 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	const struct runner_ops *runner = ctx->runner;
 	char *counts = NULL;
 	res->outcome = OUTCOME_OK;
-	if (b->cfg && b->cfg->target) {
+	if (ctx->target) {
+		/* on a board: the real CPU, whatever the target */
+		runner = &runner_ssh;
+		spec.target = ctx->target;
+		spec.exit_memory = 0;
+	} else if (b->cfg && b->cfg->target) {
 		/* cross-built: qemu on the CPU model, counting instructions */
 		const char *run_cpu = NULL;
 		int can = qemu_cpu_can_run(argv.v[0], b->cfg->cpu, &run_cpu, &err);
@@ -341,6 +347,13 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		measurements_release(&mm);
 		if (save_ref)
 			save_reference(run, run_dir, save_ref);
+	}
+	/* which board measured it: kept with the sample */
+	if (ctx->target && runner_ssh_last_board()) {
+		char *d = xasprintf("on %s%s%s", runner_ssh_last_board(), res->detail ? ": " : "",
+				    res->detail ? res->detail : "");
+		free(res->detail);
+		res->detail = d;
 	}
 	/* a failed run's folder stays for a look until the next run */
 	if (res->outcome == OUTCOME_OK)

@@ -16,6 +16,7 @@ struct exec_ctx {
 	size_t nmeters;
 	struct meter_state mstate;
 	int pin_cpu;    /* -1: none */
+	const struct run_target *target; /* boards over ssh; NULL: here */
 	double timeout; /* > 0 overrides the recipe's */
 };
 
