@@ -5,7 +5,7 @@
 # host keys in $SSHD_BASE/known_hosts.  Needs root and /usr/sbin/sshd.
 #   sshd_keys            make the user key
 #   start_sshd NAME [PORT]   start one (SSHD_PID[NAME], SSHD_PORT[NAME])
-#   kill_sshd NAME       SIGKILL it and every session it forked
+#   kill_sshd NAME       SIGKILL it and every session it forked, all at once
 #   signal_sshd SIG NAME only its sshd processes (not what they run)
 #   stop_all_sshd        every one started here (for an EXIT trap)
 : "${SSHD_BASE:?}"
@@ -63,10 +63,25 @@ CONF
 	fi
 }
 
+# A board that crashes loses all its processes at once.  Killed one by one
+# (a loaded machine preempts this shell between two kills), a parent would
+# see its child die and carry on: the script after its `sleep`, the helper
+# answering "done" through an sshd not yet killed.  So the whole tree is
+# frozen first, parents before children, collected again until nothing new
+# appeared (a process forked before its parent stopped), then killed.
 kill_sshd() {
-	local pid=${SSHD_PID[$1]:-}
+	local pid=${SSHD_PID[$1]:-} frozen=" " p more=1
 	[ -n "$pid" ] || return 0
-	kill -9 $(descendants "$pid") "$pid" 2>/dev/null || true
+	while [ -n "$more" ]; do
+		more=
+		for p in "$pid" $(descendants "$pid" | tac); do
+			case $frozen in *" $p "*) continue ;; esac
+			kill -STOP "$p" 2>/dev/null || true
+			frozen="$frozen$p "
+			more=1
+		done
+	done
+	kill -9 $frozen 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	SSHD_PID[$1]=
 }
