@@ -159,7 +159,7 @@ static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 }
 
 /* Written beside and renamed into place, so another flagscope comparing
- * against the same reference never sees half of it. */
+ * against the same reference never sees half of it, nor none of it. */
 static void save_reference(const struct recipe_run *run, const char *run_dir, const char *ref)
 {
 	char *tmp = xasprintf("%s.tmp%d", ref, (int)getpid());
@@ -175,12 +175,11 @@ static void save_reference(const struct recipe_run *run, const char *run_dir, co
 		free(from);
 		free(to);
 	}
-	char *old = xasprintf("%s.old%d", ref, (int)getpid());
-	if (rename(ref, old) == 0)
-		remove_tree(old);
+	/* an existing reference of the same baseline build stays: it is the
+	 * same program's output, and replacing it would leave a moment with
+	 * none for another flagscope (a shard) to compare against */
 	if (rename(tmp, ref))
 		remove_tree(tmp);
-	free(old);
 	free(tmp);
 }
 
