@@ -113,7 +113,7 @@ static void note(struct run_state *s, const unsigned char *pt, const char *flags
 		 const struct eval_result *r, int cached)
 {
 	struct search_result *o = s->out;
-	if (r->obj < o->best_obj || !o->best_flags) {
+	if (r->obj < o->best_obj) {
 		memcpy(o->best, pt, s->sp->ndims);
 		o->best_obj = r->obj;
 		free(o->best_flags);
@@ -190,8 +190,11 @@ int search_run(struct evalcache *ec, const struct space *sp, const struct search
 	       const struct evaluator *ev, struct search_result *out, struct strbuf *err)
 {
 	memset(out, 0, sizeof(*out));
+	/* the baseline is always a valid answer: a flag set must beat it */
 	out->best = xcalloc(sp->ndims ? sp->ndims : 1, 1);
-	out->best_obj = INFINITY;
+	space_start(sp, out->best);
+	out->best_obj = 1.0;
+	out->best_flags = xstrdup("");
 	struct run_state s = {.ec = ec, .sp = sp, .p = p, .out = out};
 	pointset_init(&s.met, sp->ndims);
 	struct search_row prior;

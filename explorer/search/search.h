@@ -50,7 +50,8 @@ struct search_params {
 };
 
 struct search_result {
-	unsigned char *best; /* heap, ndims bytes: the best point met */
+	unsigned char *best; /* heap, ndims bytes: the best point met, or the
+				start point (objective 1) when none beat it */
 	double best_obj;
 	char *best_flags;
 	size_t evals;    /* evaluations (see the top of this file) */
