@@ -108,6 +108,12 @@ void search_report_text(FILE *out, const struct search_report *r)
 		(unsigned long long)r->seed, r->pl->metric, r->pl->metric_desc);
 	fprintf(out, "space: %zu dimensions (2^%.1f flag sets) at %s, compiler %s\n", r->sp->ndims,
 		space_log2_size(r->sp), r->pl->level, r->pl->tc.version);
+	if (r->sp->dropped.n) {
+		fprintf(out, "left out:");
+		for (size_t i = 0; i < r->sp->dropped.n; i++)
+			fprintf(out, " %.*s", (int)strcspn(r->sp->dropped.v[i], ":"), r->sp->dropped.v[i]);
+		fprintf(out, " (the JSON output says why)\n");
+	}
 	fprintf(out, "evaluations: %zu (%zu measured now, %zu from earlier sessions or searches), %.0f s measuring%s%s\n",
 		res->evals, res->measured, res->evals - res->measured, res->elapsed,
 		res->finished ? ", the strategy finished" : "", res->stopped ? ", interrupted" : "");
