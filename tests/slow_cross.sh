@@ -19,7 +19,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cat > cross.study <<'S'
 ; expect: l2f-n64 O2 (baseline) and O3 ok with exact instruction counts,
 ; -ffp-contract=off added visibly; l2f-o32 unrunnable under emulation;
-; MIPS64r2 code with Debian's glibc crashes on Loongson-2F and the trap is
+; R4600 n32 ok; MIPS64r2 code with Debian's glibc crashes on Loongson-2F and the trap is
 ; diagnosed (a release-2 instruction, named with its function)
 [study]
 workloads = tiny
@@ -32,6 +32,9 @@ l2f-n64.cpu = Loongson-2F
 l2f-o32 = -march=loongson2f -mabi=32
 l2f-o32.target = mipsel-linux-gnu
 l2f-o32.cpu = Loongson-2F
+r4600-n32 = -march=r4600 -mabi=n32
+r4600-n32.target = mips64el-linux-gnuabi64
+r4600-n32.cpu = Loongson-2F
 r2-glibc = -march=mips64r2 -mabi=64
 r2-glibc.target = mips64el-linux-gnuabi64
 r2-glibc.cpu = Loongson-2F
@@ -57,12 +60,17 @@ for label in ("l2f-n64 O2", "l2f-n64 O3"):
 for label in ("l2f-o32 O2", "l2f-o32 O3"):
     c = st[label]
     assert c["status"] == "unrunnable", (label, c["status"], c["detail"])
+for label in ("r4600-n32 O2", "r4600-n32 O3"):
+    c = st[label]
+    assert c["status"] == "ok", (label, c["status"], c["detail"])
+    elf = c["elf"][0][0]
+    assert elf["abi"] == "n32" and elf["static"], elf
 for label in ("r2-glibc O2", "r2-glibc O3"):
     c = st[label]
     assert c["status"] == "crashed", (label, c["status"], c["detail"])
     assert "SIGILL under emulation on Loongson-2F: SIGILL at 0x" in c["detail"] and "` in " in c["detail"], c["detail"]
 db = sqlite3.connect("cross.db")
 rows = db.execute("select config_id, count(distinct value), count(*) from samples where metric='insns' and rep>=1 group by 1").fetchall()
-assert len(rows) == 2 and all(d == 1 and n == 2 for _, d, n in rows), rows  # deterministic
+assert len(rows) == 4 and all(d == 1 and n == 2 for _, d, n in rows), rows  # deterministic
 P
 echo "slow_cross: all passed"
