@@ -148,8 +148,10 @@ S
 		python3 - "$w" <<'P'
 import json, sys
 r = json.load(open(sys.argv[1] + ".json"))
-m = r["minimal"] or r["best"]
-print(f"\n{sys.argv[1]}: {r['evals']} evaluations, instructions {m['objective']:.4f} of -O2 with '{m['flags']}'")
+b, m = r["best"], r["minimal"] or r["best"]
+print(f"\n{sys.argv[1]}: {r['evals']} evaluations; best: instructions {b['objective']:.4f} of -O2 "
+      f"with '{b['flags']}'; minimal (within {100 * (r['minimal'] or {}).get('tolerance', 0):.1f}%): "
+      f"{m['objective']:.4f} with '{m['flags']}'")
 c = r["confirm"]
 if c and c["status"] == "ok":
     for a in c["against"]:
