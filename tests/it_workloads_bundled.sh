@@ -28,6 +28,22 @@ command -v musl-gcc >/dev/null && compilers="$compilers musl-gcc"
 command -v diet >/dev/null && compilers="$compilers diet-gcc"
 failures=0
 
+# dietlibc's libpthread (0.34) can crash at exit on newer kernels: measured
+# here on Linux 6.18, a pthread_create+join program gets SIGSEGV in
+# kill_all_threads() from exit(), after its work is done.  flagscope records
+# that as CRASHED, rightly; this test then says so for dietlibc's threaded
+# runs instead of failing on a defect of the libc under test.
+diet_threads=ok
+case " $compilers " in *" diet-gcc "*)
+	printf '#include <pthread.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; if (pthread_create(&t, 0, f, 0)) return 1; return pthread_join(t, 0); }\n' >"$tmp/dietthr.c"
+	if diet gcc -O2 -o "$tmp/dietthr" "$tmp/dietthr.c" -lpthread >/dev/null 2>&1; then
+		"$tmp/dietthr" >/dev/null 2>&1
+		st=$?
+		[ "$st" -eq 0 ] || diet_threads="a pthread_create+join program exits with status $st on $(uname -r)"
+	fi
+	;;
+esac
+
 fail() {
 	echo "FAIL: $*"
 	failures=$((failures + 1))
@@ -107,6 +123,11 @@ for wl in $workloads; do
 			[ "$kind" = run ] || continue
 			out=$tmp/$wl/$cc/$name.out
 			if ! run_one "$tmp/$wl/$cc/run-$name" "$build" "$targs" "$out"; then
+				if [ "$cc" = diet-gcc ] && [ "$diet_threads" != ok ] &&
+					[[ $name == *thread* ]]; then
+					echo "known: $wl/$name ($cc) fails: dietlibc threads are broken here ($diet_threads)"
+					continue
+				fi
 				fail "$wl/$name ($cc): '$targs' failed: $(tail -n 3 "$out.err")"
 				continue
 			fi
