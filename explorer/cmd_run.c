@@ -15,6 +15,7 @@
 #include "analysis/store.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "explorer/progress.h"
 #include "explorer/study_path.h"
 #include "flagsets/matrix.h"
 #include "harness/build.h"
@@ -94,6 +95,7 @@ struct session {
 	struct exec_ctx exec;
 	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
+	size_t builds_total;
 	double started;
 };
 
@@ -105,26 +107,19 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void progress(const char *fmt, ...)
-{
-	if (opt.quiet)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("flagscope: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
+/* user: the time the builds started (double *) */
 static void build_progress(const struct build *b, size_t done, size_t total, void *user)
 {
-	(void)user;
-	progress("[build %zu/%zu] %s %s: %s (%.1f s%s)%s%s", done, total, b->cfg->label,
-		 b->recipe->name, outcome_name(b->outcome), b->seconds,
-		 b->config_seeded ? ", configure from the group's proven cache" : "",
-		 b->detail ? ": " : "", b->detail ? b->detail : "");
+	char eta[64];
+	progress_eta(eta, sizeof(eta), now_seconds() - *(double *)user, (long)done, (long)total);
+	if (b->outcome != OUTCOME_OK || !progress_is_tty())
+		progress_say("[build %zu/%zu] %s %s: %s (%.1f s%s)%s%s", done, total, b->cfg->label,
+			     b->recipe->name, outcome_name(b->outcome), b->seconds,
+			     b->config_seeded ? ", configure from the group's proven cache" : "",
+			     b->detail ? ": " : "", b->detail ? b->detail : "");
+	if (progress_is_tty())
+		progress_event("builds %zu/%zu: %s %s %s, %s", done, total, b->cfg->label,
+			       b->recipe->name, outcome_name(b->outcome), eta);
 }
 
 static int load_recipes(struct session *s, struct strbuf *err)
@@ -183,7 +178,7 @@ static int prepare_cross(struct config *cfg, struct strbuf *why)
 		free(target_flags);
 		return -1;
 	}
-	progress("sysroot for %s (%s %s): building or reusing", cfg->label, cfg->target,
+	progress_say("sysroot for %s (%s %s): building or reusing", cfg->label, cfg->target,
 		 target_flags);
 	int rc = sysroot_build(&spec, &dir, opt.quiet ? NULL : stderr, why) ||
 		 sysroot_toolchain(dir, &cc, &tflags, &ldflags, why);
@@ -262,11 +257,11 @@ static void prepare_sources(struct session *s)
 	s->src_errors = xcalloc(s->nrecipes, sizeof(char *));
 	for (size_t w = 0; w < s->nrecipes; w++) {
 		struct strbuf err = {0};
-		progress("source %s: %s", s->recipes[w].name, s->recipes[w].source);
+		progress_say("source %s: %s", s->recipes[w].name, s->recipes[w].source);
 		if (source_fetch(s->recipes[w].source, s->recipes[w].dir, &s->src_dirs[w],
 				 s->src_ids[w], &err)) {
 			s->src_errors[w] = xasprintf("source: %s", sb_str(&err));
-			progress("source %s failed: %s", s->recipes[w].name, sb_str(&err));
+			progress_say("source %s failed: %s", s->recipes[w].name, sb_str(&err));
 		}
 		sb_release(&err);
 	}
@@ -424,7 +419,7 @@ static void setup_meters(struct session *s)
 		if (usable && s->exec.nmeters < ARRAY_SIZE(s->exec.meters))
 			s->exec.meters[s->exec.nmeters++] = m;
 		else
-			progress("%s", sb_str(&fact));
+			progress_say("%s", sb_str(&fact));
 		sb_release(&fact);
 	}
 	sl_release(&names);
@@ -479,14 +474,52 @@ static void run_one(struct session *s, size_t c, size_t w, size_t r, int rep)
 			    &res);
 	}
 	s->runs_done++;
-	double elapsed = now_seconds() - s->started;
-	double left = s->runs_done ? elapsed / s->runs_done * (s->total_runs - s->runs_done) : 0;
-	progress("[run %d/%d] %s %s%s%s %s: %s%s%s (about %.0f s left)", s->runs_done,
-		 s->total_runs, b->cfg->label, b->recipe->name, *run->name ? "/" : "", run->name,
-		 rep ? "" : "warm-up", outcome_name(res.outcome), res.detail ? ": " : "",
-		 res.detail ? res.detail : "", left);
+	char eta[64];
+	progress_eta(eta, sizeof(eta), now_seconds() - s->started, s->runs_done, s->total_runs);
+	char what[32];
+	if (rep)
+		snprintf(what, sizeof(what), "rep %d", rep);
+	else
+		snprintf(what, sizeof(what), "warm-up");
+	if (res.outcome != OUTCOME_OK || !progress_is_tty())
+		progress_say("[run %d/%d] %s %s%s%s %s: %s%s%s (%s)", s->runs_done, s->total_runs,
+			     b->cfg->label, b->recipe->name, *run->name ? "/" : "", run->name, what,
+			     outcome_name(res.outcome), res.detail ? ": " : "",
+			     res.detail ? res.detail : "", eta);
+	if (progress_is_tty())
+		progress_event("builds %zu/%zu, runs %d/%d: %s %s%s%s %s, %s", s->builds_total,
+			       s->builds_total, s->runs_done, s->total_runs, b->cfg->label,
+			       b->recipe->name, *run->name ? "/" : "", run->name, what, eta);
 	if (recorded)
 		record_run(s, b, run, rep, &res);
+	exec_result_release(&res);
+	free(ref);
+}
+
+/* An extra warm-up: run, validate, discard.  Skipped when the item's
+ * first repetition is stored already (a resumed study is warm enough). */
+static void warm_one(struct session *s, size_t c, size_t w, size_t r)
+{
+	struct build *b = &s->builds[c * s->nrecipes + w];
+	const struct recipe_run *run = &b->recipe->runs[r];
+	if (s->in_errors[w] || store_has_run(&s->store, s->study.name, b->cfg->id,
+					     b->recipe->name, run->name, 1))
+		return;
+	char *ref = ref_dir(s, w, run);
+	struct exec_result res;
+	execute_run(&s->exec, b, run, s->in_dirs[w], 0, ref, NULL, &res);
+	s->runs_done++;
+	char eta[64];
+	progress_eta(eta, sizeof(eta), now_seconds() - s->started, s->runs_done, s->total_runs);
+	if (res.outcome != OUTCOME_OK || !progress_is_tty())
+		progress_say("[run %d/%d] %s %s%s%s warm-up: %s%s%s (%s)", s->runs_done,
+			     s->total_runs, b->cfg->label, b->recipe->name, *run->name ? "/" : "",
+			     run->name, outcome_name(res.outcome), res.detail ? ": " : "",
+			     res.detail ? res.detail : "", eta);
+	if (progress_is_tty())
+		progress_event("builds %zu/%zu, runs %d/%d: %s %s%s%s warm-up, %s", s->builds_total,
+			       s->builds_total, s->runs_done, s->total_runs, b->cfg->label,
+			       b->recipe->name, *run->name ? "/" : "", run->name, eta);
 	exec_result_release(&res);
 	free(ref);
 }
@@ -544,7 +577,8 @@ static void run_all(struct session *s)
 		for (size_t w = 0; w < nw; w++)
 			if (measured_here(s, c, w))
 				s->total_runs += (int)s->recipes[w].nruns *
-						 ((s->study.repeat_auto ? s->study.max_repeat : s->study.repeat) + 1);
+						 ((s->study.repeat_auto ? s->study.max_repeat : s->study.repeat) +
+						  s->study.warmup);
 	s->started = now_seconds();
 	/* the baseline's warm-up makes the reference, so it goes first */
 	for (size_t w = 0; w < nw && !interrupted; w++)
@@ -554,6 +588,14 @@ static void run_all(struct session *s)
 		for (size_t w = 0; w < nw && c != base; w++)
 			for (size_t r = 0; r < s->recipes[w].nruns && measured_here(s, c, w); r++)
 				run_one(s, c, w, r, 0);
+	/* warmup = N: N - 1 more unrecorded runs after the validating one,
+	 * where the item still has repetitions to measure */
+	for (int k = 1; k < s->study.warmup && !interrupted; k++)
+		for (size_t w = 0; w < nw; w++)
+			for (size_t r = 0; r < s->recipes[w].nruns; r++)
+				for (size_t c = 0; c < nc && !interrupted; c++)
+					if (measured_here(s, c, w))
+						warm_one(s, c, w, r);
 	/* A B C A B C: drift lands on every configuration alike */
 	int last = s->study.repeat_auto ? s->study.max_repeat : s->study.repeat;
 	char *open_items = xcalloc(nc * nw * 64 + 1, 1); /* auto: still measuring */
@@ -638,7 +680,7 @@ static int board_facts(struct session *s)
 		char *key = colon ? xasprintf("board.%.*s", (int)(colon - lines.v[i]), lines.v[i])
 				  : xasprintf("board.%zu", i);
 		store_put_fact(&s->store, s->study.name, key, colon ? colon + 2 : lines.v[i]);
-		progress("board %s", lines.v[i]);
+		progress_say("board %s", lines.v[i]);
 		free(key);
 	}
 	sl_release(&lines);
@@ -661,7 +703,7 @@ static int finish(struct session *s)
 	if (s->exec.target)
 		runner_ssh_release();
 	if (interrupted)
-		progress("interrupted: the samples stored so far are kept; run again to resume");
+		progress_say("interrupted: the samples stored so far are kept; run again to resume");
 	struct ranking rk;
 	struct strbuf err = {0};
 	const char *metric = opt.metric ? opt.metric : s->study.metric;
@@ -670,6 +712,7 @@ static int finish(struct session *s)
 		sb_release(&err);
 		return 1;
 	}
+	progress_end();
 	report_print(stdout, &rk, report_format(opt.format));
 	ranking_release(&rk);
 	return interrupted ? 1 : 0;
@@ -690,6 +733,7 @@ int cmd_run(int argc, char **argv)
 	int rc = options_parse(&run_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;
+	progress_init(opt.quiet, -1);
 	if (pos.n > 1) {
 		error_msg("run: one study at a time (see flagscope run --help)");
 		sl_release(&pos);
@@ -765,9 +809,12 @@ int cmd_run(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	progress("study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
+	progress_say("study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
 		 s.study.name, s.matrix.n, s.nrecipes, s.study.repeat, opt.jobs);
-	build_all(s.builds, s.matrix.n * s.nrecipes, opt.jobs, build_progress, NULL);
+	double builds_started = now_seconds();
+	s.builds_total = s.matrix.n * s.nrecipes;
+	build_all(s.builds, s.builds_total, opt.jobs, build_progress, &builds_started);
+	progress_end();
 	rc = finish(&s);
 out:
 	sb_release(&err);

@@ -154,9 +154,11 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		else
 			s->target = t;
 	} else if (!strcmp(name, "warmup")) {
-		if (parse_int(value, 0, 100, &s->warmup))
-			load_error(ld, line, "warmup must be a whole number from 0 to 100, not '%s'",
-				   value);
+		/* the first warm-up also checks the output (and makes the
+		 * reference), so it cannot be left out */
+		if (parse_int(value, 1, 100, &s->warmup))
+			load_error(ld, line, "warmup must be a whole number from 1 to 100, not '%s' "
+				   "(the first warm-up run validates the output)", value);
 	} else if (!strcmp(name, "timeout")) {
 		char *end;
 		double t = strtod(value, &end);

@@ -1,0 +1,33 @@
+/*
+ * progress.h - what a long study tells the user while it works, on stderr.
+ *
+ * On a terminal: one status line rewritten in place (builds done/total,
+ * runs done/total, the current configuration and the time left), with
+ * the lines worth keeping (a failed build, a failed run, facts) printed
+ * above it.  Otherwise (a log file, a pipe, CI): every event is a line of
+ * its own, "flagscope: ...", so the log shows the whole history.
+ */
+#ifndef FLAGSCOPE_PROGRESS_H
+#define FLAGSCOPE_PROGRESS_H
+
+/* quiet: print nothing at all.  tty: -1 asks isatty(stderr). */
+void progress_init(int quiet, int tty);
+
+/* 1 when the status line is in use (stderr is a terminal). */
+int progress_is_tty(void);
+
+/* A line to keep, "flagscope: <text>". */
+void progress_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* An event: on a terminal it only replaces the status line; otherwise it
+ * is a line like progress_say. */
+void progress_event(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Clear the status line (before the report is printed). */
+void progress_end(void);
+
+/* "about 1 min 20 s left" style estimate from elapsed seconds, done and
+ * total counts; writes into buf (size n).  "" when nothing is done yet. */
+void progress_eta(char *buf, unsigned long n, double elapsed, long done, long total);
+
+#endif
