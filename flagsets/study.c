@@ -83,6 +83,8 @@ struct loader {
 	struct study *s;
 	struct strbuf *errors; /* every error, one per line */
 	int nerrors;
+	int study_line;  /* the first key of [study], for what is missing there */
+	int meters_line;
 };
 
 static void load_error(struct loader *ld, int line, const char *fmt, ...)
@@ -121,6 +123,8 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		      int continued)
 {
 	struct study *s = ld->s;
+	if (!ld->study_line)
+		ld->study_line = line;
 	if (!strcmp(name, "workloads")) {
 		if (!continued)
 			sl_release(&s->workloads);
@@ -174,6 +178,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 	} else if (!strcmp(name, "meters")) {
 		sl_release(&s->meters);
 		sl_split_ws(&s->meters, value);
+		ld->meters_line = line;
 	} else if (!strcmp(name, "baseline")) {
 		if (!continued)
 			sl_release(&s->baseline);
@@ -325,6 +330,14 @@ static int on_item(void *user, const char *section, const char *name, const char
 	return 0;
 }
 
+/* an [axis NAME] with no levels must still be seen, to be refused */
+static void on_section(void *user, const char *section, int line)
+{
+	struct loader *ld = user;
+	if (str_starts_with(section, "axis ") && section[5])
+		axis_get(ld, section + 5, line);
+}
+
 static void check_level_list(struct loader *ld, const struct strlist *levels, int line,
 			     const char *what)
 {
@@ -340,7 +353,9 @@ static void check_study(struct loader *ld)
 {
 	struct study *s = ld->s;
 	if (!s->workloads.n) {
-		load_error(ld, 0, "no workloads (add 'workloads = NAME ...' under [study]; see flagscope list workloads)");
+		/* nothing to point at but where [study] starts (or the top) */
+		load_error(ld, ld->study_line ? ld->study_line : 1,
+			   "no workloads (add 'workloads = NAME ...' under [study]; see flagscope list workloads)");
 	} else {
 		struct strlist known = {0};
 		workloads_list(&known);
@@ -374,7 +389,8 @@ static void check_study(struct loader *ld)
 	}
 	for (size_t i = 0; i < s->meters.n; i++)
 		if (!meter_lookup(s->meters.v[i]))
-			load_error(ld, 0, "unknown meter '%s' (known: %s)", s->meters.v[i], meter_names());
+			load_error(ld, ld->meters_line, "unknown meter '%s' (known: %s)", s->meters.v[i],
+				   meter_names());
 }
 
 int study_load(const char *path, struct study *s, struct strbuf *err)
@@ -387,7 +403,7 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 	s->warmup = 1;
 	struct loader ld = {.s = s, .errors = err};
 	struct strbuf syntax = {0};
-	if (ini_load(path, on_item, &ld, &syntax)) {
+	if (ini_load_sections(path, on_item, on_section, &ld, &syntax)) {
 		if (err->len && syntax.len)
 			sb_addc(err, '\n');
 		sb_add(err, sb_str(&syntax));

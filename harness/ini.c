@@ -12,6 +12,7 @@ struct ini_reader_state {
 	int too_long;   /* line number of the first over-long line */
 	int indented;   /* the line just read starts with a blank */
 	ini_item_fn fn;
+	ini_section_fn section_fn;
 	void *user;
 	struct strbuf *err;
 	int failed;
@@ -28,6 +29,17 @@ static char *reader(char *str, int num, void *stream)
 		return NULL;
 	st->line++;
 	st->indented = (str[0] == ' ' || str[0] == '\t');
+	if (st->section_fn) {
+		/* the header as inih reads it: "[name]" after blanks,
+		 * anything after the "]" ignored */
+		const char *p = str + strspn(str, " \t");
+		const char *end = *p == '[' ? strchr(p, ']') : NULL;
+		if (end) {
+			char name[256];
+			snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
+			st->section_fn(st->user, name, st->line);
+		}
+	}
 	size_t len = strlen(str);
 	if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(st->f)) {
 		if (!st->too_long)
@@ -57,7 +69,14 @@ static int handler(void *user, const char *section, const char *name, const char
 
 int ini_load(const char *path, ini_item_fn fn, void *user, struct strbuf *err)
 {
-	struct ini_reader_state st = {.path = path, .fn = fn, .user = user, .err = err};
+	return ini_load_sections(path, fn, NULL, user, err);
+}
+
+int ini_load_sections(const char *path, ini_item_fn fn, ini_section_fn section_fn, void *user,
+		      struct strbuf *err)
+{
+	struct ini_reader_state st = {.path = path, .fn = fn, .section_fn = section_fn,
+				      .user = user, .err = err};
 	st.f = fopen(path, "r");
 	if (!st.f) {
 		sb_addf(err, "%s: cannot read: %s (check the path)", path, strerror(errno));

@@ -21,4 +21,12 @@ typedef int (*ini_item_fn)(void *user, const char *section, const char *name,
  * callback error. */
 int ini_load(const char *path, ini_item_fn fn, void *user, struct strbuf *err);
 
+/* A "[name]" header line (inih reports sections only through their keys,
+ * so an empty section would go unseen). */
+typedef void (*ini_section_fn)(void *user, const char *section, int line);
+
+/* ini_load, and section_fn (may be NULL) for every section header. */
+int ini_load_sections(const char *path, ini_item_fn fn, ini_section_fn section_fn, void *user,
+		      struct strbuf *err);
+
 #endif
