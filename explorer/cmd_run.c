@@ -535,12 +535,24 @@ static int measured_here(const struct session *s, size_t c, size_t w)
 	return build_ok(s, c, w) && s->in_shard[c * s->nrecipes + w];
 }
 
-/* repeat = auto: an item stops once the 95% interval of its median is
- * within the target; what never gets there is reported NOISY. */
+/* Instruction counts (the QEMU plugin, cachegrind) repeat exactly: one
+ * run says all. */
+static int metric_is_deterministic(const char *metric)
+{
+	return str_starts_with(metric, "insns");
+}
+
+/* repeat = auto: an item stops once the interval of its median (at the
+ * level and with the resamples the report uses) is within the target;
+ * what never gets there is reported NOISY.  A deterministic metric stops
+ * after one run. */
 static void auto_close(struct session *s, char *open_items)
 {
+	struct rank_options ro;
+	rank_options_default(&ro);
+	int exact = metric_is_deterministic(s->study.metric);
 	struct rng rng;
-	rng_seed(&rng, 1);
+	rng_seed(&rng, ro.seed);
 	for (size_t c = 0; c < s->matrix.n; c++)
 		for (size_t w = 0; w < s->nrecipes; w++)
 			for (size_t r = 0; r < s->recipes[w].nruns && r < 64; r++) {
@@ -553,8 +565,10 @@ static void auto_close(struct session *s, char *open_items)
 							      s->recipes[w].name, s->recipes[w].runs[r].name,
 							      s->study.metric, &n);
 				struct summary sum;
-				if (n >= 2) {
-					stats_summarize(v, n, 0.95, 1000, &rng, &sum);
+				if (exact && n >= 1) {
+					*open = 0;
+				} else if (n >= 2) {
+					stats_summarize(v, n, 1 - ro.alpha, ro.iters, &rng, &sum);
 					if (stats_relative_halfwidth(&sum) <= s->study.target)
 						*open = 0;
 				}
@@ -611,7 +625,8 @@ static void run_all(struct session *s)
 					}
 		if (!any_open)
 			break;
-		if (s->study.repeat_auto && rep >= s->study.repeat)
+		if (s->study.repeat_auto &&
+		    (rep >= s->study.repeat || metric_is_deterministic(s->study.metric)))
 			auto_close(s, open_items);
 	}
 	free(open_items);
