@@ -398,6 +398,7 @@ static void setup_meters(struct session *s)
 			.known_hosts = s->study.run_known_hosts,
 		};
 		s->exec.target = &s->target;
+		s->exec.mstate.target = &s->target; /* perf probes the boards */
 	}
 	s->exec.timeout = s->study.timeout;
 	for (size_t i = 0; i < names.n; i++) {

@@ -314,7 +314,8 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 			ws.stderr_path = NULL;
 			struct run_result wr;
 			struct strbuf werr = {0};
-			if (!ctx->runner->exec(&ws, &wr, &werr) && wr.exited && wr.status == 0)
+			/* the selected runner: on a board, the board's perf */
+			if (!runner->exec(&ws, &wr, &werr) && wr.exited && wr.status == 0)
 				m->collect(&ctx->mstate, &wr, scratch, &mm);
 			sb_release(&werr);
 			unlink(wout);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/runner_ssh.h"
+
 void measurements_add(struct measurements *m, const char *name, double value, const char *unit)
 {
 	m->v = xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
@@ -88,8 +90,39 @@ static int perf_parse(const char *text, struct measurements *out, int *unsupport
 	return parsed;
 }
 
+static void perf_events(struct meter_state *st)
+{
+	if (st->hardware)
+		snprintf(st->events, sizeof(st->events), "%s,%s", hw_events, sw_events);
+	else
+		snprintf(st->events, sizeof(st->events), "%s", sw_events);
+}
+
+/* On boards the perf that counts is the board's: the host's perf says
+ * nothing about it (it may have none, or other counters). */
+static int perf_probe_boards(struct meter_state *st, struct strbuf *fact)
+{
+	struct strbuf which = {0}, err = {0};
+	int rc = runner_ssh_perf(st->target, &st->hardware, &which, &err);
+	if (rc <= 0) {
+		sb_addf(fact, "perf: not available on the boards (%s)",
+			rc < 0 ? sb_str(&err) : sb_str(&which));
+		st->hardware = 0;
+	} else {
+		perf_events(st);
+		sb_addf(fact, "perf: the boards' own (%s); events %s, counted on the warm-up run; "
+			      "a board without perf gives none",
+			sb_str(&which), st->events);
+	}
+	sb_release(&which);
+	sb_release(&err);
+	return rc > 0;
+}
+
 static int perf_probe(struct meter_state *st, struct strbuf *fact)
 {
+	if (st->target)
+		return perf_probe_boards(st, fact);
 	char *out = NULL;
 	char *argv[] = {"perf", "stat", "-x,", "-e", (char *)hw_events, "--", "true", NULL};
 	int rc = run_capture(argv, &out);
@@ -104,10 +137,7 @@ static int perf_probe(struct meter_state *st, struct strbuf *fact)
 	st->hardware = m.n > 0 && !unsupported;
 	measurements_release(&m);
 	free(out);
-	if (st->hardware)
-		snprintf(st->events, sizeof(st->events), "%s,%s", hw_events, sw_events);
-	else
-		snprintf(st->events, sizeof(st->events), "%s", sw_events);
+	perf_events(st);
 	sb_addf(fact, "perf: %s; events %s, counted on the warm-up run",
 		st->hardware ? "hardware counters available" :
 			       "hardware counters not supported on this machine, software events only",

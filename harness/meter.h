@@ -32,6 +32,9 @@ void measurements_release(struct measurements *m);
 struct meter_state {
 	char events[512]; /* perf: the events that count on this machine */
 	int hardware;     /* perf: hardware counters work */
+	/* boards over ssh: the runs happen there, so probe there (perf asks
+	 * the boards' own perf); NULL: here */
+	const struct run_target *target;
 };
 
 struct meter_ops {

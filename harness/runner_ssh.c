@@ -191,6 +191,8 @@ void board_facts_format(const struct board_facts *f, struct strbuf *sb)
 {
 	sb_addf(sb, "kernel=%s machine=%s cpu=%s mhz=%.0f cpus=%d", f->kernel, f->machine,
 		*f->cpu ? f->cpu : "unknown", f->mhz, f->cpus);
+	if (*f->perf)
+		sb_addf(sb, " perf=%s", f->perf);
 }
 
 /* ---- the pool ---- */
@@ -373,34 +375,90 @@ const char *runner_ssh_last_board(void)
 	return last_board[0] ? last_board : NULL;
 }
 
-int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err)
+/* Prepare every board of t (connect, facts, helper): *pool gets them all
+ * (heap), answered[i] whether board i did.  A board that did not answer
+ * keeps its reason and is not asked again by the surveys of this
+ * process.  0, or -1 when t itself is wrong. */
+static int survey(const struct run_target *t, struct board ***pool, int **answered, size_t *n,
+		  struct strbuf *err)
 {
 	struct ssh_dest *dests;
-	size_t n;
-	if (ssh_target_parse(t, &dests, &n, err))
+	if (ssh_target_parse(t, &dests, n, err))
 		return -1;
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
+	*pool = xcalloc(*n, sizeof(**pool));
+	*answered = xcalloc(*n, sizeof(**answered));
+	for (size_t i = 0; i < *n; i++) {
 		pthread_mutex_lock(&pool_lock);
-		struct board *b = board_get(&dests[i], t);
+		struct board *b = (*pool)[i] = board_get(&dests[i], t);
 		pthread_mutex_unlock(&pool_lock);
+		if (b->unreachable)
+			continue;
 		struct board *one[] = {b};
 		board_acquire(one, 1, NULL);
 		struct strbuf why = {0};
-		if (board_prepare(b, &why)) {
-			sb_addf(err, "%s%s", err->len ? "; " : "", sb_str(&why));
-			rc = -1;
-		} else {
-			struct strbuf line = {0};
-			sb_addf(&line, "%s: ", b->dest.name);
-			board_facts_format(&b->facts, &line);
-			sl_push_owned(lines, sb_detach(&line));
-		}
+		if (board_prepare(b, &why))
+			b->unreachable = sb_detach(&why);
+		else
+			(*answered)[i] = 1;
 		board_give_back(b, 0);
 		sb_release(&why);
 	}
-	ssh_dests_free(dests, n);
+	ssh_dests_free(dests, *n);
+	return 0;
+}
+
+int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err)
+{
+	struct board **pool;
+	int *answered;
+	size_t n;
+	if (survey(t, &pool, &answered, &n, err))
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct board *b = pool[i];
+		if (!answered[i]) {
+			sb_addf(err, "%s%s", err->len ? "; " : "", b->unreachable);
+			rc = -1;
+			continue;
+		}
+		struct strbuf line = {0};
+		sb_addf(&line, "%s: ", b->dest.name);
+		board_facts_format(&b->facts, &line);
+		sl_push_owned(lines, sb_detach(&line));
+	}
+	free(pool);
+	free(answered);
 	return rc;
+}
+
+int runner_ssh_perf(const struct run_target *t, int *hardware, struct strbuf *which,
+		    struct strbuf *err)
+{
+	struct board **pool;
+	int *answered;
+	size_t n;
+	*hardware = 0;
+	if (survey(t, &pool, &answered, &n, err))
+		return -1;
+	int any = 0, perf = 0, hw = 1;
+	for (size_t i = 0; i < n; i++) {
+		struct board *b = pool[i];
+		if (!answered[i]) {
+			sb_addf(err, "%s%s", err->len ? "; " : "", b->unreachable);
+			continue;
+		}
+		any = 1;
+		sb_addf(which, "%s%s %s", which->len ? ", " : "", b->dest.name, b->facts.perf);
+		if (!strcmp(b->facts.perf, "hardware") || !strcmp(b->facts.perf, "software")) {
+			perf = 1;
+			hw &= !strcmp(b->facts.perf, "hardware");
+		}
+	}
+	free(pool);
+	free(answered);
+	*hardware = perf && hw;
+	return any ? perf : -1;
 }
 
 void runner_ssh_release(void)
@@ -418,6 +476,7 @@ void runner_ssh_release(void)
 		free(b->control);
 		free(b->workdir);
 		free(b->helper);
+		free(b->unreachable);
 		sl_release(&b->sets);
 		free(b);
 	}

@@ -25,8 +25,9 @@
  *     run's words travel framed over it, so no shell ever parses them and
  *     a run costs no new session or shell start-up on the board.
  * A leading `perf stat ... -o FILE ... --` (the perf meter's wrapper) runs
- * the board's own perf; FILE gets its output, or stays absent when the
- * board has no perf.  exit_memory is not supported: vm_* stay -1.
+ * the board's own perf with the wrapper's events; FILE gets its output,
+ * or stays absent when the board has no perf: a board's counters are
+ * never the host's.  exit_memory is not supported: vm_* stay -1.
  *
  * One run at a time per board; concurrent callers (threads) share a pool.
  * The connection and the helper session end with the thread that opened
@@ -85,12 +86,15 @@ struct board_facts {
 	char cpu[160];     /* model name / cpu model / Model / Hardware */
 	double mhz;        /* cpu MHz, else cpufreq's max; 0 when unknown */
 	int cpus;          /* processor lines */
+	char perf[16];     /* the board's perf: hardware, software (no hardware
+			      counters), failed (counts nothing), absent;
+			      "" when not asked */
 };
 /* Fill f from /proc/cpuinfo text and, when not NULL, the text of
  * /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq (kHz).
  * kernel and machine are left as they are. */
 void board_facts_parse_cpuinfo(struct board_facts *f, const char *cpuinfo, const char *max_khz);
-/* "kernel=... machine=... cpu=... mhz=... cpus=..." */
+/* "kernel=... machine=... cpu=... mhz=... cpus=...[ perf=...]" */
 void board_facts_format(const struct board_facts *f, struct strbuf *sb);
 
 /* Connect to every board of t and append one line per board to lines:
@@ -98,6 +102,14 @@ void board_facts_format(const struct board_facts *f, struct strbuf *sb);
  * study's facts (store them once per study).  0, or -1 when a board
  * cannot be reached (its reason in err; the others are still listed). */
 int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err);
+
+/* What the boards of t that answer can count with their own perf (the
+ * helper's perf-probe; see board_facts.perf): 1 when at least one runs
+ * perf (*hardware: every one of those counts hardware events), 0 when
+ * none does, -1 when no board answers (the reasons in err).  which gets
+ * "NAME PERF" per answering board, comma-separated. */
+int runner_ssh_perf(const struct run_target *t, int *hardware, struct strbuf *which,
+		    struct strbuf *err);
 
 /* The board that ran this thread's latest successful exec ("NAME" as in
  * runner_ssh_facts), or NULL.  Valid until the next exec on the thread. */

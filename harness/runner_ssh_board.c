@@ -412,14 +412,39 @@ int board_prepare(struct board *b, struct strbuf *err)
 	}
 	free(b->helper);
 	b->helper = xasprintf("%s/o/%s", b->workdir, hex);
-	struct strbuf cmd = {0};
+	/* the helper in place (one command when it is there already), then
+	 * what the board's own perf can count */
+	struct strbuf cmd = {0}, probe = {0};
+	sh_quote(&probe, b->helper);
+	sb_add(&probe, " perf-probe");
 	sb_add(&cmd, "test -x ");
 	sh_quote(&cmd, b->helper);
-	rc = board_command(b, sb_str(&cmd), -1, COMMAND_SECONDS, NULL, err);
-	sb_release(&cmd);
-	if (rc > 0)
+	sb_addf(&cmd, " && %s", probe.buf);
+	char *out = NULL;
+	struct strbuf first = {0};
+	rc = board_command(b, sb_str(&cmd), -1, COMMAND_SECONDS, &out, &first);
+	if (rc == BOARD_FAULT)
+		sb_add(err, sb_str(&first));
+	sb_release(&first);
+	if (rc > 0) {
 		rc = board_upload(b, local, hex, err);
+		free(out);
+		out = NULL;
+		if (!rc)
+			rc = board_command(b, sb_str(&probe), -1, COMMAND_SECONDS, &out, err);
+		if (rc > 0) {
+			if (!err->len)
+				sb_addf(err, "%s: the measuring helper does not run there", b->dest.name);
+			rc = BOARD_ERROR;
+		}
+	}
+	sb_release(&cmd);
+	sb_release(&probe);
 	free(local);
+	const char *perf = out ? strstr(out, "perf=") : NULL;
+	snprintf(b->facts.perf, sizeof(b->facts.perf), "%.*s", perf ? (int)strcspn(perf + 5, "\n") : 7,
+		 perf ? perf + 5 : "unknown");
+	free(out);
 	if (rc)
 		return rc;
 	b->ready = 1;

@@ -36,6 +36,7 @@ struct board {
 	struct session_reader *rd;
 	int busy;
 	int faults;
+	char *unreachable; /* why the board did not answer a survey, or NULL */
 	unsigned long last_used;
 };
 

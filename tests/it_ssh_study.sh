@@ -2,7 +2,14 @@
 # it_ssh_study.sh - a study whose [run] names a board: `flagscope run`
 # builds here, measures over ssh on an OpenSSH server on 127.0.0.1, keeps
 # the board's facts and names the board with every run; outputs are
-# validated against the reference as for native runs.
+# validated against the reference as for native runs.  Expect:
+#  1. perf counters come from the board's own perf: board a runs perf
+#     through a logging wrapper (FLAGSCOPE_HELPER_PERF, set by its sshd),
+#     which logs each warm-up's perf run; the board's facts say what the
+#     perf of this machine can count
+#  2. a board without perf (board b, FLAGSCOPE_HELPER_PERF=none) gives no
+#     perf samples although this machine has perf, and says perf=absent
+#  3. a study whose only board does not answer stops before anything runs
 set -euo pipefail
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
 [ -x /usr/sbin/sshd ] || { echo "SKIP: no /usr/sbin/sshd (apt-get install openssh-server)"; exit 77; }
@@ -16,7 +23,26 @@ SSHD_BASE=$T
 . "$FLAGSCOPE_SRC/tests/lib_sshd.sh"
 trap stop_all_sshd EXIT
 sshd_keys
+cat >"$T/perf-wrap" <<W
+#!/bin/sh
+echo "\$*" >>"$T/perf-wrap.log"
+exec /usr/bin/perf "\$@"
+W
+chmod 755 "$T/perf-wrap"
+mkdir -p "$T/a" "$T/b"
+echo "SetEnv FLAGSCOPE_HELPER_PERF=$T/perf-wrap" >"$T/a/sshd_extra"
+echo "SetEnv FLAGSCOPE_HELPER_PERF=none" >"$T/b/sshd_extra"
 start_sshd a || fail "sshd a"
+start_sshd b || fail "sshd b"
+# what perf counts here (the loopback boards are this machine)
+if perf stat -x, -e cycles,instructions -- true 2>&1 >/dev/null | grep -q '^[0-9]'; then
+	HOST_PERF=hardware
+elif perf stat -x, -e task-clock -- true 2>&1 >/dev/null | grep -q '^[0-9]'; then
+	HOST_PERF=software
+else
+	HOST_PERF=failed
+fi
+[ -x /usr/bin/perf ] || HOST_PERF=absent
 cd "$T"
 cat > board.study <<S
 ; expect: O2 and O1 and the planted wrong output measured on the board
@@ -35,9 +61,9 @@ known_hosts = $T/known_hosts
 workdir = $T/board
 S
 "$FLAGSCOPE_BIN" run board.study --db board.db --format json -q > board.json || fail "run"
-python3 - "${SSHD_PORT[a]}" <<'P'
+python3 - "${SSHD_PORT[a]}" "$HOST_PERF" <<'P'
 import json, sqlite3, sys
-port = sys.argv[1]
+port, host_perf = sys.argv[1:]
 st = {c["label"]: c for c in json.load(open("board.json"))["configs"]}
 assert st["O2"]["status"] == "ok" and st["O1"]["status"] == "ok", st
 assert st["wrong"]["status"] == "wrong_output", st["wrong"]
@@ -48,10 +74,42 @@ facts = dict(db.execute("select key, value from facts where key like 'board.%'")
 assert any("kernel=" in v and "cpu=" in v for v in facts.values()), facts
 mem = db.execute("select count(*) from samples where metric like 'mem.%'").fetchone()[0]
 assert mem == 0, "memory figures claimed for a board"
+# 1. the board's perf: its facts say what this machine's perf counts, and
+# the warm-ups of O2 and O1 (not the wrong one) ran under the board's perf
+assert all(v.endswith(" perf=" + host_perf) for v in facts.values()), (host_perf, facts)
+meter = db.execute("select value from facts where key='meter.perf'").fetchone()[0]
+runs = [l for l in open("perf-wrap.log") if " -o " in l]
+perf = db.execute("select count(distinct config_id) from samples where metric like 'perf/%'").fetchone()[0]
+if host_perf in ("hardware", "software"):
+    assert "the boards' own" in meter, meter
+    assert len(runs) == 2, runs
+    assert perf == 2, f"perf samples of {perf} configurations, not 2"
+else:
+    assert "not available on the boards" in meter and perf == 0 and not runs, (meter, perf, runs)
 P
 [ -d "$T/board" ] || fail "nothing was copied to the board's workdir"
+echo "ok 1 - the board's own perf, its facts"
+
+# 2. a board without perf: no counters, whatever this machine has
+sed "s/127.0.0.1:${SSHD_PORT[a]}/127.0.0.1:${SSHD_PORT[b]}/" board.study > noperf.study
+"$FLAGSCOPE_BIN" run noperf.study --db noperf.db -q > /dev/null || fail "run on a board without perf"
+python3 - <<'P'
+import sqlite3
+db = sqlite3.connect("noperf.db")
+st = dict(db.execute("select c.label, r.status from runs r join configs c on c.id = r.config_id "
+                     "where r.rep = 1 and r.run <> '@build'").fetchall())
+assert st.get("O2") == "ok" and st.get("O1") == "ok", st
+facts = dict(db.execute("select key, value from facts where key like 'board.%'").fetchall())
+assert facts and all(v.endswith(" perf=absent") for v in facts.values()), facts
+meter = db.execute("select value from facts where key='meter.perf'").fetchone()[0]
+assert "not available on the boards" in meter, meter
+perf = db.execute("select count(*) from samples where metric like 'perf/%'").fetchone()[0]
+assert perf == 0, f"{perf} perf samples from a board without perf"
+P
+echo "ok 2 - a board without perf: counters absent, not this machine's"
 # a board that does not answer stops the study before anything runs
 sed -i "s/127.0.0.1:${SSHD_PORT[a]}/127.0.0.1:1/" board.study
 set +e; "$FLAGSCOPE_BIN" run board.study --db dead.db -q > /dev/null 2> dead.err; rc=$?; set -e
 [ "$rc" != 0 ] && grep -q "board.study:[0-9]*: .*check \[run\] host" dead.err || fail "dead board: rc $rc $(cat dead.err)"
+echo "ok 3 - the only board does not answer: the study stops"
 echo "it_ssh_study: all passed"

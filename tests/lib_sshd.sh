@@ -4,7 +4,9 @@
 # ($SSHD_BASE/user_key, authorized in $SSHD_BASE/authorized_keys) and the
 # host keys in $SSHD_BASE/known_hosts.  Needs root and /usr/sbin/sshd.
 #   sshd_keys            make the user key
-#   start_sshd NAME [PORT]   start one (SSHD_PID[NAME], SSHD_PORT[NAME])
+#   start_sshd NAME [PORT]   start one (SSHD_PID[NAME], SSHD_PORT[NAME]);
+#                        the lines of $SSHD_BASE/NAME/sshd_extra, when it
+#                        exists, are added to its sshd_config (e.g. SetEnv)
 #   kill_sshd NAME       SIGKILL it and every session it forked, all at once
 #   signal_sshd SIG NAME only its sshd processes (not what they run)
 #   stop_all_sshd        every one started here (for an EXIT trap)
@@ -49,6 +51,7 @@ StrictModes no
 MaxSessions 64
 MaxStartups 64
 CONF
+	[ -f "$d/sshd_extra" ] && cat "$d/sshd_extra" >>"$d/sshd_config"
 	: >"$d/sshd.log"
 	/usr/sbin/sshd -D -e -f "$d/sshd_config" 2>>"$d/sshd.log" &
 	SSHD_PID[$name]=$!

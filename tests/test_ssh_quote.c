@@ -205,6 +205,12 @@ static void check_cpuinfo(void)
 	T_CHECK(!strcmp(sb.buf, "kernel=6.1.0 machine=mips64 cpu=ICT Loongson-2 mhz=797 cpus=1"),
 		"format: %s", sb.buf);
 	sb_release(&sb);
+	snprintf(f.perf, sizeof(f.perf), "absent");
+	board_facts_format(&f, &sb);
+	T_CHECK(!strcmp(sb.buf, "kernel=6.1.0 machine=mips64 cpu=ICT Loongson-2 mhz=797 cpus=1 "
+				"perf=absent"),
+		"format with perf: %s", sb.buf);
+	sb_release(&sb);
 }
 
 int main(void)

@@ -319,7 +319,8 @@ static void check_facts(void)
 	struct strbuf want = {0};
 	sb_addf(&want, "kernel=%s ", kernel ? str_trim(kernel) : "?");
 	T_CHECK(rc == 0 && lines.n == 1 && strstr(lines.v[0], want.buf) &&
-			strstr(lines.v[0], "machine=") && strstr(lines.v[0], " cpus="),
+			strstr(lines.v[0], "machine=") && strstr(lines.v[0], " cpus=") &&
+			strstr(lines.v[0], " perf="),
 		"facts: %s %s", lines.n ? lines.v[0] : "(none)", sb_str(&err));
 	if (lines.n)
 		printf("board facts: %s\n", lines.v[0]);

@@ -29,10 +29,20 @@
  *     one ssh session (no shell start-up per run): each request is "N\n"
  *     then N words "LEN\n" BYTES, the words that follow "run" above; each
  *     answer is the one above.  Ends at the end of stdin.
+ *   fs-helper perf-probe
+ *     Whether the board's perf counts: runs `perf stat -x,` on this helper
+ *     (`fs-helper true`) with hardware events, then with task-clock, and
+ *     prints one line "perf=hardware", "perf=software" (no hardware
+ *     counters), "perf=failed" (perf there but it counts nothing, e.g.
+ *     kernel.perf_event_paranoid) or "perf=absent".
  *   fs-helper link WORKDIR SET NAME HEX [NAME HEX]...
  *     Makes WORKDIR/a/SET/NAME hard links to the objects WORKDIR/o/HEX,
  *     atomically (a temporary folder renamed).  Prints "ok", or one
  *     "missing HEX" line per object the board lacks (exit 3).
+ *
+ * perf is the first of /usr/local/bin, /usr/bin, /bin, /usr/sbin that has
+ * one, or FLAGSCOPE_HELPER_PERF in the helper's environment on the board
+ * (sshd's SetEnv, ~/.ssh/environment): a path, or "none" for no perf.
  *
  * Exit status: 0 done, 2 usage, 3 missing objects or a failure on the
  * board (the reason on stderr).
@@ -126,6 +136,15 @@ static int remove_tree(const char *path)
 static char *find_perf(void)
 {
 	static const char *const dirs[] = {"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin"};
+	const char *env = getenv("FLAGSCOPE_HELPER_PERF");
+	if (env && *env) {
+		if (!strcmp(env, "none") || access(env, X_OK))
+			return NULL;
+		char *p = malloc(strlen(env) + 1);
+		if (p)
+			strcpy(p, env);
+		return p;
+	}
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char *p = path_join(dirs[i], "perf");
 		if (!access(p, X_OK))
@@ -434,10 +453,84 @@ static int cmd_link(int argc, char **argv)
 	return 0;
 }
 
+/* perf stat -x, -e events -- this helper's `true`: 1 when every event
+ * counted, 0 when perf ran but some did not ("<not supported>"), -1 when
+ * perf failed */
+static int perf_counts(const char *perf, const char *events)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	int p[2];
+	if (pipe(p))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		close(p[0]);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(p[1], 2);
+		char *argv[] = {(char *)perf, "stat", "-x,", "-e", (char *)events, "--", self, "true",
+				NULL};
+		execve(perf, argv, clean_env);
+		_exit(127);
+	}
+	close(p[1]);
+	char buf[8192];
+	size_t len = 0;
+	for (ssize_t got; len < sizeof(buf) - 1 && (got = read(p[0], buf + len, sizeof(buf) - 1 - len)) != 0;)
+		if (got > 0)
+			len += (size_t)got;
+		else if (errno != EINTR)
+			break;
+	buf[len] = '\0';
+	close(p[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	/* -x, lines: VALUE,UNIT,EVENT,...; an event that did not count has
+	 * "<not supported>" or "<not counted>" as its value */
+	int counted = 0, missing = 0;
+	for (char *save, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (*l == '#' || !strchr(l, ','))
+			continue;
+		if (*l == '<')
+			missing++;
+		else if ((*l >= '0' && *l <= '9') || *l == '.')
+			counted++;
+	}
+	return counted && !missing ? 1 : counted || missing ? 0 : -1;
+}
+
+static int cmd_perf_probe(void)
+{
+	char *perf = find_perf();
+	const char *what = "absent";
+	if (perf) {
+		if (perf_counts(perf, "cycles,instructions") == 1)
+			what = "hardware";
+		else if (perf_counts(perf, "task-clock") == 1)
+			what = "software";
+		else
+			what = "failed";
+	}
+	printf("perf=%s\n", what);
+	free(perf);
+	return 0;
+}
+
 static int usage(void)
 {
 	fputs("usage: fs-helper run -d RUNDIR [-t S] [-i STDIN] [-c CPU] [-e EVENTS] -- PROG ARG...\n"
 	      "       fs-helper serve   (the words after run, framed, on stdin)\n"
+	      "       fs-helper perf-probe\n"
 	      "       fs-helper link WORKDIR SET NAME HEX...\n",
 	      stderr);
 	return 2;
@@ -556,6 +649,10 @@ int main(int argc, char **argv)
 		return cmd_link(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "serve") && argc == 2)
 		return cmd_serve();
+	if (!strcmp(argv[1], "perf-probe") && argc == 2)
+		return cmd_perf_probe();
+	if (!strcmp(argv[1], "true") && argc == 2)
+		return 0; /* what perf-probe counts */
 	struct run_opts o;
 	if (strcmp(argv[1], "run") || parse_run(argc - 2, argv + 2, &o))
 		return usage();
