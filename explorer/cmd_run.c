@@ -399,6 +399,9 @@ static void setup_meters(struct session *s)
 		};
 		s->exec.target = &s->target;
 		s->exec.mstate.target = &s->target; /* perf probes the boards */
+		runner_ssh_set_options(&(struct runner_ssh_options){
+			.per_board = s->study.run_per_board, .helper_cc = s->study.run_helper_cc,
+			.cpu = s->study.run_cpu});
 	}
 	s->exec.timeout = s->study.timeout;
 	for (size_t i = 0; i < names.n; i++) {

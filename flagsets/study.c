@@ -296,13 +296,44 @@ static void run_key(struct loader *ld, const char *name, const char *value, int 
 		field = &s->run_workdir;
 	else if (!strcmp(name, "known_hosts"))
 		field = &s->run_known_hosts;
+	else if (!strcmp(name, "helper_cc"))
+		field = &s->run_helper_cc;
+	else if (!strcmp(name, "cpu"))
+		field = &s->run_cpu;
 	else if (!strcmp(name, "port")) {
 		if (parse_int(value, 1, 65535, &s->run_port))
 			load_error(ld, line, "port must be a number from 1 to 65535, not '%s'", value);
 		return;
+	} else if (!strcmp(name, "per_board")) {
+		if (parse_int(value, 1, 64, &s->run_per_board))
+			load_error(ld, line, "per_board must be a whole number from 1 to 64, not '%s' (the runs one board takes at a time: write e.g. 'per_board = 2')",
+				   value);
+		return;
 	} else {
-		load_error(ld, line, "unknown key '%s' in [run] (known: host, hosts, port, identity, workdir, known_hosts)",
+		load_error(ld, line, "unknown key '%s' in [run] (known: host, hosts, port, identity, workdir, known_hosts, per_board, helper_cc, cpu)",
 			   name);
+		return;
+	}
+	if (!*value) {
+		static const char *const examples[][2] = {
+			{"host", "host = user@board"},
+			{"hosts", "hosts = pi@board1 pi@board2"},
+			{"helper_cc", "helper_cc = mips64el-linux-gnuabi64-gcc -march=loongson2f -mabi=64"},
+			{"cpu", "cpu = Loongson 2F, 800 MHz (Lemote Yeeloong 8089)"},
+		};
+		const char *example = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(examples); i++)
+			if (!strcmp(examples[i][0], name))
+				example = examples[i][1];
+		if (example)
+			load_error(ld, line, "'%s' in [run] has no value (write e.g. '%s')", name, example);
+		else
+			load_error(ld, line, "'%s' in [run] has no value (leave it out for the default)", name);
+		return;
+	}
+	if (field == &s->run_helper_cc && *value == '-') {
+		load_error(ld, line, "helper_cc '%s' does not start with a compiler (write the command first, then its flags)",
+			   value);
 		return;
 	}
 	free(*field);
@@ -387,6 +418,8 @@ static void check_study(struct loader *ld)
 		check_level_list(ld, &s->excludes[i].levels, s->excludes[i].line, what);
 		free(what);
 	}
+	if (s->run_line && !s->run_host)
+		load_error(ld, s->run_line, "[run] names no board (add 'host = user@board', or 'hosts = a b' for a pool)");
 	for (size_t i = 0; i < s->meters.n; i++)
 		if (!meter_lookup(s->meters.v[i]))
 			load_error(ld, ld->meters_line, "unknown meter '%s' (known: %s)", s->meters.v[i],
@@ -472,5 +505,7 @@ void study_release(struct study *s)
 	free(s->run_identity);
 	free(s->run_workdir);
 	free(s->run_known_hosts);
+	free(s->run_helper_cc);
+	free(s->run_cpu);
 	memset(s, 0, sizeof(*s));
 }

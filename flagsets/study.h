@@ -10,8 +10,9 @@
  *                (target, cpu, cc, ldflags, libc)
  *   [exclude]    rule-name = level level ...  (a configuration having all of
  *                the listed levels is skipped)
- *   [run]        host (or hosts, a pool), port, identity, workdir, known_hosts:
- *                run on boards over ssh (harness/runner_ssh.h)
+ *   [run]        host (or hosts, a pool), port, identity, workdir, known_hosts,
+ *                per_board, helper_cc, cpu: run on boards over ssh
+ *                (harness/runner_ssh.h)
  *
  * How to add a reserved axis: one entry in axis_kinds[] (study.c) and the
  * field it sets in struct config (matrix.h).
@@ -96,6 +97,9 @@ struct study {
 	char *run_host;     /* "user@board[:port]", or a blank-separated pool */
 	int run_port;       /* 0: ssh's default */
 	char *run_identity, *run_workdir, *run_known_hosts;
+	int run_per_board;  /* runs at a time on one board; 0: one */
+	char *run_helper_cc; /* compiler words for the board's helper, or NULL */
+	char *run_cpu;      /* the study's words for the boards' CPU, or NULL */
 	int run_line;
 };
 

@@ -205,6 +205,24 @@ static unsigned long use_clock;
 static char *control_dir;
 struct runner_ssh_counts ssh_counts;
 static __thread char last_board[256];
+static struct runner_ssh_options options;
+
+void runner_ssh_set_options(const struct runner_ssh_options *o)
+{
+	pthread_mutex_lock(&pool_lock);
+	free((char *)options.helper_cc);
+	free((char *)options.cpu);
+	options.per_board = o->per_board > 1 ? o->per_board : 1;
+	options.helper_cc = o->helper_cc && *o->helper_cc ? xstrdup(o->helper_cc) : NULL;
+	options.cpu = o->cpu && *o->cpu ? xstrdup(o->cpu) : NULL;
+	pthread_mutex_unlock(&pool_lock);
+}
+
+/* set before the runs start, read-only while they run */
+const struct runner_ssh_options *ssh_options(void)
+{
+	return &options;
+}
 
 void ssh_counts_add(long *counter)
 {
@@ -263,7 +281,11 @@ static struct board *board_get(const struct ssh_dest *d, const struct run_target
 	b->identity = t->identity ? xstrdup(t->identity) : NULL;
 	b->known_hosts = t->known_hosts ? xstrdup(t->known_hosts) : NULL;
 	b->workdir_arg = xstrdup(wd);
-	b->session_in = b->session_out = b->session_err = -1;
+	pthread_mutex_init(&b->lock, NULL);
+	b->nsessions = options.per_board > 1 ? (size_t)options.per_board : 1;
+	b->sessions = xcalloc(b->nsessions, sizeof(*b->sessions));
+	for (size_t i = 0; i < b->nsessions; i++)
+		b->sessions[i].in = b->sessions[i].out = b->sessions[i].err = -1;
 	if (ssh_reuse() != REUSE_NONE && ssh_control_dir())
 		b->control = xasprintf("%s/%zu", control_dir, nboards);
 	boards = xrealloc(boards, (nboards + 1) * sizeof(*boards));
@@ -271,24 +293,32 @@ static struct board *board_get(const struct ssh_dest *d, const struct run_target
 	return b;
 }
 
-/* Take an idle board of the pool, waiting while all are busy; a board
- * that failed this run is taken again only when no other is left. */
-static struct board *board_acquire(struct board **pool, size_t n, const struct board *avoid)
+/* Take a board of the pool with a free session (per_board of them),
+ * waiting while there is none; a board that failed this run is taken
+ * again only when no other is left.  The least faulty, then the least
+ * recently used board wins. */
+static struct board *board_acquire(struct board **pool, size_t n, const struct board *avoid,
+				   struct board_session **session)
 {
 	pthread_mutex_lock(&pool_lock);
 	for (;;) {
 		struct board *pick = NULL;
 		for (size_t i = 0; i < n; i++) {
 			struct board *b = pool[i];
-			if (b->busy || (b == avoid && n > 1))
+			if ((size_t)b->busy >= b->nsessions || (b == avoid && n > 1))
 				continue;
 			if (!pick || b->faults < pick->faults ||
 			    (b->faults == pick->faults && b->last_used < pick->last_used))
 				pick = b;
 		}
 		if (pick) {
-			pick->busy = 1;
+			pick->busy++;
 			pick->last_used = ++use_clock;
+			*session = NULL;
+			for (size_t i = 0; i < pick->nsessions && !*session; i++)
+				if (!pick->sessions[i].busy)
+					*session = &pick->sessions[i];
+			(*session)->busy = 1;
 			pthread_mutex_unlock(&pool_lock);
 			return pick;
 		}
@@ -296,14 +326,33 @@ static struct board *board_acquire(struct board **pool, size_t n, const struct b
 	}
 }
 
-static void board_give_back(struct board *b, int fault)
+static void board_give_back(struct board *b, struct board_session *session, int fault)
 {
 	pthread_mutex_lock(&pool_lock);
-	b->busy = 0;
+	b->busy--;
+	session->busy = 0;
 	b->faults += fault;
 	pthread_cond_broadcast(&pool_free);
 	pthread_mutex_unlock(&pool_lock);
 }
+
+/* A fault: whatever the board had must be checked again.  The line goes
+ * down only when no other run of the board still uses it (per_board >
+ * 1: those runs find out for themselves whether the board is gone). */
+static void board_fault(struct board *b)
+{
+	pthread_mutex_lock(&b->lock);
+	pthread_mutex_lock(&pool_lock);
+	int alone = b->busy == 1;
+	pthread_mutex_unlock(&pool_lock);
+	if (alone)
+		board_disconnect(b);
+	else
+		b->ready = 0;
+	sl_release(&b->sets);
+	pthread_mutex_unlock(&b->lock);
+}
+
 /* ---- the runner ---- */
 
 static int ssh_exec(const struct run_spec *spec, struct run_result *res, struct strbuf *err)
@@ -332,20 +381,21 @@ static int ssh_exec(const struct run_spec *spec, struct run_result *res, struct 
 	struct board *failed = NULL;
 	int rc = BOARD_FAULT;
 	for (int attempt = 0; attempt < RUNNER_SSH_ATTEMPTS && rc == BOARD_FAULT; attempt++) {
-		struct board *b = board_acquire(pool, n, failed);
+		struct board_session *session;
+		struct board *b = board_acquire(pool, n, failed, &session);
 		struct strbuf why = {0};
+		pthread_mutex_lock(&b->lock);
 		rc = board_prepare(b, &why);
 		if (!rc)
 			rc = board_sets(b, &files, &why);
+		pthread_mutex_unlock(&b->lock);
 		if (!rc) {
 			memset(res, 0, sizeof(*res));
 			res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
-			rc = board_run(b, spec, &files, res, &why);
+			rc = board_run(b, session, spec, &files, res, &why);
 		}
 		if (rc == BOARD_FAULT) {
-			/* whatever the board had, it must be checked again */
-			board_disconnect(b);
-			sl_release(&b->sets);
+			board_fault(b);
 			failed = b;
 			sb_addf(&reasons, "%s%s", reasons.len ? "; " : "", sb_str(&why));
 		} else if (rc == BOARD_ERROR) {
@@ -353,7 +403,7 @@ static int ssh_exec(const struct run_spec *spec, struct run_result *res, struct 
 		} else {
 			snprintf(last_board, sizeof(last_board), "%s", b->dest.name);
 		}
-		board_give_back(b, rc == BOARD_FAULT);
+		board_give_back(b, session, rc == BOARD_FAULT);
 		sb_release(&why);
 	}
 	if (rc == BOARD_FAULT)
@@ -394,13 +444,16 @@ static int survey(const struct run_target *t, struct board ***pool, int **answer
 		if (b->unreachable)
 			continue;
 		struct board *one[] = {b};
-		board_acquire(one, 1, NULL);
+		struct board_session *session;
+		board_acquire(one, 1, NULL, &session);
 		struct strbuf why = {0};
+		pthread_mutex_lock(&b->lock);
 		if (board_prepare(b, &why))
 			b->unreachable = sb_detach(&why);
 		else
 			(*answered)[i] = 1;
-		board_give_back(b, 0);
+		pthread_mutex_unlock(&b->lock);
+		board_give_back(b, session, 0);
 		sb_release(&why);
 	}
 	ssh_dests_free(dests, *n);
@@ -425,6 +478,8 @@ int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct s
 		struct strbuf line = {0};
 		sb_addf(&line, "%s: ", b->dest.name);
 		board_facts_format(&b->facts, &line);
+		if (options.cpu)
+			sb_addf(&line, " described=%s", options.cpu);
 		sl_push_owned(lines, sb_detach(&line));
 	}
 	free(pool);
@@ -477,6 +532,8 @@ void runner_ssh_release(void)
 		free(b->workdir);
 		free(b->helper);
 		free(b->unreachable);
+		free(b->sessions);
+		pthread_mutex_destroy(&b->lock);
 		sl_release(&b->sets);
 		free(b);
 	}

@@ -10,8 +10,8 @@
  *     with target->known_hosts only that file is trusted: the pin),
  *   - collects the board's facts once (kernel, machine, CPU model, MHz),
  *   - builds the measuring helper (harness/remote-helper/helper.c, static,
- *     with the compiler for the board's machine; FLAGSCOPE_HELPER_CC
- *     overrides) and copies it once,
+ *     with the compiler for the board's machine; the options' helper_cc,
+ *     else FLAGSCOPE_HELPER_CC, overrides) and copies it once,
  *   - copies argv[0] (with its executable siblings when it is a script),
  *     every argument that names an existing local file, and stdin_path to
  *     content-addressed paths under target->workdir (default
@@ -29,7 +29,8 @@
  * or stays absent when the board has no perf: a board's counters are
  * never the host's.  exit_memory is not supported: vm_* stay -1.
  *
- * One run at a time per board; concurrent callers (threads) share a pool.
+ * One run at a time per board (options.per_board: that many, each over
+ * its own helper session); concurrent callers (threads) share a pool.
  * The connection and the helper session end with the thread that opened
  * them (PR_SET_PDEATHSIG), so call exec from threads that live as long as
  * the study; a session found gone is reopened, not counted as a fault.
@@ -98,7 +99,8 @@ void board_facts_parse_cpuinfo(struct board_facts *f, const char *cpuinfo, const
 void board_facts_format(const struct board_facts *f, struct strbuf *sb);
 
 /* Connect to every board of t and append one line per board to lines:
- * "NAME: kernel=... machine=... cpu=... mhz=... cpus=...".  For the
+ * "NAME: kernel=... machine=... cpu=... mhz=... cpus=... perf=...", then
+ * " described=..." when the options name the CPU.  For the
  * study's facts (store them once per study).  0, or -1 when a board
  * cannot be reached (its reason in err; the others are still listed). */
 int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err);
@@ -114,6 +116,20 @@ int runner_ssh_perf(const struct run_target *t, int *hardware, struct strbuf *wh
 /* The board that ran this thread's latest successful exec ("NAME" as in
  * runner_ssh_facts), or NULL.  Valid until the next exec on the thread. */
 const char *runner_ssh_last_board(void);
+
+/* What a study says about its boards beyond the run_target ([run]). */
+struct runner_ssh_options {
+	int per_board;         /* runs at a time on one board; 0 or 1: one */
+	const char *helper_cc; /* the compiler command (blank-separated words,
+				  run without a shell) that links the static
+				  helper; NULL: FLAGSCOPE_HELPER_CC, else the
+				  compiler for the board's machine */
+	const char *cpu;       /* the study's words for the boards' CPU, kept
+				  with their facts as described=...; NULL: none */
+};
+/* Use o (copied) for every board from now on.  Call before the first
+ * exec or facts: per_board sizes a board when it is first met. */
+void runner_ssh_set_options(const struct runner_ssh_options *o);
 
 /* Close every ControlMaster connection and remove the local control
  * folder.  Call once at the end of a study; exec reconnects if called

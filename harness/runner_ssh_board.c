@@ -212,7 +212,8 @@ int board_command(struct board *b, const char *remote_cmd, int in_fd, double sec
 
 void board_disconnect(struct board *b)
 {
-	board_session_close(b);
+	for (size_t i = 0; i < b->nsessions; i++)
+		board_session_close(&b->sessions[i]);
 	if (b->master > 0) {
 		kill(b->master, SIGTERM);
 		double deadline = now_seconds() + 5;
@@ -451,8 +452,9 @@ int board_prepare(struct board *b, struct strbuf *err)
 	return 0;
 }
 
-/* The compiler that builds for a board of this machine: the system's for
- * its own machine, else Debian's cross compiler of that name. */
+/* The compiler that builds for a board of this machine: the study's
+ * helper_cc, else FLAGSCOPE_HELPER_CC, else the system's for its own
+ * machine, else Debian's cross compiler of that name. */
 static const char *helper_cc(const char *machine)
 {
 	static const struct {
@@ -469,6 +471,8 @@ static const char *helper_cc(const char *machine)
 		{"loongarch64", "loongarch64-linux-gnu-gcc"},
 	};
 	const char *env = getenv("FLAGSCOPE_HELPER_CC");
+	if (ssh_options()->helper_cc)
+		return ssh_options()->helper_cc;
 	if (env && *env)
 		return env;
 	struct utsname u;
@@ -486,8 +490,8 @@ char *ssh_helper_build(const char *machine, struct strbuf *err)
 {
 	const char *cc = helper_cc(machine);
 	if (!cc) {
-		sb_addf(err, "no compiler known for a board of machine '%s' (set FLAGSCOPE_HELPER_CC "
-			     "to a compiler that links static programs for it)",
+		sb_addf(err, "no compiler known for a board of machine '%s' (set helper_cc in [run], "
+			     "or FLAGSCOPE_HELPER_CC, to a compiler that links static programs for it)",
 			machine);
 		return NULL;
 	}

@@ -10,6 +10,7 @@
 #ifndef FLAGSCOPE_RUNNER_SSH_INTERNAL_H
 #define FLAGSCOPE_RUNNER_SSH_INTERNAL_H
 
+#include <pthread.h>
 #include <sys/types.h>
 
 #include "harness/runner_ssh.h"
@@ -20,21 +21,33 @@ enum {
 	BOARD_FAULT = -2, /* the board or its connection failed: retry elsewhere */
 };
 
+/* One served helper session on a board (`helper serve` over ssh): one
+ * run at a time goes through it. */
+struct board_session {
+	pid_t pid; /* the ssh running `helper serve`, 0 when none */
+	int in, out, err;
+	struct session_reader *rd;
+	int busy; /* a run holds it (under the pool lock) */
+};
+
 struct board {
 	struct ssh_dest dest;
 	char *identity, *known_hosts, *workdir_arg; /* copied from the target */
 	char *key;     /* what makes two target entries the same board */
 	char *control; /* ControlPath socket; NULL: a fresh connection per call */
+	/* lock: taken by the run that connects, prepares, copies or
+	 * disconnects, so that runs sharing the board (per_board > 1) never
+	 * do those at once; the fields below up to sets change under it */
+	pthread_mutex_t lock;
 	pid_t master;  /* the ControlMaster ssh process, 0 when none */
 	int ready;     /* connected, facts read, helper on the board */
 	char *workdir; /* absolute on the board */
 	char *helper;  /* absolute path of the helper on the board */
 	struct board_facts facts;
 	struct strlist sets; /* file sets known to exist under workdir/a */
-	pid_t session;       /* the ssh running `helper serve`, 0 when none */
-	int session_in, session_out, session_err;
-	struct session_reader *rd;
-	int busy;
+	struct board_session *sessions; /* per_board of them */
+	size_t nsessions;
+	int busy; /* runs in progress (under the pool lock), at most nsessions */
 	int faults;
 	char *unreachable; /* why the board did not answer a survey, or NULL */
 	unsigned long last_used;
@@ -134,12 +147,17 @@ int board_sets(struct board *b, const struct run_files *f, struct strbuf *err);
 /* Forget the remembered file hashes. */
 void ssh_files_forget(void);
 
-/* One run on a prepared board through the helper: 0 (res filled, outputs
- * written), BOARD_FAULT (the board or the line failed: retry), or
- * BOARD_ERROR (the program cannot start there). */
-int board_run(struct board *b, const struct run_spec *spec, const struct run_files *f,
-	      struct run_result *res, struct strbuf *err);
-/* End the served session (the helper on the board then ends too). */
-void board_session_close(struct board *b);
+/* One run on a prepared board through the helper, over session s (one
+ * of b->sessions, held by the caller): 0 (res filled, outputs written),
+ * BOARD_FAULT (the board or the line failed: retry), or BOARD_ERROR (the
+ * program cannot start there). */
+int board_run(struct board *b, struct board_session *s, const struct run_spec *spec,
+	      const struct run_files *f, struct run_result *res, struct strbuf *err);
+/* End a served session (the helper on the board then ends too). */
+void board_session_close(struct board_session *s);
+
+/* The [run] options of the study (runner_ssh_set_options), read by the
+ * board's files: the helper's compiler, the described CPU. */
+const struct runner_ssh_options *ssh_options(void);
 
 #endif

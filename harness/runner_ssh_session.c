@@ -229,42 +229,43 @@ out:
 	return rc;
 }
 
-static void session_forget(struct board *b)
+static void session_forget(struct board_session *s)
 {
-	free(b->rd);
-	b->rd = NULL;
-	b->session = 0;
-	b->session_in = b->session_out = b->session_err = -1;
+	free(s->rd);
+	s->rd = NULL;
+	s->pid = 0;
+	s->in = s->out = s->err = -1;
 }
 
-void board_session_close(struct board *b)
+void board_session_close(struct board_session *s)
 {
-	if (b->session <= 0)
+	if (s->pid <= 0)
 		return;
-	struct ssh_proc p = {b->session, b->session_in, b->session_out, b->session_err};
+	struct ssh_proc p = {s->pid, s->in, s->out, s->err};
 	/* the end of its stdin ends the helper, and then ssh */
 	ssh_finish(&p, now_seconds() + 5, NULL);
-	session_forget(b);
+	session_forget(s);
 }
 
 /* The last words of a broken session's ssh (why it broke). */
-static void session_break(struct board *b, struct strbuf *why)
+static void session_break(struct board_session *s, struct strbuf *why)
 {
-	struct ssh_proc p = {b->session, b->session_in, b->session_out, b->session_err};
+	struct ssh_proc p = {s->pid, s->in, s->out, s->err};
 	close(p.in);
 	p.in = -1;
 	ssh_finish(&p, now_seconds() + 2, why);
-	session_forget(b);
+	session_forget(s);
 }
 
-static int session_open(struct board *b, struct strbuf *err)
+static int session_open(struct board *b, struct board_session *s, const char *helper,
+			struct strbuf *err)
 {
-	if (b->session > 0 && waitpid(b->session, NULL, WNOHANG) == 0)
+	if (s->pid > 0 && waitpid(s->pid, NULL, WNOHANG) == 0)
 		return 0;
-	if (b->session > 0)
-		session_break(b, NULL);
+	if (s->pid > 0)
+		session_break(s, NULL);
 	struct strbuf cmd = {0};
-	sh_quote(&cmd, b->helper);
+	sh_quote(&cmd, helper);
 	sb_add(&cmd, " serve");
 	struct strlist argv = {0};
 	struct ssh_proc p;
@@ -274,17 +275,17 @@ static int session_open(struct board *b, struct strbuf *err)
 	sb_release(&cmd);
 	if (rc)
 		return BOARD_FAULT;
-	b->session = p.pid;
-	b->session_in = p.in;
-	b->session_out = p.out;
-	b->session_err = p.err;
-	b->rd = xcalloc(1, sizeof(*b->rd));
-	b->rd->fd = p.out;
+	s->pid = p.pid;
+	s->in = p.in;
+	s->out = p.out;
+	s->err = p.err;
+	s->rd = xcalloc(1, sizeof(*s->rd));
+	s->rd->fd = p.out;
 	return 0;
 }
 
 /* "N\n" then each word as "LEN\n" BYTES */
-static int session_send(struct board *b, const struct strlist *words, double deadline)
+static int session_send(struct board_session *s, const struct strlist *words, double deadline)
 {
 	struct strbuf req = {0};
 	sb_addf(&req, "%zu\n", words->n);
@@ -294,12 +295,12 @@ static int session_send(struct board *b, const struct strlist *words, double dea
 	}
 	size_t done = 0;
 	while (done < req.len) {
-		struct pollfd p = {.fd = b->session_in, .events = POLLOUT};
+		struct pollfd p = {.fd = s->in, .events = POLLOUT};
 		int ms = (int)((deadline - now_seconds()) * 1000);
 		if (ms <= 0 || poll(&p, 1, ms) <= 0)
 			break;
 		/* a socket: a board gone away is EPIPE, never SIGPIPE */
-		ssize_t w = send(b->session_in, req.buf + done, req.len - done, MSG_NOSIGNAL);
+		ssize_t w = send(s->in, req.buf + done, req.len - done, MSG_NOSIGNAL);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -338,41 +339,45 @@ static void request_words(const struct run_spec *spec, const struct remote_argv 
 		sl_push(words, ra->words.v[i]);
 }
 
-int board_run(struct board *b, const struct run_spec *spec, const struct run_files *f,
-	      struct run_result *res, struct strbuf *err)
+int board_run(struct board *b, struct board_session *s, const struct run_spec *spec,
+	      const struct run_files *f, struct run_result *res, struct strbuf *err)
 {
 	struct remote_argv ra = {0};
 	struct strlist words = {0};
 	pthread_mutex_lock(&serial_lock);
 	unsigned serial = ++run_serial;
 	pthread_mutex_unlock(&serial_lock);
-	char *rundir = xasprintf("%s/r/%d-%u-%lx", b->workdir, (int)getpid(), serial,
+	/* another run of the board may prepare it again meanwhile */
+	pthread_mutex_lock(&b->lock);
+	char *workdir = xstrdup(b->workdir), *helper = xstrdup(b->helper);
+	pthread_mutex_unlock(&b->lock);
+	char *rundir = xasprintf("%s/r/%d-%u-%lx", workdir, (int)getpid(), serial,
 				 (unsigned long)(now_seconds() * 1e6));
 	char *rcwd = xasprintf("%s/cwd", rundir);
-	map_words(spec, f, b->workdir, rcwd, &ra);
+	map_words(spec, f, workdir, rcwd, &ra);
 	request_words(spec, &ra, rundir, &words);
 	if (ra.perf_out)
 		unlink(ra.perf_out); /* stays absent when the board has no perf */
 	double deadline = now_seconds() + (spec->timeout > 0 ? spec->timeout : 3600) +
 			  RUN_GRACE_SECONDS;
-	int rc = session_open(b, err);
-	if (!rc && session_send(b, &words, deadline)) {
-		b->rd->why = "the connection ended before the run started";
+	int rc = session_open(b, s, helper, err);
+	if (!rc && session_send(s, &words, deadline)) {
+		s->rd->why = "the connection ended before the run started";
 		rc = 1;
 	} else if (!rc) {
-		b->rd->deadline = deadline;
-		b->rd->idle = 0;
-		b->rd->why = NULL;
-		rc = read_answer(b->rd, spec, &ra, res, err);
+		s->rd->deadline = deadline;
+		s->rd->idle = 0;
+		s->rd->why = NULL;
+		rc = read_answer(s->rd, spec, &ra, res, err);
 	}
 	if (rc == 1) {
 		struct strbuf why = {0}, reason = {0};
-		const char *what = b->rd && b->rd->why ? b->rd->why : "";
+		const char *what = s->rd && s->rd->why ? s->rd->why : "";
 		sb_addf(&reason, "%s: %s%s%s", b->dest.name, what, *what && err->len ? ": " : "",
 			sb_str(err));
 		if (!*what && !err->len)
 			sb_add(&reason, "the helper's answer is garbled");
-		session_break(b, &why);
+		session_break(s, &why);
 		if (why.len)
 			sb_addf(&reason, " (%s)", why.buf);
 		err->len = 0;
@@ -381,11 +386,13 @@ int board_run(struct board *b, const struct run_spec *spec, const struct run_fil
 		sb_release(&reason);
 		rc = BOARD_FAULT;
 	} else if (rc != BOARD_FAULT && ssh_reuse() != REUSE_ALL) {
-		board_session_close(b);
+		board_session_close(s);
 	}
 	remote_argv_release(&ra);
 	sl_release(&words);
 	free(rundir);
 	free(rcwd);
+	free(workdir);
+	free(helper);
 	return rc;
 }

@@ -7,7 +7,10 @@
 #     scripts with their siblings, perf, copies made once, board facts;
 #     hostile arguments, host values and work folders run nothing; a host
 #     key that does not match the pinned one is refused
-#  2. a new process finds the helper and the files on the board: 0 copies
+#  2. a new process finds the helper and the files on the board: 0 copies;
+#     the options (test_ssh_runner options): per_board 1 runs two threads'
+#     runs one after the other, per_board 2 both at once; hostile
+#     helper_cc words run nothing; the described CPU is in the facts
 #  3. a pool of two boards: the board running a program is killed mid-run
 #     (every sshd process): the run is retried on the other board and
 #     succeeds; the program on the lost board was stopped
@@ -48,6 +51,9 @@ FS_SSH_HOST=$A "$DRIVER" basic || fail "runs through the ssh runner"
 echo "ok 1 - runs, outputs, copies once, hostile values, pinned host key"
 FS_SSH_HOST=$A "$DRIVER" again || fail "a new process copied again"
 echo "ok 2 - a new process finds everything on the board"
+FS_SSH_HOST=$A "$DRIVER" options || fail "per_board, helper_cc, cpu"
+[ -e "$T/MARKER" ] && fail "a hostile helper_cc ran a command"
+echo "ok 2b - per_board, helper_cc, the described CPU"
 
 # slow_run HOSTS: a run of 6 s in the background; waits until it started
 slow_run() {

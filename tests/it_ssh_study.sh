@@ -10,6 +10,8 @@
 #  2. a board without perf (board b, FLAGSCOPE_HELPER_PERF=none) gives no
 #     perf samples although this machine has perf, and says perf=absent
 #  3. a study whose only board does not answer stops before anything runs
+# The [run] cpu words are kept with the board's facts (described=...); a
+# bad per_board stops the study with file:line before anything runs.
 set -euo pipefail
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
 [ -x /usr/sbin/sshd ] || { echo "SKIP: no /usr/sbin/sshd (apt-get install openssh-server)"; exit 77; }
@@ -59,6 +61,8 @@ host = root@127.0.0.1:${SSHD_PORT[a]}
 identity = $T/user_key
 known_hosts = $T/known_hosts
 workdir = $T/board
+cpu = loopback board (this machine)
+per_board = 1
 S
 "$FLAGSCOPE_BIN" run board.study --db board.db --format json -q > board.json || fail "run"
 python3 - "${SSHD_PORT[a]}" "$HOST_PERF" <<'P'
@@ -76,7 +80,8 @@ mem = db.execute("select count(*) from samples where metric like 'mem.%'").fetch
 assert mem == 0, "memory figures claimed for a board"
 # 1. the board's perf: its facts say what this machine's perf counts, and
 # the warm-ups of O2 and O1 (not the wrong one) ran under the board's perf
-assert all(v.endswith(" perf=" + host_perf) for v in facts.values()), (host_perf, facts)
+assert all(v.endswith(" perf=" + host_perf + " described=loopback board (this machine)")
+           for v in facts.values()), (host_perf, facts)
 meter = db.execute("select value from facts where key='meter.perf'").fetchone()[0]
 runs = [l for l in open("perf-wrap.log") if " -o " in l]
 perf = db.execute("select count(distinct config_id) from samples where metric like 'perf/%'").fetchone()[0]
@@ -100,13 +105,19 @@ st = dict(db.execute("select c.label, r.status from runs r join configs c on c.i
                      "where r.rep = 1 and r.run <> '@build'").fetchall())
 assert st.get("O2") == "ok" and st.get("O1") == "ok", st
 facts = dict(db.execute("select key, value from facts where key like 'board.%'").fetchall())
-assert facts and all(v.endswith(" perf=absent") for v in facts.values()), facts
+assert facts and all(" perf=absent " in v for v in facts.values()), facts
 meter = db.execute("select value from facts where key='meter.perf'").fetchone()[0]
 assert "not available on the boards" in meter, meter
 perf = db.execute("select count(*) from samples where metric like 'perf/%'").fetchone()[0]
 assert perf == 0, f"{perf} perf samples from a board without perf"
 P
 echo "ok 2 - a board without perf: counters absent, not this machine's"
+# a bad [run] value: file:line, what is wrong, what to do; nothing runs
+sed 's/^per_board = 1/per_board = lots/' board.study > bad.study
+set +e; "$FLAGSCOPE_BIN" run bad.study --db bad.db -q > /dev/null 2> bad.err; rc=$?; set -e
+line=$(grep -n '^per_board' bad.study | cut -d: -f1)
+[ "$rc" != 0 ] && grep -q "bad.study:$line: per_board must be a whole number from 1 to 64, not 'lots' (" bad.err ||
+	fail "bad per_board: rc $rc $(cat bad.err)"
 # a board that does not answer stops the study before anything runs
 sed -i "s/127.0.0.1:${SSHD_PORT[a]}/127.0.0.1:1/" board.study
 set +e; "$FLAGSCOPE_BIN" run board.study --db dead.db -q > /dev/null 2> dead.err; rc=$?; set -e

@@ -10,14 +10,25 @@
  *                           prints "ok BOARD" or "fault REASON"
  *   test_ssh_runner bench N  N native and N ssh runs of one small program,
  *                           prints "native S ssh S" (bench/remote.sh)
+ *   test_ssh_runner options  per_board (two threads' runs on one board: one
+ *                           after the other with 1, together with 2),
+ *                           helper_cc (hostile words run nothing; another
+ *                           compiler builds and copies another helper),
+ *                           the described CPU in the facts
+ *   test_ssh_runner study   the [run] keys of study files: what loads, and
+ *                           each bad value's file:line message (no board;
+ *                           also what runs with no FS_SSH_HOST, the board
+ *                           modes then SKIP)
  * Environment: FS_SSH_HOST, FS_SSH_IDENTITY, FS_SSH_KNOWN_HOSTS,
  * FS_SSH_WORKDIR, FS_SSH_MARKER (a file nothing may create), FS_SSH_BAD_KNOWN
  * (a known_hosts file with another key), FLAGSCOPE_TEST_TMP.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "flagsets/study.h"
 #include "harness/runner_ssh.h"
 #include "harness/runner_ssh_internal.h"
 #include "tests/testlib.h"
@@ -414,12 +425,202 @@ static int mode_bench(int n)
 	return bad ? 1 : 0;
 }
 
+/* ---- options: per_board, helper_cc, cpu ---- */
+
+struct par_run {
+	char *prog;
+	int index, rc, ok;
+	char board[256];
+	pthread_barrier_t *done;
+};
+
+/* one run in its own folder; the thread lives until every run is done,
+ * as the runner asks (its sessions end with the thread that opened them) */
+static void *par_thread(void *arg)
+{
+	struct par_run *p = arg;
+	char *cwd = xasprintf("%s/par%d", dir, p->index);
+	char *out = xasprintf("%s/stdout", cwd);
+	remove_tree(cwd);
+	mkdir_p(cwd, 0755);
+	char *argv[] = {p->prog, "sleep", "3", NULL};
+	struct run_spec spec = {.argv = argv, .cwd = cwd, .stdout_path = out, .timeout = 60,
+				.pin_cpu = -1, .target = &target};
+	struct run_result r;
+	struct strbuf err = {0};
+	p->rc = runner_ssh.exec(&spec, &r, &err);
+	p->ok = p->rc == 0 && r.exited && r.status == 0;
+	if (!p->ok)
+		fprintf(stderr, "parallel run %d: %s\n", p->index, sb_str(&err));
+	snprintf(p->board, sizeof(p->board), "%s",
+		 runner_ssh_last_board() ? runner_ssh_last_board() : "");
+	pthread_barrier_wait(p->done);
+	sb_release(&err);
+	free(cwd);
+	free(out);
+	return NULL;
+}
+
+/* two runs of 3 s from two threads at once: seconds from start to both done */
+static double two_at_once(char *prog, int per_board, int *ok)
+{
+	runner_ssh_release();
+	runner_ssh_set_options(&(struct runner_ssh_options){.per_board = per_board});
+	/* connected and copied first: only the runs are timed */
+	struct one_run o;
+	char *argv[] = {prog, "x", NULL};
+	run_it(argv, NULL, 30, &o);
+	*ok = o.rc == 0;
+	one_release(&o);
+	pthread_barrier_t done;
+	pthread_barrier_init(&done, NULL, 2);
+	struct par_run runs[2];
+	pthread_t th[2];
+	double t0 = now_seconds();
+	for (int i = 0; i < 2; i++) {
+		runs[i] = (struct par_run){.prog = prog, .index = i, .done = &done};
+		pthread_create(&th[i], NULL, par_thread, &runs[i]);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	double took = now_seconds() - t0;
+	pthread_barrier_destroy(&done);
+	for (int i = 0; i < 2; i++) {
+		*ok &= runs[i].ok && !strcmp(runs[i].board, target.host);
+	}
+	return took;
+}
+
+static void check_helper_cc(char *prog)
+{
+	struct one_run o;
+	char *argv[] = {prog, "x", NULL};
+	/* words, never a shell: these reach cc as they are, and cc fails */
+	char *hostile = xasprintf("cc -O1 -DQ=$(touch %s) `touch %s` ;touch %s |touch %s", marker,
+				  marker, marker, marker);
+	runner_ssh_release();
+	runner_ssh_set_options(&(struct runner_ssh_options){.helper_cc = hostile});
+	run_it(argv, NULL, 30, &o);
+	T_CHECK(o.rc == -1 && strstr(sb_str(&o.err), "cannot build the measuring helper") &&
+			strstr(sb_str(&o.err), hostile),
+		"hostile helper_cc: rc %d %s", o.rc, sb_str(&o.err));
+	T_CHECK(!file_exists(marker), "helper_cc ran a command");
+	one_release(&o);
+	free(hostile);
+	/* another compiler command (debug sections: another binary): another
+	 * helper, copied once */
+	char *cc = xstrdup("cc -g");
+	runner_ssh_release();
+	runner_ssh_set_options(&(struct runner_ssh_options){.helper_cc = cc,
+							     .cpu = "loopback 'board' $(x)"});
+	struct runner_ssh_counts a, b;
+	runner_ssh_get_counts(&a);
+	run_it(argv, NULL, 30, &o);
+	runner_ssh_get_counts(&b);
+	T_CHECK(o.rc == 0 && o.out && !strcmp(o.out, "[x]") && b.uploads == a.uploads + 1,
+		"helper_cc '%s': %s, %ld uploads (want the new helper only)", cc, sb_str(&o.err),
+		b.uploads - a.uploads);
+	one_release(&o);
+	free(cc);
+	struct strlist lines = {0};
+	struct strbuf err = {0};
+	int rc = runner_ssh_facts(&target, &lines, &err);
+	const char *want = " described=loopback 'board' $(x)";
+	T_CHECK(rc == 0 && lines.n == 1 && strlen(lines.v[0]) > strlen(want) &&
+			!strcmp(lines.v[0] + strlen(lines.v[0]) - strlen(want), want),
+		"described cpu: %s %s", lines.n ? lines.v[0] : "(none)", sb_str(&err));
+	sl_release(&lines);
+	sb_release(&err);
+	runner_ssh_release();
+	runner_ssh_set_options(&(struct runner_ssh_options){0});
+}
+
+static int mode_options(void)
+{
+	char *prog = build_prog();
+	int ok1, ok2;
+	double one = two_at_once(prog, 1, &ok1);
+	double two = two_at_once(prog, 2, &ok2);
+	printf("two runs of 3 s on one board: %.2f s with per_board 1, %.2f s with per_board 2\n",
+	       one, two);
+	T_CHECK(ok1 && one >= 6.0, "per_board 1: %.2f s (want one after the other, >= 6), ok %d", one,
+		ok1);
+	T_CHECK(ok2 && two < 5.0, "per_board 2: %.2f s (want both at once, < 5), ok %d", two, ok2);
+	check_helper_cc(prog);
+	runner_ssh_release();
+	free(prog);
+	return test_summary("test_ssh_runner options");
+}
+
+/* ---- study: the [run] keys ---- */
+
+struct run_case {
+	const char *name;
+	const char *run; /* the [run] section's lines */
+	const char *want; /* NULL: loads; else a substring of the error */
+	int line;         /* of the error (the [run] header is line 3) */
+};
+
+static const struct run_case run_cases[] = {
+	{"all keys", "host = pi@a pi@b\nper_board = 2\nhelper_cc = mips64el-linux-gnuabi64-gcc "
+		     "-march=loongson2f -mabi=64\ncpu = Loongson 2F, 800 MHz\n", NULL, 0},
+	{"per_board 0", "host = a\nper_board = 0\n", "per_board must be a whole number from 1 to 64, not '0'", 5},
+	{"per_board word", "host = a\nper_board = two\n", "(the runs one board takes at a time", 5},
+	{"per_board too many", "host = a\nper_board = 65\n", "per_board must be", 5},
+	{"helper_cc empty", "host = a\nhelper_cc =\n", "'helper_cc' in [run] has no value (write e.g.", 5},
+	{"helper_cc flags only", "host = a\nhelper_cc = -march=loongson2f\n",
+	 "does not start with a compiler", 5},
+	{"cpu empty", "host = a\ncpu =\n", "'cpu' in [run] has no value", 5},
+	{"host empty", "host =\n", "'host' in [run] has no value (write e.g. 'host = user@board')", 4},
+	{"workdir empty", "host = a\nworkdir =\n", "leave it out for the default", 5},
+	{"no host", "cpu = Loongson 2F\nper_board = 2\n", "[run] names no board (add 'host = ", 5},
+	{"unknown key", "host = a\nmhz = 800\n", "unknown key 'mhz' in [run] (known: host, hosts, port, "
+						  "identity, workdir, known_hosts, per_board, helper_cc, cpu)", 5},
+};
+
+static int mode_study(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(run_cases); i++) {
+		const struct run_case *c = &run_cases[i];
+		char *text = xasprintf("[study]\nworkloads = crc32\n[run]\n%s", c->run);
+		char *path = test_write(dir, "run.study", text);
+		struct study s;
+		struct strbuf err = {0};
+		int rc = study_load(path, &s, &err);
+		if (!c->want) {
+			T_CHECK(rc == 0, "%s: should load: %s", c->name, sb_str(&err));
+		} else {
+			char *where = xasprintf("%s:%d: ", path, c->line);
+			T_CHECK(rc == -1 && strstr(sb_str(&err), c->want) &&
+					str_starts_with(sb_str(&err), where) && !strchr(sb_str(&err), '\n'),
+				"%s: '%s' (want one line '%s...%s')", c->name, sb_str(&err), where, c->want);
+			free(where);
+		}
+		if (!rc && i == 0)
+			T_CHECK(s.run_per_board == 2 && !strcmp(s.run_host, "pi@a pi@b") &&
+					!strcmp(s.run_helper_cc, "mips64el-linux-gnuabi64-gcc -march=loongson2f -mabi=64") &&
+					!strcmp(s.run_cpu, "Loongson 2F, 800 MHz"),
+				"all keys: per_board %d helper_cc '%s' cpu '%s'", s.run_per_board,
+				s.run_helper_cc ? s.run_helper_cc : "", s.run_cpu ? s.run_cpu : "");
+		study_release(&s);
+		sb_release(&err);
+		free(path);
+		free(text);
+	}
+	return test_summary("test_ssh_runner study");
+}
+
 int main(int argc, char **argv)
 {
 	target.host = getenv("FS_SSH_HOST");
-	if (!target.host) {
-		printf("SKIP: needs the sshd that tests/it_ssh.sh starts (FS_SSH_HOST)\n");
-		return 77;
+	if (!target.host || (argc > 1 && !strcmp(argv[1], "study"))) {
+		dir = test_tmpdir("test_ssh_runner.study");
+		int rc = mode_study();
+		free(dir);
+		if (!target.host)
+			printf("SKIP (board modes): they need the sshd that tests/it_ssh.sh starts "
+			       "(FS_SSH_HOST); the [run] keys were checked\n");
+		return rc;
 	}
 	target.identity = getenv("FS_SSH_IDENTITY");
 	target.known_hosts = getenv("FS_SSH_KNOWN_HOSTS");
@@ -438,8 +639,11 @@ int main(int argc, char **argv)
 		rc = mode_slow(argv[2], argv[3]);
 	else if (!strcmp(mode, "bench") && argc == 3)
 		rc = mode_bench(atoi(argv[2]));
+	else if (!strcmp(mode, "options"))
+		rc = mode_options();
 	else {
-		fprintf(stderr, "usage: test_ssh_runner basic|again|slow STARTED FINISHED|bench N\n");
+		fprintf(stderr, "usage: test_ssh_runner basic|again|slow STARTED FINISHED|bench N|"
+				"options|study\n");
 		rc = 2;
 	}
 	free(dir);
