@@ -14,6 +14,7 @@
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/search/confirm.h"
+#include "explorer/search/minimise.h"
 #include "explorer/search/output.h"
 #include "explorer/search/pipeline.h"
 #include "explorer/search/search.h"
@@ -24,7 +25,7 @@ static const char *const format_choices[] = {"text", "json", "make.conf", NULL};
 
 static struct {
 	const char *space, *strategy, *budget, *metric, *db, *format, *output, *tolerance;
-	int seed, jobs, batch, repeat, confirm_repeat, no_minimise, quiet;
+	int seed, jobs, batch, repeat, minimise_repeat, confirm_repeat, no_minimise, quiet;
 } opt;
 
 static const struct option_spec search_options[] = {
@@ -37,7 +38,8 @@ static const struct option_spec search_options[] = {
 	{"jobs", 'j', OPT_INT, &opt.jobs, "N", "builds and profiles at a time (default: the number of CPUs)"},
 	{"batch", 0, OPT_INT, &opt.batch, "N", "most candidates evaluated together (default 8)"},
 	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "measured runs per candidate with --metric time (default: the study's)"},
-	{"tolerance", 't', OPT_STRING, &opt.tolerance, "PCT", "minimisation drops a flag when the objective stays within PCT% (default 0.5)"},
+	{"tolerance", 't', OPT_STRING, &opt.tolerance, "PCT", "smallest change that counts: minimisation keeps a flag whose removal costs PCT% or more (time: and is significant) (default 0.5)"},
+	{"minimise-repeat", 0, OPT_INT, &opt.minimise_repeat, "N", "with --metric time: interleaved runs per flag set in each minimisation measurement (default 10)"},
 	{"no-minimise", 0, OPT_FLAG, &opt.no_minimise, NULL, "keep the best flag set as found"},
 	{"confirm-repeat", 0, OPT_INT, &opt.confirm_repeat, "N", "interleaved runs confirming against -O2 and -O3 (default 10, 0: skip)"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "what to print: text, json or make.conf", format_choices},
@@ -54,13 +56,18 @@ static const struct command_spec search_cmd = {
 		   "within a budget.  Every candidate goes through the real pipeline: built,\n"
 		   "flags verified in the binaries, run, output checked against the baseline's;\n"
 		   "a candidate that breaks any workload is rejected and its flags are reported\n"
-		   "as unsafe.  The best set is minimised, confirmed against -O2 and -O3 with\n"
+		   "as unsafe.  The best set is minimised (every flag whose removal does not\n"
+		   "significantly change the objective goes), confirmed against -O2 and -O3 with\n"
 		   "interleaved runs, and printed as a make.conf fragment.",
 	.details = "The space is what `CC -Q --help=optimizers -O<level>` lists at the baseline's\n"
 		   "level (clang: a built-in list), minus flags that change the ABI; flags the\n"
 		   "compiler rejects are probed once and remembered.  Search state lives in the\n"
 		   "database: running the same search again resumes it, and no flag set is built\n"
-		   "or run twice, across strategies and searches.  Generated studies and logs are\n"
+		   "or run twice, across strategies and searches.  Minimisation with insns or\n"
+		   "size compares single exact values (the metric is deterministic); with time it\n"
+		   "measures the removals again, interleaved with the best set, and drops a flag\n"
+		   "only when Mann-Whitney (p < 0.05) and the bootstrap interval of the geometric\n"
+		   "mean find no loss of at least the tolerance.  Generated studies and logs are\n"
 		   "in DB.search/.  Exit status: 0 done, 1 interrupted, 2 bad input or a pipeline\n"
 		   "that cannot run.",
 	.opts = search_options,
@@ -207,7 +214,8 @@ struct session {
 	struct confirmation conf;
 	unsigned char *minimal;
 	char *minimal_flags;
-	double minimal_obj;
+	char *minimal_how;
+	struct minimise_result min;
 	struct unsafe_flag *unsafe;
 	size_t nunsafe;
 	char **trace;
@@ -221,6 +229,7 @@ static void session_release(struct session *s)
 	confirmation_release(&s->conf);
 	free(s->minimal);
 	free(s->minimal_flags);
+	free(s->minimal_how);
 	unsafe_flags_free(s->unsafe, s->nunsafe);
 	for (size_t i = 0; i < s->ntrace; i++)
 		free(s->trace[i]);
@@ -241,12 +250,42 @@ static int finish(struct session *s, const char *id, double tol, int have_confir
 	struct search_report rep = {
 		.id = id, .strategy = opt.strategy, .seed = (uint64_t)opt.seed, .pl = &s->pl,
 		.sp = &s->sp, .res = &s->res, .minimal_flags = s->minimal_flags,
-		.minimal_obj = s->minimal_obj, .tolerance = tol,
+		.minimal_obj = s->min.obj, .minimal_how = s->minimal_how,
+		.minimal_vs_best = s->min.vs_best, .minimal_lo = s->min.lo, .minimal_hi = s->min.hi,
+		.tolerance = tol,
 		.confirm = have_confirm ? &s->conf : NULL, .unsafe = s->unsafe,
 		.nunsafe = s->nunsafe, .trace_flags = s->trace, .trace_obj = s->trace_obj,
 		.ntrace = s->ntrace,
 	};
 	return write_outputs(&rep);
+}
+
+/* Deterministic metrics: one exact value per flag set says it all; time:
+ * fresh interleaved measurements and a significance test (minimise.h). */
+static int minimise(struct session *s, const struct evaluator *ev, double tol, struct strbuf *err)
+{
+	struct minimise_params mp = {.min_effect = tol, .alpha = 0.05,
+				     .repeat = opt.minimise_repeat, .seed = (uint64_t)opt.seed};
+	int noisy = !strcmp(s->pl.metric, "time");
+	s->minimal = xcalloc(s->sp.ndims ? s->sp.ndims : 1, 1);
+	if (noisy && !opt.quiet)
+		fprintf(stderr, "flagscope: minimising '%s': each removal measured again with %d interleaved runs against it\n",
+			s->res.best_flags, mp.repeat);
+	struct sampler sm = {.sample = pipeline_sample, .ctx = &s->pl};
+	int rc = noisy ? search_minimise_noisy(&s->sp, &sm, s->res.best, &mp, s->minimal, &s->min, err)
+		       : search_minimise_exact(&s->ec, &s->sp, ev, s->res.best, s->res.best_obj, &mp,
+					       s->minimal, &s->min, err);
+	if (rc)
+		return -1;
+	s->minimal_flags = space_render(&s->sp, s->minimal);
+	if (noisy)
+		s->minimal_how = xasprintf("no significant loss against the best set in %zu interleaved measurements of %d runs: Mann-Whitney p >= 0.05 or a change under %.2g%%; minimal/best %.4f [%.4f, %.4f]",
+					   s->min.measurements, mp.repeat, tol * 100, s->min.vs_best,
+					   s->min.lo, s->min.hi);
+	else
+		s->minimal_how = xasprintf("%s is deterministic: single exact values, within %.2g%% of the best set",
+					   s->pl.metric, tol * 100);
+	return 0;
 }
 
 static int run_search(struct session *s, const struct strategy_ops *strategy, size_t budget,
@@ -277,15 +316,11 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 		rc = 1;
 		goto out;
 	}
-	if (!opt.no_minimise && isfinite(s->res.best_obj) && *s->res.best_flags) {
-		s->minimal = xcalloc(s->sp.ndims ? s->sp.ndims : 1, 1);
-		if (search_minimise(&s->ec, &s->sp, &ev, s->res.best, s->res.best_obj, tol, s->minimal,
-				    &s->minimal_obj, &err)) {
-			print_errors(sb_str(&err));
-			rc = stop ? 1 : 2;
-			goto out;
-		}
-		s->minimal_flags = space_render(&s->sp, s->minimal);
+	if (!opt.no_minimise && isfinite(s->res.best_obj) && *s->res.best_flags &&
+	    minimise(s, &ev, tol, &err)) {
+		print_errors(sb_str(&err));
+		rc = stop ? 1 : 2;
+		goto out;
 	}
 	if (opt.confirm_repeat > 0 && isfinite(s->res.best_obj)) {
 		const char *flags = s->minimal_flags ? s->minimal_flags : s->res.best_flags;
@@ -321,6 +356,7 @@ int cmd_search(int argc, char **argv)
 	opt.jobs = cpu_count();
 	opt.batch = 8;
 	opt.repeat = -1;
+	opt.minimise_repeat = 10;
 	opt.confirm_repeat = 10;
 	int rc = options_parse(&search_cmd, argc, argv, &pos);
 	if (rc)
@@ -342,8 +378,8 @@ int cmd_search(int argc, char **argv)
 			  opt.budget);
 		goto out;
 	}
-	if (!(tol >= 0) || opt.batch < 1 || opt.jobs < 1) {
-		error_msg("search: --tolerance, --batch and --jobs must be positive numbers");
+	if (!(tol >= 0) || opt.batch < 1 || opt.jobs < 1 || opt.minimise_repeat < 2) {
+		error_msg("search: --tolerance, --batch and --jobs must be positive numbers, --minimise-repeat at least 2");
 		goto out;
 	}
 	if (!opt.metric) {

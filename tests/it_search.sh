@@ -4,7 +4,8 @@
 # rejects the -fwrapv candidate as wrong output and blames the flag, finds
 # a valid best set, minimises and confirms it, writes make.conf; a rerun
 # measures nothing; another strategy shares the cache; a search killed
-# with SIGKILL resumes without measuring anything twice; the insns metric
+# with SIGKILL resumes without measuring anything twice; with wall time
+# the minimisation re-measures with interleaved runs; the insns metric
 # counts instructions with cachegrind.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_search
@@ -136,9 +137,32 @@ assert len(cand) == len(set(cand)) == 14, (len(cand), len(set(cand)))
 P
 echo "ok 4 - killed with SIGKILL, resumed to the same search, nothing measured twice"
 
-# 5. the deterministic metric: instruction counts from cachegrind
+# 5. wall time is noisy: minimisation measures again, interleaved, and tests
+fs search fb.study --space wide.space --strategy random --budget 3 --metric time \
+	--minimise-repeat 3 --confirm-repeat 0 --db t.db --format json -q > time.json
+python3 - <<'P'
+import json, sqlite3
+r = json.load(open("time.json"))
+assert r["metric"] == "time", r["metric"]
+b, m = r["best"], r["minimal"]
+if b["flags"]:
+    assert m and "significant" in m["how"] and "interleaved" in m["how"], m
+    assert set(m["flags"].split()) <= set(b["flags"].split()), (m, b)
+    assert m["ci"][0] <= m["vs_best"] <= m["ci"][1], m
+    db = sqlite3.connect("t.db")
+    # the minimisation measured the best set itself again, 3 runs (the search: 2)
+    reps = db.execute("select max(r.rep) from runs r join configs c on c.study = r.study and "
+                      "c.id = r.config_id where c.cflags like ? and r.run != '@build'",
+                      ("%" + b["flags"] + "%",)).fetchone()[0]
+    assert reps is not None and reps >= 3, reps
+else:
+    assert m is None, m
+P
+echo "ok 5 - with wall time, minimisation re-measures and tests significance"
+
+# 6. the deterministic metric: instruction counts from cachegrind
 if ! command -v valgrind > /dev/null; then
-	echo "SKIP 5: no valgrind (install the valgrind package)"
+	echo "SKIP 6: no valgrind (install the valgrind package)"
 	exit 0
 fi
 fs search fb.study --space fb.space --strategy ce --budget 3 --metric insns \
@@ -151,4 +175,4 @@ objs = [t["objective"] for t in r["trace"] if t["objective"] is not None]
 assert objs and all(o > 0 for o in objs), r["trace"]
 assert any(abs(o - 1) > 1e-6 for o in objs), "no flag changed the instruction count"
 P
-echo "ok 5 - instruction counts (cachegrind) as the objective"
+echo "ok 6 - instruction counts (cachegrind) as the objective"

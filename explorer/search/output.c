@@ -120,8 +120,8 @@ void search_report_text(FILE *out, const struct search_report *r)
 	fprintf(out, "best: %.4f of the baseline: %s\n", res->best_obj,
 		res->best_flags && *res->best_flags ? res->best_flags : "(the baseline)");
 	if (r->minimal_flags)
-		fprintf(out, "minimal (within %.2g%%): %.4f: %s\n", r->tolerance * 100, r->minimal_obj,
-			*r->minimal_flags ? r->minimal_flags : "(the baseline)");
+		fprintf(out, "minimal (%s): %.4f: %s\n", r->minimal_how ? r->minimal_how : "",
+			r->minimal_obj, *r->minimal_flags ? r->minimal_flags : "(the baseline)");
 	if (r->confirm)
 		confirm_lines(out, "", r->confirm);
 	unsafe_lines(out, "", r);
@@ -211,7 +211,15 @@ void search_report_json(FILE *out, const struct search_report *r)
 		sb_add_json(&sb, r->minimal_flags);
 		sb_add(&sb, ", \"objective\": ");
 		json_num(&sb, r->minimal_obj);
-		sb_addf(&sb, ", \"tolerance\": %g}", r->tolerance);
+		sb_addf(&sb, ", \"tolerance\": %g, \"how\": ", r->tolerance);
+		sb_add_json(&sb, r->minimal_how ? r->minimal_how : "");
+		sb_add(&sb, ", \"vs_best\": ");
+		json_num(&sb, r->minimal_vs_best);
+		sb_add(&sb, ", \"ci\": [");
+		json_num(&sb, r->minimal_lo);
+		sb_add(&sb, ", ");
+		json_num(&sb, r->minimal_hi);
+		sb_add(&sb, "]}");
 	} else {
 		sb_add(&sb, "null");
 	}
@@ -265,7 +273,8 @@ void search_make_conf(FILE *out, const struct search_report *r)
 	fprintf(out, "# geometric mean of %s relative to the baseline (%s): %.4f\n", pl->metric,
 		pl->base->cflags, report_obj(r));
 	if (r->minimal_flags && r->res->best_flags && strcmp(r->minimal_flags, r->res->best_flags))
-		fprintf(out, "# minimised from %.4f: %s\n", r->res->best_obj, r->res->best_flags);
+		fprintf(out, "# minimised from %.4f (%s): %s\n", r->res->best_obj,
+			r->minimal_how ? r->minimal_how : "", r->res->best_flags);
 	if (r->confirm)
 		confirm_lines(out, "# ", r->confirm);
 	unsafe_lines(out, "# ", r);

@@ -20,6 +20,8 @@ struct search_report {
 	const struct search_result *res;
 	const char *minimal_flags; /* NULL when not minimised */
 	double minimal_obj;
+	const char *minimal_how; /* how minimal_flags was judged, one phrase */
+	double minimal_vs_best, minimal_lo, minimal_hi; /* minimal / best, interval */
 	double tolerance;
 	const struct confirmation *confirm; /* NULL when not confirmed */
 	const struct unsafe_flag *unsafe;

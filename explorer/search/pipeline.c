@@ -15,6 +15,7 @@
 #include "analysis/store.h"
 #include "analysis/why.h"
 #include "explorer/search/children.h"
+#include "explorer/search/minimise.h"
 #include "harness/build.h"
 #include "harness/execute.h"
 
@@ -507,6 +508,59 @@ int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_resul
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	free(study);
+	return rc;
+}
+
+int pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
+		    struct strbuf *err)
+{
+	struct pipeline *pl = ctx;
+	/* the baseline is always in a generated study, as "base" */
+	char **names = xcalloc(n ? n : 1, sizeof(char *));
+	char **lnames = xcalloc(n ? n : 1, sizeof(char *));
+	char **lflags = xcalloc(n ? n : 1, sizeof(char *));
+	size_t nl = 0;
+	for (size_t i = 0; i < n; i++) {
+		char h[65];
+		sha256_hex(flags[i], strlen(flags[i]), h);
+		names[i] = *flags[i] ? xasprintf("c%.12s", h) : xstrdup("base");
+		if (*flags[i]) {
+			lnames[nl] = names[i];
+			lflags[nl++] = flags[i];
+		}
+	}
+	char *study = NULL;
+	int rc = pipeline_run_levels(pl, lnames, lflags, nl, repeat, &study, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct strlist items = {0};
+		struct strbuf why = {0};
+		memset(&out[i], 0, sizeof(out[i]));
+		if (pipeline_values(pl, study, names[i], pl->metric, &items, &out[i].v, &out[i].n,
+				    &out[i].status, &why)) {
+			if (!out[i].status)
+				out[i].status = xstrdup("run_failed");
+			out[i].detail = sb_detach(&why);
+		} else {
+			out[i].nitems = items.n;
+			out[i].status = xstrdup("ok");
+		}
+		sb_release(&why);
+		sl_release(&items);
+	}
+	if (!rc && pl->stop && *pl->stop) {
+		sb_addf(err, "interrupted while measuring %s (run the same search again to resume)",
+			study);
+		rc = -1;
+	}
+	if (rc)
+		for (size_t i = 0; i < n; i++)
+			eval_samples_release(&out[i]);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(lnames);
+	free(lflags);
 	free(study);
 	return rc;
 }

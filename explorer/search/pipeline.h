@@ -69,6 +69,12 @@ void pipeline_release(struct pipeline *pl);
 int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
 		      struct strbuf *err);
 
+/* The sampler (minimise.h): ctx is a struct pipeline; the samples are
+ * the pipeline's metric, per item, from one generated study. */
+struct eval_samples;
+int pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
+		    struct strbuf *err);
+
 /* Run a generated study whose extra axis has the levels names[i] =
  * flags[i] (plus "base" = the baseline itself) with `repeat` measured
  * runs; *study gets its name (heap).  0, or -1 with a reason. */

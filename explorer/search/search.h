@@ -2,7 +2,7 @@
  * search.h - the search loop: a strategy proposes points, the evaluation
  * cache answers what is known, the evaluator measures the rest as one
  * batch (in parallel), the strategy observes, until the budget is spent
- * or the strategy has nothing more to try; then minimisation.
+ * or the strategy has nothing more to try (minimisation: minimise.h).
  *
  * Resumption.  Strategies are deterministic (strategy.h), every result is
  * stored as it lands, and a search's id names what it is (context,
@@ -76,16 +76,6 @@ int search_run(struct evalcache *ec, const struct space *sp, const struct search
 int search_evaluate(struct evalcache *ec, const struct space *sp, const struct evaluator *ev,
 		    const unsigned char *pts, size_t n, double *obj, struct eval_result *res,
 		    size_t *measured, struct strbuf *err);
-
-/* Minimise: return each moved dimension of best to the start point's
- * state when the objective stays within tol (relative, e.g. 0.005) of
- * best_obj, first trying each alone (one batch), then greedily, the
- * least harmful first, each change checked against best_obj itself so
- * small losses cannot add up.  out gets the minimal point, *out_obj its
- * objective.  0, or -1 from the evaluator. */
-int search_minimise(struct evalcache *ec, const struct space *sp, const struct evaluator *ev,
-		    const unsigned char *best, double best_obj, double tol, unsigned char *out,
-		    double *out_obj, struct strbuf *err);
 
 /* Flags blamed for broken candidates of the context: a flag is blamed
  * when it never appeared in a good flag set, or when it was in a broken
