@@ -686,14 +686,19 @@ static void print_errors(const char *text)
  * MHz) is kept with the study. */
 static int board_facts(struct session *s)
 {
-	struct strlist lines = {0};
+	struct strlist lines = {0}, down = {0};
 	struct strbuf err = {0};
-	if (runner_ssh_facts(s->exec.target, &lines, &err)) {
+	if (runner_ssh_facts(s->exec.target, &lines, &down, &err)) {
 		error_msg("%s:%d: %s (check [run] host and that ssh reaches it in batch mode)",
 			  s->study.path, s->study.run_line, sb_str(&err));
 		sb_release(&err);
+		sl_release(&down);
 		return -1;
 	}
+	for (size_t i = 0; i < down.n; i++) /* the study goes on with the others */
+		warn_msg("%s:%d: %s (going on without that board; check [run] hosts)",
+			 s->study.path, s->study.run_line, down.v[i]);
+	sl_release(&down);
 	for (size_t i = 0; i < lines.n; i++) {
 		char *colon = strstr(lines.v[i], ": ");
 		char *key = colon ? xasprintf("board.%.*s", (int)(colon - lines.v[i]), lines.v[i])

@@ -295,17 +295,26 @@ static struct board *board_get(const struct ssh_dest *d, const struct run_target
 
 /* Take a board of the pool with a free session (per_board of them),
  * waiting while there is none; a board that failed this run is taken
- * again only when no other is left.  The least faulty, then the least
- * recently used board wins. */
+ * again only when no other is left, one that did not answer the survey
+ * only when none did.  The least faulty, then the least recently used
+ * board wins. */
 static struct board *board_acquire(struct board **pool, size_t n, const struct board *avoid,
 				   struct board_session **session)
 {
 	pthread_mutex_lock(&pool_lock);
 	for (;;) {
+		/* a board that did not answer the survey is left out while
+		 * another one did */
+		int answered = 0, others = 0;
+		for (size_t i = 0; i < n; i++)
+			answered |= !pool[i]->unreachable;
+		for (size_t i = 0; i < n; i++)
+			others |= pool[i] != avoid && (!pool[i]->unreachable || !answered);
 		struct board *pick = NULL;
 		for (size_t i = 0; i < n; i++) {
 			struct board *b = pool[i];
-			if ((size_t)b->busy >= b->nsessions || (b == avoid && n > 1))
+			if ((size_t)b->busy >= b->nsessions || (b == avoid && others) ||
+			    (b->unreachable && answered))
 				continue;
 			if (!pick || b->faults < pick->faults ||
 			    (b->faults == pick->faults && b->last_used < pick->last_used))
@@ -441,18 +450,20 @@ static int survey(const struct run_target *t, struct board ***pool, int **answer
 		pthread_mutex_lock(&pool_lock);
 		struct board *b = (*pool)[i] = board_get(&dests[i], t);
 		pthread_mutex_unlock(&pool_lock);
-		if (b->unreachable)
+		if (b->unreachable) /* asked once per process */
 			continue;
 		struct board *one[] = {b};
 		struct board_session *session;
 		board_acquire(one, 1, NULL, &session);
 		struct strbuf why = {0};
 		pthread_mutex_lock(&b->lock);
-		if (board_prepare(b, &why))
-			b->unreachable = sb_detach(&why);
-		else
-			(*answered)[i] = 1;
+		int rc = board_prepare(b, &why);
 		pthread_mutex_unlock(&b->lock);
+		pthread_mutex_lock(&pool_lock);
+		if (rc)
+			b->unreachable = sb_detach(&why);
+		pthread_mutex_unlock(&pool_lock);
+		(*answered)[i] = !rc;
 		board_give_back(b, session, 0);
 		sb_release(&why);
 	}
@@ -460,21 +471,25 @@ static int survey(const struct run_target *t, struct board ***pool, int **answer
 	return 0;
 }
 
-int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err)
+int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strlist *down,
+		     struct strbuf *err)
 {
 	struct board **pool;
 	int *answered;
 	size_t n;
 	if (survey(t, &pool, &answered, &n, err))
 		return -1;
-	int rc = 0;
+	int rc = -1;
+	struct strbuf reasons = {0};
 	for (size_t i = 0; i < n; i++) {
 		struct board *b = pool[i];
 		if (!answered[i]) {
-			sb_addf(err, "%s%s", err->len ? "; " : "", b->unreachable);
-			rc = -1;
+			sb_addf(&reasons, "%s%s", reasons.len ? "; " : "", b->unreachable);
+			if (down)
+				sl_push(down, b->unreachable);
 			continue;
 		}
+		rc = 0;
 		struct strbuf line = {0};
 		sb_addf(&line, "%s: ", b->dest.name);
 		board_facts_format(&b->facts, &line);
@@ -482,6 +497,9 @@ int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct s
 			sb_addf(&line, " described=%s", options.cpu);
 		sl_push_owned(lines, sb_detach(&line));
 	}
+	if (rc)
+		sb_add(err, sb_str(&reasons));
+	sb_release(&reasons);
 	free(pool);
 	free(answered);
 	return rc;

@@ -98,12 +98,16 @@ void board_facts_parse_cpuinfo(struct board_facts *f, const char *cpuinfo, const
 /* "kernel=... machine=... cpu=... mhz=... cpus=...[ perf=...]" */
 void board_facts_format(const struct board_facts *f, struct strbuf *sb);
 
-/* Connect to every board of t and append one line per board to lines:
- * "NAME: kernel=... machine=... cpu=... mhz=... cpus=... perf=...", then
- * " described=..." when the options name the CPU.  For the
- * study's facts (store them once per study).  0, or -1 when a board
- * cannot be reached (its reason in err; the others are still listed). */
-int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strbuf *err);
+/* Connect to every board of t.  lines gets one line per board that
+ * answers: "NAME: kernel=... machine=... cpu=... mhz=... cpus=...
+ * perf=...", then " described=..." when the options name the CPU; down
+ * (may be NULL) gets one "NAME: REASON" per board that does not.  A board
+ * that does not answer is asked once per process, and left out of the
+ * pool while another board of it answers.  For the study's facts (store
+ * them once per study).  0 when at least one board answers; -1 when none
+ * does (every reason in err) or t is wrong. */
+int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strlist *down,
+		     struct strbuf *err);
 
 /* What the boards of t that answer can count with their own perf (the
  * helper's perf-probe; see board_facts.perf): 1 when at least one runs

@@ -9,7 +9,9 @@
 #     perf of this machine can count
 #  2. a board without perf (board b, FLAGSCOPE_HELPER_PERF=none) gives no
 #     perf samples although this machine has perf, and says perf=absent
-#  3. a study whose only board does not answer stops before anything runs
+#  3. a pool of the board and a closed port: the study warns once about
+#     the closed one and measures everything on the board that answers
+#  4. a study whose only board does not answer stops before anything runs
 # The [run] cpu words are kept with the board's facts (described=...); a
 # bad per_board stops the study with file:line before anything runs.
 set -euo pipefail
@@ -64,7 +66,7 @@ workdir = $T/board
 cpu = loopback board (this machine)
 per_board = 1
 S
-"$FLAGSCOPE_BIN" run board.study --db board.db --format json -q > board.json || fail "run"
+"$FLAGSCOPE_BIN" run board.study --db board.db --format json -q > board.json 2> board.err || fail "run: $(cat board.err)"
 python3 - "${SSHD_PORT[a]}" "$HOST_PERF" <<'P'
 import json, sqlite3, sys
 port, host_perf = sys.argv[1:]
@@ -118,9 +120,29 @@ set +e; "$FLAGSCOPE_BIN" run bad.study --db bad.db -q > /dev/null 2> bad.err; rc
 line=$(grep -n '^per_board' bad.study | cut -d: -f1)
 [ "$rc" != 0 ] && grep -q "bad.study:$line: per_board must be a whole number from 1 to 64, not 'lots' (" bad.err ||
 	fail "bad per_board: rc $rc $(cat bad.err)"
-# a board that does not answer stops the study before anything runs
+# 3. one board of the pool does not answer: warned once, the other measures
+closed=$(free_port)
+sed "s/^host = .*/hosts = root@127.0.0.1:${SSHD_PORT[a]} root@127.0.0.1:$closed/" board.study > pool.study
+"$FLAGSCOPE_BIN" run pool.study --db pool.db -q > /dev/null 2> pool.err || fail "a pool with a dead board: $(cat pool.err)"
+[ "$(grep -c "warning: .*127.0.0.1:$closed" pool.err)" = 1 ] && grep -q "pool.study:[0-9]*: root@127.0.0.1:$closed: cannot connect.*(going on without that board" pool.err ||
+	fail "the dead board of the pool is not warned about once: $(cat pool.err)"
+python3 - "${SSHD_PORT[a]}" <<'P'
+import sqlite3, sys
+port = sys.argv[1]
+db = sqlite3.connect("pool.db")
+st = dict(db.execute("select c.label, r.status from runs r join configs c on c.id = r.config_id "
+                     "where r.rep = 2 and r.run <> '@build'").fetchall())
+assert st == {"O2": "ok", "O1": "ok", "wrong": "wrong_output"}, st
+details = [r[0] for r in db.execute("select detail from runs where rep>=1 and run<>'@build'")]
+assert details and all(d.startswith(f"on root@127.0.0.1:{port}") for d in details), details
+facts = [k for (k,) in db.execute("select key from facts where key like 'board.%'")]
+assert facts == [f"board.root@127.0.0.1:{port}"], facts
+P
+echo "ok 3 - a dead board of a pool: warned once, the study goes on with the other"
+
+# 4. a board that does not answer stops the study before anything runs
 sed -i "s/127.0.0.1:${SSHD_PORT[a]}/127.0.0.1:1/" board.study
 set +e; "$FLAGSCOPE_BIN" run board.study --db dead.db -q > /dev/null 2> dead.err; rc=$?; set -e
 [ "$rc" != 0 ] && grep -q "board.study:[0-9]*: .*check \[run\] host" dead.err || fail "dead board: rc $rc $(cat dead.err)"
-echo "ok 3 - the only board does not answer: the study stops"
+echo "ok 4 - the only board does not answer: the study stops"
 echo "it_ssh_study: all passed"

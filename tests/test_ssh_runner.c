@@ -323,7 +323,7 @@ static void check_facts(void)
 {
 	struct strlist lines = {0};
 	struct strbuf err = {0};
-	int rc = runner_ssh_facts(&target, &lines, &err);
+	int rc = runner_ssh_facts(&target, &lines, NULL, &err);
 	char *uname_r[] = {"uname", "-r", NULL};
 	char *kernel = NULL;
 	run_capture(uname_r, &kernel);
@@ -524,7 +524,7 @@ static void check_helper_cc(char *prog)
 	free(cc);
 	struct strlist lines = {0};
 	struct strbuf err = {0};
-	int rc = runner_ssh_facts(&target, &lines, &err);
+	int rc = runner_ssh_facts(&target, &lines, NULL, &err);
 	const char *want = " described=loopback 'board' $(x)";
 	T_CHECK(rc == 0 && lines.n == 1 && strlen(lines.v[0]) > strlen(want) &&
 			!strcmp(lines.v[0] + strlen(lines.v[0]) - strlen(want), want),
