@@ -13,6 +13,7 @@
 
 static const char *expect_flags;
 static const char *unit_prefix;
+static const char *target;
 static const char *format = "table";
 static int want_static, want_dynamic;
 static const char *const formats[] = {"table", "json", NULL};
@@ -21,6 +22,9 @@ static const struct option_spec verify_opts[] = {
 	{.long_name = "expect", .short_name = 'e', .type = OPT_STRING, .value = &expect_flags,
 	 .argname = "FLAGS",
 	 .help = "flags every compile unit must have got, e.g. \"-O3 -march=loongson2f\""},
+	{.long_name = "target", .short_name = 't', .type = OPT_STRING, .value = &target,
+	 .argname = "TRIPLE",
+	 .help = "the files must be for this target, e.g. mips64el-linux-gnuabi64 (class, machine, byte order, ABI)"},
 	{.long_name = "static", .type = OPT_FLAG, .value = &want_static,
 	 .help = "the files must be statically linked"},
 	{.long_name = "dynamic", .type = OPT_FLAG, .value = &want_dynamic,
@@ -34,14 +38,19 @@ static const struct option_spec verify_opts[] = {
 
 static const struct command_spec verify_cmd = {
 	.name = "verify",
-	.usage = "FILE... [--expect FLAGS] [--static] [--unit-prefix DIR] [--format table|json]",
+	.usage = "FILE... [--expect FLAGS] [--target TRIPLE] [--static] [--unit-prefix DIR] "
+		 "[--format table|json]",
 	.summary = "prove from ELF files which flags, ABI and linkage they got",
 	.details = "Reads each file with libelf and libdw: class, machine, type, linkage,\n"
 		   "ABI/ISA (MIPS e_flags and .MIPS.abiflags), the compilers, each compile\n"
 		   "unit's recorded switches (-frecord-gcc-switches, clang\n"
 		   "-frecord-command-line, or DWARF producers with -g) and section sizes.\n"
 		   "With --expect, an -O, -f or -m flag that a unit lacks or overrides later\n"
-		   "is a mismatch.  Exit status: 0 as expected, 1 a mismatch, 2 unreadable.",
+		   "is a mismatch, and -march/-mabi/-mfp.../-m32 are compared with what the\n"
+		   "file states (MIPS e_flags: a higher ISA than asked means an object built\n"
+		   "for a later ISA was linked in); --target also checks class, machine, byte\n"
+		   "order and default ABI.  Exit status: 0 as expected, 1 a mismatch, 2\n"
+		   "unreadable.",
 	.opts = verify_opts,
 };
 
@@ -169,7 +178,7 @@ int cmd_verify(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(verify_formats); i++)
 		if (!strcmp(verify_formats[i].name, format))
 			out = &verify_formats[i];
-	checking = expect_flags || want_static || want_dynamic;
+	checking = expect_flags || want_static || want_dynamic || target;
 	out->begin();
 	for (size_t i = 0; i < files.n; i++) {
 		struct elf_facts f;
@@ -182,11 +191,18 @@ int cmd_verify(int argc, char **argv)
 			status = 2;
 			continue;
 		}
-		if (checking &&
-		    elf_facts_check(&f, expect_flags, want_static ? 1 : want_dynamic ? 0 : -1,
-				    unit_prefix, &mismatches) &&
-		    status == 0)
-			status = 1;
+		if (checking) {
+			struct elf_expect want;
+			if (target)
+				elf_expect_derive(target, expect_flags, &want);
+			else
+				elf_expect_for_file(&f, expect_flags, &want);
+			elf_facts_check(&f, expect_flags, want_static ? 1 : want_dynamic ? 0 : -1,
+					unit_prefix, &mismatches);
+			elf_expect_check(&f, &want, &mismatches);
+			if (mismatches.n && status == 0)
+				status = 1;
+		}
 		out->file(&f, checking ? &mismatches : NULL, first);
 		first = 0;
 		sl_release(&mismatches);

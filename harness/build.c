@@ -218,8 +218,9 @@ static void add_json_sep(struct strbuf *sb)
 }
 
 /* Verify every binary of the recipe: it exists, it is an ELF file, it is
- * static when the configuration asks, and the units that recorded their
- * switches got the configuration's flags. */
+ * static when the configuration asks, it is for the configuration's
+ * machine, ABI and ISA, and the units that recorded their switches got the
+ * configuration's flags. */
 static void build_verify(struct build *b)
 {
 	struct strbuf json = {0}, problems = {0};
@@ -273,12 +274,18 @@ static void build_verify(struct build *b)
 		}
 		sb_release(&libc_why);
 		int want_static = b->cfg->link == 1 ? 1 : b->cfg->link == 0 ? 0 : -1;
-		if (elf_facts_check(&f, b->cfg->cflags, want_static, NULL, &mism) > 0) {
-			for (size_t m = 0; m < mism.n; m++) {
-				if (problems.len)
-					sb_add(&problems, "; ");
-				sb_addf(&problems, "%s: %s", b->recipe->binaries.v[i], mism.v[m]);
-			}
+		elf_facts_check(&f, b->cfg->cflags, want_static, NULL, &mism);
+		/* the machine the file is for, from the triple and the flags the
+		 * compiler got (a --target= in the compiler command counts) */
+		struct elf_expect want;
+		char *words = xasprintf("%s %s", b->cfg->cc, b->cfg->cflags);
+		elf_expect_derive(b->cfg->target, words, &want);
+		free(words);
+		elf_expect_check(&f, &want, &mism);
+		for (size_t m = 0; m < mism.n; m++) {
+			if (problems.len)
+				sb_add(&problems, "; ");
+			sb_addf(&problems, "%s: %s", b->recipe->binaries.v[i], mism.v[m]);
 		}
 		add_json_sep(&json);
 		elf_facts_json(&f, &mism, &json);

@@ -113,6 +113,65 @@ unsigned long long elf_facts_section_size(const struct elf_facts *f, const char 
 int elf_facts_check(const struct elf_facts *f, const char *expect, int want_static,
 		    const char *unit_prefix, struct strlist *mismatches);
 
+/*
+ * What a configuration asks the file to say about its machine (elf_expect.c).
+ * Each item holds the wanted value (a static string, NULL: not compared)
+ * and why it is wanted ("target mips64el-linux-gnuabi64", "-mabi=n32").
+ *
+ * Derived from the target triple, then the flags, the last flag of a kind
+ * winning: -m32/-m64/-mx32 (x86), -mabi=, -march= and -mipsN, -EL/-EB and
+ * -mel/-meb, -mlittle-/-mbig-endian, -msoft-/-mhard-/-msingle-float,
+ * -mfp32/-mfpxx/-mfp64 (MIPS o32), -mfloat-abi= (Arm), -mnan=, and
+ * --target= / -target (clang) when no triple is given.  A -march value the
+ * table in elf_expect.c does not list (measured with Debian 12's GCC 12)
+ * leaves the ISA and extension uncompared: nothing is guessed.
+ *
+ * How the ISA compares: a linked file states the highest ISA of its
+ * objects, so for MIPS the file must state exactly the level asked (higher:
+ * an object built for a later ISA was linked in, e.g. Debian's release-2
+ * libc under -march=loongson2f; lower: nothing got the flag).  For x86 a
+ * level is stated only with -mneeded, so only a level above the one asked
+ * is a mismatch.  A MIPS machine extension asked (loongson-2f) must be
+ * present; one not asked must be absent.
+ */
+struct elf_expect_item {
+	const char *want; /* NULL: not compared */
+	char why[96];
+};
+
+struct elf_expect {
+	unsigned machine;                   /* e_machine, 0: not compared */
+	struct elf_expect_item machine_name; /* "mips", ... (with machine) */
+	struct elf_expect_item klass;       /* "ELF32" or "ELF64" */
+	struct elf_expect_item data;        /* "lsb" or "msb" */
+	struct elf_expect_item abi;         /* as elf_facts.abi */
+	struct elf_expect_item isa;         /* as elf_facts.isa */
+	struct elf_expect_item ext;         /* MIPS extension; "" asks for none */
+	struct elf_expect_item fpabi;       /* as elf_facts.fpabi; "hard": any
+					       hardware FP ABI, "64": 64 or 64a */
+	struct elf_expect_item nan;         /* "legacy" or "2008" */
+	int isa_at_most;                    /* 1: only a higher ISA is a mismatch */
+};
+
+/* What a build for target (a triple; NULL: the machine flagscope runs on)
+ * with flags (a command line: compiler words and CFLAGS) must say.  An
+ * unknown triple leaves everything but what the flags alone say
+ * uncompared. */
+void elf_expect_derive(const char *target, const char *flags, struct elf_expect *e);
+
+/* The same when the target is not known (flagscope verify without
+ * --target): the flags read for the file's own machine; the machine, class
+ * and byte order are compared only as far as the flags ask (-m32, -mabi=64,
+ * -EB). */
+void elf_expect_for_file(const struct elf_facts *f, const char *flags, struct elf_expect *e);
+
+/* Compare: appends one line per difference ("machine x86-64, mips expected
+ * (target mips64el-linux-gnuabi64)", "ISA mips64r2 is above the mips3 that
+ * -march=loongson2f asks (an object built for a later ISA was linked in)")
+ * and returns how many.  A machine that differs stops the comparison there. */
+int elf_expect_check(const struct elf_facts *f, const struct elf_expect *e,
+		     struct strlist *mismatches);
+
 /* One JSON object (no newline) with the keys file, class, data, machine,
  * osabi, type, entry, flags, static, interp, needed, runpath, abi, isa,
  * ext, pic, cpic, nan, fpabi, compilers, units [{name, path, producer,

@@ -1,7 +1,8 @@
 #!/bin/bash
 # it_verify.sh - flagscope verify from the command line: exit 0 as expected,
 # 1 a mismatch (the flags-override fixture names kernel.c), 2 for files that
-# are not ELF ("FILE: not a valid ELF: <reason>"), table and JSON output.
+# are not ELF ("FILE: not a valid ELF: <reason>"), table and JSON output;
+# --target and -march/-mabi compared with the ELF header.
 set -uo pipefail
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
 T=$FLAGSCOPE_TEST_TMP/it_verify
@@ -61,6 +62,35 @@ assert {"main.c", "kernel.c"} <= names, names
 assert f["sections"][".text"] > 0 and f["sections"]["total"] >= f["sections"][".text"]
 assert f["mismatches"] == ["unit kernel.c: -O3 expected, -O2 given last"], f["mismatches"]
 P
+fi
+
+# 7. the machine: --target and -march/-mabi in --expect against the ELF header
+fs "$prog" --target mips64el-linux-gnuabi64 --expect -O3 --unit-prefix "$T/fo/main.c" >"$T/t.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "machine x86-64, mips expected (target mips64el-linux-gnuabi64)" "$T/t.out" ||
+	fail "x86 file for a MIPS target: exit $rc: $(cat "$T/t.out")"
+fs "$prog" --target x86_64-linux-gnu --expect -O3 --unit-prefix "$T/fo/main.c" >/dev/null 2>&1 ||
+	fail "x86 file for x86_64-linux-gnu: exit $?"
+if command -v mips64el-linux-gnuabi64-gcc >/dev/null; then
+	printf 'int main(void) { return 0; }\n' >"$T/m.c"
+	mips64el-linux-gnuabi64-gcc -c -O2 -mabi=n32 -march=loongson2f -frecord-gcc-switches \
+		-o "$T/m.o" "$T/m.c" || fail "mips object"
+	fs "$T/m.o" --target mips64el-linux-gnuabi64 --expect "-O2 -mabi=n32 -march=loongson2f" \
+		>"$T/m.out" 2>&1 || fail "n32 loongson2f object as asked: $(cat "$T/m.out")"
+	fs "$T/m.o" --expect "-march=mips3 -mabi=64" --format json >"$T/m.json" 2>&1; rc=$?
+	[ $rc -eq 1 ] || fail "n64 mips3 asked of an n32 loongson2f object: exit $rc"
+	for want in "class ELF32, ELF64 expected (-mabi=64)" "ABI n32, n64 expected (-mabi=64)" \
+		"machine extension loongson-2f, none expected (-march=mips3)" \
+		"unit m.c: -march=mips3 expected, -march=loongson2f given last"; do
+		grep -qF "$want" "$T/m.json" || fail "no '$want': $(cat "$T/m.json")"
+	done
+	if [ -e /usr/mips64el-linux-gnuabi64/lib/crt1.o ]; then
+		mips64el-linux-gnuabi64-gcc -O2 -mabi=64 -march=mips3 -o "$T/m3" "$T/m.c" || fail "mips3 link"
+		fs "$T/m3" --target mips64el-linux-gnuabi64 --expect "-march=mips3" >"$T/m3.out" 2>&1; rc=$?
+		[ $rc -eq 1 ] && grep -q "ISA mips64r2 is above the mips3 that -march=mips3 asks" "$T/m3.out" ||
+			fail "Debian's release-2 libc under -march=mips3: exit $rc: $(cat "$T/m3.out")"
+	fi
+else
+	echo "SKIP 7 (MIPS part): mips64el-linux-gnuabi64-gcc is not installed"
 fi
 
 # 6. usage errors are exit 2

@@ -1,8 +1,10 @@
 /*
  * test_elf.c - harness/elf: facts of files the test builds itself with the
  * real compilers (native x86-64 static, dynamic, PIE, static-PIE, shared;
- * MIPS o32/n32/n64 at several -march levels; aarch64), the flags-override
- * fixture caught with the unit named, and hostile input: truncated,
+ * MIPS o32/n32/n64 at several -march levels; aarch64), what a target and
+ * flags ask of the machine (elf_expect: a table of derivations, and files
+ * built here compared with it), the flags-override fixture caught with the
+ * unit named, and hostile input: truncated,
  * byte-flipped (fixed seed) and crafted files, and the crash regressions
  * in tests/fixtures/elf-crashes/.  Run under ASan/UBSan (FLAGSCOPE_SANITIZE)
  * an out-of-bounds read fails the test.
@@ -271,6 +273,236 @@ static void run_build_case(const char *dir, const struct build_case *c, size_t i
 	     *k; k++)
 		T_CHECK(strstr(sb_str(&js), *k), "%s: JSON lacks %s: %s", c->name, *k, sb_str(&js));
 	sb_release(&js);
+	elf_facts_release(&f);
+	free(out);
+}
+
+/* ---- the machine a configuration asks for (elf_expect) ---- */
+
+#define MIPS64 "mips64el-linux-gnuabi64-gcc"
+#define N64 "mips64el-linux-gnuabi64"
+#define CRT64 "/usr/mips64el-linux-gnuabi64/lib/crt1.o"
+#define CRTN32 "/usr/mips64el-linux-gnuabi64/lib32/crt1.o"
+
+/* What derive says, without a compiler.  Strings: NULL not asserted, "-"
+ * must not be compared. */
+static const struct derive_case {
+	const char *target, *flags;
+	unsigned machine;
+	const char *klass, *data, *abi, *isa, *ext, *fpabi, *nan;
+} derive_cases[] = {
+	{N64, "-O2", EM_MIPS, "ELF64", "lsb", "n64", "-", "-", "-", "-"},
+	{N64, "-O2 -mabi=n32 -march=r4600", EM_MIPS, "ELF32", "lsb", "n32", "mips3", "", "-", "-"},
+	{N64, "-mabi=32 -march=mips1 -mfp32", EM_MIPS, "ELF32", "lsb", "o32", "mips1", "", "double",
+	 "-"},
+	{N64, "-mabi=32 -march=mips32r2 -mfp64 -mno-odd-spreg", EM_MIPS, "ELF32", NULL, "o32",
+	 "mips32r2", "", "64a", "-"},
+	{N64, "-mabi=32 -msoft-float -mfpxx", EM_MIPS, NULL, NULL, "o32", "-", "-", "soft", "-"},
+	{N64, "-mabi=64 -mhard-float", EM_MIPS, NULL, NULL, "n64", "-", "-", "double", "-"},
+	{N64, "-mabi=32 -mhard-float", EM_MIPS, NULL, NULL, "o32", "-", "-", "hard", "-"},
+	{N64, "-march=loongson2f -mabi=64 -mnan=legacy", EM_MIPS, "ELF64", NULL, "n64", "mips3",
+	 "loongson-2f", "-", "legacy"},
+	{N64, "-march=mips3 -mips4", EM_MIPS, NULL, NULL, NULL, "mips4", "", NULL, NULL},
+	{N64, "-march=loongson2f -mips16 -mips3d", EM_MIPS, NULL, NULL, NULL, "mips3",
+	 "loongson-2f", NULL, NULL},
+	/* a -march the table does not know compares no ISA: never guessed */
+	{N64, "-march=native", EM_MIPS, NULL, NULL, NULL, "-", "-", NULL, NULL},
+	{N64, "-march=mips3 -march=p9000", EM_MIPS, NULL, NULL, NULL, "-", "-", NULL, NULL},
+	{"mips64-linux-gnuabi64", "-EL", EM_MIPS, NULL, "lsb", NULL, NULL, NULL, NULL, NULL},
+	{"mips64-linux-gnuabi64", "", EM_MIPS, NULL, "msb", NULL, NULL, NULL, NULL, NULL},
+	{"mipsel-linux-gnu", "-march=loongson2f", EM_MIPS, "ELF32", "lsb", "o32", "mips3",
+	 "loongson-2f", NULL, NULL},
+	{"mips64el-linux-gnu", "", EM_MIPS, "-", "lsb", "-", NULL, NULL, NULL, NULL},
+	{"mipsisa64r6el-linux-gnuabi64", "", EM_MIPS, "ELF64", "lsb", "n64", "-", NULL, NULL,
+	 NULL},
+	{"aarch64-linux-gnu", "-mcpu=cortex-a72", EM_AARCH64, "ELF64", "lsb", "lp64", "-", "-",
+	 "-", "-"},
+	{"aarch64-linux-gnu", "-mabi=ilp32", EM_AARCH64, "ELF32", NULL, "ilp32", NULL, NULL, NULL,
+	 NULL},
+	{"arm-linux-gnueabihf", "", EM_ARM, "ELF32", "lsb", "-", NULL, NULL, "hard", NULL},
+	{"arm-linux-gnueabi", "-mfloat-abi=hard", EM_ARM, NULL, NULL, NULL, NULL, NULL, "hard",
+	 NULL},
+	{"x86_64-linux-gnu", "-m32", EM_386, "ELF32", "lsb", "ilp32", NULL, NULL, NULL, NULL},
+	{"x86_64-linux-gnux32", "", EM_X86_64, "ELF32", "lsb", "x32", NULL, NULL, NULL, NULL},
+	{"riscv64-linux-gnu", "-mabi=lp64d", EM_RISCV, "ELF64", "lsb", "lp64d", NULL, NULL, NULL,
+	 NULL},
+	{"s390x-linux-gnu", "-m31", EM_S390, "ELF64", "msb", "-", NULL, NULL, NULL, NULL},
+	{"vax-dec-ultrix", "-mabi=64", 0, "-", "-", "-", "-", "-", "-", "-"},
+#if defined(__x86_64__) && !defined(__ILP32__)
+	{NULL, "-O2", EM_X86_64, "ELF64", "lsb", "lp64", "-", "-", "-", "-"},
+	{NULL, "-O2 -mx32", EM_X86_64, "ELF32", "lsb", "x32", "-", "-", "-", "-"},
+	{NULL, "-m32 -m64 -march=x86-64-v3", EM_X86_64, "ELF64", NULL, "lp64", "x86-64-v3", "-",
+	 NULL, NULL},
+	{NULL, "clang --target=aarch64-linux-gnu -O2", EM_AARCH64, "ELF64", "lsb", "lp64", NULL,
+	 NULL, NULL, NULL},
+	{NULL, "clang -target mipsel-linux-gnu", EM_MIPS, "ELF32", "lsb", "o32", NULL, NULL, NULL,
+	 NULL},
+#endif
+};
+
+static void check_item(const char *what, const char *name, const struct elf_expect_item *it,
+		       const char *want)
+{
+	if (!want)
+		return;
+	if (!strcmp(want, "-"))
+		T_CHECK(!it->want, "%s: %s is '%s' (%s), want not compared", what, name, it->want,
+			it->why);
+	else
+		T_CHECK(it->want && !strcmp(it->want, want) && *it->why,
+			"%s: %s is '%s' (%s), want '%s'", what, name, it->want ? it->want : "(none)",
+			it->why, want);
+}
+
+static void test_derive(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(derive_cases); i++) {
+		const struct derive_case *c = &derive_cases[i];
+		char *what = xasprintf("derive %s '%s'", c->target ? c->target : "native", c->flags);
+		struct elf_expect e;
+		elf_expect_derive(c->target, c->flags, &e);
+		T_CHECK(e.machine == c->machine, "%s: machine %u, want %u", what, e.machine,
+			c->machine);
+		check_item(what, "class", &e.klass, c->klass);
+		check_item(what, "data", &e.data, c->data);
+		check_item(what, "abi", &e.abi, c->abi);
+		check_item(what, "isa", &e.isa, c->isa);
+		check_item(what, "ext", &e.ext, c->ext);
+		check_item(what, "fpabi", &e.fpabi, c->fpabi);
+		check_item(what, "nan", &e.nan, c->nan);
+		free(what);
+	}
+}
+
+/* Files built here, compared with what a configuration asks.  target NULL
+ * is native; mismatch is the start of the first line expected, NULL none;
+ * second the start of the second line, or NULL (no more than one). */
+static const struct arch_case {
+	const char *name, *cc, *flags;
+	const char *target, *expect;
+	const char *mismatch, *second;
+	const char *needs;
+} arch_cases[] = {
+	{"n64 loongson2f as asked", MIPS64, "-c -O2 -mabi=64 -march=loongson2f", N64,
+	 "-O2 -mabi=64 -march=loongson2f", NULL},
+	{"n64 loongson2f, n32 asked", MIPS64, "-c -O2 -mabi=64 -march=loongson2f", N64,
+	 "-mabi=n32 -march=loongson2f", "class ELF64, ELF32 expected (-mabi=n32)",
+	 "ABI n64, n32 expected (-mabi=n32)"},
+	{"n32, no -march: no ISA compared", MIPS64, "-c -O2 -mabi=n32", N64, "-mabi=n32", NULL},
+	{"n32 under the default n64", MIPS64, "-c -O2 -mabi=n32", N64, "-O2",
+	 "class ELF32, ELF64 expected (target " N64 ")", "ABI n32, n64 expected (target " N64 ")"},
+	{"o32 mips1 fp32", MIPS64, "-c -mabi=32 -march=mips1 -mfp32", N64,
+	 "-mabi=32 -march=mips1 -mfp32", NULL},
+	{"o32 mips1 for mipsel", "mipsel-linux-gnu-gcc", "-c -march=mips1 -mfp32",
+	 "mipsel-linux-gnu", "-march=mips1 -mfp32", NULL},
+	{"o32 fp32, fpxx asked", MIPS64, "-c -mabi=32 -march=mips1 -mfp32", N64,
+	 "-mabi=32 -mfpxx", "FP ABI double, xx expected (-mfpxx)"},
+	{"o32 loongson2f for mipsel", "mipsel-linux-gnu-gcc", "-c -march=loongson2f",
+	 "mipsel-linux-gnu", "-march=loongson2f", NULL},
+	{"extension asked, absent", MIPS64, "-c -mabi=64 -march=mips3", N64,
+	 "-mabi=64 -march=loongson2f",
+	 "machine extension loongson-2f absent (-march=loongson2f asks it)"},
+	{"extension not asked", MIPS64, "-c -mabi=64 -march=loongson2f", N64, "-march=r4600",
+	 "machine extension loongson-2f, none expected (-march=r4600)"},
+	{"mips4 object, mips3 asked", MIPS64, "-c -mabi=64 -march=mips4", N64, "-march=mips3",
+	 "ISA mips4 is above the mips3 that -march=mips3 asks"},
+	{"mips3 object, mips4 asked", MIPS64, "-c -mabi=64 -march=mips3", N64, "-mips4",
+	 "ISA mips3, mips4 expected (-mips4)"},
+	{"soft float, hard asked", MIPS64, "-c -mabi=32 -msoft-float", N64, "-mabi=32 -mhard-float",
+	 "FP ABI soft, hardware float expected (-mhard-float)"},
+	{"nan2008, legacy asked", MIPS64, "-c -mabi=64 -march=mips64r2 -mnan=2008", N64,
+	 "-march=mips64r2 -mnan=legacy", "NaN encoding 2008, legacy expected (-mnan=legacy)"},
+	{"big-endian for mips64el", MIPS64, "-c -mabi=64 -EB", N64, "-mabi=64",
+	 "byte order big-endian, little-endian expected (target " N64 ")"},
+	/* Linked with Debian's release-2 libc: the file says mips64r2. */
+	{"mips3 linked with Debian's libc", MIPS64, "-O2 -mabi=64 -march=mips3", N64,
+	 "-mabi=64 -march=mips3",
+	 "ISA mips64r2 is above the mips3 that -march=mips3 asks (an object built for a later "
+	 "ISA was linked in)", NULL, CRT64},
+	{"r4600 n32 static with Debian's libc", MIPS64, "-O2 -mabi=n32 -march=r4600 -static", N64,
+	 "-mabi=n32 -march=r4600", "ISA mips64r2 is above the mips3 that -march=r4600 asks", NULL,
+	 CRTN32},
+	{"mips64r2 linked with Debian's libc", MIPS64, "-O2 -mabi=64 -march=mips64r2", N64,
+	 "-mabi=64 -march=mips64r2", NULL, NULL, CRT64},
+	{"x86 code for a MIPS target", "gcc", "-c -O2", N64, "-O2",
+	 "machine x86-64, mips expected (target " N64 ")"},
+	{"clang without --target", "clang", "-c -O2", N64, "clang -O2",
+	 "machine x86-64, mips expected (target " N64 ")"},
+	{"clang --target mips64el", "clang", "-c -O2 --target=" N64, NULL,
+	 "clang --target=" N64 " -O2", NULL},
+	{"native", "gcc", "-c -O2", NULL, "-O2", NULL},
+	{"native -m32", "gcc", "-c -O2 -m32", NULL, "-O2 -m32", NULL},
+	{"-m32 code, native asked", "gcc", "-c -O2 -m32", NULL, "-O2",
+	 "machine i386, x86-64 expected (native "},
+	{"native -mx32", "gcc", "-c -O2 -mx32", NULL, "-mx32", NULL},
+	{"x86-64-v3 needed, v2 asked", "gcc", "-c -O2 -march=x86-64-v3 -mneeded", NULL,
+	 "-march=x86-64-v2", "ISA x86-64-v3 is above the x86-64-v2 that -march=x86-64-v2 asks"},
+	{"x86-64-v3 needed, v4 asked", "gcc", "-c -O2 -march=x86-64-v3 -mneeded", NULL,
+	 "-march=x86-64-v4", NULL},
+	{"aarch64", "aarch64-linux-gnu-gcc", "-c -O2", "aarch64-linux-gnu", "-mcpu=cortex-a72", NULL},
+	{"aarch64 for a MIPS target", "aarch64-linux-gnu-gcc", "-c -O2", N64, "-O2",
+	 "machine aarch64, mips expected"},
+};
+
+static void run_arch_case(const char *dir, const struct arch_case *c, size_t index)
+{
+	struct elf_facts f;
+	struct strbuf err = {0};
+	struct strlist m = {0};
+	struct elf_expect e;
+	char *out;
+
+	if (!have_compiler(c->cc)) {
+		printf("SKIP: %s: %s is not installed (scripts/packages.txt lists it)\n", c->name,
+		       c->cc);
+		cases_skipped++;
+		return;
+	}
+	if (c->needs && !file_exists(c->needs)) {
+		printf("SKIP: %s: no %s (the cross libc that %s's package recommends)\n", c->name,
+		       c->needs, c->cc);
+		cases_skipped++;
+		return;
+	}
+#if !defined(__x86_64__) || defined(__ILP32__)
+	if (!c->target) {
+		printf("SKIP: %s: native cases assume an x86-64 host\n", c->name);
+		cases_skipped++;
+		return;
+	}
+#endif
+	out = xasprintf("%s/arch%zu.elf", dir, index);
+	if (compile(dir, c->cc, c->flags, out)) {
+		T_CHECK(0, "%s: could not build the fixture", c->name);
+		free(out);
+		return;
+	}
+	cases_run++;
+	if (elf_facts_read(out, &f, &err)) {
+		T_CHECK(0, "%s: %s", c->name, sb_str(&err));
+		sb_release(&err);
+		free(out);
+		return;
+	}
+	elf_expect_derive(c->target, c->expect, &e);
+	int n = elf_expect_check(&f, &e, &m);
+	T_CHECK(n == (int)m.n, "%s: returned %d for %zu lines", c->name, n, m.n);
+	if (!c->mismatch)
+		T_CHECK(m.n == 0, "%s: '%s' gives '%s'", c->name, c->expect, m.n ? m.v[0] : "");
+	else
+		T_CHECK(m.n >= 1 && str_starts_with(m.v[0], c->mismatch) &&
+				(c->second ? m.n == 2 && str_starts_with(m.v[1], c->second) : m.n == 1),
+			"%s: '%s' gives %zu lines: '%s' '%s'", c->name, c->expect, m.n,
+			m.n ? m.v[0] : "", m.n > 1 ? m.v[1] : "");
+	sl_release(&m);
+	/* Without a target, verify reads the flags for the file's machine:
+	 * a file as asked stays clean. */
+	if (!c->mismatch && c->target) {
+		elf_expect_for_file(&f, c->expect, &e);
+		T_CHECK(elf_expect_check(&f, &e, &m) == 0, "%s: for the file: '%s'", c->name,
+			m.n ? m.v[0] : "");
+		sl_release(&m);
+	}
 	elf_facts_release(&f);
 	free(out);
 }
@@ -632,6 +864,9 @@ int main(void)
 
 	for (size_t i = 0; i < ARRAY_SIZE(build_cases); i++)
 		run_build_case(dir, &build_cases[i], i);
+	test_derive();
+	for (size_t i = 0; i < ARRAY_SIZE(arch_cases); i++)
+		run_arch_case(dir, &arch_cases[i], i);
 	test_flags_override(dir, "gcc", "-O3 -g -frecord-gcc-switches");
 	test_flags_override(dir, "clang", "-O3 -frecord-command-line");
 	test_hostile(dir);
