@@ -34,11 +34,11 @@ static char *col_text(sqlite3_stmt *s, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
-static void load_meta(struct store *st, struct ranking *r, const char *metric)
+static void load_meta(struct store *st, struct ranking *r)
 {
-	r->metric = metric ? xstrdup(metric) : results_study_metric(st, r->study);
 	r->unit = results_metric_unit(st, r->study, r->metric);
 	r->higher_better = results_higher_better(st, r->study, r->metric);
+	r->deterministic = results_metric_deterministic(r->metric);
 	r->built = r->cached = r->failed = -1;
 	sqlite3_stmt *s = NULL;
 	sqlite3_prepare_v2(st->db, "SELECT built, cached, failed FROM last_run WHERE study=?", -1,
@@ -89,8 +89,10 @@ static void load_configs(struct store *st, struct ranking *r)
 		*c = (struct rank_config){
 			.id = rc[i].id, .label = rc[i].label, .cc = rc[i].cc,
 			.toolchain = rc[i].toolchain, .cflags = rc[i].cflags,
-			.ldflags = rc[i].ldflags, .link = rc[i].link,
-			.is_baseline = rc[i].is_baseline, .ratio = NAN, .lo = NAN, .hi = NAN,
+			.ldflags = rc[i].ldflags, .link = rc[i].link, .target = rc[i].target,
+			.cpu = rc[i].cpu, .libc = rc[i].libc, .sysroot = rc[i].sysroot,
+			.notes = rc[i].notes, .is_baseline = rc[i].is_baseline, .ratio = NAN,
+			.lo = NAN, .hi = NAN,
 		};
 		if (c->is_baseline && r->baseline < 0)
 			r->baseline = (int)i;
@@ -111,25 +113,132 @@ static int usable(const struct rank_item *it)
 	return (it->status == OUTCOME_OK || it->status == OUTCOME_NOISY) && it->s.n;
 }
 
-/* One item's status, samples and summary; NOISY by the auto target. */
-static void load_item(struct store *st, struct ranking *r, struct rank_config *rc,
-		      struct rank_item *it, struct sample_table *t, size_t slot, struct rng *rng)
+/* What every configuration did on one item of the study, before ranking. */
+struct item_state {
+	char *workload, *run, *name;
+	enum outcome *status; /* per configuration */
+	char **detail;
+	double **v; /* the metric's samples, per configuration (selected items) */
+	size_t *n;
+	int from_build;
+	enum { ITEM_RANKED, ITEM_CHECKED, ITEM_LEFT_OUT } kind;
+	enum outcome left_status; /* ITEM_LEFT_OUT: the outcome, OK when unmeasured */
+	char *why;		  /* ITEM_LEFT_OUT, or an unmeasured ITEM_CHECKED */
+};
+
+/* Outcomes and samples of every item in every configuration; decide which
+ * items are ranked, only checked, or left out (see rank.h). */
+static void load_states(struct store *st, struct ranking *r, struct item_state *is, size_t nw)
+{
+	for (size_t w = 0; w < nw; w++) {
+		struct item_state *x = &is[w];
+		x->status = xcalloc(r->n, sizeof(*x->status));
+		x->detail = xcalloc(r->n, sizeof(*x->detail));
+		x->v = xcalloc(r->n, sizeof(*x->v));
+		x->n = xcalloc(r->n, sizeof(*x->n));
+		int same = r->n > 0;
+		for (size_t c = 0; c < r->n; c++) {
+			x->status[c] = results_status(st, r->study, r->configs[c].id, x->workload,
+						      x->run, &x->detail[c]);
+			same = same && x->status[c] == x->status[0];
+		}
+		if (same && x->status[0] != OUTCOME_OK) {
+			size_t b = r->baseline >= 0 ? (size_t)r->baseline : 0;
+			x->kind = ITEM_LEFT_OUT;
+			x->left_status = x->status[0];
+			x->why = xasprintf("%s in every configuration%s%s", outcome_name(x->status[0]),
+					   *x->detail[b] ? ": " : "", x->detail[b]);
+			continue;
+		}
+		if (!results_select_match(&r->sel, x->workload, x->run)) {
+			x->kind = ITEM_CHECKED;
+			continue;
+		}
+		size_t have = 0;
+		for (size_t c = 0; c < r->n; c++) {
+			int fb = 0;
+			x->v[c] = results_samples(st, r->study, r->configs[c].id, x->workload, x->run,
+						  r->metric, &x->n[c], &fb);
+			x->from_build |= fb;
+			have += x->n[c] > 0;
+		}
+		x->kind = have ? ITEM_RANKED : ITEM_CHECKED;
+		if (!have) {
+			x->left_status = OUTCOME_OK;
+			x->why = xasprintf("no samples of metric '%s' in any configuration", r->metric);
+		}
+	}
+}
+
+static void states_release(struct item_state *is, size_t nw, size_t nc)
+{
+	for (size_t w = 0; w < nw; w++) {
+		for (size_t c = 0; c < nc; c++) {
+			free(is[w].detail[c]);
+			free(is[w].v[c]);
+		}
+		free(is[w].status);
+		free(is[w].detail);
+		free(is[w].v);
+		free(is[w].n);
+		free(is[w].workload);
+		free(is[w].run);
+		free(is[w].name);
+		free(is[w].why);
+	}
+	free(is);
+}
+
+/* The left-out list: one entry for a workload whose every item is left
+ * out for the same reason, else one per item. */
+static void collect_left_out(struct ranking *r, const struct item_state *is, size_t nw)
+{
+	for (size_t w = 0, end; w < nw; w = end) {
+		int whole = 1;
+		for (end = w; end < nw && !strcmp(is[end].workload, is[w].workload); end++)
+			whole = whole && is[end].why && !strcmp(is[end].why, is[w].why) &&
+				is[end].left_status == is[w].left_status;
+		for (size_t k = w; k < end; k++) {
+			if (!is[k].why || (whole && k > w))
+				continue;
+			r->left_out = xrealloc(r->left_out, (r->nleft_out + 1) * sizeof(*r->left_out));
+			r->left_out[r->nleft_out++] = (struct rank_left_out){
+				.name = xstrdup(whole ? is[k].workload : is[k].name),
+				.status = is[k].left_status, .why = xstrdup(is[k].why),
+			};
+		}
+	}
+}
+
+/* One ranked item of one configuration: status, samples (moved into the
+ * table), summary; NOISY by the auto target. */
+static void load_item(struct store *st, struct ranking *r, struct rank_config *rc, size_t c,
+		      struct item_state *x, struct rank_item *it, struct sample_table *t,
+		      size_t slot, struct rng *rng)
 {
 	it->ratio = it->lo = it->hi = it->p = NAN;
-	it->status = results_status(st, r->study, rc->id, it->workload, it->run, &it->detail);
-	double *v = results_samples(st, r->study, rc->id, it->workload, it->run, r->metric,
-				    &t->n[slot], &it->from_build);
-	t->v[slot] = v;
-	stats_summarize(v, t->n[slot], 1 - r->opt.alpha, r->opt.iters, rng, &it->s);
+	it->workload = xstrdup(x->workload);
+	it->run = xstrdup(x->run);
+	it->name = xstrdup(x->name);
+	it->status = x->status[c];
+	it->detail = x->detail[c];
+	x->detail[c] = NULL;
+	t->v[slot] = x->v[c];
+	t->n[slot] = x->n[c];
+	x->v[c] = NULL;
+	it->from_build = x->from_build;
+	stats_summarize(t->v[slot], t->n[slot], 1 - r->opt.alpha, r->opt.iters, rng, &it->s);
 	it->halfwidth = stats_relative_halfwidth(&it->s);
 	if (it->status != OUTCOME_OK)
 		return;
 	free(it->detail);
 	it->detail = NULL;
+	it->note = results_note(st, r->study, rc->id, it->workload, it->run);
 	if (!it->s.n) {
 		it->status = OUTCOME_NO_REFERENCE;
 		it->detail = xasprintf("no samples of metric '%s'", r->metric);
-	} else if (r->noisy_target > 0 && !it->from_build && it->halfwidth > r->noisy_target) {
+	} else if (r->noisy_target > 0 && !it->from_build && !r->deterministic &&
+		   it->halfwidth > r->noisy_target) {
 		it->status = OUTCOME_NOISY;
 		it->detail = isinf(it->halfwidth)
 			? xasprintf("%zu run(s) cannot give an interval (target +-%.3g%%)",
@@ -139,15 +248,22 @@ static void load_item(struct store *st, struct ranking *r, struct rank_config *r
 	}
 }
 
-static void note_problem(struct rank_config *rc, const struct rank_item *it)
+static void note_problem(struct rank_config *rc, const char *name, enum outcome status,
+			 const char *detail)
 {
 	/* a failure outranks noise as the configuration's reason */
-	if (it->status == OUTCOME_OK ||
-	    (rc->status != OUTCOME_OK && (rc->status != OUTCOME_NOISY || it->status == OUTCOME_NOISY)))
+	if (status == OUTCOME_OK ||
+	    (rc->status != OUTCOME_OK && (rc->status != OUTCOME_NOISY || status == OUTCOME_NOISY)))
 		return;
-	rc->status = it->status;
+	rc->status = status;
 	free(rc->detail);
-	rc->detail = xasprintf("%s: %s", it->name, it->detail ? it->detail : "");
+	rc->detail = xasprintf("%s: %s", name, detail ? detail : "");
+}
+
+/* A noisy metric with fewer than two runs on a side is not tested. */
+static int pair_untested(const struct ranking *r, size_t na, size_t nb)
+{
+	return !r->deterministic && (na < 2 || nb < 2);
 }
 
 /* Items and configuration against the baseline. */
@@ -169,7 +285,12 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 			continue;
 		}
 		struct comparison cmp;
-		stats_compare(a, na, b, nb, r->opt.alpha, r->opt.min_effect, r->opt.iters, rng, &cmp);
+		if (r->deterministic)
+			stats_compare(a, na, b, nb, r->opt.alpha, r->opt.min_effect, r->opt.iters,
+				      rng, &cmp);
+		else
+			stats_compare_noisy(a, na, b, nb, r->opt.alpha, r->opt.min_effect,
+					    r->opt.iters, rng, &cmp);
 		if (cmp.error) {
 			all = 0;
 			continue;
@@ -180,6 +301,8 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 		it->p = cmp.p;
 		it->nbase = nb;
 		it->exact = cmp.exact;
+		it->untested = cmp.untested;
+		rc->untested |= cmp.untested;
 		it->verdict = orient(cmp.verdict, r->higher_better);
 		rc->improved += it->verdict == VERDICT_IMPROVED;
 		rc->regressed += it->verdict == VERDICT_REGRESSED;
@@ -189,7 +312,9 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 	    !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &rc->ratio,
 				 &rc->lo, &rc->hi)) {
 		enum verdict v = VERDICT_UNCHANGED;
-		if (rc->hi < 1 && 1 - rc->ratio >= r->opt.min_effect * (1 - 1e-9))
+		if (rc->untested)
+			rc->lo = rc->hi = NAN;
+		else if (rc->hi < 1 && 1 - rc->ratio >= r->opt.min_effect * (1 - 1e-9))
 			v = VERDICT_IMPROVED;
 		else if (rc->lo > 1 && rc->ratio - 1 >= r->opt.min_effect * (1 - 1e-9))
 			v = VERDICT_REGRESSED;
@@ -224,16 +349,19 @@ static int same_group(const struct ranking *r, const struct sample_table *t, siz
 {
 	struct sample_pair *pairs = xcalloc(t->nitems ? t->nitems : 1, sizeof(*pairs));
 	size_t np = 0;
+	int untested = 0;
 	for (size_t w = 0; w < t->nitems; w++) {
 		size_t na, nb;
 		double *a = cell(t, c, w, &na), *b = cell(t, lead, w, &nb);
-		if (na && nb)
+		if (na && nb) {
 			pairs[np++] = (struct sample_pair){a, na, b, nb};
+			untested |= pair_untested(r, na, nb);
+		}
 	}
 	double gm, lo, hi;
 	int same = 1;
-	if (np && !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo,
-				       &hi))
+	if (np && !untested &&
+	    !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo, &hi))
 		same = (lo <= 1 && hi >= 1) || fabs(gm - 1) < r->opt.min_effect * (1 - 1e-9);
 	free(pairs);
 	return same;
@@ -265,16 +393,39 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 	else
 		rank_options_default(&r->opt);
 	r->study = xstrdup(study);
-	load_meta(st, r, metric);
+	r->selector = xstrdup(metric ? metric : "");
 	load_configs(st, r);
 	if (!r->n) {
 		sb_addf(err, "%s: no study '%s' in this database (see flagscope report --help)",
 			st->path, study);
 		return -1;
 	}
+	if (results_select(st, study, metric, NULL, &r->sel, err)) {
+		sb_add(err, " (see flagscope report --help: --metric)");
+		return -1;
+	}
+	r->metric = xstrdup(r->sel.metric);
+	r->scope = results_select_scope(&r->sel);
+	load_meta(st, r);
+
 	struct strlist workloads = {0}, runs = {0};
 	results_items(st, study, &workloads, &runs);
-	size_t nw = workloads.n;
+	size_t nall = workloads.n;
+	struct item_state *is = xcalloc(nall ? nall : 1, sizeof(*is));
+	for (size_t w = 0; w < nall; w++) {
+		is[w].workload = xstrdup(workloads.v[w]);
+		is[w].run = xstrdup(runs.v[w]);
+		is[w].name = *runs.v[w] ? xasprintf("%s/%s", workloads.v[w], runs.v[w])
+					: xstrdup(workloads.v[w]);
+	}
+	sl_release(&workloads);
+	sl_release(&runs);
+	load_states(st, r, is, nall);
+	collect_left_out(r, is, nall);
+
+	size_t nw = 0;
+	for (size_t w = 0; w < nall; w++)
+		nw += is[w].kind == ITEM_RANKED;
 	struct sample_table t = {
 		.v = xcalloc(r->n * nw + 1, sizeof(double *)),
 		.n = xcalloc(r->n * nw + 1, sizeof(size_t)),
@@ -286,14 +437,16 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 		struct rank_config *rc = &r->configs[c];
 		rc->items = xcalloc(nw ? nw : 1, sizeof(*rc->items));
 		rc->nitems = nw;
-		for (size_t w = 0; w < nw; w++) {
-			struct rank_item *it = &rc->items[w];
-			it->workload = xstrdup(workloads.v[w]);
-			it->run = xstrdup(runs.v[w]);
-			it->name = *runs.v[w] ? xasprintf("%s/%s", workloads.v[w], runs.v[w])
-					      : xstrdup(workloads.v[w]);
-			load_item(st, r, rc, it, &t, c * nw + w, &rng);
-			note_problem(rc, it);
+		for (size_t w = 0, k = 0; w < nall; w++) {
+			struct item_state *x = &is[w];
+			if (x->kind == ITEM_RANKED) {
+				struct rank_item *it = &rc->items[k];
+				load_item(st, r, rc, c, x, it, &t, c * nw + k, &rng);
+				note_problem(rc, it->name, it->status, it->detail);
+				k++;
+			} else if (x->kind == ITEM_CHECKED) {
+				note_problem(rc, x->name, x->status[c], x->detail[c]);
+			}
 		}
 	}
 	for (size_t c = 0; c < r->n && r->baseline >= 0; c++)
@@ -303,8 +456,7 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 		free(t.v[i]);
 	free(t.v);
 	free(t.n);
-	sl_release(&workloads);
-	sl_release(&runs);
+	states_release(is, nall, r->n);
 	return 0;
 }
 
@@ -320,7 +472,8 @@ static double *pareto_values(struct store *st, const struct ranking *r, const ch
 {
 	struct ranking other, *m = (struct ranking *)r;
 	struct strbuf err = {0};
-	if (strcmp(metric, r->metric)) {
+	int same = !strcmp(metric, r->selector) || (!r->scope && !strcmp(metric, r->metric));
+	if (!same) {
 		if (ranking_compute_opts(st, r->study, metric, &r->opt, &other, &err)) {
 			sb_release(&err);
 			ranking_release(&other);
@@ -360,6 +513,11 @@ int ranking_add_pareto(struct store *st, struct ranking *r, const char *x, const
 	return 0;
 }
 
+char *ranking_selector_for(const struct ranking *r, const char *metric)
+{
+	return results_select_with(&r->sel, metric);
+}
+
 void ranking_release(struct ranking *r)
 {
 	for (size_t c = 0; c < r->n; c++) {
@@ -369,6 +527,7 @@ void ranking_release(struct ranking *r)
 			free(rc->items[w].workload);
 			free(rc->items[w].run);
 			free(rc->items[w].detail);
+			free(rc->items[w].note);
 		}
 		free(rc->items);
 		free(rc->id);
@@ -378,6 +537,11 @@ void ranking_release(struct ranking *r)
 		free(rc->cflags);
 		free(rc->ldflags);
 		free(rc->link);
+		free(rc->target);
+		free(rc->cpu);
+		free(rc->libc);
+		free(rc->sysroot);
+		free(rc->notes);
 		free(rc->detail);
 		free(rc->facts);
 	}
@@ -389,6 +553,14 @@ void ranking_release(struct ranking *r)
 		free(r->pareto[i].front);
 	}
 	free(r->pareto);
+	for (size_t i = 0; i < r->nleft_out; i++) {
+		free(r->left_out[i].name);
+		free(r->left_out[i].why);
+	}
+	free(r->left_out);
+	free(r->selector);
+	free(r->scope);
+	results_select_release(&r->sel);
 	free(r->configs);
 	free(r->study);
 	free(r->metric);

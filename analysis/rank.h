@@ -15,13 +15,34 @@
  * (improved when the whole interval lies on the better side of 1 and the
  * mean is at least min_effect away from 1; regressed the mirror image).
  *
+ * Which items.  The metric argument is a selector (results.h): a metric
+ * over every item, or a workload, run or both with an optional metric.
+ * Ranked are the selected items that some configuration measured; the
+ * rest of the study's items are still checked (below) but not compared.
+ * Left out entirely, and listed once in `left_out`, are: an item that
+ * fails with the same outcome in every configuration (coremark
+ * build_failed everywhere because its source cannot be fetched: it tells
+ * nothing about any configuration), and a selected item that no
+ * configuration has samples of the metric for (lame has no
+ * iterations_per_sec: skipped, not a failure).
+ *
  * Statuses.  A configuration with a failed build or run, or wrong output,
- * on any item is shown with that status and never ranked.  In a study run
+ * on any item of the study (selected or not, unless left out as failing
+ * everywhere) is shown with that status and never ranked: only
+ * configurations that are ok on every workload are ranked.  An ok item
+ * whose output a recipe's tolerant check accepted carries that detail as
+ * its `note`.  In a study run
  * with `repeat = auto` (fact "repeat.auto" = "target=T ..."), an item whose
  * median interval is still wider than T (relative half-width,
  * stats_relative_halfwidth) is NOISY: its figures are shown, and its
- * configuration is NOISY and not ranked.  Exact items (zero spread in both
- * samples: sizes, instruction counts) carry `exact` and no fake interval.
+ * configuration is NOISY and not ranked (never for a deterministic
+ * metric).  Deterministic metrics (results_metric_deterministic: insns*,
+ * size.*) with zero spread in both samples carry `exact` and no fake
+ * interval; one run of them is a measurement.  A noisy metric with fewer
+ * than two runs on either side is `untested`: its ratio is shown, with no
+ * interval and no p, and it is never significant; a configuration with
+ * an untested item is untested too (no interval, verdict unchanged) and
+ * shares the rank of the group it falls in.
  *
  * The rank rule ("not significantly different share a rank").  Ranked
  * configurations are walked from the best geometric mean to the worst.
@@ -41,6 +62,7 @@
 
 #include <stdint.h>
 
+#include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
 #include "harness/outcome.h"
@@ -56,6 +78,8 @@ void rank_options_default(struct rank_options *o);
 
 struct rank_item {
 	char *name; /* "crc32", or "lame/cbr128" for a run section */
+	char *note; /* ok, accepted by a tolerant check: its detail; or NULL */
+	int untested; /* a noisy metric with fewer than two runs on a side */
 	char *workload, *run;
 	struct summary s;     /* of this configuration's samples */
 	double ratio, lo, hi; /* median / baseline median; NAN if none */
@@ -71,7 +95,9 @@ struct rank_item {
 
 struct rank_config {
 	char *id, *label, *cc, *toolchain, *cflags, *ldflags, *link;
+	char *target, *cpu, *libc, *sysroot, *notes; /* "" when not stored */
 	int is_baseline;
+	int untested; /* some item is untested: no interval, no verdict */
 	int rank; /* 0: not ranked */
 	double ratio, lo, hi; /* geometric mean of the item ratios */
 	enum verdict verdict; /* of the geometric mean, oriented */
@@ -93,9 +119,24 @@ struct rank_pareto {
 	int *front; /* 1 on the front */
 };
 
+/* An item, or every item of a workload, left out of the ranking. */
+struct rank_left_out {
+	char *name;          /* "coremark" (all its runs) or "lame/cbr128" */
+	enum outcome status; /* what it fails with everywhere; OUTCOME_OK when it
+				is only not measured */
+	char *why;           /* "build_failed in every configuration: <detail>",
+				"no samples of metric 'x' in any configuration" */
+};
+
 struct ranking {
 	char *study;
 	char *metric, *unit;
+	char *selector;      /* the metric argument as given ("" for none) */
+	char *scope;         /* "libcbench/malloc_big1", or NULL: every item */
+	struct result_select sel;
+	int deterministic;   /* results_metric_deterministic(metric) */
+	struct rank_left_out *left_out;
+	size_t nleft_out;
 	int higher_better;
 	struct rank_options opt;
 	double noisy_target; /* repeat = auto target; 0 when the study is not auto */
@@ -108,8 +149,9 @@ struct ranking {
 	size_t npareto;
 };
 
-/* Compute from the store with the default options.  metric NULL: the
- * study's own.  0, or -1 with a reason in err. */
+/* Compute from the store with the default options.  metric: a selector
+ * (results.h), NULL for the study's own metric over every item.  0, or -1
+ * with a reason in err (no such study, a selector that names nothing). */
 int ranking_compute(struct store *st, const char *study, const char *metric,
 		    struct ranking *r, struct strbuf *err);
 /* The same with options (NULL: defaults). */
@@ -117,9 +159,13 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 			 const struct rank_options *o, struct ranking *r, struct strbuf *err);
 void ranking_release(struct ranking *r);
 
-/* Add the Pareto front of metrics x and y (both ranked as above, lower or
- * higher is better as each metric says) to r.  Returns 0; 1 when fewer
- * than two configurations have both metrics (nothing added). */
+/* Add the Pareto front of selectors x and y (both ranked as above, lower
+ * or higher is better as each metric says) to r.  Returns 0; 1 when fewer
+ * than two configurations have both metrics, or a selector names nothing
+ * (nothing added). */
 int ranking_add_pareto(struct store *st, struct ranking *r, const char *x, const char *y);
+/* The selector of another metric over r's items (results_select_with);
+ * heap string. */
+char *ranking_selector_for(const struct ranking *r, const char *metric);
 
 #endif

@@ -35,9 +35,16 @@ static int row(sqlite3_stmt *s)
 
 struct result_config *results_configs(struct store *st, const char *study, size_t *n)
 {
+	/* a database from before the cross columns (store.c adds them when it
+	 * can write) still lists its configurations */
 	sqlite3_stmt *s = query(st,
-		"SELECT id, label, cc, toolchain_version, cflags, ldflags, link, is_baseline "
-		"FROM configs WHERE study=? ORDER BY ord", study, NULL);
+		"SELECT id, label, cc, toolchain_version, cflags, ldflags, link, is_baseline, "
+		"target, cpu, libc, sysroot, notes FROM configs WHERE study=? ORDER BY ord",
+		study, NULL);
+	int cross = s != NULL;
+	if (!s)
+		s = query(st, "SELECT id, label, cc, toolchain_version, cflags, ldflags, link, "
+			      "is_baseline FROM configs WHERE study=? ORDER BY ord", study, NULL);
 	struct result_config *v = NULL;
 	*n = 0;
 	while (row(s)) {
@@ -51,6 +58,9 @@ struct result_config *results_configs(struct store *st, const char *study, size_
 		c->ldflags = col_text(s, 5);
 		c->link = col_text(s, 6);
 		c->is_baseline = sqlite3_column_int(s, 7);
+		char **x[] = {&c->target, &c->cpu, &c->libc, &c->sysroot, &c->notes};
+		for (size_t k = 0; k < ARRAY_SIZE(x); k++)
+			*x[k] = cross ? col_text(s, 8 + (int)k) : xstrdup("");
 	}
 	sqlite3_finalize(s);
 	return v;
@@ -66,6 +76,11 @@ void result_configs_free(struct result_config *c, size_t n)
 		free(c[i].cflags);
 		free(c[i].ldflags);
 		free(c[i].link);
+		free(c[i].target);
+		free(c[i].cpu);
+		free(c[i].libc);
+		free(c[i].sysroot);
+		free(c[i].notes);
 	}
 	free(c);
 }
@@ -143,6 +158,20 @@ enum outcome results_status(struct store *st, const char *study, const char *con
 	return o;
 }
 
+char *results_note(struct store *st, const char *study, const char *config_id,
+		   const char *workload, const char *run)
+{
+	/* the wording is execute.c's for an output a recipe's `tolerate`
+	 * accepted; other ok details (the board a run was on) are no note */
+	sqlite3_stmt *s = query(st, "SELECT detail FROM runs WHERE study=? AND config_id=? AND "
+				    "workload=? AND run=? AND status='ok' AND "
+				    "instr(detail, 'within tolerance') > 0 ORDER BY rep LIMIT 1",
+				study, config_id, workload, run, NULL);
+	char *note = row(s) ? col_text(s, 0) : NULL;
+	sqlite3_finalize(s);
+	return note;
+}
+
 char *results_build_key(struct store *st, const char *study, const char *config_id,
 			const char *workload)
 {
@@ -206,4 +235,192 @@ int results_higher_better(struct store *st, const char *study, const char *metri
 			return 1;
 	}
 	return 0;
+}
+
+int results_has_metric(struct store *st, const char *study, const char *metric)
+{
+	sqlite3_stmt *s = query(st, "SELECT 1 FROM samples WHERE study=? AND metric=? LIMIT 1",
+				study, metric, NULL);
+	int has = row(s);
+	sqlite3_finalize(s);
+	return has;
+}
+
+int results_metric_deterministic(const char *metric)
+{
+	return str_starts_with(metric, "insns") || str_starts_with(metric, "size.");
+}
+
+/* ---- selectors ---- */
+
+/* Up to a dozen stored names for a message: "time, user, ...". */
+static char *name_list(struct store *st, const char *sql, const char *study)
+{
+	sqlite3_stmt *s = query(st, sql, study, NULL);
+	struct strbuf sb = {0};
+	int n = 0;
+	while (row(s)) {
+		if (n++ == 12) {
+			sb_add(&sb, ", ...");
+			break;
+		}
+		sb_addf(&sb, "%s%s", n > 1 ? ", " : "", (const char *)sqlite3_column_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	return n ? sb_detach(&sb) : xstrdup("none");
+}
+
+static char *stored_metrics(struct store *st, const char *study)
+{
+	return name_list(st, "SELECT DISTINCT metric FROM samples WHERE study=? ORDER BY 1", study);
+}
+
+static int any_sample(struct store *st, const char *study)
+{
+	sqlite3_stmt *s = query(st, "SELECT 1 FROM samples WHERE study=? LIMIT 1", study, NULL);
+	int has = row(s);
+	sqlite3_finalize(s);
+	return has;
+}
+
+static int has_run(const struct strlist *w, const struct strlist *r, const char *workload,
+		   const char *run)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (*run && !strcmp(w->v[i], workload) && !strcmp(r->v[i], run))
+			return 1;
+	return 0;
+}
+
+/* The workload that has a run of that name, or NULL. */
+static const char *owner_of_run(const struct strlist *w, const struct strlist *r,
+				const char *run)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (*run && !strcmp(r->v[i], run))
+			return w->v[i];
+	return NULL;
+}
+
+static int select_in_workload(struct store *st, const char *study, const struct strlist *w,
+			      const struct strlist *r, const char *workload, const char *rest,
+			      const char *def, struct result_select *sel, struct strbuf *err)
+{
+	sel->workload = xstrdup(workload);
+	if (!rest) {
+		sel->metric = xstrdup(def);
+		return 0;
+	}
+	const char *slash = strchr(rest, '/');
+	char *first = xstrndup(rest, slash ? (size_t)(slash - rest) : strlen(rest));
+	int rc = 0;
+	if (has_run(w, r, workload, first)) {
+		sel->run = first;
+		first = NULL;
+		sel->metric = xstrdup(slash ? slash + 1 : def);
+		if (slash && !results_has_metric(st, study, sel->metric)) {
+			char *m = stored_metrics(st, study);
+			sb_addf(err, "%s: study '%s' stored no metric '%s' (stored: %s)", sel->text,
+				study, sel->metric, m);
+			free(m);
+			rc = -1;
+		}
+	} else if (results_has_metric(st, study, rest)) {
+		sel->metric = xstrdup(rest);
+	} else {
+		struct strbuf rl = {0};
+		for (size_t i = 0; i < w->n; i++)
+			if (!strcmp(w->v[i], workload) && *r->v[i])
+				sb_addf(&rl, "%s%s", rl.len ? ", " : "", r->v[i]);
+		char *m = stored_metrics(st, study);
+		sb_addf(err, "%s: workload %s has no run or metric '%s' (its runs: %s; metrics: %s)",
+			sel->text, workload, rest, rl.len ? sb_str(&rl) : "none", m);
+		free(m);
+		sb_release(&rl);
+		rc = -1;
+	}
+	free(first);
+	return rc;
+}
+
+int results_select(struct store *st, const char *study, const char *text,
+		   const char *default_metric, struct result_select *sel, struct strbuf *err)
+{
+	memset(sel, 0, sizeof(*sel));
+	sel->text = xstrdup(text ? text : "");
+	char *def = default_metric ? xstrdup(default_metric) : results_study_metric(st, study);
+	if (!text || !*text || results_has_metric(st, study, text)) {
+		sel->metric = text && *text ? xstrdup(text) : def;
+		if (sel->metric != def)
+			free(def);
+		return 0;
+	}
+	struct strlist w = {0}, r = {0};
+	results_items(st, study, &w, &r);
+	const char *slash = strchr(text, '/');
+	char *head = xstrndup(text, slash ? (size_t)(slash - text) : strlen(text));
+	int rc = 0;
+	if (sl_find(&w, head) >= 0) {
+		rc = select_in_workload(st, study, &w, &r, head, slash ? slash + 1 : NULL, def, sel,
+					err);
+	} else if (!slash && !any_sample(st, study)) {
+		/* nothing stored at all yet: the metric cannot be checked */
+		sel->metric = xstrdup(text);
+	} else {
+		char *m = stored_metrics(st, study);
+		char *wl = name_list(st, "SELECT DISTINCT workload FROM builds WHERE study=? "
+					 "ORDER BY 1", study);
+		const char *owner = owner_of_run(&w, &r, head);
+		if (owner)
+			sb_addf(err, "%s: '%s' is a run of %s, not a workload (write %s/%s)", text,
+				head, owner, owner, text);
+		else if (slash)
+			sb_addf(err, "%s: study '%s' has no workload '%s' (workloads: %s)", text, study,
+				head, wl);
+		else
+			sb_addf(err, "%s: study '%s' stored no such metric and has no such workload "
+				     "(metrics: %s; workloads: %s; or WORKLOAD/RUN/METRIC)",
+				text, study, m, wl);
+		free(m);
+		free(wl);
+		rc = -1;
+	}
+	if (!sel->metric)
+		sel->metric = xstrdup(def);
+	free(def);
+	free(head);
+	sl_release(&w);
+	sl_release(&r);
+	return rc;
+}
+
+int results_select_match(const struct result_select *sel, const char *workload, const char *run)
+{
+	return (!sel->workload || !strcmp(sel->workload, workload)) &&
+	       (!sel->run || !strcmp(sel->run, run));
+}
+
+char *results_select_with(const struct result_select *sel, const char *metric)
+{
+	if (!sel->workload)
+		return xstrdup(metric);
+	if (sel->run)
+		return xasprintf("%s/%s/%s", sel->workload, sel->run, metric);
+	return xasprintf("%s/%s", sel->workload, metric);
+}
+
+char *results_select_scope(const struct result_select *sel)
+{
+	if (!sel->workload)
+		return NULL;
+	return sel->run ? xasprintf("%s/%s", sel->workload, sel->run) : xstrdup(sel->workload);
+}
+
+void results_select_release(struct result_select *sel)
+{
+	free(sel->text);
+	free(sel->metric);
+	free(sel->workload);
+	free(sel->run);
+	memset(sel, 0, sizeof(*sel));
 }

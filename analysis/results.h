@@ -19,6 +19,9 @@
 
 struct result_config {
 	char *id, *label, *cc, *toolchain, *cflags, *ldflags, *link;
+	/* what `run` stored of a cross configuration (store.h); "" when
+	 * native or when the database predates them */
+	char *target, *cpu, *libc, *sysroot, *notes;
 	int is_baseline;
 };
 
@@ -49,6 +52,12 @@ double *results_samples(struct store *st, const char *study, const char *config_
 enum outcome results_status(struct store *st, const char *study, const char *config_id,
 			    const char *workload, const char *run, char **detail);
 
+/* The note of an item that is ok: the detail of its first ok run that
+ * was accepted by a tolerant check ("within tolerance: decoded PCM SNR
+ * 32.9 dB ..."), or NULL.  Heap string. */
+char *results_note(struct store *st, const char *study, const char *config_id,
+		   const char *workload, const char *run);
+
 /* The build key of (config, workload), or NULL. */
 char *results_build_key(struct store *st, const char *study, const char *config_id,
 			const char *workload);
@@ -64,5 +73,53 @@ char *results_metric_unit(struct store *st, const char *study, const char *metri
 int results_higher_better(struct store *st, const char *study, const char *metric);
 /* A value of the facts table, or NULL; heap string. */
 char *results_fact(struct store *st, const char *study, const char *key);
+/* 1 when some sample of the study has this metric (a build's size
+ * included). */
+int results_has_metric(struct store *st, const char *study, const char *metric);
+
+/* 1 for a metric that repeats exactly, so one run is a measurement and
+ * zero spread is not luck: instruction counts (insns, insns.loads, ...:
+ * the QEMU plugin, cachegrind) and section sizes (size.*).  Any other
+ * metric (times, memory, perf counters, a recipe's score) is noisy. */
+int results_metric_deterministic(const char *metric);
+
+/*
+ * A metric selector, as report, recommend, compare and --pareto take it:
+ *
+ *   METRIC               every item, that metric: time, size.text, perf/task-clock
+ *   WORKLOAD             every item of the workload, the default metric
+ *   WORKLOAD/RUN         one item, the default metric: libcbench/malloc_big1
+ *   WORKLOAD/METRIC      every run of the workload: coremark/iterations_per_sec
+ *   WORKLOAD/RUN/METRIC  one item, that metric: coremark/single/iterations_per_sec
+ *
+ * Names are matched against what the study stored, in this order: the
+ * whole text as a stored metric name (so perf/task-clock stays a metric),
+ * then a workload; after WORKLOAD/ a run name of it before a metric name.
+ * The default metric is the study's own unless the caller gives another.
+ */
+struct result_select {
+	char *text;     /* as given ("" when none was) */
+	char *metric;   /* the metric to read */
+	char *workload; /* NULL: every workload */
+	char *run;      /* NULL: every run of the workload */
+};
+
+/* Resolve text (NULL: the default metric over every item).  0, or -1 with
+ * "what is wrong (what to do)" in err: a workload without that run or
+ * metric, or a metric the study never stored (accepted when it stored no
+ * sample at all, so a study whose every build failed still reports). */
+int results_select(struct store *st, const char *study, const char *text,
+		   const char *default_metric, struct result_select *sel, struct strbuf *err);
+/* 1 when the item (workload, run) is in the selector's scope. */
+int results_select_match(const struct result_select *sel, const char *workload,
+			 const char *run);
+/* A selector text for another metric over the same items:
+ * "libcbench/malloc_big1" + size.text -> "libcbench/malloc_big1/size.text",
+ * no scope -> the metric itself.  Heap string. */
+char *results_select_with(const struct result_select *sel, const char *metric);
+/* The scope as words ("libcbench/malloc_big1", "coremark"), or NULL for
+ * every item. */
+char *results_select_scope(const struct result_select *sel);
+void results_select_release(struct result_select *sel);
 
 #endif

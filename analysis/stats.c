@@ -571,8 +571,9 @@ const char *verdict_name(enum verdict v)
 	return (unsigned)v < ARRAY_SIZE(names) ? names[v] : "unknown";
 }
 
-void stats_compare(const double *cand, size_t nc, const double *base, size_t nb, double alpha,
-		   double min_effect, int iters, struct rng *r, struct comparison *c)
+static void compare(const double *cand, size_t nc, const double *base, size_t nb, double alpha,
+		    double min_effect, int iters, struct rng *r, int deterministic,
+		    struct comparison *c)
 {
 	*c = (struct comparison){ .na = nc, .nb = nb, .verdict = VERDICT_UNCHANGED };
 	/* the interval at the test's own level, so "significant" and "the
@@ -583,7 +584,14 @@ void stats_compare(const double *cand, size_t nc, const double *base, size_t nb,
 	if (c->error)
 		return;
 
-	c->exact = zero_spread(cand, nc) && zero_spread(base, nb);
+	if (!deterministic && (nc < 2 || nb < 2)) {
+		/* one run of a noisy metric: a point, not a measurement of
+		 * the difference */
+		c->untested = 1;
+		c->lo = c->hi = c->p = c->u = NAN;
+		return;
+	}
+	c->exact = deterministic && zero_spread(cand, nc) && zero_spread(base, nb);
 	if (c->exact)
 		c->p = c->ratio == 1 ? 1 : 0;
 
@@ -591,6 +599,19 @@ void stats_compare(const double *cand, size_t nc, const double *base, size_t nb,
 	double effect = fabs(c->ratio - 1);
 	if (c->p < alpha && effect >= min_effect * (1 - 1e-9))
 		c->verdict = c->ratio < 1 ? VERDICT_IMPROVED : VERDICT_REGRESSED;
+}
+
+void stats_compare(const double *cand, size_t nc, const double *base, size_t nb, double alpha,
+		   double min_effect, int iters, struct rng *r, struct comparison *c)
+{
+	compare(cand, nc, base, nb, alpha, min_effect, iters, r, 1, c);
+}
+
+void stats_compare_noisy(const double *cand, size_t nc, const double *base, size_t nb,
+			 double alpha, double min_effect, int iters, struct rng *r,
+			 struct comparison *c)
+{
+	compare(cand, nc, base, nb, alpha, min_effect, iters, r, 0, c);
 }
 
 /* ---- across workloads -------------------------------------------------- */

@@ -132,6 +132,8 @@ struct comparison {
 		      verdict depends on min_effect alone */
 	int error; /* 0, or the negative code of stats_ratio_ci(); the
 		      verdict is then UNCHANGED */
+	int untested; /* stats_compare_noisy() with fewer than two values on
+			 a side: ratio only (lo, hi, p NAN), verdict UNCHANGED */
 };
 
 /* Verdict of a candidate against the baseline for a lower-is-better
@@ -139,10 +141,19 @@ struct comparison {
  * (e.g. 0.05 and 0.01); then IMPROVED when ratio < 1, REGRESSED when > 1.
  * The ratio's interval is at level 1 - alpha (0.95 if alpha is not in
  * (0, 1)) with `iters` resamples.
- * Caller's duty: one run of a NOISY metric has zero spread too and is
- * judged exact; use repeat >= 2 for anything that is not deterministic. */
+ * Zero spread is taken as exact: right for a deterministic metric
+ * (instruction counts, sizes); for any other use stats_compare_noisy(). */
 void stats_compare(const double *cand, size_t nc, const double *base, size_t nb, double alpha,
 		   double min_effect, int iters, struct rng *r, struct comparison *c);
+/* The same for a metric known to be noisy (times, memory, counters of a
+ * real machine).  Zero spread proves nothing there: with fewer than two
+ * values on either side the test is not made (`untested`: the ratio of
+ * the medians, no interval, p NAN, verdict UNCHANGED), and equal values
+ * are never `exact` (the Mann-Whitney p with its tie correction decides).
+ * stats_compare() is this for a deterministic metric. */
+void stats_compare_noisy(const double *cand, size_t nc, const double *base, size_t nb,
+			 double alpha, double min_effect, int iters, struct rng *r,
+			 struct comparison *c);
 const char *verdict_name(enum verdict v); /* "unchanged", "improved", "regressed" */
 
 /* ---- across workloads -------------------------------------------------- */

@@ -15,7 +15,9 @@ static const char schema[] =
 	"  updated TEXT);"
 	"CREATE TABLE IF NOT EXISTS configs(study TEXT, id TEXT, label TEXT, cc TEXT,"
 	"  toolchain_id TEXT, toolchain_version TEXT, cflags TEXT, ldflags TEXT, link TEXT,"
-	"  is_baseline INT, ord INT, PRIMARY KEY(study, id));"
+	"  is_baseline INT, ord INT, target TEXT DEFAULT '', cpu TEXT DEFAULT '',"
+	"  libc TEXT DEFAULT '', sysroot TEXT DEFAULT '', notes TEXT DEFAULT '',"
+	"  PRIMARY KEY(study, id));"
 	"CREATE TABLE IF NOT EXISTS builds(study TEXT, config_id TEXT, workload TEXT, key TEXT,"
 	"  status TEXT, detail TEXT, seconds REAL, cached INT, facts TEXT,"
 	"  PRIMARY KEY(study, config_id, workload));"
@@ -28,6 +30,48 @@ static const char schema[] =
 	"  failed INT, finished TEXT);"
 	"CREATE TABLE IF NOT EXISTS facts(study TEXT, key TEXT, value TEXT,"
 	"  PRIMARY KEY(study, key));";
+
+/* Columns added to a table after databases were made with it: added when
+ * missing, after the columns those databases have, so that both layouts
+ * are the same. */
+static const struct {
+	const char *table, *column, *decl;
+} added_columns[] = {
+	{"configs", "target", "TEXT DEFAULT ''"},
+	{"configs", "cpu", "TEXT DEFAULT ''"},
+	{"configs", "libc", "TEXT DEFAULT ''"},
+	{"configs", "sysroot", "TEXT DEFAULT ''"},
+	{"configs", "notes", "TEXT DEFAULT ''"},
+};
+
+static int has_column(sqlite3 *db, const char *table, const char *column)
+{
+	char *sql = xasprintf("SELECT 1 FROM pragma_table_info('%s') WHERE name='%s'", table,
+			      column);
+	sqlite3_stmt *s;
+	int has = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		has = sqlite3_step(s) == SQLITE_ROW;
+		sqlite3_finalize(s);
+	}
+	free(sql);
+	return has;
+}
+
+static int add_missing_columns(sqlite3 *db, char **msg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(added_columns); i++) {
+		if (has_column(db, added_columns[i].table, added_columns[i].column))
+			continue;
+		char *sql = xasprintf("ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table,
+				      added_columns[i].column, added_columns[i].decl);
+		int rc = sqlite3_exec(db, sql, NULL, NULL, msg);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return -1;
+	}
+	return 0;
+}
 
 int store_lock(struct store *st, struct strbuf *err)
 {
@@ -69,7 +113,8 @@ int store_open(struct store *st, const char *path, int create, struct strbuf *er
 	}
 	sqlite3_busy_timeout(st->db, 10000);
 	char *msg = NULL;
-	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+	    add_missing_columns(st->db, &msg)) {
 		sb_addf(err, "%s: not a flagscope results database: %s (use another --db path)", path,
 			msg ? msg : "?");
 		sqlite3_free(msg);
@@ -127,10 +172,15 @@ int store_put_study(struct store *st, const char *name, const char *path, const 
 
 int store_put_config(struct store *st, const struct store_config *c)
 {
-	return exec_bound(st, "INSERT OR REPLACE INTO configs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-			  "tttttttttii", c->study, c->id, c->label, c->cc, c->toolchain_id,
+	return exec_bound(st,
+			  "INSERT OR REPLACE INTO configs(study, id, label, cc, toolchain_id, "
+			  "toolchain_version, cflags, ldflags, link, is_baseline, ord, target, cpu, "
+			  "libc, sysroot, notes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			  "tttttttttiittttt", c->study, c->id, c->label, c->cc, c->toolchain_id,
 			  c->toolchain_version, c->cflags, c->ldflags, c->link, c->is_baseline,
-			  c->order);
+			  c->order, c->target ? c->target : "", c->cpu ? c->cpu : "",
+			  c->libc ? c->libc : "", c->sysroot ? c->sysroot : "",
+			  c->notes ? c->notes : "");
 }
 
 int store_put_build(struct store *st, const struct store_build *b)

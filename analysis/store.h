@@ -29,10 +29,17 @@ void store_close(struct store *st);
  * folders.  0, or -1 with "in use by another flagscope run (pid N)". */
 int store_lock(struct store *st, struct strbuf *err);
 
+/* A configuration.  target, cpu, libc, sysroot and notes may be NULL
+ * (stored as ""): a cross configuration's target triple (recommend's
+ * CHOST), the emulator's CPU model, the libc level, the sysroot built for
+ * it and the flags the harness had to add with why (struct config in
+ * flagsets/matrix.h).  Databases made before these columns get them, empty,
+ * when opened. */
 struct store_config {
 	const char *study, *id, *label, *cc, *toolchain_id, *toolchain_version, *cflags, *ldflags,
 		*link;
 	int is_baseline, order;
+	const char *target, *cpu, *libc, *sysroot, *notes;
 };
 int store_put_study(struct store *st, const char *name, const char *path, const char *metric);
 int store_put_config(struct store *st, const struct store_config *c);

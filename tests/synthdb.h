@@ -62,13 +62,16 @@ static inline double synth_normal(struct rng *r, double mu, double sigma)
 	return mu + sigma * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
-/* One item of one configuration: a build (ok, with a .text size), a
- * warm-up run with `status` (its outcome decides the item's), and n
- * repetitions of `metric` drawn around mu (rel_sd 0: all exactly mu). */
-static inline void synth_item(struct store *st, const char *study, const char *label,
-			      const char *workload, const char *status, const char *metric,
-			      const char *unit, double mu, double rel_sd, size_t n, double text_size,
-			      uint64_t seed)
+/* One run section of one item of one configuration: a build (ok, with a
+ * .text size), a warm-up run with `status` (its outcome decides the
+ * item's; detail NULL: "" when ok, a wrong-output message otherwise), and
+ * n repetitions of `metric` drawn around mu (rel_sd 0: all exactly mu),
+ * ok with that detail too.  Called again with another metric, it adds that
+ * metric's samples to the same repetitions. */
+static inline void synth_run(struct store *st, const char *study, const char *label,
+			     const char *workload, const char *run, const char *status,
+			     const char *detail, const char *metric, const char *unit, double mu,
+			     double rel_sd, size_t n, double text_size, uint64_t seed)
 {
 	struct rng r;
 	rng_seed(&r, seed);
@@ -82,12 +85,35 @@ static inline void synth_item(struct store *st, const char *study, const char *l
 	struct store_metric size = {"size.text", text_size, "B"};
 	store_put_run(st, study, id, workload, "@build", 0, "ok", "", &size, 1);
 	int ok = !strcmp(status, "ok");
-	store_put_run(st, study, id, workload, "", 0, status,
-		      ok ? "" : "output differs from the reference at byte 4", NULL, 0);
+	if (!detail)
+		detail = ok ? "" : "output differs from the reference at byte 4";
+	store_put_run(st, study, id, workload, run, 0, status, detail, NULL, 0);
 	for (size_t i = 1; i <= n; i++) {
 		struct store_metric m = {metric, rel_sd ? synth_normal(&r, mu, mu * rel_sd) : mu, unit};
-		store_put_run(st, study, id, workload, "", (int)i, "ok", "", &m, 1);
+		store_put_run(st, study, id, workload, run, (int)i, "ok", ok ? detail : "", &m, 1);
 	}
+}
+
+/* synth_run for a workload without run sections. */
+static inline void synth_item(struct store *st, const char *study, const char *label,
+			      const char *workload, const char *status, const char *metric,
+			      const char *unit, double mu, double rel_sd, size_t n, double text_size,
+			      uint64_t seed)
+{
+	synth_run(st, study, label, workload, "", status, NULL, metric, unit, mu, rel_sd, n,
+		  text_size, seed);
+}
+
+/* A workload whose build failed in one configuration: no runs. */
+static inline void synth_build_failed(struct store *st, const char *study, const char *label,
+				      const char *workload, const char *detail)
+{
+	struct store_build b = {
+		.study = study, .config_id = synth_id(label), .workload = workload,
+		.key = "synthetic-key", .status = "build_failed", .detail = detail, .facts = "[]",
+		.seconds = 1,
+	};
+	store_put_build(st, &b);
 }
 
 #endif

@@ -609,6 +609,24 @@ static void test_compare(void)
 	stats_compare(i1000, 0, i1000, 1, 0.05, 0, 100, &r, &c);
 	T_CHECK(c.error == -EINVAL && c.verdict == VERDICT_UNCHANGED, "empty candidate");
 	T_CHECK(!strcmp(verdict_name(VERDICT_REGRESSED), "regressed"), "verdict name");
+
+	/* a noisy metric (time): one run on a side is not a test, however
+	 * large the difference; zero spread is not exactness */
+	double t150[] = { 1.5 }, t100[] = { 1.0 }, t100x3[] = { 1.0, 1.0, 1.0 };
+	stats_compare_noisy(t150, 1, t100, 1, 0.05, 0.01, 100, &r, &c);
+	T_CHECK(c.untested && !c.exact && c.ratio == 1.5 && isnan(c.lo) && isnan(c.hi) &&
+		isnan(c.p) && c.verdict == VERDICT_UNCHANGED, "one run each: untested (p %g)", c.p);
+	stats_compare_noisy(i1050, 3, t100, 1, 0.05, 0.01, 100, &r, &c);
+	T_CHECK(c.untested && c.verdict == VERDICT_UNCHANGED, "one run on the baseline side");
+	stats_compare_noisy(i1050, 3, t100x3, 3, 0.05, 0.01, 100, &r, &c);
+	/* all ties within each side: Mann-Whitney with tie correction, 3 vs 3
+	 * fully separated: z = 4 / sqrt(4.05), p = 0.0468 */
+	T_CHECK(!c.untested && !c.exact && fabs(c.p - 0.0468) < 0.001 &&
+		c.verdict == VERDICT_REGRESSED, "constant noisy samples: p %g", c.p);
+	noisy(cand, 15, 0.9, 0.005, &r);
+	noisy(base, 15, 1.0, 0.005, &r);
+	stats_compare_noisy(cand, 15, base, 15, 0.05, 0.01, 2000, &r, &c);
+	T_CHECK(!c.untested && c.p < 1e-5 && c.verdict == VERDICT_IMPROVED, "noisy n 15: tested");
 }
 
 /* ---- ranks and the Pareto front ---------------------------------------- */
