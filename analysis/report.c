@@ -66,33 +66,73 @@ const char *rep_baseline_label(const struct ranking *r)
 	return r->baseline >= 0 ? r->configs[r->baseline].label : "?";
 }
 
+int rep_any_untested(const struct ranking *r)
+{
+	for (size_t c = 0; c < r->n; c++)
+		if (r->configs[c].untested)
+			return 1;
+	return 0;
+}
+
 char *rep_rule_text(const struct ranking *r)
 {
 	struct strbuf sb = {0};
-	sb_addf(&sb, "metric %s%s%s, %s is better; baseline %s.\n", r->metric,
-		*r->unit ? " in " : "", r->unit, r->higher_better ? "higher" : "lower",
+	sb_addf(&sb, "metric %s%s%s", r->metric, *r->unit ? " in " : "", r->unit);
+	if (r->scope)
+		sb_addf(&sb, " of %s only (--metric %s)", r->scope, r->selector);
+	sb_addf(&sb, ", %s is better; baseline %s.\n", r->higher_better ? "higher" : "lower",
 		rep_baseline_label(r));
+	if (str_starts_with(r->metric, "insns"))
+		sb_addf(&sb, "%s: instructions counted under QEMU (TCG plugin), not timed; "
+			     "deterministic (one run is a measurement; equal counts are exact, no "
+			     "interval).\n", r->metric);
+	else if (r->deterministic)
+		sb_add(&sb, "A deterministic metric: one value is a measurement, equal values are "
+			    "exact (no interval).\n");
 	sb_addf(&sb, "Ratio = median / baseline median; per configuration the geometric mean "
 		     "over the workloads; intervals %g%% bootstrap.\nSignificant: Mann-Whitney "
 		     "p < %g and |ratio - 1| >= %g%%; a configuration not significantly "
 		     "different from the best of its group shares its rank.",
 		100 * (1 - r->opt.alpha), r->opt.alpha, 100 * r->opt.min_effect);
+	if (rep_any_untested(r))
+		sb_add(&sb, "\nOne run of a noisy metric is not tested: its ratio is shown, never "
+			    "significant (use repeat >= 2).");
 	if (r->noisy_target > 0)
 		sb_addf(&sb, "\nrepeat = auto: an interval wider than +-%g%% of its median is "
 			     "noisy (shown, not ranked).", 100 * r->noisy_target);
 	return sb_detach(&sb);
 }
 
+char *rep_left_out_text(const struct ranking *r)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < r->nleft_out; i++)
+		sb_addf(&sb, "%s: %s\n", r->left_out[i].name, r->left_out[i].why);
+	return sb_detach(&sb);
+}
+
 void rep_item_ci(char *buf, size_t n, const struct rank_item *it)
 {
-	if (isnan(it->lo))
+	if (it->untested)
+		snprintf(buf, n, "one run: not tested");
+	else if (isnan(it->lo))
 		snprintf(buf, n, "-");
-	else if (it->exact && it->s.n == 1 && it->nbase == 1 && !it->from_build)
-		snprintf(buf, n, "one run");
 	else if (it->exact)
 		snprintf(buf, n, "exact");
 	else
 		snprintf(buf, n, "[%.3f, %.3f]", it->lo, it->hi);
+}
+
+void rep_config_ci(char *buf, size_t n, const struct rank_config *c)
+{
+	if (c->untested && !isnan(c->ratio))
+		snprintf(buf, n, "not tested");
+	else if (isnan(c->lo))
+		snprintf(buf, n, "-");
+	else if (c->lo == c->hi)
+		snprintf(buf, n, "exact");
+	else
+		snprintf(buf, n, "[%.3f, %.3f]", c->lo, c->hi);
 }
 
 int report_colour(FILE *out)

@@ -19,6 +19,7 @@ static const char style[] =
 	"tr.item td{color:#455a64}td.num{text-align:right;font-family:monospace;white-space:nowrap}"
 	".improved{color:#2e7d32;font-weight:bold}.regressed{color:#c62828;font-weight:bold}"
 	".bad{color:#c62828}.noisy{color:#ef6c00}.rule{color:#455a64;font-size:13px}"
+	".note{color:#6a1b9a}"
 	".charts{display:flex;flex-wrap:wrap;gap:16px}svg.chart{font-family:sans-serif}"
 	"table.facts td:first-child{font-weight:bold}code{font-size:12px}";
 
@@ -38,7 +39,19 @@ static void html_begin(FILE *out, const struct ranking *r)
 	char *rule = rep_rule_text(r);
 	esc(out, rule);
 	free(rule);
-	fputs("</p>\n<h2>Ranking</h2>\n<table class=\"ranking\"><thead><tr><th>rank</th>"
+	fputs("</p>\n", out);
+	if (r->nleft_out) {
+		fputs("<p class=\"rule\">Left out of the ranking:</p>\n<ul class=\"left-out\">\n", out);
+		for (size_t i = 0; i < r->nleft_out; i++) {
+			fputs("<li>", out);
+			esc(out, r->left_out[i].name);
+			fputs(": ", out);
+			esc(out, r->left_out[i].why);
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	fputs("<h2>Ranking</h2>\n<table class=\"ranking\"><thead><tr><th>rank</th>"
 	      "<th>configuration / workload</th><th>ratio</th><th>interval</th><th>p</th>"
 	      "<th>verdict</th><th>status</th><th>samples</th></tr></thead><tbody>\n", out);
 }
@@ -58,13 +71,18 @@ static void td_num(FILE *out, const char *fmt, double v, const char *cls)
 	fputs("</td>", out);
 }
 
-static void td_status(FILE *out, enum outcome o, const char *detail)
+static void td_status(FILE *out, enum outcome o, const char *detail, const char *note)
 {
 	fprintf(out, "<td class=\"%s\">%s", o == OUTCOME_OK ? "" : o == OUTCOME_NOISY ? "noisy" : "bad",
 		outcome_name(o));
 	if (o != OUTCOME_OK && detail && *detail) {
 		fputs(": ", out);
 		esc(out, detail);
+	}
+	if (note) {
+		fputs("<br><span class=\"note\">note: ", out);
+		esc(out, note);
+		fputs("</span>", out);
 	}
 	fputs("</td>", out);
 }
@@ -85,15 +103,12 @@ static void html_config(FILE *out, const struct ranking *r, const struct rank_co
 		fputs(" (baseline)", out);
 	fputs("</td>", out);
 	td_num(out, "%.3f", c->ratio, verdict_class(c->verdict));
-	if (isnan(c->lo))
-		fputs("<td>-</td>", out);
-	else if (c->lo == c->hi)
-		fputs("<td>exact</td>", out);
-	else
-		fprintf(out, "<td class=\"num\">[%.3f, %.3f]</td>", c->lo, c->hi);
+	char ci[64];
+	rep_config_ci(ci, sizeof(ci), c);
+	fprintf(out, "<td class=\"num\">%s</td>", ci);
 	fprintf(out, "<td></td><td class=\"%s\">%s</td>", verdict_class(c->verdict),
 		isnan(c->ratio) ? "-" : verdict_name(c->verdict));
-	td_status(out, c->status, NULL);
+	td_status(out, c->status, NULL, NULL);
 	fprintf(out, "<td>%d improved, %d regressed</td></tr>\n", c->improved, c->regressed);
 }
 
@@ -109,10 +124,10 @@ static void html_item(FILE *out, const struct ranking *r, const struct rank_conf
 	fputs("</td>", out);
 	td_num(out, "%.3f", it->ratio, verdict_class(it->verdict));
 	fprintf(out, "<td class=\"num\">%s</td>", ci);
-	td_num(out, "%.3g", it->exact ? NAN : it->p, NULL);
+	td_num(out, "%.3g", it->exact || it->untested ? NAN : it->p, NULL);
 	fprintf(out, "<td class=\"%s\">%s</td>", verdict_class(it->verdict),
 		isnan(it->ratio) ? "-" : verdict_name(it->verdict));
-	td_status(out, it->status, it->detail);
+	td_status(out, it->status, it->detail, it->note);
 	fprintf(out, "<td>n=%zu", it->s.n);
 	if (it->s.n) {
 		fprintf(out, ", median %.4g ", it->s.median);
@@ -140,8 +155,9 @@ static void html_bars(FILE *out, const struct ranking *r, const size_t *order)
 			const struct rank_item *it = &c->items[w];
 			if (isnan(it->ratio))
 				continue;
-			bars[nb++] = (struct svg_bar){c->label, it->ratio, it->exact ? NAN : it->lo,
-						      it->exact ? NAN : it->hi, it->verdict};
+			int point = it->exact || it->untested;
+			bars[nb++] = (struct svg_bar){c->label, it->ratio, point ? NAN : it->lo,
+						      point ? NAN : it->hi, it->verdict};
 		}
 		char *id = xasprintf("bars-%s", r->configs[0].items[w].name);
 		char *title = xasprintf("%s: %s ratio, %g%% interval", r->configs[0].items[w].name,
@@ -276,6 +292,12 @@ static void html_facts(FILE *out, const struct ranking *r, const size_t *order)
 		fact_row(out, "CFLAGS", c->cflags);
 		fact_row(out, "LDFLAGS", c->ldflags);
 		fact_row(out, "linkage", c->link);
+		const char *cross[][2] = {{"target", c->target}, {"emulated CPU", c->cpu},
+					  {"libc", c->libc}, {"sysroot", c->sysroot},
+					  {"added by the harness", c->notes}};
+		for (size_t i = 0; i < ARRAY_SIZE(cross); i++)
+			if (cross[i][1] && *cross[i][1])
+				fact_row(out, cross[i][0], cross[i][1]);
 		html_elf(out, mem, c->facts);
 		fputs("</table>\n", out);
 	}

@@ -25,10 +25,22 @@ void rep_csv_field(FILE *out, const char *s);
 void rep_csv_nums(FILE *out, size_t n, const double *v);
 /* The label of the baseline configuration, or "?". */
 const char *rep_baseline_label(const struct ranking *r);
-/* How an item's interval reads: "exact" (zero spread in both samples),
- * "one run", "[lo, hi]", or "-" without one. */
+/* How an item's interval reads: "exact" (a deterministic metric with zero
+ * spread in both samples), "one run: not tested" (a noisy metric with one
+ * run on a side), "[lo, hi]", or "-" without one. */
 void rep_item_ci(char *buf, size_t n, const struct rank_item *it);
-/* What the numbers mean, in sentences: metric, direction, baseline, the
+/* The same for a configuration's geometric mean: "exact", "not tested",
+ * "[lo, hi]" or "-". */
+void rep_config_ci(char *buf, size_t n, const struct rank_config *c);
+/* One line per item left out of the ranking ("coremark: build_failed in
+ * every configuration: ..."), each ending in a newline; "" when none.
+ * Heap string. */
+char *rep_left_out_text(const struct ranking *r);
+/* 1 when some configuration has an untested item. */
+int rep_any_untested(const struct ranking *r);
+/* What the numbers mean, in sentences: metric and the items it covers,
+ * what kind of measurement it is (instructions counted under QEMU, a
+ * deterministic metric, one run of a noisy one), direction, baseline, the
  * significance rule, the rank rule, the noise target; heap string. */
 char *rep_rule_text(const struct ranking *r);
 

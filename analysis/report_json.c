@@ -23,7 +23,27 @@ static void json_begin(FILE *out, const struct ranking *r)
 	rep_json_num(out, r->noisy_target > 0 ? r->noisy_target : NAN);
 	fputs(",\"baseline\":", out);
 	rep_json_str(out, rep_baseline_label(r));
-	fputs(",\"configs\":[", out);
+	fputs(",\"selector\":", out);
+	rep_json_str(out, r->selector);
+	fputs(",\"scope\":", out);
+	if (r->scope)
+		rep_json_str(out, r->scope);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"deterministic\":%s", r->deterministic ? "true" : "false");
+	fputs(",\"rule\":", out);
+	char *rule = rep_rule_text(r);
+	rep_json_str(out, rule);
+	free(rule);
+	fputs(",\"left_out\":[", out);
+	for (size_t i = 0; i < r->nleft_out; i++) {
+		fprintf(out, "%s{\"name\":", i ? "," : "");
+		rep_json_str(out, r->left_out[i].name);
+		fprintf(out, ",\"status\":\"%s\",\"why\":", outcome_name(r->left_out[i].status));
+		rep_json_str(out, r->left_out[i].why);
+		fputc('}', out);
+	}
+	fputs("],\"configs\":[", out);
 }
 
 static void json_pair(FILE *out, const char *key, double a, double b)
@@ -70,6 +90,12 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 	json_key_str(out, "cflags", c->cflags);
 	json_key_str(out, "ldflags", c->ldflags);
 	json_key_str(out, "link", c->link);
+	json_key_str(out, "target", c->target);
+	json_key_str(out, "cpu", c->cpu);
+	json_key_str(out, "libc", c->libc);
+	json_key_str(out, "sysroot", c->sysroot);
+	json_key_str(out, "notes", c->notes);
+	fprintf(out, ",\"untested\":%s", c->untested ? "true" : "false");
 	fputs(",\"workloads\":[", out);
 }
 
@@ -98,7 +124,13 @@ static void json_item(FILE *out, const struct ranking *r, const struct rank_conf
 	fprintf(out, ",\"outliers\":%zu", it->s.outliers);
 	json_pair(out, "median_ci", it->s.ci_lo, it->s.ci_hi);
 	json_key_num(out, "halfwidth", it->halfwidth);
-	fprintf(out, ",\"build_property\":%s}", it->from_build ? "true" : "false");
+	fprintf(out, ",\"build_property\":%s", it->from_build ? "true" : "false");
+	fprintf(out, ",\"untested\":%s,\"note\":", it->untested ? "true" : "false");
+	if (it->note)
+		rep_json_str(out, it->note);
+	else
+		fputs("null", out);
+	fputc('}', out);
 }
 
 static void json_config_end(FILE *out, const struct ranking *r, const struct rank_config *c)

@@ -23,6 +23,15 @@ static void table_begin(FILE *out, const struct ranking *r)
 	char *rule = rep_rule_text(r);
 	fprintf(out, "study %s: %s\n", r->study, rule);
 	free(rule);
+	if (r->nleft_out) {
+		char *left = rep_left_out_text(r);
+		fputs("\nleft out of the ranking:\n", out);
+		for (char *l = left, *nl; *l; l = nl + 1) {
+			nl = strchr(l, '\n');
+			fprintf(out, "  %.*s\n", (int)(nl - l), l);
+		}
+		free(left);
+	}
 	fprintf(out, "\n%-5s %-32s %-8s %-18s %-10s %s\n", "rank", "configuration", "ratio",
 		"interval", "verdict", "status");
 }
@@ -35,12 +44,7 @@ static void table_config(FILE *out, const struct ranking *r, const struct rank_c
 	char rank[16], ratio[32], ci[48];
 	snprintf(rank, sizeof(rank), c->rank ? "%d" : "-", c->rank);
 	snprintf(ratio, sizeof(ratio), isnan(c->ratio) ? "-" : "%.3f", c->ratio);
-	if (isnan(c->lo))
-		snprintf(ci, sizeof(ci), "-");
-	else if (c->lo == c->hi)
-		snprintf(ci, sizeof(ci), "exact");
-	else
-		snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->lo, c->hi);
+	rep_config_ci(ci, sizeof(ci), c);
 	fprintf(out, "%-5s %-32s ", rank, c->label);
 	put_verdict_col(out, ratio, 8, c->verdict);
 	fprintf(out, " %-18s ", ci);
@@ -67,7 +71,7 @@ static void table_item(FILE *out, const struct ranking *r, const struct rank_con
 	fprintf(out, "        %-22s n=%-3zu median %-9s %-4s %-12s ratio ", it->name, it->s.n, med,
 		r->unit, mad);
 	put_verdict_col(out, ratio, 6, it->verdict);
-	fprintf(out, " %-16s %-8s ", ci, p);
+	fprintf(out, " %-19s %-8s ", ci, p);
 	put_verdict_col(out, isnan(it->ratio) ? "-" : verdict_name(it->verdict), 10, it->verdict);
 	fprintf(out, " %s", outcome_name(it->status));
 	if (it->s.outliers)
@@ -75,6 +79,8 @@ static void table_item(FILE *out, const struct ranking *r, const struct rank_con
 	if (it->status == OUTCOME_NOISY && it->detail)
 		fprintf(out, ": %s", it->detail);
 	fputc('\n', out);
+	if (it->note)
+		fprintf(out, "          note: %s\n", it->note);
 }
 
 static void table_end(FILE *out, const struct ranking *r)
@@ -112,7 +118,7 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	/* columns are only ever added at the end, so scripts keep working */
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
-	      "min,max,outliers,median_lo,median_hi,exact\n",
+	      "min,max,outliers,median_lo,median_hi,exact,note,untested\n",
 	      out);
 }
 
@@ -139,7 +145,9 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	rep_csv_nums(out, 5, (double[]){it->s.mad, it->s.mean, it->s.sd, it->s.min, it->s.max});
 	fprintf(out, ",%zu", it->s.outliers);
 	rep_csv_nums(out, 2, (double[]){it->s.ci_lo, it->s.ci_hi});
-	fprintf(out, ",%d\n", it->exact);
+	fprintf(out, ",%d,", it->exact);
+	rep_csv_field(out, it->note);
+	fprintf(out, ",%d\n", it->untested);
 }
 
 const struct report_ops report_csv = {

@@ -16,10 +16,12 @@ static struct {
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_format_names},
-	{"metric", 'm', OPT_STRING, &opt.metric, "NAME",
-	 "rank by this metric: time, user, sys, maxrss, size.text, perf/task-clock, a recipe's metric"},
+	{"metric", 'm', OPT_STRING, &opt.metric, "SEL",
+	 "rank by this metric: time, user, sys, mem.res, size.text, perf/task-clock, insns, a "
+	 "recipe's metric; or only some items: WORKLOAD[/RUN][/METRIC] (see below)"},
 	{"pareto", 'p', OPT_STRING, &opt.pareto, "X,Y",
-	 "Pareto front of two metrics (default: METRIC,size.text and METRIC,maxrss; 'none': no front)"},
+	 "Pareto front of two metrics or selectors (default: METRIC,size.text and METRIC,mem.res "
+	 "over the same items, maxrss without mem.res; 'none': no front)"},
 	{"pivot", 0, OPT_STRING, &opt.pivot, "AXIS",
 	 "one row per workload, one column group per level of AXIS (e.g. libc), one block per combination of the other axes"},
 	{"memory", 0, OPT_STRING, &opt.memory, "V,R,D",
@@ -35,7 +37,18 @@ static const struct command_spec report_cmd = {
 		   "sample summary (n, median, MAD, outliers), the ratio with its interval, the\n"
 		   "Mann-Whitney p and a verdict.  Configurations not significantly different\n"
 		   "share a rank; failed, wrong or noisy ones are shown and never ranked.",
-	.details = "Formats: table (coloured where a difference is significant, when stdout is\n"
+	.details = "--metric selects a metric, or items and a metric, by the names the study\n"
+		   "stored: METRIC (every item: time, perf/task-clock), WORKLOAD (its items,\n"
+		   "the study's metric), WORKLOAD/RUN (libcbench/malloc_big1), WORKLOAD/METRIC\n"
+		   "(coremark/iterations_per_sec: every run of it) or WORKLOAD/RUN/METRIC\n"
+		   "(coremark/single/iterations_per_sec).  Only the selected items are\n"
+		   "ranked; a configuration that fails on any item is still not ranked.\n"
+		   "Items no configuration measured the metric on, and items failing the same\n"
+		   "way in every configuration (a source that cannot be fetched), are left out\n"
+		   "and listed once.  Instruction counts and sizes are deterministic: one\n"
+		   "run is a measurement; one run of anything else is shown but not tested.\n"
+		   "\n"
+		   "Formats: table (coloured where a difference is significant, when stdout is\n"
 		   "a terminal and NO_COLOR is unset), csv (one row per workload; no Pareto\n"
 		   "front), json, html (one self-contained file with SVG charts:\n"
 		   "flagscope report --format html > report.html).\n"
@@ -52,15 +65,27 @@ static const struct command_spec report_cmd = {
 	.opts = report_options,
 };
 
+/* The resident-memory metric to plot: mem.res (VmHWM read at exit) when
+ * stored; maxrss (wait4, which counts the forking parent too) otherwise. */
+static const char *rss_metric(struct store *st, const struct ranking *rk)
+{
+	return results_has_metric(st, rk->study, "mem.res") ? "mem.res" : "maxrss";
+}
+
 static int add_paretos(struct store *st, struct ranking *rk)
 {
 	if (opt.pareto && !strcmp(opt.pareto, "none"))
 		return 0;
+	const char *self = *rk->selector ? rk->selector : rk->metric;
 	if (!opt.pareto) {
-		const char *other[] = {"size.text", "maxrss"};
-		for (size_t i = 0; i < ARRAY_SIZE(other); i++)
-			if (strcmp(rk->metric, other[i]))
-				ranking_add_pareto(st, rk, rk->metric, other[i]);
+		const char *other[] = {"size.text", rss_metric(st, rk)};
+		for (size_t i = 0; i < ARRAY_SIZE(other); i++) {
+			if (!strcmp(rk->metric, other[i]))
+				continue;
+			char *y = ranking_selector_for(rk, other[i]);
+			ranking_add_pareto(st, rk, self, y);
+			free(y);
+		}
 		return 0;
 	}
 	const char *comma = strchr(opt.pareto, ',');
@@ -71,8 +96,8 @@ static int add_paretos(struct store *st, struct ranking *rk)
 	}
 	char *x = xstrndup(opt.pareto, (size_t)(comma - opt.pareto));
 	if (ranking_add_pareto(st, rk, x, comma + 1))
-		warn_msg("report: fewer than two ranked configurations have both %s and %s: no "
-			 "Pareto front", x, comma + 1);
+		warn_msg("report: fewer than two ranked configurations have both %s and %s, or one "
+			 "names nothing the study stored: no Pareto front", x, comma + 1);
 	free(x);
 	return 0;
 }

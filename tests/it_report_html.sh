@@ -34,7 +34,8 @@ assert h.startswith("<!DOCTYPE html>") and h.rstrip().endswith("</html>")
 for bad in ("http:", "https:", "<script", "<link", "<img", "@import", "url(", "src="):
     assert bad not in h, bad
 assert h.count('<svg class="chart bars"') == 1, "one bar chart for the one workload"
-assert h.count('<svg class="chart scatter"') == 2, "time vs size.text and time vs maxrss"
+assert h.count('<svg class="chart scatter"') == 2, "time vs size.text and time vs mem.res (VmHWM at exit, not maxrss)"
+assert "pareto-time-mem.res" in h and "pareto-time-maxrss" not in h, "the rss front plots mem.res"
 P
 echo "ok 1 - one self-contained file ($bytes bytes)"
 

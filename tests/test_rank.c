@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "analysis/results.h"
 #include "tests/synthdb.h"
 #include "tests/testlib.h"
 
@@ -211,12 +212,330 @@ static void test_higher_better(const char *dir)
 	store_close(&st);
 }
 
+/* base, fast and broken over libcbench (two runs, time; malloc_big1 also
+ * perf/task-clock), coremark/single (its score, higher is better, and its
+ * own time) and lame/cbr128 (time).  broken gives wrong output on
+ * libcbench/strlen only. */
+static void make_subs(struct store *st, const char *dir)
+{
+	static const char *const l[] = {"base", "fast", "broken"};
+	static const double speed[] = {1.0, 0.8, 1.0};
+	synth_open(st, dir, "subs.db", "u", "time", l, NULL, 3);
+	for (int c = 0; c < 3; c++) {
+		uint64_t seed = 1000 + 10 * (uint64_t)c;
+		synth_run(st, "u", l[c], "libcbench", "malloc_big1", "ok", NULL, "time", "s",
+			  speed[c], 0.01, 10, 500, seed);
+		synth_run(st, "u", l[c], "libcbench", "malloc_big1", "ok", NULL, "perf/task-clock",
+			  "ms", 1000 * speed[c], 0.01, 10, 500, seed + 1);
+		synth_run(st, "u", l[c], "libcbench", "strlen", c == 2 ? "wrong_output" : "ok", NULL,
+			  "time", "s", 1.0, 0.01, 10, 500, seed + 2);
+		synth_run(st, "u", l[c], "coremark", "single", "ok", NULL, "iterations_per_sec",
+			  "iter/s", 100 / speed[c], 0.01, 10, 700, seed + 3);
+		synth_run(st, "u", l[c], "coremark", "single", "ok", NULL, "time", "s", speed[c],
+			  0.01, 10, 700, seed + 4);
+		synth_run(st, "u", l[c], "lame", "cbr128", "ok", NULL, "time", "s", 1.0, 0.01, 10,
+			  900, seed + 5);
+	}
+	store_put_fact(st, "u", "higher_better.iterations_per_sec", "1");
+}
+
+/* --metric selectors: workload/run, workload/metric, run/metric, a
+ * stored metric with a slash in its name, and what names nothing */
+static void test_selectors(const char *dir)
+{
+	struct store st;
+	make_subs(&st, dir);
+	struct ranking r;
+	struct strbuf err = {0};
+
+	T_CHECK(!ranking_compute(&st, "u", "libcbench/malloc_big1", &r, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(r.metric, "time") && r.scope && !strcmp(r.scope, "libcbench/malloc_big1") &&
+		r.configs[0].nitems == 1 && !strcmp(r.configs[0].items[0].name,
+						    "libcbench/malloc_big1"),
+		"workload/run: metric %s scope %s items %zu", r.metric, r.scope,
+		r.configs[0].nitems);
+	T_CHECK(config(&r, "fast")->rank == 1 && config(&r, "base")->rank == 2 &&
+		config(&r, "fast")->verdict == VERDICT_IMPROVED, "fast ranks first by malloc_big1");
+	/* a configuration broken on another item is still not ranked */
+	T_CHECK(config(&r, "broken")->rank == 0 &&
+		config(&r, "broken")->status == OUTCOME_WRONG_OUTPUT &&
+		strstr(config(&r, "broken")->detail, "libcbench/strlen: output differs"),
+		"broken elsewhere: %s", config(&r, "broken")->detail);
+	char *table = print(&r, "table");
+	T_CHECK(strstr(table, "metric time in s of libcbench/malloc_big1 only "
+			      "(--metric libcbench/malloc_big1)"), "table: %.200s", table);
+	free(table);
+	char *json = print(&r, "json");
+	T_CHECK(strstr(json, "\"selector\":\"libcbench/malloc_big1\",\"scope\":"
+			     "\"libcbench/malloc_big1\""), "json scope: %.300s", json);
+	free(json);
+	/* Pareto over the same item: time against its .text size */
+	char *y = ranking_selector_for(&r, "size.text");
+	T_CHECK(!strcmp(y, "libcbench/malloc_big1/size.text"), "selector for size: %s", y);
+	T_CHECK(!ranking_add_pareto(&st, &r, "libcbench/malloc_big1", y), "pareto on selectors");
+	free(y);
+	ranking_release(&r);
+
+	/* workload/metric, and workload/run/metric: coremark's score */
+	static const char *const scores[] = {"coremark/iterations_per_sec",
+					     "coremark/single/iterations_per_sec"};
+	for (size_t i = 0; i < ARRAY_SIZE(scores); i++) {
+		T_CHECK(!ranking_compute(&st, "u", scores[i], &r, &err), "%s", sb_str(&err));
+		T_CHECK(!strcmp(r.metric, "iterations_per_sec") && r.higher_better &&
+			r.configs[0].nitems == 1 && config(&r, "fast")->rank == 1 &&
+			config(&r, "fast")->verdict == VERDICT_IMPROVED && config(&r, "fast")->ratio > 1.2,
+			"%s: metric %s rank %d", scores[i], r.metric, config(&r, "fast")->rank);
+		ranking_release(&r);
+	}
+
+	/* a metric only one workload has: the others are skipped, not failed */
+	T_CHECK(!ranking_compute(&st, "u", "iterations_per_sec", &r, &err), "%s", sb_str(&err));
+	T_CHECK(!r.scope && r.configs[0].nitems == 1 && config(&r, "fast")->rank == 1 &&
+		config(&r, "base")->rank == 2 && config(&r, "base")->status == OUTCOME_OK,
+		"plain score metric: fast %d base %d (%s)", config(&r, "fast")->rank,
+		config(&r, "base")->rank, config(&r, "base")->detail);
+	T_CHECK(r.nleft_out == 2 && !strcmp(r.left_out[0].name, "lame") &&
+		!strcmp(r.left_out[1].name, "libcbench") && r.left_out[1].status == OUTCOME_OK &&
+		strstr(r.left_out[1].why, "no samples of metric 'iterations_per_sec' in any"),
+		"left out: %zu %s", r.nleft_out, r.nleft_out ? r.left_out[0].name : "");
+	table = print(&r, "table");
+	T_CHECK(strstr(table, "left out of the ranking:\n  lame: no samples of metric "
+			      "'iterations_per_sec' in any configuration\n  libcbench: "), "%s", table);
+	free(table);
+	ranking_release(&r);
+
+	/* a stored metric whose name has a slash, alone and after a run */
+	T_CHECK(!ranking_compute(&st, "u", "perf/task-clock", &r, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(r.metric, "perf/task-clock") && !r.scope && r.configs[0].nitems == 1,
+		"perf/task-clock: %s %zu items", r.metric, r.configs[0].nitems);
+	ranking_release(&r);
+	T_CHECK(!ranking_compute(&st, "u", "libcbench/malloc_big1/perf/task-clock", &r, &err), "%s",
+		sb_str(&err));
+	T_CHECK(!strcmp(r.metric, "perf/task-clock") && !strcmp(r.scope, "libcbench/malloc_big1"),
+		"run then a metric with a slash: %s", r.metric);
+	ranking_release(&r);
+	/* a workload alone: its items, the study's metric */
+	T_CHECK(!ranking_compute(&st, "u", "libcbench", &r, &err), "%s", sb_str(&err));
+	T_CHECK(r.configs[0].nitems == 2 && !strcmp(r.metric, "time") &&
+		config(&r, "broken")->rank == 0, "workload alone: %zu items", r.configs[0].nitems);
+	ranking_release(&r);
+
+	/* names that select nothing are errors that say what exists */
+	static const struct {
+		const char *sel, *want;
+	} bad[] = {
+		{"libcbench/nosuch", "workload libcbench has no run or metric 'nosuch' (its runs: "
+				     "malloc_big1, strlen;"},
+		{"single/iterations_per_sec", "'single' is a run of coremark, not a workload (write "
+					      "coremark/single/iterations_per_sec)"},
+		{"nosuchmetric", "stored no such metric and has no such workload (metrics: "},
+		{"nope/time", "has no workload 'nope' (workloads: coremark, lame, libcbench)"},
+		{"coremark/single/nosuch", "stored no metric 'nosuch'"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		sb_release(&err);
+		T_CHECK(ranking_compute(&st, "u", bad[i].sel, &r, &err) == -1 &&
+			strstr(sb_str(&err), bad[i].want), "%s: %s", bad[i].sel, sb_str(&err));
+		ranking_release(&r);
+	}
+	sb_release(&err);
+	store_close(&st);
+}
+
+/* An item failing the same way everywhere is left out once; failing in
+ * some configurations only, it still unranks them. */
+static void test_left_out(const char *dir)
+{
+	static const char *const l[] = {"base", "O3", "O3x"};
+	static const char *const fetch = "cannot fetch git:https://github.com/eembc/coremark "
+					 "(no network)";
+	struct store st;
+	synth_open(&st, dir, "left.db", "f", "time", l, NULL, 3);
+	for (int c = 0; c < 3; c++) {
+		synth_item(&st, "f", l[c], "crc32", "ok", "time", "s", c ? 0.9 : 1.0, 0.01, 10, 100,
+			   50 + (uint64_t)c);
+		synth_build_failed(&st, "f", l[c], "coremark", fetch);
+		synth_run(&st, "f", l[c], "lame", "cbr128", "ok", NULL, "time", "s", 1.0, 0.01, 10,
+			  100, 60 + (uint64_t)c);
+		synth_run(&st, "f", l[c], "lame", "vbr2", "run_failed", "exit status 3", "time", "s",
+			  1.0, 0.01, 0, 100, 70 + (uint64_t)c);
+		if (c == 2)
+			synth_build_failed(&st, "f", l[c], "gzip", "undefined reference to `cos'");
+		else
+			synth_item(&st, "f", l[c], "gzip", "ok", "time", "s", 1.0, 0.01, 10, 100,
+				   80 + (uint64_t)c);
+	}
+	struct ranking r;
+	struct strbuf err = {0};
+	T_CHECK(!ranking_compute(&st, "f", NULL, &r, &err), "%s", sb_str(&err));
+	T_CHECK(config(&r, "O3")->rank == 1 && config(&r, "base")->rank == 2 &&
+		config(&r, "O3")->status == OUTCOME_OK, "the rest ranks: O3 %d base %d",
+		config(&r, "O3")->rank, config(&r, "base")->rank);
+	T_CHECK(config(&r, "O3x")->rank == 0 && config(&r, "O3x")->status == OUTCOME_BUILD_FAILED &&
+		strstr(config(&r, "O3x")->detail, "gzip: undefined reference"),
+		"failing in one configuration still unranks it: %s", config(&r, "O3x")->detail);
+	T_CHECK(r.nleft_out == 2 && !strcmp(r.left_out[0].name, "coremark") &&
+		r.left_out[0].status == OUTCOME_BUILD_FAILED &&
+		!strcmp(r.left_out[1].name, "lame/vbr2") &&
+		!strcmp(r.left_out[1].why, "run_failed in every configuration: exit status 3"),
+		"left out: %zu", r.nleft_out);
+	T_CHECK(r.configs[0].nitems == 3, "ranked items crc32 gzip lame/cbr128: %zu",
+		r.configs[0].nitems);
+	char *table = print(&r, "table");
+	T_CHECK(strstr(table, "  coremark: build_failed in every configuration: cannot fetch "
+			      "git:https://github.com/eembc/coremark (no network)\n") &&
+		count(table, "coremark:") == 1, "reported once:\n%s", table);
+	free(table);
+	char *json = print(&r, "json");
+	T_CHECK(strstr(json, "\"left_out\":[{\"name\":\"coremark\",\"status\":\"build_failed\","
+			     "\"why\":\"build_failed in every configuration: cannot fetch"), "%.400s",
+		json);
+	free(json);
+	char *html = print(&r, "html");
+	T_CHECK(strstr(html, "<li>coremark: build_failed in every configuration: "), "html");
+	free(html);
+	ranking_release(&r);
+	sb_release(&err);
+	store_close(&st);
+}
+
+/* A recipe's tolerant check accepted an output: the report says so. */
+static void test_note(const char *dir)
+{
+	static const char *const l[] = {"base", "v3"};
+	static const char *const tol = "within tolerance: decoded PCM SNR 32.9 dB against the "
+				       "reference (tolerance 30 dB) (out.mp3 differs at byte 188)";
+	struct store st;
+	synth_open(&st, dir, "note.db", "t", "time", l, NULL, 2);
+	synth_run(&st, "t", "base", "lame", "cbr128", "ok", NULL, "time", "s", 1.0, 0.01, 10, 100, 1);
+	synth_run(&st, "t", "v3", "lame", "cbr128", "ok", tol, "time", "s", 0.9, 0.01, 10, 100, 2);
+	struct ranking r;
+	struct strbuf err = {0};
+	T_CHECK(!ranking_compute(&st, "t", NULL, &r, &err), "%s", sb_str(&err));
+	const struct rank_config *v3 = config(&r, "v3");
+	T_CHECK(v3->status == OUTCOME_OK && v3->rank == 1 && v3->items[0].note &&
+		!strcmp(v3->items[0].note, tol) && !config(&r, "base")->items[0].note,
+		"note: %s", v3->items[0].note);
+	static const struct {
+		const char *format, *want;
+	} fmts[] = {
+		{"table", "          note: within tolerance: decoded PCM SNR 32.9 dB"},
+		{"csv", ",0,\"within tolerance: decoded PCM SNR 32.9 dB"},
+		{"json", "\"note\":\"within tolerance: decoded PCM SNR 32.9 dB"},
+		{"html", "<span class=\"note\">note: within tolerance: decoded PCM SNR 32.9 dB"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+		char *out = print(&r, fmts[i].format);
+		T_CHECK(strstr(out, fmts[i].want) && count(out, "within tolerance") == 1,
+			"%s shows the note once", fmts[i].format);
+		free(out);
+	}
+	ranking_release(&r);
+	sb_release(&err);
+	store_close(&st);
+}
+
+/* One run: a noisy metric is not tested, a deterministic one is exact */
+static void test_one_run(const char *dir)
+{
+	static const char *const l[] = {"base", "fast", "faster"};
+	struct store st;
+	synth_open(&st, dir, "one.db", "o", "time", l, NULL, 3);
+	for (int c = 0; c < 3; c++) {
+		synth_item(&st, "o", l[c], "w", "ok", "time", "s", 1.0 - 0.05 * c, 0, 1, 100, 1);
+		synth_item(&st, "o", l[c], "w", "ok", "insns", "insn", 1000 - 100 * c, 0, 1, 100, 1);
+	}
+	struct ranking r;
+	struct strbuf err = {0};
+	T_CHECK(!ranking_compute(&st, "o", NULL, &r, &err), "%s", sb_str(&err));
+	const struct rank_config *f = config(&r, "faster");
+	T_CHECK(!r.deterministic && f->items[0].untested && !f->items[0].exact &&
+		isnan(f->items[0].p) && f->items[0].verdict == VERDICT_UNCHANGED &&
+		fabs(f->items[0].ratio - 0.9) < 1e-9, "one run of time: untested, ratio %g",
+		f->items[0].ratio);
+	T_CHECK(f->untested && f->verdict == VERDICT_UNCHANGED && isnan(f->lo) &&
+		f->rank == 1 && config(&r, "fast")->rank == 1 && config(&r, "base")->rank == 1,
+		"nothing significant: one shared rank (%d %d %d)", f->rank, config(&r, "fast")->rank,
+		config(&r, "base")->rank);
+	char *table = print(&r, "table");
+	T_CHECK(strstr(table, "one run: not tested") && strstr(table, "not tested") &&
+		strstr(table, "One run of a noisy metric is not tested"), "%s", table);
+	free(table);
+	ranking_release(&r);
+
+	/* instruction counts: one run is the measurement; with repeat = auto
+	 * they are never NOISY */
+	store_put_fact(&st, "o", "repeat.auto", "target=0.01 min=1 max=30");
+	T_CHECK(!ranking_compute(&st, "o", "insns", &r, &err), "%s", sb_str(&err));
+	f = config(&r, "faster");
+	T_CHECK(r.deterministic && f->items[0].exact && !f->items[0].untested &&
+		f->items[0].verdict == VERDICT_IMPROVED && f->status == OUTCOME_OK && f->rank == 1 &&
+		config(&r, "fast")->rank == 2 && config(&r, "base")->rank == 3,
+		"insns exact: %s rank %d", outcome_name(f->status), f->rank);
+	static const char *const formats[] = {"table", "json", "html"};
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+		char *out = print(&r, formats[i]);
+		T_CHECK(strstr(out, "insns: instructions counted under QEMU (TCG plugin), not timed; "
+				    "deterministic") && !strstr(out, "not tested"),
+			"%s names the insns rule", formats[i]);
+		free(out);
+	}
+	ranking_release(&r);
+	sb_release(&err);
+	store_close(&st);
+}
+
+/* A database made before the cross columns gets them when opened. */
+static void test_old_schema(const char *dir)
+{
+	char *path = xasprintf("%s/old.db", dir);
+	unlink(path);
+	sqlite3 *db;
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "CREATE TABLE configs(study TEXT, id TEXT, label TEXT, cc TEXT,"
+			 " toolchain_id TEXT, toolchain_version TEXT, cflags TEXT, ldflags TEXT,"
+			 " link TEXT, is_baseline INT, ord INT, PRIMARY KEY(study, id));"
+			 "INSERT INTO configs VALUES('s','id1','gcc O2','gcc','t','v','-O2','',"
+			 "'default',1,0);", NULL, NULL, NULL);
+	sqlite3_close(db);
+	struct store st;
+	struct strbuf err = {0};
+	T_CHECK(!store_open(&st, path, 0, &err), "%s", sb_str(&err));
+	size_t n;
+	struct result_config *c = results_configs(&st, "s", &n);
+	T_CHECK(n == 1 && !strcmp(c[0].label, "gcc O2") && !strcmp(c[0].target, ""),
+		"old configs read: %zu", n);
+	result_configs_free(c, n);
+	struct store_config sc = {
+		.study = "s", .id = "id2", .label = "mips", .cc = "gcc", .toolchain_id = "t",
+		.toolchain_version = "v", .cflags = "-O2 -march=loongson2f", .ldflags = "",
+		.link = "static", .order = 1, .target = "mips64el-linux-gnuabi64",
+		.cpu = "Loongson-2F", .libc = "musl", .sysroot = "/cache/sysroot/abc",
+		.notes = "-ffp-contract=off: QEMU 7.2 lacks Loongson's fused multiply-add",
+	};
+	T_CHECK(!store_put_config(&st, &sc), "put a cross configuration");
+	c = results_configs(&st, "s", &n);
+	T_CHECK(n == 2 && !strcmp(c[1].target, "mips64el-linux-gnuabi64") &&
+		!strcmp(c[1].cpu, "Loongson-2F") && !strcmp(c[1].libc, "musl") &&
+		!strcmp(c[1].sysroot, "/cache/sysroot/abc") && strstr(c[1].notes, "fp-contract"),
+		"cross columns stored and read");
+	result_configs_free(c, n);
+	store_close(&st);
+	sb_release(&err);
+	free(path);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_rank");
 	test_ranks(dir);
 	test_noisy(dir);
 	test_higher_better(dir);
+	test_selectors(dir);
+	test_left_out(dir);
+	test_note(dir);
+	test_one_run(dir);
+	test_old_schema(dir);
 	free(dir);
 	return test_summary("test_rank");
 }
