@@ -62,36 +62,66 @@ static void judge_outcomes(struct compare_line *l, const char *old_detail,
 	}
 }
 
+/* Record an item without samples of the metric on either side once. */
+static void note_skipped(struct compare_result *res, const char *item, const char *metric)
+{
+	char *line = xasprintf("%s: no samples of %s on either side", item, metric);
+	if (sl_find(&res->skipped, line) < 0)
+		sl_push_owned(&res->skipped, line);
+	else
+		free(line);
+}
+
 static void add_line(struct compare_result *res, const struct compare_side *old,
 		     const struct compare_side *new, const char *label, const char *workload,
 		     const char *run, const char *metric)
 {
-	res->v = xrealloc(res->v, (res->n + 1) * sizeof(*res->v));
-	struct compare_line *l = &res->v[res->n++];
-	memset(l, 0, sizeof(*l));
-	l->config = xstrdup(label);
-	l->item = *run ? xasprintf("%s/%s", workload, run) : xstrdup(workload);
-	l->metric = xstrdup(metric);
-	l->unit = results_metric_unit(new->st, new->study, metric);
-	l->c = (struct comparison){.ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN};
 	char *od, *nd;
-	l->old_status = results_status(old->st, old->study, old->config_id, workload, run, &od);
-	l->new_status = results_status(new->st, new->study, new->config_id, workload, run, &nd);
+	enum outcome os = results_status(old->st, old->study, old->config_id, workload, run, &od);
+	enum outcome ns = results_status(new->st, new->study, new->config_id, workload, run, &nd);
 	size_t no, nn;
 	double *a = results_samples(old->st, old->study, old->config_id, workload, run, metric, &no,
 				    NULL);
 	double *b = results_samples(new->st, new->study, new->config_id, workload, run, metric, &nn,
 				    NULL);
+	char *item = *run ? xasprintf("%s/%s", workload, run) : xstrdup(workload);
+	if (os == OUTCOME_OK && ns == OUTCOME_OK && !no && !nn) {
+		/* the metric is not measured on this item (lame has no
+		 * iterations_per_sec): nothing to compare, nothing wrong */
+		note_skipped(res, item, metric);
+		free(item);
+		free(a);
+		free(b);
+		free(od);
+		free(nd);
+		return;
+	}
+	res->v = xrealloc(res->v, (res->n + 1) * sizeof(*res->v));
+	struct compare_line *l = &res->v[res->n++];
+	memset(l, 0, sizeof(*l));
+	l->config = xstrdup(label);
+	l->item = item;
+	l->metric = xstrdup(metric);
+	l->unit = results_metric_unit(new->st, new->study, metric);
+	l->c = (struct comparison){.ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN};
+	l->old_status = os;
+	l->new_status = ns;
 	l->old_median = no ? stats_median(a, no) : NAN;
 	l->new_median = nn ? stats_median(b, nn) : NAN;
 	if (l->old_status == OUTCOME_OK && l->new_status == OUTCOME_OK && no && nn) {
 		struct rng rng;
 		rng_seed(&rng, res->opt.seed);
-		stats_compare(b, nn, a, no, res->opt.alpha, res->opt.min_effect, res->opt.iters,
-			      &rng, &l->c);
+		if (results_metric_deterministic(metric))
+			stats_compare(b, nn, a, no, res->opt.alpha, res->opt.min_effect,
+				      res->opt.iters, &rng, &l->c);
+		else
+			stats_compare_noisy(b, nn, a, no, res->opt.alpha, res->opt.min_effect,
+					    res->opt.iters, &rng, &l->c);
 		l->verdict = orient(l->c.verdict, results_higher_better(new->st, new->study, metric));
 		l->incomplete = l->c.error != 0;
-		l->detail = xstrdup(l->c.error ? "the ratio is undefined (a zero median)" : "");
+		l->detail = xstrdup(l->c.error      ? "the ratio is undefined (a zero median)"
+				    : l->c.untested ? "one run on a side: not tested"
+						    : "");
 	} else {
 		l->c.na = nn;
 		l->c.nb = no;
@@ -116,26 +146,58 @@ static void compare_configs_opts(struct compare_result *res, const struct rank_o
 }
 
 void compare_configs(const struct compare_side *old, const struct compare_side *new,
-		     const char *label, const struct strlist *metrics,
+		     const char *label, const struct result_select *sel, size_t nsel,
 		     const struct rank_options *o, struct compare_result *res)
 {
 	struct strlist workloads = {0}, runs = {0};
 	compare_configs_opts(res, o);
 	union_items(old, new, &workloads, &runs);
 	for (size_t i = 0; i < workloads.n; i++)
-		for (size_t m = 0; m < metrics->n; m++)
-			add_line(res, old, new, label, workloads.v[i], runs.v[i], metrics->v[m]);
+		for (size_t m = 0; m < nsel; m++)
+			if (results_select_match(&sel[m], workloads.v[i], runs.v[i]))
+				add_line(res, old, new, label, workloads.v[i], runs.v[i],
+					 sel[m].metric);
 	sl_release(&workloads);
 	sl_release(&runs);
 }
 
-static void default_metrics(struct store *st, const char *study, const struct strlist *given,
-			    struct strlist *out)
+/* Resolve the selectors against the new side, else the old (an item may
+ * be stored on one side only).  NULL with err when one names nothing. */
+static struct result_select *resolve(const struct compare_side *old,
+				     const struct compare_side *new, const struct strlist *given,
+				     size_t *nsel, struct strbuf *err)
 {
-	for (size_t i = 0; given && i < given->n; i++)
-		sl_push(out, given->v[i]);
-	if (!out->n)
-		sl_push_owned(out, results_study_metric(st, study));
+	size_t n = given && given->n ? given->n : 1;
+	struct result_select *sel = xcalloc(n, sizeof(*sel));
+	for (size_t i = 0; i < n; i++) {
+		const char *text = given && given->n ? given->v[i] : NULL;
+		struct strbuf e1 = {0}, e2 = {0};
+		int bad = results_select(new->st, new->study, text, NULL, &sel[i], &e1);
+		if (bad) {
+			results_select_release(&sel[i]);
+			bad = results_select(old->st, old->study, text, NULL, &sel[i], &e2);
+		}
+		if (bad)
+			sb_addf(err, "%s: %s (see flagscope compare --help: --metric)", new->st->path,
+				sb_str(&e1));
+		sb_release(&e1);
+		sb_release(&e2);
+		if (bad) {
+			for (size_t k = 0; k <= i; k++)
+				results_select_release(&sel[k]);
+			free(sel);
+			return NULL;
+		}
+	}
+	*nsel = n;
+	return sel;
+}
+
+static void release_selects(struct result_select *sel, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		results_select_release(&sel[i]);
+	free(sel);
 }
 
 int compare_databases(struct store *old, struct store *new, const char *study,
@@ -150,26 +212,27 @@ int compare_databases(struct store *old, struct store *new, const char *study,
 	size_t no, nn;
 	struct result_config *co = results_configs(old, study, &no);
 	struct result_config *cn = results_configs(new, study, &nn);
-	struct strlist m = {0};
-	default_metrics(new, study, metrics, &m);
+	struct compare_side so = {old, study, NULL}, sn = {new, study, NULL};
+	size_t nsel = 0;
+	struct result_select *sel = no && nn ? resolve(&so, &sn, metrics, &nsel, err) : NULL;
 	int paired = 0;
-	for (size_t i = 0; i < nn; i++) {
+	for (size_t i = 0; sel && i < nn; i++) {
 		int k = results_find_label(co, no, cn[i].label);
 		if (k < 0)
 			continue;
 		struct compare_side a = {old, study, co[k].id}, b = {new, study, cn[i].id};
-		compare_configs(&a, &b, cn[i].label, &m, o, res);
+		compare_configs(&a, &b, cn[i].label, sel, nsel, o, res);
 		paired++;
 	}
 	if (!no || !nn)
 		sb_addf(err, "%s: no study '%s' in this database (name the study both hold with "
 			     "--study)", !no ? old->path : new->path, study);
-	else if (!paired)
+	else if (sel && !paired)
 		sb_addf(err, "%s and %s: no configuration label is in both (compare the same "
 			     "study file run twice)", old->path, new->path);
 	result_configs_free(co, no);
 	result_configs_free(cn, nn);
-	sl_release(&m);
+	release_selects(sel, nsel);
 	return paired ? 0 : -1;
 }
 
@@ -190,14 +253,16 @@ int compare_labels(struct store *st, const char *study, const char *old_label,
 		sb_addf(err, "%s: study '%s' has no configuration '%s' (flagscope report lists "
 			     "the labels)", st->path, study, a < 0 ? old_label : new_label);
 	} else {
-		struct strlist m = {0};
-		default_metrics(st, study, metrics, &m);
 		struct compare_side sa = {st, study, c[a].id}, sb = {st, study, c[b].id};
-		char *label = xasprintf("%s -> %s", old_label, new_label);
-		compare_configs(&sa, &sb, label, &m, o, res);
-		free(label);
-		sl_release(&m);
-		rc = 0;
+		size_t nsel = 0;
+		struct result_select *sel = resolve(&sa, &sb, metrics, &nsel, err);
+		if (sel) {
+			char *label = xasprintf("%s -> %s", old_label, new_label);
+			compare_configs(&sa, &sb, label, sel, nsel, o, res);
+			free(label);
+			release_selects(sel, nsel);
+			rc = 0;
+		}
 	}
 	result_configs_free(c, n);
 	return rc;
@@ -213,6 +278,7 @@ void compare_result_release(struct compare_result *res)
 		free(res->v[i].detail);
 	}
 	free(res->v);
+	sl_release(&res->skipped);
 	free(res->old_name);
 	free(res->new_name);
 	free(res->study);
@@ -255,11 +321,14 @@ static void table_line(FILE *out, const struct compare_result *res, const struct
 	char ratio[32] = "-", ci[48] = "-", p[24] = "-", n[32];
 	if (!isnan(l->c.ratio) && !l->incomplete) {
 		snprintf(ratio, sizeof(ratio), "%.3f", l->c.ratio);
-		if (l->c.exact)
+		if (l->c.untested)
+			snprintf(ci, sizeof(ci), "not tested");
+		else if (l->c.exact)
 			snprintf(ci, sizeof(ci), "exact");
 		else
 			snprintf(ci, sizeof(ci), "[%.3f, %.3f]", l->c.lo, l->c.hi);
-		snprintf(p, sizeof(p), "%.3g", l->c.p);
+		if (!l->c.untested)
+			snprintf(p, sizeof(p), "%.3g", l->c.p);
 	}
 	snprintf(n, sizeof(n), "%zu/%zu", l->c.nb, l->c.na);
 	int colour = l->verdict != VERDICT_UNCHANGED && report_colour(out);
@@ -274,6 +343,10 @@ static void table_line(FILE *out, const struct compare_result *res, const struct
 
 static void table_end(FILE *out, const struct compare_result *res)
 {
+	if (res->skipped.n)
+		fputs("\nskipped (the metric is not measured there):\n", out);
+	for (size_t i = 0; i < res->skipped.n; i++)
+		fprintf(out, "  %s\n", res->skipped.v[i]);
 	fprintf(out, "\n%zu regressed, %zu improved, %zu unchanged, %zu not comparable\n",
 		res->regressed, res->improved, res->unchanged, res->incomplete);
 }
@@ -324,6 +397,7 @@ static void json_line(FILE *out, const struct compare_result *res, const struct 
 	json_num(out, "p", l->incomplete ? NAN : l->c.p);
 	fprintf(out, ",\"n_old\":%zu,\"n_new\":%zu,\"exact\":%s,\"comparable\":%s", l->c.nb,
 		l->c.na, l->c.exact ? "true" : "false", l->incomplete ? "false" : "true");
+	fprintf(out, ",\"untested\":%s", l->c.untested ? "true" : "false");
 	json_num(out, "median_old", l->old_median);
 	json_num(out, "median_new", l->new_median);
 	fprintf(out, ",\"status_old\":\"%s\",\"status_new\":\"%s\"", outcome_name(l->old_status),
@@ -334,6 +408,13 @@ static void json_line(FILE *out, const struct compare_result *res, const struct 
 
 static void json_end(FILE *out, const struct compare_result *res)
 {
+	fputs("],\"skipped\":[", out);
+	for (size_t i = 0; i < res->skipped.n; i++) {
+		struct strbuf sb = {0};
+		sb_add_json(&sb, res->skipped.v[i]);
+		fprintf(out, "%s%s", i ? "," : "", sb_str(&sb));
+		sb_release(&sb);
+	}
 	fprintf(out, "],\"regressed\":%zu,\"improved\":%zu,\"unchanged\":%zu,"
 		     "\"not_comparable\":%zu}\n",
 		res->regressed, res->improved, res->unchanged, res->incomplete);

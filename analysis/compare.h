@@ -12,7 +12,13 @@
  * Outcomes count too: an item that was ok and now fails (wrong output,
  * crash, build failure...) is REGRESSED; one that failed and now works is
  * IMPROVED; an item failing in both, or stored on one side only, is
- * UNCHANGED with `incomplete` set and the reason in detail.
+ * UNCHANGED with `incomplete` set and the reason in detail.  An item ok on
+ * both sides with no sample of the metric on either (the metric is not
+ * measured there) gives no line and is listed once in `skipped`.
+ *
+ * Noise: a metric that is not deterministic (results_metric_deterministic)
+ * with one run on a side is not tested (c.untested): the ratio is shown,
+ * the verdict is UNCHANGED.
  */
 #ifndef FLAGSCOPE_COMPARE_H
 #define FLAGSCOPE_COMPARE_H
@@ -47,17 +53,21 @@ struct compare_result {
 	struct compare_line *v;
 	size_t n;
 	size_t improved, regressed, unchanged, incomplete;
+	struct strlist skipped; /* "lame/cbr128: no samples of X on either side" */
 };
 
 /* Append the lines of one pair of configurations: every item either side
- * has, every metric in metrics.  label names the lines. */
+ * has that a selector takes, with its metric.  label names the lines. */
 void compare_configs(const struct compare_side *old, const struct compare_side *new,
-		     const char *label, const struct strlist *metrics,
+		     const char *label, const struct result_select *sel, size_t nsel,
 		     const struct rank_options *o, struct compare_result *res);
 
 /* The same study in two databases, configurations paired by label.
- * metrics empty: the study's own metric.  0, or -1 with a reason in err
- * (the study is missing from one, or no label is in both). */
+ * metrics: selectors (results.h: time, libcbench/malloc_big1,
+ * coremark/iterations_per_sec), resolved against the new database, else
+ * the old; empty: the study's own metric.  0, or -1 with a reason in err
+ * (the study is missing from one, a selector names nothing, or no label is
+ * in both). */
 int compare_databases(struct store *old, struct store *new, const char *study,
 		      const struct strlist *metrics, const struct rank_options *o,
 		      struct compare_result *res, struct strbuf *err);

@@ -23,7 +23,8 @@ static const struct option_spec compare_options[] = {
 	{"candidate", 'c', OPT_STRING, &opt.candidate, "LABEL",
 	 "with --db: the new configuration"},
 	{"metric", 'm', OPT_STRING, &opt.metrics, "\"A B\"",
-	 "metrics to compare, e.g. \"time size.text maxrss\" (default: the study's)"},
+	 "metrics or selectors to compare, e.g. \"time size.text mem.res\" or "
+	 "\"coremark/iterations_per_sec libcbench/malloc_big1\" (default: the study's)"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
 	{NULL},
 };
@@ -37,7 +38,13 @@ static const struct command_spec compare_cmd = {
 		   "made with gcc-11 and gcc-12) are paired by configuration label.",
 	.details = "A change counts only when p < alpha and the ratio is at least min-effect\n"
 		   "from 1.  An item that worked and now fails is REGRESSED.  Exit status: 0\n"
-		   "nothing regressed, 1 something regressed, 2 bad input.",
+		   "nothing regressed, 1 something regressed, 2 bad input.\n"
+		   "\n"
+		   "Each --metric word is what report --metric takes: METRIC, WORKLOAD,\n"
+		   "WORKLOAD/RUN, WORKLOAD/METRIC or WORKLOAD/RUN/METRIC.  Items that have no\n"
+		   "samples of the metric on either side are skipped and listed once.  One\n"
+		   "run of a metric that is not deterministic (anything but insns* and\n"
+		   "size.*) is shown but not tested.",
 	.opts = compare_options,
 };
 

@@ -166,11 +166,82 @@ static void test_labels(const char *dir)
 	store_close(&st);
 }
 
+/* Selectors pick items and metrics; items without the metric are skipped
+ * once; one run of a noisy metric is not tested; a bad selector is an
+ * error. */
+static void test_selectors(const char *dir)
+{
+	static const char *const two[] = {"base", "fast"};
+	struct store st;
+	synth_open(&st, dir, "sel.db", "u", "time", two, NULL, 2);
+	for (int c = 0; c < 2; c++) {
+		double k = c ? 0.8 : 1.0;
+		synth_run(&st, "u", two[c], "libcbench", "malloc_big1", "ok", NULL, "time", "s", k,
+			  0.01, 10, 100, 31 + (uint64_t)c);
+		synth_run(&st, "u", two[c], "libcbench", "strlen", "ok", NULL, "time", "s", 1.0, 0.01,
+			  10, 100, 33 + (uint64_t)c);
+		synth_run(&st, "u", two[c], "coremark", "single", "ok", NULL, "iterations_per_sec",
+			  "iter/s", 100 / k, 0.01, 10, 100, 35 + (uint64_t)c);
+		synth_run(&st, "u", two[c], "once", "", "ok", NULL, "wall", "s", k, 0, 1, 100, 37);
+	}
+	store_put_fact(&st, "u", "higher_better.iterations_per_sec", "1");
+	struct compare_result res;
+	struct strbuf err = {0};
+	struct strlist m = {0};
+	sl_push(&m, "coremark/iterations_per_sec");
+	sl_push(&m, "libcbench/malloc_big1");
+	T_CHECK(!compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err), "%s", sb_str(&err));
+	const struct compare_line *a = find(&res, "base -> fast", "coremark/single",
+					    "iterations_per_sec");
+	const struct compare_line *b = find(&res, "base -> fast", "libcbench/malloc_big1", "time");
+	T_CHECK(res.n == 2 && a && a->verdict == VERDICT_IMPROVED && b &&
+		b->verdict == VERDICT_IMPROVED && !res.skipped.n, "selected lines: %zu", res.n);
+	compare_result_release(&res);
+
+	/* a metric one workload has: the rest is skipped, listed once */
+	sl_release(&m);
+	sl_push(&m, "iterations_per_sec");
+	T_CHECK(!compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err), "%s", sb_str(&err));
+	T_CHECK(res.n == 1 && res.incomplete == 0 && res.skipped.n == 3 &&
+		!strcmp(res.skipped.v[0], "libcbench/malloc_big1: no samples of iterations_per_sec "
+					  "on either side"), "skipped %zu, lines %zu", res.skipped.n,
+		res.n);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	compare_print(f, &res, "table");
+	fclose(f);
+	T_CHECK(strstr(buf, "skipped (the metric is not measured there):\n  libcbench/malloc_big1:"),
+		"%s", buf);
+	free(buf);
+	compare_result_release(&res);
+
+	/* one run each of wall time: a ratio, not a verdict */
+	sl_release(&m);
+	sl_push(&m, "once/wall");
+	T_CHECK(!compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err), "%s", sb_str(&err));
+	T_CHECK(res.n == 1 && res.v[0].c.untested && res.v[0].verdict == VERDICT_UNCHANGED &&
+		fabs(res.v[0].c.ratio - 0.8) < 1e-9 && strstr(res.v[0].detail, "not tested"),
+		"one run: %s", res.n ? res.v[0].detail : "");
+	compare_result_release(&res);
+
+	sl_release(&m);
+	sl_push(&m, "libcbench/nosuch");
+	T_CHECK(compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err) == -1 &&
+		strstr(sb_str(&err), "workload libcbench has no run or metric 'nosuch'"), "%s",
+		sb_str(&err));
+	compare_result_release(&res);
+	sl_release(&m);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_compare");
 	test_two_databases(dir);
 	test_labels(dir);
+	test_selectors(dir);
 	free(dir);
 	return test_summary("test_compare");
 }
