@@ -11,10 +11,11 @@ static const struct {
 } metric_kinds[] = {
 	{"time", "time"},
 	{"size", "size.text"},
-	{"rss", "maxrss"},
+	{"rss", "mem.res"},
+	{"insns", "insns"},
 };
 
-const char *const recommend_metric_kinds[] = {"time", "size", "rss", NULL};
+const char *const recommend_metric_kinds[] = {"time", "size", "rss", "insns", NULL};
 
 const char *recommend_metric(const char *kind)
 {
@@ -50,6 +51,18 @@ char *recommend_cxx(const char *cc)
 	return out;
 }
 
+/* NULL (freeing it) when triple is this machine's own architecture. */
+static char *unless_native(char *triple)
+{
+	struct utsname u;
+	if (triple && !uname(&u) && str_starts_with(triple, u.machine) &&
+	    triple[strlen(u.machine)] == '-') {
+		free(triple);
+		triple = NULL;
+	}
+	return triple;
+}
+
 char *recommend_chost(const char *cc)
 {
 	char *triple = NULL;
@@ -66,13 +79,14 @@ char *recommend_chost(const char *cc)
 			triple = xstrndup(base, (size_t)(d - base));
 		free(cmd);
 	}
-	struct utsname u;
-	if (triple && !uname(&u) && str_starts_with(triple, u.machine) &&
-	    triple[strlen(u.machine)] == '-') {
-		free(triple);
-		triple = NULL;
-	}
-	return triple;
+	return unless_native(triple);
+}
+
+char *recommend_config_chost(const char *target, const char *cc)
+{
+	if (target && *target)
+		return unless_native(xstrdup(target));
+	return recommend_chost(cc);
 }
 
 static int eligible(const struct rank_config *c)
@@ -87,6 +101,16 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 	memset(rec, 0, sizeof(*rec));
 	rec->db = xstrdup(st->path);
 	rec->chosen = -1;
+	/* VmHWM read at exit is the program's own peak; wait4's maxrss also
+	 * counts the forking parent's resident size, so it is only the
+	 * fallback for studies run without the memory meter */
+	if (metric && !strcmp(metric, "mem.res") && !results_has_metric(st, study, "mem.res") &&
+	    results_has_metric(st, study, "maxrss")) {
+		metric = "maxrss";
+		rec->metric_note = xstrdup("mem.res (VmHWM at exit) is not stored (the study ran "
+					   "without the memory meter): maxrss from wait4, which "
+					   "also counts the forking parent's resident size");
+	}
 	if (ranking_compute_opts(st, study, metric, o, &rec->r, err))
 		return -1;
 	const struct ranking *r = &rec->r;
@@ -111,7 +135,7 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 	}
 	const struct rank_config *c = &r->configs[rec->chosen];
 	rec->cxx = recommend_cxx(c->cc);
-	rec->chost = recommend_chost(c->cc);
+	rec->chost = recommend_config_chost(c->target, c->cc);
 	return 0;
 }
 
@@ -121,6 +145,7 @@ void recommend_release(struct recommendation *rec)
 	free(rec->db);
 	free(rec->cxx);
 	free(rec->chost);
+	free(rec->metric_note);
 	memset(rec, 0, sizeof(*rec));
 }
 
@@ -133,7 +158,9 @@ static const struct rank_config *chosen(const struct recommendation *rec)
 
 static void fmt_interval(char *buf, size_t n, double ratio, double lo, double hi)
 {
-	if (lo == hi)
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, n, "%.3f (not tested: one run)", ratio);
+	else if (lo == hi)
 		snprintf(buf, n, "%.3f (exact)", ratio);
 	else
 		snprintf(buf, n, "%.3f [%.3f, %.3f]", ratio, lo, hi);
@@ -145,8 +172,16 @@ static void print_evidence(FILE *out, const struct recommendation *rec)
 	const struct ranking *r = &rec->r;
 	const struct rank_config *c = chosen(rec), *b = &r->configs[r->baseline];
 	char iv[96];
-	fprintf(out, "# flagscope recommend: study %s in %s, metric %s (%s is better)\n",
-		r->study, rec->db, r->metric, r->higher_better ? "higher" : "lower");
+	fprintf(out, "# flagscope recommend: study %s in %s, metric %s%s%s (%s is better)\n",
+		r->study, rec->db, r->metric, r->scope ? " of " : "", r->scope ? r->scope : "",
+		r->higher_better ? "higher" : "lower");
+	if (rec->metric_note)
+		fprintf(out, "# note: %s\n", rec->metric_note);
+	if (str_starts_with(r->metric, "insns"))
+		fprintf(out, "# %s: instructions counted under QEMU (TCG plugin), not timed; "
+			     "deterministic\n", r->metric);
+	for (size_t i = 0; i < r->nleft_out; i++)
+		fprintf(out, "# left out: %s: %s\n", r->left_out[i].name, r->left_out[i].why);
 	fprintf(out, "# rule: valid on every workload (builds ok, flags verified, right output, "
 		     "no failure),\n#   then the best significant gain (p < %g per workload, "
 		     "geometric-mean interval\n#   clear of 1, effect >= %g%%)\n",
@@ -168,6 +203,8 @@ static void print_evidence(FILE *out, const struct recommendation *rec)
 		fmt_interval(iv, sizeof(iv), it->ratio, it->lo, it->hi);
 		fprintf(out, "#   %-20s %s n=%zu %s\n", it->name, iv, it->s.n,
 			verdict_name(it->verdict));
+		if (it->note)
+			fprintf(out, "#     note: %s\n", it->note);
 	}
 	int worse = 0;
 	for (size_t w = 0; w < c->nitems; w++)
@@ -182,7 +219,18 @@ static void print_evidence(FILE *out, const struct recommendation *rec)
 			fprintf(out, "# refused %s: %s%s%s\n", x->label, outcome_name(x->status),
 				x->detail ? ": " : "", x->detail ? x->detail : "");
 	}
-	fprintf(out, "# compiler: %s (%s), linkage %s\n", c->cc, c->toolchain, c->link);
+	fprintf(out, "# compiler: %s (%s), linkage %s", c->cc, c->toolchain, c->link);
+	if (*c->libc)
+		fprintf(out, ", libc %s", c->libc);
+	if (*c->target)
+		fprintf(out, ", target %s", c->target);
+	if (*c->cpu)
+		fprintf(out, " (CPU %s)", c->cpu);
+	if (*c->sysroot)
+		fprintf(out, ", sysroot %s", c->sysroot);
+	fputc('\n', out);
+	if (*c->notes)
+		fprintf(out, "# added by the harness: %s\n", c->notes);
 }
 
 /* Text inside a double-quoted make.conf / bash value. */
@@ -291,7 +339,17 @@ static void print_json(FILE *out, const struct recommendation *rec)
 	json_s(out, "cflags", c->cflags, 1);
 	json_s(out, "ldflags", c->ldflags, 1);
 	json_s(out, "chost", rec->chost, 1);
-	fputs(",\"workloads\":[", out);
+	json_s(out, "target", *c->target ? c->target : NULL, 1);
+	json_s(out, "scope", r->scope, 1);
+	json_s(out, "metric_note", rec->metric_note, 1);
+	fputs(",\"left_out\":[", out);
+	for (size_t i = 0; i < r->nleft_out; i++) {
+		fputs(i ? ",{" : "{", out);
+		json_s(out, "name", r->left_out[i].name, 0);
+		json_s(out, "why", r->left_out[i].why, 1);
+		fputc('}', out);
+	}
+	fputs("],\"workloads\":[", out);
 	for (size_t w = 0; w < c->nitems; w++) {
 		const struct rank_item *it = &c->items[w];
 		fputs(w ? ",{" : "{", out);
@@ -299,6 +357,7 @@ static void print_json(FILE *out, const struct recommendation *rec)
 		json_n(out, "ratio", it->ratio);
 		json_n(out, "p", it->p);
 		json_s(out, "verdict", verdict_name(it->verdict), 1);
+		json_s(out, "note", it->note, 1);
 		fputc('}', out);
 	}
 	fputs("],\"refused\":[", out);

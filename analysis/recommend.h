@@ -28,16 +28,22 @@ struct recommendation {
 	int chosen;       /* index into r.configs */
 	int beats;        /* 1: chosen is a significant improvement; 0: the baseline */
 	char *cxx;        /* the C++ compiler matching the chosen C compiler */
-	char *chost;      /* the target triple of a cross compiler; NULL when native */
+	char *chost;      /* the target triple of a cross configuration; NULL when native */
+	char *metric_note; /* why another metric was used than asked, or NULL */
 };
 
-/* "time" -> "time", "size" -> "size.text", "rss" -> "maxrss"; NULL when
- * the kind is not one of them. */
+/* "time" -> "time", "size" -> "size.text", "rss" -> "mem.res", "insns" ->
+ * "insns"; NULL when the kind is not one of them (callers then take the
+ * text as a metric selector, results.h). */
 const char *recommend_metric(const char *kind);
-extern const char *const recommend_metric_kinds[]; /* "time", "size", "rss", NULL */
+extern const char *const recommend_metric_kinds[]; /* "time", "size", "rss", "insns", NULL */
 
-/* Decide.  0, or -1 with a reason in err (no such study, or the baseline
- * itself is not valid: nothing to measure against). */
+/* Decide.  metric: a selector (results.h); NULL for the study's own
+ * metric (insns for emulated studies).  mem.res (VmHWM read at exit) falls
+ * back to maxrss (wait4, which counts the forking parent too) when the
+ * study stored no mem.res, and metric_note says so.  0, or -1 with a
+ * reason in err (no such study, a selector naming nothing, or the
+ * baseline itself is not valid: nothing to measure against). */
 int recommend_compute(struct store *st, const char *study, const char *metric,
 		      const struct rank_options *o, struct recommendation *rec,
 		      struct strbuf *err);
@@ -55,5 +61,8 @@ char *recommend_cxx(const char *cc);
  * / TRIPLE-clang command) when it differs from this machine's
  * architecture; NULL for a native compiler.  Heap string. */
 char *recommend_chost(const char *cc);
+/* CHOST of a configuration: its stored target triple (store.h) when it
+ * has one and it is not this machine's, else recommend_chost(cc). */
+char *recommend_config_chost(const char *target, const char *cc);
 
 #endif

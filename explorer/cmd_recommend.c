@@ -17,9 +17,10 @@ static struct {
 
 static const struct option_spec recommend_options[] = {
 	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
-	{"metric", 'm', OPT_CHOICE, &opt.metric, "WHAT",
-	 "optimise for time (wall time), size (.text) or rss (peak resident memory)",
-	 recommend_metric_kinds},
+	{"metric", 'm', OPT_STRING, &opt.metric, "WHAT",
+	 "optimise for time (wall time), size (.text), rss (mem.res: peak resident memory at "
+	 "exit), insns (instructions), or a metric selector such as libcbench/malloc_big1 "
+	 "(default: the metric the study ranks by)"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
 	 recommend_format_names},
 	{NULL},
@@ -27,14 +28,18 @@ static const struct option_spec recommend_options[] = {
 
 static const struct command_spec recommend_cmd = {
 	.name = "recommend",
-	.usage = "[--db X] [--metric time|size|rss] [--format make.conf|shell|json]",
+	.usage = "[--db X] [--metric time|size|rss|insns|SELECTOR] [--format make.conf|shell|json]",
 	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
 		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
 		   "targets) whose comments give the evidence.",
 	.details = "Only configurations valid on every workload are eligible: builds ok with\n"
 		   "their flags verified, right output, no failure, not noisy.  Among them the\n"
 		   "best significant improvement over the baseline wins; when none improves\n"
-		   "significantly, the baseline is recommended and the output says so.",
+		   "significantly, the baseline is recommended and the output says so.\n"
+		   "\n"
+		   "--metric takes what report --metric takes: METRIC, WORKLOAD, WORKLOAD/RUN,\n"
+		   "WORKLOAD/METRIC or WORKLOAD/RUN/METRIC; rss falls back to maxrss (wait4,\n"
+		   "which counts the forking parent too) when the study has no mem.res.",
 	.opts = recommend_options,
 };
 
@@ -46,7 +51,6 @@ int cmd_recommend(int argc, char **argv)
 	struct store st;
 	memset(&opt, 0, sizeof(opt));
 	opt.db = "flagscope.db";
-	opt.metric = "time";
 	opt.format = "make.conf";
 	int rc = options_parse(&recommend_cmd, argc, argv, &pos);
 	if (rc)
@@ -63,7 +67,9 @@ int cmd_recommend(int argc, char **argv)
 		return 2;
 	struct recommendation rec;
 	rc = 2;
-	if (recommend_compute(&st, study, recommend_metric(opt.metric), &ro, &rec, &err)) {
+	const char *metric = opt.metric && recommend_metric(opt.metric) ? recommend_metric(opt.metric)
+								       : opt.metric;
+	if (recommend_compute(&st, study, metric, &ro, &rec, &err)) {
 		error_msg("%s", sb_str(&err));
 	} else {
 		recommend_print(stdout, &rec, opt.format);

@@ -168,12 +168,76 @@ static void test_compilers(void)
 		"metric kinds");
 }
 
+/* The default metric is the study's (insns for an emulated study), rss
+ * reads mem.res and falls back to maxrss, and CHOST comes from the stored
+ * target triple even when the compiler command does not name it. */
+static void test_metrics_and_target(const char *dir)
+{
+	static const char *const l[] = {"n64", "n64-O3"};
+	struct store st;
+	synth_open(&st, dir, "emu.db", "e", "insns", l, NULL, 2);
+	for (int c = 0; c < 2; c++) {
+		synth_item(&st, "e", l[c], "crc32", "ok", "insns", "insn", c ? 900 : 1000, 0, 1, 100,
+			   1);
+		synth_item(&st, "e", l[c], "crc32", "ok", "maxrss", "KiB", c ? 1800 : 2000, 0.001, 1,
+			   100, 2);
+	}
+	sqlite3_exec(st.db, "UPDATE configs SET cc='gcc-12', target='mips64el-linux-gnuabi64', "
+			    "cpu='Loongson-2F', libc='musl', sysroot='/c/sysroot/1', "
+			    "notes='-ffp-contract=off (no FMA in QEMU 7.2)'",
+		     NULL, NULL, NULL);
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "e", NULL, NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(rec.r.metric, "insns") && rec.beats &&
+		!strcmp(rec.r.configs[rec.chosen].label, "n64-O3"),
+		"default metric insns: %s chose %s", rec.r.metric, rec.r.configs[rec.chosen].label);
+	T_CHECK(rec.chost && !strcmp(rec.chost, "mips64el-linux-gnuabi64"), "CHOST %s", rec.chost);
+	char *mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "CHOST=\"mips64el-linux-gnuabi64\"\n") &&
+		strstr(mc, "# insns: instructions counted under QEMU (TCG plugin), not timed; "
+			   "deterministic") &&
+		strstr(mc, ", libc musl, target mips64el-linux-gnuabi64 (CPU Loongson-2F), sysroot "
+			   "/c/sysroot/1") && strstr(mc, "# added by the harness: -ffp-contract=off"),
+		"%s", mc);
+	free(mc);
+	recommend_release(&rec);
+	T_CHECK(!strcmp(recommend_metric("insns"), "insns") && !strcmp(recommend_metric("rss"),
+								       "mem.res"), "kinds");
+
+	/* rss without the memory meter: maxrss, and the output says why */
+	T_CHECK(!recommend_compute(&st, "e", recommend_metric("rss"), NULL, &rec, &err), "%s",
+		sb_str(&err));
+	T_CHECK(!strcmp(rec.r.metric, "maxrss") && rec.metric_note &&
+		strstr(rec.metric_note, "forking parent"), "fallback: %s", rec.r.metric);
+	/* one run of maxrss is no test: the baseline stays */
+	T_CHECK(!rec.beats, "one run of a noisy metric never beats the baseline");
+	mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "# note: mem.res (VmHWM at exit) is not stored"), "%s", mc);
+	free(mc);
+	recommend_release(&rec);
+	/* with mem.res stored it is used */
+	for (int c = 0; c < 2; c++)
+		for (int rep = 1; rep <= 6; rep++) {
+			struct store_metric m = {"mem.res", (c ? 1500 : 2000) + rep, "KiB"};
+			store_put_run(&st, "e", synth_id(l[c]), "crc32", "", rep, "ok", "", &m, 1);
+		}
+	T_CHECK(!recommend_compute(&st, "e", recommend_metric("rss"), NULL, &rec, &err), "%s",
+		sb_str(&err));
+	T_CHECK(!strcmp(rec.r.metric, "mem.res") && !rec.metric_note && rec.beats,
+		"mem.res: %s beats %d", rec.r.metric, rec.beats);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
 	test_refuses_wrong_output(dir);
 	test_keeps_baseline(dir);
 	test_compilers();
+	test_metrics_and_target(dir);
 	free(dir);
 	return test_summary("test_recommend");
 }
