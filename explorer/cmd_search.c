@@ -130,8 +130,10 @@ static void progress(void *user, size_t evals, const char *flags, const struct e
 }
 
 /* Probe every flag word of the space this toolchain has not been asked
- * about, remember the answers, and drop what the compiler objects to. */
-static void probe_space(struct evalcache *ec, struct space *sp, const char *tc_id)
+ * about and remember the answers; then everything known bad, probed or
+ * learned by earlier searches, to *bad. */
+static void probe_space(struct evalcache *ec, struct space *sp, const char *tc_id,
+			struct known_bad *bad)
 {
 	struct strlist probed = {0}, rejected = {0}, todo = {0}, said = {0};
 	evalcache_probes_get(ec, tc_id, &probed, &rejected);
@@ -158,29 +160,14 @@ static void probe_space(struct evalcache *ec, struct space *sp, const char *tc_i
 	}
 	for (size_t i = 0; i < rejected.n; i++) {
 		char *word = xstrndup(rejected.v[i], strcspn(rejected.v[i], ":"));
-		char *why = xasprintf("the compiler objects:%s", rejected.v[i] + strlen(word) + 1);
-		space_drop(sp, word, why);
-		free(why);
+		const char *why = rejected.v[i] + strlen(word);
+		known_bad_add(bad, word, str_starts_with(why, ": ") ? why + 2 : why);
 		free(word);
 	}
 	sl_release(&probed);
 	sl_release(&rejected);
 	sl_release(&todo);
 	sl_release(&said);
-}
-
-/* What a search is: a rerun with the same answer resumes it. */
-static void search_id(const struct pipeline *pl, const struct space *sp, char out[17])
-{
-	struct strbuf sb = {0};
-	sb_addf(&sb, "%s %s %d", pl->context, opt.strategy, opt.seed);
-	for (size_t d = 0; d < sp->ndims; d++)
-		for (unsigned v = 0; v < sp->dims[d].nvals; v++)
-			sb_addf(&sb, " %s", sp->dims[d].vals[v]);
-	char h[65];
-	sha256_hex(sb.buf, sb.len, h);
-	snprintf(out, 17, "%.16s", h);
-	sb_release(&sb);
 }
 
 static int write_outputs(const struct search_report *rep)
@@ -212,6 +199,8 @@ struct session {
 	struct space sp;
 	struct search_result res;
 	struct confirmation conf;
+	struct known_bad bad; /* grows when the pipeline learns */
+	char id[17];
 	unsigned char *minimal;
 	char *minimal_flags;
 	char *minimal_how;
@@ -236,12 +225,40 @@ static void session_release(struct session *s)
 	free(s->trace);
 	free(s->trace_obj);
 	space_release(&s->sp);
+	known_bad_release(&s->bad);
 	evalcache_close(&s->ec);
 	pipeline_release(&s->pl);
 }
 
+/* Known-bad flags this search masked rather than dropped (learned after
+ * it began, or failing only together) are left out too: say so. */
+static void note_masked(struct session *s)
+{
+	for (size_t e = 0; e < s->bad.flags.n; e++) {
+		const char *f = s->bad.flags.v[e];
+		size_t fl = strlen(f);
+		int listed = 0;
+		for (size_t i = 0; i < s->sp.dropped.n && !listed; i++)
+			listed = !strncmp(s->sp.dropped.v[i], f, fl) && s->sp.dropped.v[i][fl] == ':';
+		struct strlist w = {0};
+		sl_split_ws(&w, f);
+		int in_space = 1;
+		for (size_t k = 0; k < w.n && in_space; k++) {
+			unsigned char *pt = xcalloc(s->sp.ndims ? s->sp.ndims : 1, 1);
+			in_space = !space_parse_point(&s->sp, w.v[k], pt);
+			free(pt);
+		}
+		if (!listed && in_space)
+			sl_push_owned(&s->sp.dropped,
+				      xasprintf("%s: the compiler rejects or crashes on %s (left out of candidates): %s",
+						f, w.n > 1 ? "them together" : "it", s->bad.why.v[e]));
+		sl_release(&w);
+	}
+}
+
 static int finish(struct session *s, const char *id, double tol, int have_confirm)
 {
+	note_masked(s);
 	s->unsafe = search_unsafe_flags(&s->ec, &s->nunsafe);
 	evalcache_trace_get(&s->ec, id, &s->trace, &s->trace_obj, &s->ntrace);
 	/* an earlier session with a larger budget went further: not this one */
@@ -292,13 +309,12 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 		      double seconds, double tol)
 {
 	struct strbuf err = {0};
-	char id[17];
-	search_id(&s->pl, &s->sp, id);
+	const char *id = s->id;
 	struct evaluator ev = {.evaluate = pipeline_evaluate, .ctx = &s->pl};
 	struct search_params p = {
 		.strategy = strategy, .seed = (uint64_t)opt.seed, .budget = budget,
-		.seconds = seconds, .batch = (size_t)opt.batch, .id = id, .stop = &stop,
-		.progress = progress, .user = &budget,
+		.seconds = seconds, .batch = (size_t)opt.batch, .id = id, .bad = &s->bad,
+		.stop = &stop, .progress = progress, .user = &budget,
 	};
 	if (!opt.quiet)
 		fprintf(stderr, "flagscope: search %s: %s over %zu dimensions (2^%.1f flag sets), metric %s: %s\n",
@@ -404,18 +420,16 @@ int cmd_search(int argc, char **argv)
 		goto out_path;
 	}
 	s.pl.repeat = opt.repeat > 0 ? opt.repeat : s.pl.study.repeat;
-	struct strlist probed = {0}, rejected = {0};
-	evalcache_probes_get(&s.ec, s.pl.tc.id, &probed, &rejected);
-	for (size_t i = 0; i < rejected.n; i++)
-		rejected.v[i][strcspn(rejected.v[i], ":")] = '\0';
-	int bad = space_load(&s.sp, s.pl.base->cc, s.pl.level, opt.space, &rejected, &err);
-	sl_release(&probed);
-	sl_release(&rejected);
-	if (bad) {
+	s.pl.bad = &s.bad;
+	/* the id is of the space as loaded: dropping a flag found bad later
+	 * does not make the search another one (search.h) */
+	if (space_load(&s.sp, s.pl.base->cc, s.pl.level, opt.space, NULL, &err)) {
 		print_errors(sb_str(&err));
 		goto out_path;
 	}
-	probe_space(&s.ec, &s.sp, s.pl.tc.id);
+	probe_space(&s.ec, &s.sp, s.pl.tc.id, &s.bad);
+	search_make_id(s.pl.context, opt.strategy, (uint64_t)opt.seed, &s.sp, s.id);
+	search_prepare_space(&s.ec, s.id, &s.sp, &s.bad);
 	if (!s.sp.ndims) {
 		error_msg("%s: every flag of the space was rejected by %s (check the space file)",
 			  opt.space ? opt.space : path, s.sp.cc);

@@ -5,7 +5,8 @@
 # a valid best set, minimises and confirms it, writes make.conf; a rerun
 # measures nothing; another strategy shares the cache; a search killed
 # with SIGKILL resumes without measuring anything twice; with wall time
-# the minimisation re-measures with interleaved runs; the insns metric
+# the minimisation re-measures with interleaved runs; a compiler crash on
+# two flags together is bisected and masked at once; the insns metric
 # counts instructions with cachegrind.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_search
@@ -160,9 +161,64 @@ else:
 P
 echo "ok 5 - with wall time, minimisation re-measures and tests significance"
 
-# 6. the deterministic metric: instruction counts from cachegrind
+# 6. a compiler that crashes on two flags together (a gcc wrapper): the
+# crash is bisected with compiles of the crashing file alone, the pair is
+# remembered, and no later candidate carries both
+cat > fakecc <<'S'
+#!/bin/sh
+# gcc, except an internal compiler error on a real source file given
+# -ftracer and -fpeel-loops together
+t=0 p=0 src=
+for x; do case $x in -ftracer) t=1;; -fpeel-loops) p=1;; *probe.c) ;; *.c) src=$x;; esac; done
+if [ $t = 1 ] && [ $p = 1 ] && [ -n "$src" ]; then
+	echo "$src: In function 'main':" >&2
+	echo "$src:9:1: internal compiler error: in fake_pass, at fake.c:12" >&2
+	exit 1
+fi
+exec gcc "$@"
+S
+chmod +x fakecc
+cat > crash.study <<S
+; expect: -ftracer with -fpeel-loops crashes the compiler; nothing else breaks
+[study]
+name = crash
+workloads = flagbug
+repeat = 1
+baseline = fake O2
+[axis cc]
+fake = $PWD/fakecc
+[axis opt]
+O2 = -O2
+S
+cat > crash.space <<'S'
+[space]
+flags = -funroll-loops -ftracer -fpeel-loops
+S
+cargs=(crash.study --space crash.space --strategy exhaustive --budget 8 --batch 1 --metric size
+	--confirm-repeat 0 --no-minimise --db c.db --format json -q)
+fs search "${cargs[@]}" > crash.json
+fs search "${cargs[@]}" > crash2.json
+python3 - <<'P'
+import json, sqlite3
+r, again = json.load(open("crash.json")), json.load(open("crash2.json"))
+both = [t for t in r["trace"] if {"-ftracer", "-fpeel-loops"} <= set(t["flags"].split())]
+assert len(both) == 1 and both[0]["objective"] is None, r["trace"]
+assert r["evals"] == 6 and r["finished"], (r["evals"], r["trace"])
+pair = " ".join(w for w in both[0]["flags"].split() if w in ("-ftracer", "-fpeel-loops"))
+assert any(d.startswith(pair + ": ") for d in r["space"]["dropped"]), r["space"]
+db = sqlite3.connect("c.db")
+(msg,) = db.execute("select message from search_probes where flag = ?", (pair,)).fetchone()
+assert "crashed the compiler" in msg and "internal compiler error" in msg, msg
+(detail,) = db.execute("select detail from search_evals where flags = ?", (both[0]["flags"],)).fetchone()
+assert "to blame: " + pair in detail and "flagbug.c" in detail, detail
+assert again["search"] == r["search"] and again["measured"] == 0, again
+assert [t["flags"] for t in again["trace"]] == [t["flags"] for t in r["trace"]], again["trace"]
+P
+echo "ok 6 - a compiler crash on two flags is bisected, remembered, and masked at once"
+
+# 7. the deterministic metric: instruction counts from cachegrind
 if ! command -v valgrind > /dev/null; then
-	echo "SKIP 6: no valgrind (install the valgrind package)"
+	echo "SKIP 7: no valgrind (install the valgrind package)"
 	exit 0
 fi
 fs search fb.study --space fb.space --strategy ce --budget 3 --metric insns \
@@ -175,4 +231,4 @@ objs = [t["objective"] for t in r["trace"] if t["objective"] is not None]
 assert objs and all(o > 0 for o in objs), r["trace"]
 assert any(abs(o - 1) > 1e-6 for o in objs), "no flag changed the instruction count"
 P
-echo "ok 6 - instruction counts (cachegrind) as the objective"
+echo "ok 7 - instruction counts (cachegrind) as the objective"

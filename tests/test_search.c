@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 
 #include "../explorer/search/ce.c"
 #include "../explorer/search/children.c"
+#include "../explorer/search/culprit.c"
 #include "../explorer/search/ensemble.c"
 #include "../explorer/search/evalcache.c"
 #include "../explorer/search/ga.c"
@@ -84,16 +86,42 @@ struct synth {
 	size_t kill_after; /* SIGKILL ourselves after this many (0: never) */
 	struct strlist seen; /* every flag string measured */
 	int dup;          /* a flag string measured twice */
+	/* a flag that crashes the compiler; the evaluator learns it into
+	 * *learn (as the pipeline's bisection would) */
+	const char *crash;
+	struct known_bad *learn;
+	int carried; /* a flag set measured with it after it was known */
 };
+
+static int has_word(const char *flags, const char *word)
+{
+	struct strlist w = {0};
+	sl_split_ws(&w, flags);
+	int hit = sl_find(&w, word) >= 0;
+	sl_release(&w);
+	return hit;
+}
 
 static int synth_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
 			  struct strbuf *err)
 {
 	struct synth *s = ctx;
 	unsigned char *pt = xcalloc(s->sp->ndims, 1);
+	int known = s->crash && sl_find(&s->learn->flags, s->crash) >= 0;
 	for (size_t i = 0; i < n; i++) {
 		if (s->kill_after && s->calls >= s->kill_after)
 			raise(SIGKILL);
+		if (s->crash && has_word(flags[i], s->crash)) {
+			s->carried |= known;
+			known_bad_add(s->learn, s->crash, "internal compiler error: planted");
+			sl_push(&s->seen, flags[i]);
+			s->calls++;
+			res[i].obj = INFINITY;
+			res[i].status = xstrdup("build_failed");
+			res[i].detail = xstrdup("synth: internal compiler error: planted");
+			res[i].batch = xstrdup("synthetic");
+			continue;
+		}
 		if (space_parse_point(s->sp, flags[i], pt)) {
 			sb_addf(err, "cannot parse '%s'", flags[i]);
 			free(pt);
@@ -543,6 +571,264 @@ static void test_minimise_noisy(const char *dir)
 	space_release(&sp);
 }
 
+/* ---- flags the compiler rejects or crashes on ------------------------ */
+
+struct culprit_case {
+	const char *what;
+	const char *words;
+	const char *fail[2]; /* the set fails when it has every one of these */
+	int rc;
+	const char *want;
+	int max_checks; /* at most this many compiles */
+};
+
+static const struct culprit_case culprit_cases[] = {
+	{"one flag", "-fa -fb -fc -fd -fe -ff", {"-fc"}, 0, "-fc", 5},
+	{"the last", "-fa -fb -fc -fd -fe -ff -fg -fh", {"-fh"}, 0, "-fh", 5},
+	{"only together", "-fa -fb -fc -fd -fe -ff", {"-fb", "-fe"}, 0, "-fb -fe", 9},
+	{"alone already", "-fa -fb", {"-fa"}, 0, "-fa", 3},
+	{"does not reproduce", "-fa -fb -fc", {"-fz"}, -1, "", 1},
+};
+
+static int set_fails(void *user, const struct strlist *words)
+{
+	const struct culprit_case *c = user;
+	for (size_t k = 0; k < ARRAY_SIZE(c->fail) && c->fail[k]; k++)
+		if (sl_find(words, c->fail[k]) < 0)
+			return 0;
+	return 1;
+}
+
+/* A compiler that crashes like gcc on -fcrash-a, or on -fcrash-b with
+ * -fcrash-c, and otherwise is gcc. */
+static const char fake_cc[] =
+	"#!/bin/sh\n"
+	"a=0 b=0 c=0 args=\n"
+	"for x; do case $x in -fcrash-a) a=1;; -fcrash-b) b=1;; -fcrash-c) c=1;;\n"
+	"  *) args=\"$args '$x'\";; esac; done\n"
+	"if [ $a = 1 ] || { [ $b = 1 ] && [ $c = 1 ]; }; then\n"
+	"  echo \"src/x.c:1:5: internal compiler error: in fake_pass, at fake.c:12\" >&2; exit 4; fi\n"
+	"eval exec gcc $args\n";
+
+static void test_culprit(const char *dir)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(culprit_cases); i++) {
+		const struct culprit_case *c = &culprit_cases[i];
+		struct strlist words = {0}, got = {0};
+		sl_split_ws(&words, c->words);
+		int checks;
+		int rc = culprit_find(&words, set_fails, (void *)c, 32, &got, &checks);
+		char *g = sl_join(&got, " ");
+		T_CHECK(rc == c->rc && !strcmp(g, c->want), "%s: rc %d '%s', want %d '%s'", c->what,
+			rc, g, c->rc, c->want);
+		T_CHECK(checks <= c->max_checks, "%s: %d checks, want at most %d", c->what, checks,
+			c->max_checks);
+		free(g);
+		sl_release(&words);
+		sl_release(&got);
+	}
+	T_CHECK(culprit_is_crash("x.c:3:1: internal compiler error: Segmentation fault") &&
+			culprit_is_crash("clang: error: clang frontend command failed with exit code 139") &&
+			!culprit_is_crash("x.c:3:1: error: expected ';'"),
+		"crash markers");
+
+	char *vg = NULL;
+	if (run_shell_capture("gcc --version", &vg)) {
+		printf("SKIP part: no gcc for the compile-only bisection\n");
+		free(vg);
+		return;
+	}
+	free(vg);
+	char *cc = test_write(dir, "fakecc", fake_cc);
+	chmod(cc, 0755);
+	char *build = xasprintf("%s/build", dir);
+	char *src = xasprintf("%s/src", build);
+	mkdir_p(src, 0755);
+	free(test_write(src, "x.c", "int f(int x) { return x * 3; }\n"));
+	char *file = culprit_crash_file("make: Entering\nsrc/x.c: In function 'f':\n"
+					"src/x.c:1:5: internal compiler error: in fake_pass\n",
+					build);
+	T_CHECK(file && strstr(file, "/build/src/x.c") && !strstr(file, "x.c")[3], "crash file: %s",
+		file ? file : "(none)");
+	const char *sets[][2] = {
+		{"-funroll-loops -fcrash-b -fpeel-loops -fcrash-c -ftracer", "-fcrash-b -fcrash-c"},
+		{"-funroll-loops -fpeel-loops -fcrash-a", "-fcrash-a"},
+	};
+	for (size_t i = 0; file && i < ARRAY_SIZE(sets); i++) {
+		struct culprit_compile c = {.cc = cc, .cflags = "-O2", .file = file, .root = build};
+		struct strlist words = {0}, got = {0};
+		sl_split_ws(&words, sets[i][0]);
+		int checks;
+		T_CHECK(!culprit_find(&words, culprit_compile_crashes, &c, 32, &got, &checks),
+			"compile bisection of '%s' failed", sets[i][0]);
+		char *g = sl_join(&got, " ");
+		T_CHECK(!strcmp(g, sets[i][1]), "'%s': blamed '%s', want '%s'", sets[i][0], g,
+			sets[i][1]);
+		free(g);
+		sl_release(&words);
+		sl_release(&got);
+	}
+	/* no crash with them all: nothing to blame */
+	struct culprit_compile c = {.cc = cc, .cflags = "-O2", .file = file, .root = build};
+	struct strlist words = {0}, got = {0};
+	sl_split_ws(&words, "-funroll-loops -fcrash-b");
+	int checks;
+	T_CHECK(file && culprit_find(&words, culprit_compile_crashes, &c, 32, &got, &checks) == -1 &&
+			!got.n,
+		"a set that compiles was blamed");
+	sl_release(&words);
+	free(file);
+	free(src);
+	free(build);
+	free(cc);
+}
+
+/* interacting, without the flag the compiler crashes on */
+static double interacting_no4(const unsigned char *pt, size_t nd)
+{
+	return pt[4] ? INFINITY : interacting(pt, nd);
+}
+
+/* One session of a search whose id and space are made as cmd_search
+ * makes them: the id from the space as loaded, the known-bad flags of
+ * *kb dropped as when the search began, the rest masked. */
+static int run_bad(const char *db, const struct strategy_ops *ops, uint64_t seed, size_t budget,
+		   struct synth *syn, struct known_bad *kb, struct run_out *ro, size_t *ndims)
+{
+	struct space sp;
+	space_synthetic(&sp, 10, "syn");
+	syn->sp = &sp;
+	struct evalcache ec;
+	struct strbuf err = {0};
+	if (evalcache_open(&ec, db, "bad", "test", &err)) {
+		fprintf(stderr, "%s\n", sb_str(&err));
+		sb_release(&err);
+		space_release(&sp);
+		return -1;
+	}
+	char id[17];
+	search_make_id("bad", ops->name, seed, &sp, id);
+	search_prepare_space(&ec, id, &sp, kb);
+	*ndims = sp.ndims;
+	struct evaluator ev = {.evaluate = synth_evaluate, .ctx = syn};
+	struct search_params p = {.strategy = ops, .seed = seed, .budget = budget, .batch = 8,
+				  .id = id, .bad = kb};
+	struct search_result res;
+	int rc = search_run(&ec, &sp, &p, &ev, &res, &err);
+	ro->best = res.best_obj;
+	ro->evals = res.evals;
+	ro->measured = res.measured;
+	ro->resumed = res.resumed;
+	ro->best_flags = xstrdup(res.best_flags ? res.best_flags : "");
+	search_result_release(&res);
+	evalcache_close(&ec);
+	sb_release(&err);
+	space_release(&sp);
+	syn->sp = NULL;
+	return rc;
+}
+
+/* A flag that crashes the compiler, learned in the middle of a search:
+ * left out of every later candidate at once; a search killed after
+ * learning it resumes as itself (same id, trace and budget); a new
+ * search drops it from its space. */
+static void test_known_bad(const char *dir)
+{
+	struct space full;
+	space_synthetic(&full, 10, "syn");
+	double opt = brute_optimum(&full, interacting_no4);
+	space_release(&full);
+	const struct strategy_ops *ops[] = {&strategy_ga, &strategy_ce, &strategy_ensemble};
+	for (size_t k = 0; k < ARRAY_SIZE(ops); k++) {
+		char *ref_db = tmp_db(dir, "bad-ref.db"), *db = tmp_db(dir, "bad-killed.db");
+		struct known_bad kb = {0};
+		struct synth ref = {.fn = interacting, .crash = "-fsyn4", .learn = &kb};
+		struct run_out r;
+		size_t nd;
+		T_CHECK(!run_bad(ref_db, ops[k], 5, 90, &ref, &kb, &r, &nd), "%s", ops[k]->name);
+		size_t crashed = 0;
+		for (size_t i = 0; i < ref.seen.n; i++)
+			crashed += has_word(ref.seen.v[i], "-fsyn4");
+		T_CHECK(kb.flags.n == 1 && crashed >= 1, "%s: the crash was not met (%zu)",
+			ops[k]->name, crashed);
+		T_CHECK(!ref.carried, "%s: a candidate still carried -fsyn4 after it crashed",
+			ops[k]->name);
+		/* ce misses the 2+5 interaction (test_strategies); the others find it */
+		T_CHECK(r.best <= (ops[k] == &strategy_ce ? 0.96 : opt * 1.01) &&
+				!has_word(r.best_flags, "-fsyn4"),
+			"%s: best %.4f '%s', optimum without -fsyn4 %.4f", ops[k]->name, r.best,
+			r.best_flags, opt);
+		T_CHECK(r.evals == 90 || ops[k] == &strategy_ce, "%s: %zu evaluations of 90",
+			ops[k]->name, r.evals);
+		known_bad_release(&kb);
+
+		/* killed after it learned, then resumed with what the store knows */
+		size_t kill_after = r.evals * 2 / 3;
+		pid_t pid = fork();
+		if (pid == 0) {
+			struct known_bad kb2 = {0};
+			struct synth syn = {.fn = interacting, .crash = "-fsyn4", .learn = &kb2,
+					    .kill_after = kill_after};
+			struct run_out x;
+			run_bad(db, ops[k], 5, 90, &syn, &kb2, &x, &nd);
+			_exit(0);
+		}
+		int status;
+		waitpid(pid, &status, 0);
+		T_CHECK(WIFSIGNALED(status), "%s: the child was not killed", ops[k]->name);
+		struct known_bad known = {0};
+		known_bad_add(&known, "-fsyn4", "internal compiler error: planted");
+		struct synth again = {.fn = interacting, .crash = "-fsyn4", .learn = &known};
+		struct run_out x;
+		T_CHECK(!run_bad(db, ops[k], 5, 90, &again, &known, &x, &nd), "%s resumed",
+			ops[k]->name);
+		T_CHECK(nd == 10, "%s: the resumed search dropped a flag (%zu dimensions)",
+			ops[k]->name, nd);
+		T_CHECK(x.best == r.best && !strcmp(x.best_flags, r.best_flags) && x.evals == r.evals,
+			"%s resumed: %g '%s' %zu evals; uninterrupted: %g '%s' %zu", ops[k]->name,
+			x.best, x.best_flags, x.evals, r.best, r.best_flags, r.evals);
+		T_CHECK(x.resumed >= kill_after / 2 && again.calls <= r.evals - kill_after / 2,
+			"%s: resumed %zu of %zu, measured %zu again", ops[k]->name, x.resumed, x.evals,
+			again.calls);
+		T_CHECK(!again.carried, "%s: the resumed search measured -fsyn4", ops[k]->name);
+		for (size_t i = 0; i < again.seen.n; i++)
+			T_CHECK(sl_find(&ref.seen, again.seen.v[i]) >= 0,
+				"%s: resumed run measured '%s', which the reference never did",
+				ops[k]->name, again.seen.v[i]);
+		/* another search on the same store: the flag is out of its space */
+		struct synth other = {.fn = interacting, .crash = "-fsyn4", .learn = &known};
+		struct run_out o;
+		run_bad(db, ops[k], 6, 40, &other, &known, &o, &nd);
+		T_CHECK(nd == 9, "%s: a new search kept the crashing flag (%zu dimensions)",
+			ops[k]->name, nd);
+		for (size_t i = 0; i < other.seen.n; i++)
+			T_CHECK(!has_word(other.seen.v[i], "-fsyn4"), "%s: new search measured '%s'",
+				ops[k]->name, other.seen.v[i]);
+		known_bad_release(&known);
+		free(r.best_flags);
+		free(x.best_flags);
+		free(o.best_flags);
+		sl_release(&ref.seen);
+		sl_release(&again.seen);
+		sl_release(&other.seen);
+		free(ref_db);
+		free(db);
+	}
+	/* masking: a word alone, and words that fail only together */
+	struct space sp;
+	space_synthetic(&sp, 4, "m");
+	struct known_bad kb = {0};
+	known_bad_add(&kb, "-fm1", "x");
+	known_bad_add(&kb, "-fm2 -fm3", "y");
+	unsigned char pt[4] = {1, 1, 1, 1};
+	T_CHECK(known_bad_mask(&kb, &sp, pt) == 2 && pt[0] && !pt[1] && pt[2] && !pt[3],
+		"mask: %d %d %d %d", pt[0], pt[1], pt[2], pt[3]);
+	unsigned char q[4] = {0, 0, 1, 0};
+	T_CHECK(known_bad_mask(&kb, &sp, q) == 0 && q[2], "a word of a pair alone was masked");
+	known_bad_release(&kb);
+	space_release(&sp);
+}
+
 static const char gcc_q_text[] =
 	"The following options control optimizations:\n"
 	"  -O<number>                  \t\t\n"
@@ -703,6 +989,8 @@ int main(void)
 	minimise_case(dir, small_losses, NULL, "small losses do not add up");
 	test_minimise_noisy(dir);
 	test_space(dir);
+	test_culprit(dir);
+	test_known_bad(dir);
 	test_unsafe(dir);
 	free(dir);
 	return test_summary("test_search");

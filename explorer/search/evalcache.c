@@ -22,7 +22,9 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS search_trace(search TEXT, seq INT, flags TEXT, objective REAL,"
 	"  PRIMARY KEY(search, seq));"
 	"CREATE TABLE IF NOT EXISTS search_probes(toolchain TEXT, flag TEXT, message TEXT,"
-	"  PRIMARY KEY(toolchain, flag));";
+	"  PRIMARY KEY(toolchain, flag));"
+	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT,"
+	"  PRIMARY KEY(search, flag));";
 
 void eval_result_release(struct eval_result *r)
 {
@@ -295,6 +297,44 @@ int evalcache_probe_put(struct evalcache *ec, const char *toolchain, const char 
 	sqlite3_bind_text(st, 2, flag, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, message ? message : "", -1, SQLITE_TRANSIENT);
 	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int evalcache_drops_get(struct evalcache *ec, const char *id, struct strlist *flags)
+{
+	sqlite3_stmt *st;
+	int recorded = 0;
+	if (sqlite3_prepare_v2(ec->db, "SELECT flag FROM search_drops WHERE search = ? ORDER BY flag",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *f = (const char *)sqlite3_column_text(st, 0);
+		recorded = 1;
+		if (f && *f)
+			sl_push(flags, f);
+	}
+	sqlite3_finalize(st);
+	return recorded;
+}
+
+int evalcache_drops_put(struct evalcache *ec, const char *id, const struct strlist *flags)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ec->db, "INSERT OR IGNORE INTO search_drops VALUES(?, ?)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	int rc = 0;
+	sqlite3_exec(ec->db, "BEGIN", NULL, NULL, NULL);
+	/* "" marks the record as made, also when nothing was dropped */
+	for (size_t i = 0; i <= flags->n && !rc; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, i < flags->n ? flags->v[i] : "", -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	}
+	sqlite3_exec(ec->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -10,8 +10,13 @@
  *                   strategy, seed, evaluations, time spent, best so far.
  *   search_trace    the order in which a search met its flag sets.
  *   search_probes   per toolchain, what the compiler said about each flag
- *                   probed alone ("" = accepted): rejected flags are
- *                   remembered and skipped by later searches.
+ *                   probed alone ("" = accepted), and flags (or flags
+ *                   that fail only together, "-fa -fb") found to be
+ *                   rejected or to crash the compiler during a search:
+ *                   they are remembered and skipped by later searches.
+ *   search_drops    per search, the known-bad flags dropped from its space
+ *                   when it first began, so a resumed search drops the
+ *                   same ones (search.h).
  *
  * A context is a hash of everything an objective depends on (toolchain,
  * baseline flags, linkage, workloads and their recipes, metric); objectives
@@ -83,5 +88,11 @@ void evalcache_probes_get(struct evalcache *ec, const char *toolchain, struct st
 			  struct strlist *rejected);
 int evalcache_probe_put(struct evalcache *ec, const char *toolchain, const char *flag,
 			const char *message);
+
+/* The flags search id dropped when it began: 1 and *flags filled when
+ * recorded (possibly none), 0 when the search is new. */
+int evalcache_drops_get(struct evalcache *ec, const char *id, struct strlist *flags);
+/* Record them (once, at a search's first start). */
+int evalcache_drops_put(struct evalcache *ec, const char *id, const struct strlist *flags);
 
 #endif

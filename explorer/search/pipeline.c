@@ -15,6 +15,8 @@
 #include "analysis/store.h"
 #include "analysis/why.h"
 #include "explorer/search/children.h"
+#include "explorer/search/culprit.h"
+#include "explorer/search/search.h"
 #include "explorer/search/minimise.h"
 #include "harness/build.h"
 #include "harness/execute.h"
@@ -381,24 +383,113 @@ static void free_values(double **v, size_t *c, size_t n)
 	free(c);
 }
 
-/* The compiler's message names a word of the candidate: remember that the
- * compiler rejects it (or crashes on it), so later spaces skip it. */
-static void remember_rejection(struct pipeline *pl, const char *flags, const char *status,
-			       const char *evidence)
+/* Does the compiler refuse these words, added to the baseline's flags,
+ * as `flagscope run`'s own probe judges (an empty program)? */
+static int flags_refused(void *user, const struct strlist *words)
 {
-	if (!pl->ec)
-		return;
-	struct strlist words = {0};
-	sl_split_ws(&words, flags);
-	int crash = !strcmp(status, "build_failed") && strstr(evidence, "internal compiler error");
-	for (size_t i = 0; i < words.n; i++)
-		if ((!strcmp(status, "unsupported_flag") && strstr(evidence, words.v[i])) ||
-		    (crash && words.n == 1)) {
-			char *msg = xasprintf("%s%s", crash ? "crashed the compiler: " : "", evidence);
-			evalcache_probe_put(pl->ec, pl->tc.id, words.v[i], msg);
-			free(msg);
+	struct pipeline *pl = user;
+	char *w = sl_join(words, " ");
+	struct config c = *pl->base;
+	c.cflags = xasprintf("%s%s%s", pl->base->cflags, *w ? " " : "", w);
+	char *detail = NULL;
+	int r = build_probe_flags(&c, &pl->tc, &detail) != OUTCOME_OK;
+	free(detail);
+	free(c.cflags);
+	free(w);
+	return r;
+}
+
+/* The build log of a workload of level `name` in `study` that says the
+ * compiler crashed, and that build's folder (heap both), or 0. */
+static int crash_log(struct pipeline *pl, const char *study, const char *name, char **log,
+		     char **dir)
+{
+	struct store st;
+	struct strbuf err = {0};
+	*log = *dir = NULL;
+	if (store_open(&st, pl->db, 0, &err)) {
+		sb_release(&err);
+		return 0;
+	}
+	size_t nc;
+	struct result_config *cfgs = results_configs(&st, study, &nc);
+	const char *id = config_id_of(cfgs, nc, name);
+	for (size_t w = 0; id && w < pl->nrecipes && !*log; w++) {
+		char *key = results_build_key(&st, study, id, pl->recipes[w].name);
+		char *path = key ? xasprintf("%s/builds/%s/build.log", flagscope_cache_dir(), key) : NULL;
+		char *text = path ? file_read(path, NULL) : NULL;
+		if (culprit_is_crash(text)) {
+			*log = text;
+			*dir = xasprintf("%s/builds/%s/out", flagscope_cache_dir(), key);
+		} else {
+			free(text);
 		}
+		free(path);
+		free(key);
+	}
+	result_configs_free(cfgs, nc);
+	store_close(&st);
+	sb_release(&err);
+	return *log != NULL;
+}
+
+/* A candidate the compiler refused or crashed on: the flags to blame,
+ * found with the compiler alone when there are several, are remembered
+ * in the store (later spaces drop them) and in pl->bad (the rest of this
+ * search leaves them out).  What was found is added to *detail. */
+static void remember_rejection(struct pipeline *pl, const char *flags, const char *status,
+			       const char *study, const char *name, char **detail)
+{
+	int refused = !strcmp(status, "unsupported_flag"), crash = 0;
+	char *log = NULL, *dir = NULL;
+	if (!pl->ec && !pl->bad)
+		return;
+	if (!strcmp(status, "build_failed"))
+		crash = crash_log(pl, study, name, &log, &dir) || culprit_is_crash(*detail);
+	if (!refused && !crash)
+		return;
+	struct strlist words = {0}, culprit = {0};
+	sl_split_ws(&words, flags);
+	int checks = 0;
+	char *file = NULL, *more = NULL;
+	if (words.n == 1) {
+		sl_push(&culprit, words.v[0]);
+	} else if (refused) {
+		if (culprit_find(&words, flags_refused, pl, 32, &culprit, &checks))
+			more = xstrdup(" (no flag to blame: an empty program builds with them all)");
+	} else if ((file = culprit_crash_file(log, dir))) {
+		char *cflags = xasprintf("%s %s", pl->base->cflags, toolchain_record_flag(&pl->tc));
+		struct culprit_compile cc = {.cc = pl->base->cc, .cflags = cflags, .file = file,
+					     .root = dir};
+		if (culprit_find(&words, culprit_compile_crashes, &cc, 32, &culprit, &checks))
+			more = xasprintf(" (no flag to blame: the crash does not reproduce in a lone compile of %s)",
+					 file);
+		free(cflags);
+	} else {
+		more = xstrdup(" (no flag to blame: the build log names no crashing file)");
+	}
+	if (culprit.n) {
+		char *entry = sl_join(&culprit, " ");
+		char *msg = xasprintf("%s%s", crash ? "crashed the compiler: " : "", *detail);
+		if (pl->ec)
+			evalcache_probe_put(pl->ec, pl->tc.id, entry, msg);
+		if (pl->bad)
+			known_bad_add(pl->bad, entry, msg);
+		more = words.n == 1 ? xstrdup("")
+				    : xasprintf(" (to blame: %s, found in %d compiles of %s)", entry,
+						checks, file ? file : "an empty program");
+		free(msg);
+		free(entry);
+	}
+	char *d = xasprintf("%s%s", *detail, more ? more : "");
+	free(*detail);
+	*detail = d;
+	free(more);
+	free(file);
+	free(log);
+	free(dir);
 	sl_release(&words);
+	sl_release(&culprit);
 }
 
 /* The baseline's values of this batch; for a deterministic metric the
@@ -470,7 +561,8 @@ int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_resul
 			res[i].obj = INFINITY;
 			res[i].status = status ? status : xstrdup("run_failed");
 			res[i].detail = sb_detach(&why);
-			remember_rejection(pl, flags[i], res[i].status, res[i].detail);
+			remember_rejection(pl, flags[i], res[i].status, study, names[i],
+					   &res[i].detail);
 		} else {
 			struct strbuf d = {0};
 			double logsum = 0;

@@ -9,6 +9,10 @@
  * A candidate is broken when any workload's build or run is not ok (wrong
  * output, crash, flags not applied, a compiler that rejects or crashes on
  * a flag): its objective is INFINITY and the outcome is the evidence.
+ * When the compiler rejected or crashed on a candidate of several flags,
+ * the flag to blame is found with the compiler alone (culprit.h: the
+ * empty program of `run`'s flag probe for a rejection, the crashing file
+ * of the build for a crash) and remembered, in the store and in *bad.
  *
  * Metrics (lower is better; the objective is the geometric mean over the
  * study's items of candidate / baseline):
@@ -43,6 +47,7 @@ struct pipeline {
 	int jobs;
 	volatile sig_atomic_t *stop;
 	struct evalcache *ec;   /* where rejected flags are remembered; may be NULL */
+	struct known_bad *bad;  /* and where this search learns them at once; may be NULL */
 	/* set by pipeline_init */
 	struct study study;
 	struct matrix matrix;
@@ -72,6 +77,7 @@ int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_resul
 /* The sampler (minimise.h): ctx is a struct pipeline; the samples are
  * the pipeline's metric, per item, from one generated study. */
 struct eval_samples;
+struct known_bad;
 int pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
 		    struct strbuf *err);
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* A strategy that proposes only known points this many rounds in a row
  * has converged. */
@@ -79,12 +80,103 @@ int search_evaluate(struct evalcache *ec, const struct space *sp, const struct e
 	return rc;
 }
 
+int known_bad_add(struct known_bad *kb, const char *flags, const char *why)
+{
+	if (sl_find(&kb->flags, flags) >= 0)
+		return 0;
+	sl_push(&kb->flags, flags);
+	sl_push(&kb->why, why ? why : "");
+	return 1;
+}
+
+void known_bad_release(struct known_bad *kb)
+{
+	sl_release(&kb->flags);
+	sl_release(&kb->why);
+}
+
+/* The dimension whose value in pt is word (not at the start state), or -1. */
+static ssize_t dim_showing(const struct space *sp, const unsigned char *pt, const char *word)
+{
+	for (size_t d = 0; d < sp->ndims; d++)
+		if (!space_is_default(sp, pt, d) && !strcmp(sp->dims[d].vals[pt[d]], word))
+			return (ssize_t)d;
+	return -1;
+}
+
+size_t known_bad_mask(const struct known_bad *kb, const struct space *sp, unsigned char *pt)
+{
+	size_t reset = 0;
+	for (size_t e = 0; kb && e < kb->flags.n; e++) {
+		struct strlist w = {0};
+		sl_split_ws(&w, kb->flags.v[e]);
+		if (w.n == 1) {
+			/* as space_drop: the whole dimension that knows the word */
+			for (size_t d = 0; d < sp->ndims; d++) {
+				const struct dim *dm = &sp->dims[d];
+				int hit = dm->kind != DIM_LEVEL && !strcmp(dm->name, w.v[0]);
+				for (unsigned v = 0; v < dm->nvals && !hit && dm->kind != DIM_LEVEL; v++)
+					hit = *dm->vals[v] && !strcmp(dm->vals[v], w.v[0]);
+				if (hit && !space_is_default(sp, pt, d)) {
+					point_reset_dim(sp, pt, d);
+					reset++;
+				}
+			}
+		} else if (w.n > 1) {
+			ssize_t last = -1;
+			size_t k = 0;
+			while (k < w.n && (last = dim_showing(sp, pt, w.v[k])) >= 0)
+				k++;
+			if (k == w.n && sp->dims[last].kind != DIM_LEVEL) {
+				point_reset_dim(sp, pt, (size_t)last);
+				reset++;
+			}
+		}
+		sl_release(&w);
+	}
+	return reset;
+}
+
+void search_make_id(const char *context, const char *strategy, uint64_t seed,
+		    const struct space *sp, char out[17])
+{
+	struct strbuf sb = {0};
+	sb_addf(&sb, "%s %s %llu", context, strategy, (unsigned long long)seed);
+	for (size_t d = 0; d < sp->ndims; d++)
+		for (unsigned v = 0; v < sp->dims[d].nvals; v++)
+			sb_addf(&sb, " %s", sp->dims[d].vals[v]);
+	char h[65];
+	sha256_hex(sb.buf, sb.len, h);
+	snprintf(out, 17, "%.16s", h);
+	sb_release(&sb);
+}
+
+void search_prepare_space(struct evalcache *ec, const char *id, struct space *sp,
+			  const struct known_bad *kb)
+{
+	struct strlist drops = {0};
+	int recorded = evalcache_drops_get(ec, id, &drops);
+	for (size_t e = 0; e < kb->flags.n; e++) {
+		const char *f = kb->flags.v[e];
+		if (strchr(f, ' ') || (recorded && sl_find(&drops, f) < 0))
+			continue;
+		char *why = xasprintf("the compiler objects: %s", kb->why.v[e]);
+		if (space_drop(sp, f, why) && !recorded)
+			sl_push(&drops, f);
+		free(why);
+	}
+	if (!recorded)
+		evalcache_drops_put(ec, id, &drops);
+	sl_release(&drops);
+}
+
 struct run_state {
 	struct evalcache *ec;
 	const struct space *sp;
 	const struct search_params *p;
 	struct search_result *out;
-	struct pointset met; /* points of this search with their objective */
+	struct pointset met;  /* points proposed in this search, with their objective */
+	struct pointset seen; /* points evaluated (a masked proposal: without the flag) */
 	char **trace;        /* an earlier session's trace, replayed */
 	double *trace_obj;
 	size_t ntrace;
@@ -119,7 +211,7 @@ static void note(struct run_state *s, const unsigned char *pt, const char *flags
 		free(o->best_flags);
 		o->best_flags = xstrdup(flags);
 	}
-	if (*flags) {
+	if (*flags && pointset_put(&s->seen, pt, r->obj)) {
 		o->evals++;
 		if (o->evals <= s->ntrace && !strcmp(s->trace[o->evals - 1], flags))
 			o->resumed++;
@@ -157,19 +249,34 @@ static int round_trip(struct run_state *s, const struct evaluator *ev, void *st,
 		if (!dup)
 			memcpy(fresh + nfresh++ * nd, pt, nd);
 	}
+	/* what is evaluated: the proposal without the flags known bad, unless
+	 * the proposal itself was measured before they were known */
+	unsigned char *eff = xcalloc(nfresh ? nfresh : 1, nd ? nd : 1);
+	memcpy(eff, fresh, nfresh * nd);
+	for (size_t k = 0; k < nfresh; k++) {
+		if (!known_bad_mask(s->p->bad, s->sp, eff + k * nd))
+			continue;
+		char *raw = space_render(s->sp, fresh + k * nd);
+		struct eval_result known;
+		if (evalcache_get(s->ec, raw, &known)) {
+			memcpy(eff + k * nd, fresh + k * nd, nd);
+			eval_result_release(&known);
+		}
+		free(raw);
+	}
 	struct eval_result *res = xcalloc(nfresh ? nfresh : 1, sizeof(*res));
 	double *fobj = xcalloc(nfresh ? nfresh : 1, sizeof(double));
 	size_t measured = 0;
 	double t0 = now_seconds();
-	int rc = search_evaluate(s->ec, s->sp, ev, fresh, nfresh, fobj, res, &measured, err);
+	int rc = search_evaluate(s->ec, s->sp, ev, eff, nfresh, fobj, res, &measured, err);
 	if (measured)
 		s->out->elapsed += now_seconds() - t0;
 	if (!rc) {
 		s->out->measured += measured;
 		for (size_t k = 0; k < nfresh; k++) {
-			char *flags = space_render(s->sp, fresh + k * nd);
+			char *flags = space_render(s->sp, eff + k * nd);
 			pointset_put(&s->met, fresh + k * nd, fobj[k]);
-			note(s, fresh + k * nd, flags, &res[k], 0);
+			note(s, eff + k * nd, flags, &res[k], 0);
 			free(flags);
 		}
 		for (size_t i = 0; i < n; i++)
@@ -181,6 +288,7 @@ static int round_trip(struct run_state *s, const struct evaluator *ev, void *st,
 		eval_result_release(&res[k]);
 	free(res);
 	free(fobj);
+	free(eff);
 	free(fresh);
 	free(obj);
 	return rc ? -1 : (int)nfresh;
@@ -197,6 +305,7 @@ int search_run(struct evalcache *ec, const struct space *sp, const struct search
 	out->best_flags = xstrdup("");
 	struct run_state s = {.ec = ec, .sp = sp, .p = p, .out = out};
 	pointset_init(&s.met, sp->ndims);
+	pointset_init(&s.seen, sp->ndims);
 	struct search_row prior;
 	if (evalcache_search_load(ec, p->id, &prior)) {
 		out->elapsed = prior.elapsed;
@@ -230,6 +339,7 @@ int search_run(struct evalcache *ec, const struct space *sp, const struct search
 	p->strategy->release(st);
 	free(pts);
 	pointset_release(&s.met);
+	pointset_release(&s.seen);
 	for (size_t i = 0; i < s.ntrace; i++)
 		free(s.trace[i]);
 	free(s.trace);

@@ -6,9 +6,18 @@
  *
  * Resumption.  Strategies are deterministic (strategy.h), every result is
  * stored as it lands, and a search's id names what it is (context,
- * strategy, seed, space).  Running the same search again replays the
- * strategy: everything already measured comes from the cache, and the
+ * strategy, seed, space as loaded).  Running the same search again replays
+ * the strategy: everything already measured comes from the cache, and the
  * measuring resumes where the killed run stopped.
+ *
+ * Known-bad flags.  Flags the compiler rejects or crashes on are dropped
+ * from the space when a search begins; those learned while it runs are
+ * masked: a candidate carrying one is evaluated without it (its
+ * dimension at the start point's state), unless the candidate itself was
+ * already measured.  A resumed search drops what was dropped when it
+ * began (recorded with it) and masks the rest, so it walks the same space,
+ * its strategy sees the same objectives, and its trace and budget carry
+ * on.
  *
  * Counting.  An evaluation is a flag set this search has not met before;
  * the baseline ("" flags, objective 1 by definition) is free, and so is a
@@ -44,6 +53,9 @@ struct search_params {
 	double seconds;  /* time spent evaluating, over all sessions; 0: no limit */
 	size_t batch;    /* most candidates per round (>= 1) */
 	const char *id;  /* the search's id in the store */
+	const struct known_bad *bad; /* masked out of candidates; it may grow
+					during the search (the evaluator learns);
+					may be NULL */
 	volatile sig_atomic_t *stop; /* set from a signal handler; may be NULL */
 	search_progress_fn progress;
 	void *user;
@@ -62,6 +74,33 @@ struct search_result {
 	double elapsed;  /* seconds spent evaluating, over all sessions */
 };
 void search_result_release(struct search_result *r);
+
+/* Flags the compiler rejects or crashes on: one word, or several words
+ * that fail only together ("-fa -fb"). */
+struct known_bad {
+	struct strlist flags;
+	struct strlist why; /* parallel: the compiler's message */
+};
+/* Add an entry unless it is known; 1 when it was new. */
+int known_bad_add(struct known_bad *kb, const char *flags, const char *why);
+void known_bad_release(struct known_bad *kb);
+/* Reset every dimension of pt that carries a known-bad flag to the start
+ * point's state (for words that fail together: the last word's); how
+ * many were reset. */
+size_t known_bad_mask(const struct known_bad *kb, const struct space *sp, unsigned char *pt);
+
+/* The id of a search: a hash of context, strategy, seed and the space as
+ * loaded, before any known-bad flag is dropped (so learning about a flag
+ * does not make a search another one).  16 hex digits and a NUL. */
+void search_make_id(const char *context, const char *strategy, uint64_t seed,
+		    const struct space *sp, char out[17]);
+
+/* Drop the known-bad flags from sp as search id did when it first began
+ * (the single-word entries of kb naming a dimension, recorded in the
+ * store then); when it is new, record what is dropped now.  sp->dropped
+ * says why. */
+void search_prepare_space(struct evalcache *ec, const char *id, struct space *sp,
+			  const struct known_bad *kb);
 
 /* Run (or resume) the search.  0 when it ran to its budget or its end,
  * also when stopped (out->stopped); -1 with a reason in err when the
