@@ -349,7 +349,9 @@ int results_select(struct store *st, const char *study, const char *text,
 	memset(sel, 0, sizeof(*sel));
 	sel->text = xstrdup(text ? text : "");
 	char *def = default_metric ? xstrdup(default_metric) : results_study_metric(st, study);
-	if (!text || !*text || results_has_metric(st, study, text)) {
+	/* the study's own metric is accepted unstored: a study whose every
+	 * run failed still reports its failures */
+	if (!text || !*text || !strcmp(text, def) || results_has_metric(st, study, text)) {
 		sel->metric = text && *text ? xstrdup(text) : def;
 		if (sel->metric != def)
 			free(def);

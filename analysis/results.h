@@ -106,8 +106,9 @@ struct result_select {
 
 /* Resolve text (NULL: the default metric over every item).  0, or -1 with
  * "what is wrong (what to do)" in err: a workload without that run or
- * metric, or a metric the study never stored (accepted when it stored no
- * sample at all, so a study whose every build failed still reports). */
+ * metric, or a metric the study never stored (the default metric, and any
+ * metric of a study that stored no sample at all, are accepted: a study
+ * whose every run failed still reports its failures). */
 int results_select(struct store *st, const char *study, const char *text,
 		   const char *default_metric, struct result_select *sel, struct strbuf *err);
 /* 1 when the item (workload, run) is in the selector's scope. */

@@ -395,6 +395,17 @@ static void test_left_out(const char *dir)
 	T_CHECK(strstr(html, "<li>coremark: build_failed in every configuration: "), "html");
 	free(html);
 	ranking_release(&r);
+	store_close(&st);
+
+	/* every run crashed: no time stored anywhere, only the builds' sizes;
+	 * the study's metric still reports the failure */
+	synth_open(&st, dir, "crash.db", "k", "time", l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		synth_item(&st, "k", l[c], "w", "crashed", "time", "s", 1, 0, 0, 100, 1);
+	T_CHECK(!ranking_compute(&st, "k", "time", &r, &err), "%s", sb_str(&err));
+	T_CHECK(r.nleft_out == 1 && r.left_out[0].status == OUTCOME_CRASHED &&
+		r.configs[0].rank == 0, "all crashed: left out %zu", r.nleft_out);
+	ranking_release(&r);
 	sb_release(&err);
 	store_close(&st);
 }
