@@ -10,6 +10,7 @@
 
 #include "analysis/rank.h"
 #include "analysis/report.h"
+#include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/merge.h"
 #include "analysis/store.h"
@@ -539,22 +540,15 @@ static int measured_here(const struct session *s, size_t c, size_t w)
 	return build_ok(s, c, w) && s->in_shard[c * s->nrecipes + w];
 }
 
-/* Instruction counts (the QEMU plugin, cachegrind) repeat exactly: one
- * run says all. */
-static int metric_is_deterministic(const char *metric)
-{
-	return str_starts_with(metric, "insns");
-}
-
 /* repeat = auto: an item stops once the interval of its median (at the
  * level and with the resamples the report uses) is within the target;
- * what never gets there is reported NOISY.  A deterministic metric stops
- * after one run. */
+ * what never gets there is reported NOISY.  A deterministic metric
+ * (instruction counts, sizes) stops after one run. */
 static void auto_close(struct session *s, char *open_items)
 {
 	struct rank_options ro;
 	rank_options_default(&ro);
-	int exact = metric_is_deterministic(s->study.metric);
+	int exact = results_metric_deterministic(s->study.metric);
 	struct rng rng;
 	rng_seed(&rng, ro.seed);
 	for (size_t c = 0; c < s->matrix.n; c++)
@@ -630,7 +624,7 @@ static void run_all(struct session *s)
 		if (!any_open)
 			break;
 		if (s->study.repeat_auto &&
-		    (rep >= s->study.repeat || metric_is_deterministic(s->study.metric)))
+		    (rep >= s->study.repeat || results_metric_deterministic(s->study.metric)))
 			auto_close(s, open_items);
 	}
 	free(open_items);
@@ -828,6 +822,8 @@ int cmd_run(int argc, char **argv)
 			.cflags = cfg->cflags, .ldflags = cfg->ldflags,
 			.link = cfg->link == 1 ? "static" : cfg->link == 0 ? "dynamic" : "default",
 			.is_baseline = cfg->is_baseline, .order = (int)c,
+			.target = cfg->target, .cpu = cfg->cpu, .libc = cfg->libc,
+			.sysroot = cfg->sysroot, .notes = cfg->notes,
 		};
 		store_put_config(&s.store, &sc);
 	}

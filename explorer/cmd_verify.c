@@ -14,6 +14,7 @@
 static const char *expect_flags;
 static const char *unit_prefix;
 static const char *target;
+static const char *sources_dir;
 static const char *format = "table";
 static int want_static, want_dynamic;
 static const char *const formats[] = {"table", "json", NULL};
@@ -31,6 +32,8 @@ static const struct option_spec verify_opts[] = {
 	 .help = "the files must be dynamically linked"},
 	{.long_name = "unit-prefix", .type = OPT_STRING, .value = &unit_prefix, .argname = "DIR",
 	 .help = "check only compile units whose source lies under DIR"},
+	{.long_name = "sources", .type = OPT_STRING, .value = &sources_dir, .argname = "DIR",
+	 .help = "the program's source tree: a unit named like a C file under DIR that recorded nothing is a mismatch"},
 	{.long_name = "format", .short_name = 'f', .type = OPT_CHOICE, .value = &format,
 	 .argname = "FORMAT", .help = "output format", .choices = formats},
 	{0},
@@ -39,7 +42,7 @@ static const struct option_spec verify_opts[] = {
 static const struct command_spec verify_cmd = {
 	.name = "verify",
 	.usage = "FILE... [--expect FLAGS] [--target TRIPLE] [--static] [--unit-prefix DIR] "
-		 "[--format table|json]",
+		 "[--sources DIR] [--format table|json]",
 	.summary = "prove from ELF files which flags, ABI and linkage they got",
 	.details = "Reads each file with libelf and libdw: class, machine, type, linkage,\n"
 		   "ABI/ISA (MIPS e_flags and .MIPS.abiflags), the compilers, each compile\n"
@@ -49,8 +52,11 @@ static const struct command_spec verify_cmd = {
 		   "is a mismatch, and -march/-mabi/-mfp.../-m32 are compared with what the\n"
 		   "file states (MIPS e_flags: a higher ISA than asked means an object built\n"
 		   "for a later ISA was linked in); --target also checks class, machine, byte\n"
-		   "order and default ABI.  Exit status: 0 as expected, 1 a mismatch, 2\n"
-		   "unreadable.",
+		   "order and default ABI.  Units only the symbol table names recorded\n"
+		   "nothing; with --expect one is a mismatch when it is the program's own: a\n"
+		   "C file of that name lies under --sources DIR or, without it, beside the\n"
+		   "sources of the units that did record (never a C library's objects).\n"
+		   "Exit status: 0 as expected, 1 a mismatch, 2 unreadable.",
 	.opts = verify_opts,
 };
 
@@ -113,10 +119,42 @@ static void table_file(const struct elf_facts *f, const struct strlist *mismatch
 	sb_release(&sb);
 	for (size_t i = 0; i < f->compilers.n; i++)
 		table_row(i ? "" : "compilers", f->compilers.v[i]);
-	printf("  %-11s %zu\n", "units", f->nunits);
+	size_t nsym = 0;
 	for (size_t i = 0; i < f->nunits; i++)
-		printf("    %-20s %s\n", f->units[i].name,
-		       f->units[i].switches ? f->units[i].switches : "(no switches recorded)");
+		nsym += f->units[i].origin == ELF_UNIT_SYMTAB;
+	if (nsym)
+		printf("  %-11s %zu (%zu named only by the symbol table)\n", "units", f->nunits, nsym);
+	else
+		printf("  %-11s %zu\n", "units", f->nunits);
+	for (size_t i = 0; i < f->nunits; i++)
+		if (f->units[i].origin != ELF_UNIT_SYMTAB)
+			printf("    %-20s %s\n", f->units[i].name,
+			       f->units[i].switches ? f->units[i].switches : "(no switches recorded)");
+	/* a static C library brings hundreds, named like objects (printf.o,
+	 * stdout.lo): the source names wrapped on a few lines, the rest counted */
+	size_t others = 0, col = 0;
+	const char *first_other = NULL;
+	for (size_t i = 0; i < f->nunits; i++) {
+		const char *name = f->units[i].name, *dot = strrchr(name, '.');
+		if (f->units[i].origin != ELF_UNIT_SYMTAB)
+			continue;
+		if (!dot || !strcmp(dot, ".o") || !strcmp(dot, ".lo")) {
+			if (!others++)
+				first_other = name;
+			continue;
+		}
+		if (!col || col + strlen(name) > 76) {
+			printf("%s    %-20s", col ? "\n" : "", col ? "" : "(no record)");
+			col = 25;
+		}
+		col += (size_t)printf(" %s", name);
+	}
+	if (others)
+		printf("%s    %-20s %s%s%zu object%s named by the symbol table (%s%s)\n",
+		       col ? "\n" : "", col ? "" : "(no record)", col ? "" : "", col ? "and " : "",
+		       others, others == 1 ? "" : "s", first_other, others > 1 ? ", ..." : "");
+	else if (col)
+		printf("\n");
 	for (const char *const *n = (const char *const[]){".text", ".rodata", ".data", ".bss", NULL};
 	     *n; n++)
 		sb_addf(&sb, "%s %llu  ", *n, elf_facts_section_size(f, *n));
@@ -157,6 +195,38 @@ static const struct verify_format verify_formats[] = {
 	{.name = "table", .begin = table_begin, .file = table_file, .end = table_end},
 	{.name = "json", .begin = json_begin, .file = json_file, .end = json_end},
 };
+
+/* Units the symbol table alone names that are the program's own: named
+ * like a C file under --sources DIR or, without it, found beside the
+ * sources of the units that recorded switches (a C library's objects are
+ * neither). */
+static void check_sources(const struct elf_facts *f, struct strlist *mismatches)
+{
+	struct strlist names = {0}, dirs = {0};
+
+	if (sources_dir) {
+		elf_source_names(sources_dir, &names);
+	} else {
+		elf_facts_source_dirs(f, &dirs);
+		for (size_t i = 0; i < f->nunits; i++) {
+			const struct elf_unit *u = &f->units[i];
+			if (u->origin != ELF_UNIT_SYMTAB || strchr(u->name, '/'))
+				continue;
+			for (size_t d = 0; d < dirs.n; d++) {
+				char *path = xasprintf("%s/%s", dirs.v[d], u->name);
+				int here = file_exists(path);
+				free(path);
+				if (here) {
+					sl_push(&names, u->name);
+					break;
+				}
+			}
+		}
+	}
+	elf_facts_check_sources(f, &names, NULL, mismatches);
+	sl_release(&names);
+	sl_release(&dirs);
+}
 
 int cmd_verify(int argc, char **argv)
 {
@@ -200,6 +270,8 @@ int cmd_verify(int argc, char **argv)
 			elf_facts_check(&f, expect_flags, want_static ? 1 : want_dynamic ? 0 : -1,
 					unit_prefix, &mismatches);
 			elf_expect_check(&f, &want, &mismatches);
+			if (expect_flags)
+				check_sources(&f, &mismatches);
 			if (mismatches.n && status == 0)
 				status = 1;
 		}

@@ -224,6 +224,19 @@ static void add_json_sep(struct strbuf *sb)
 static void build_verify(struct build *b)
 {
 	struct strbuf json = {0}, problems = {0};
+	/* a unit of the workload's own tree that recorded nothing did not get
+	 * CFLAGS (they carry the record flag); a built sysroot's objects carry
+	 * names like printf.c and are not the workload's */
+	struct strlist sources = {0}, library = {0};
+	if (b->src_dir)
+		elf_source_names(b->src_dir, &sources);
+	if (b->recipe->dir && (!b->src_dir || strcmp(b->recipe->dir, b->src_dir)))
+		elf_source_names(b->recipe->dir, &sources);
+	if (b->cfg->sysroot) {
+		char *lib = xasprintf("%s/lib", b->cfg->sysroot);
+		elf_library_names(lib, &library);
+		free(lib);
+	}
 	sb_addc(&json, '[');
 	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = 0;
 	for (size_t i = 0; i < b->recipe->binaries.n; i++) {
@@ -275,6 +288,7 @@ static void build_verify(struct build *b)
 		sb_release(&libc_why);
 		int want_static = b->cfg->link == 1 ? 1 : b->cfg->link == 0 ? 0 : -1;
 		elf_facts_check(&f, b->cfg->cflags, want_static, NULL, &mism);
+		elf_facts_check_sources(&f, &sources, &library, &mism);
 		/* the machine the file is for, from the triple and the flags the
 		 * compiler got (a --target= in the compiler command counts) */
 		struct elf_expect want;
@@ -293,6 +307,8 @@ static void build_verify(struct build *b)
 		sl_release(&mism);
 		free(path);
 	}
+	sl_release(&sources);
+	sl_release(&library);
 	sb_addc(&json, ']');
 	free(b->facts_json);
 	b->facts_json = sb_detach(&json);

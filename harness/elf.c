@@ -497,7 +497,7 @@ int elf_facts_check(const struct elf_facts *f, const char *expect, int want_stat
 	for (size_t i = 0; i < f->nunits; i++) {
 		const struct elf_unit *u = &f->units[i];
 		char *label;
-		if (u->assembler || !unit_in_scope(u, unit_prefix))
+		if (u->assembler || u->origin == ELF_UNIT_SYMTAB || !unit_in_scope(u, unit_prefix))
 			continue;
 		label = u->anonymous ? xstrdup(u->name) : xasprintf("unit %s", u->name);
 		if (u->switches) {
@@ -610,7 +610,9 @@ void elf_facts_json(const struct elf_facts *f, const struct strlist *mismatches,
 		json_str_or_null(out, "path", u->path);
 		json_str_or_null(out, "producer", u->producer);
 		json_str_or_null(out, "switches", u->switches);
-		sb_addc(out, '}');
+		sb_addf(out, ",\"origin\":\"%s\"}", u->origin == ELF_UNIT_SYMTAB   ? "symtab"
+						     : u->origin == ELF_UNIT_RECORD ? "record"
+										    : "dwarf");
 	}
 	sb_add(out, "],\"sections\":{");
 	json_sections(out, f);

@@ -20,6 +20,11 @@
  *    nothing; a clang string is given to the DWARF unit it names; any other
  *    becomes a unit of its own, named by the file clang's line compiles, by
  *    the one STT_FILE symbol of a relocatable object, or "unit N".
+ *  - the symbol table: each STT_FILE symbol (GCC and clang name the source
+ *    without its folder) that no unit above accounts for by name becomes a
+ *    unit of its own, origin ELF_UNIT_SYMTAB: a compile unit that recorded
+ *    nothing, like helper.c built with a hard-coded -O2 and no -g, or any
+ *    object of a static C library.
  * Units that recorded no switches (crt objects, assembler sources) are kept
  * with switches NULL.
  */
@@ -30,13 +35,20 @@
 
 #include "harness/util.h"
 
+enum elf_unit_origin {
+	ELF_UNIT_DWARF,  /* a DWARF compile unit (a record may have added switches) */
+	ELF_UNIT_RECORD, /* a .GCC.command.line string alone */
+	ELF_UNIT_SYMTAB, /* an STT_FILE symbol alone: switches is NULL */
+};
+
 struct elf_unit {
-	char *name;     /* DW_AT_name, the compiled file, or "unit N" */
+	char *name;     /* DW_AT_name, the compiled file, the STT_FILE name, or "unit N" */
 	char *path;     /* absolute source path when known, else NULL */
 	char *producer; /* "GNU C17 12.2.0", "/usr/lib/llvm-14/bin/clang", or NULL */
 	char *switches; /* recorded switches without the producer, or NULL */
 	int anonymous;  /* 1: nothing names it; name is "unit N" */
 	int assembler;  /* 1: an assembler source (DW_LANG_Mips_Assembler) */
+	enum elf_unit_origin origin;
 };
 
 struct elf_section {
@@ -107,11 +119,42 @@ unsigned long long elf_facts_section_size(const struct elf_facts *f, const char 
  * switches is a mismatch (nothing proves its flags); so is a file where no
  * unit to check recorded any.
  *
+ * Units only the symbol table names are not checked here (see
+ * elf_facts_check_sources).
+ *
  * Appends one human-readable line per mismatch ("unit foo.c: -O3 expected,
  * -O2 given last") and returns how many it appended.
  */
 int elf_facts_check(const struct elf_facts *f, const char *expect, int want_static,
 		    const char *unit_prefix, struct strlist *mismatches);
+
+/*
+ * The units only the symbol table names (they recorded nothing) that are
+ * the program's own: their name is in sources (file names, compared by the
+ * last path component) and not in library (names the C library's own
+ * objects carry, e.g. a built musl's printf.c; NULL: none).  Appends
+ * "unit helper.c: no switches recorded (nothing proves its flags)" for
+ * each and returns how many.  Nothing is appended when the file holds a
+ * record no unit name accounts for ("unit N", GCC's -frecord-gcc-switches
+ * without -g): that record may be the unit's own.
+ */
+int elf_facts_check_sources(const struct elf_facts *f, const struct strlist *sources,
+			    const struct strlist *library, struct strlist *mismatches);
+
+/* The last path components of the C and C++ sources (.c .cc .cpp .cxx)
+ * under dir, recursively (hidden folders skipped, at most 200000 files),
+ * appended to names, each once.  0, or -1 when dir cannot be read. */
+int elf_source_names(const char *dir, struct strlist *names);
+
+/* The STT_FILE names of the objects and archives (*.o, *.a, read with
+ * libelf) directly in dir, appended to names, each once: what a C library
+ * or sysroot contributes to a static link.  Unreadable files are skipped.
+ * 0, or -1 when dir cannot be read. */
+int elf_library_names(const char *dir, struct strlist *names);
+
+/* The folders that hold the sources of the units that recorded switches
+ * (from their DWARF paths), each once, appended to dirs. */
+void elf_facts_source_dirs(const struct elf_facts *f, struct strlist *dirs);
 
 /*
  * What a configuration asks the file to say about its machine (elf_expect.c).
@@ -175,7 +218,7 @@ int elf_expect_check(const struct elf_facts *f, const struct elf_expect *e,
 /* One JSON object (no newline) with the keys file, class, data, machine,
  * osabi, type, entry, flags, static, interp, needed, runpath, abi, isa,
  * ext, pic, cpic, nan, fpabi, compilers, units [{name, path, producer,
- * switches}], sections {name: bytes, ..., total}, file_size and mismatches
+ * switches, origin ("dwarf", "record" or "symtab")}], sections {name: bytes, ..., total}, file_size and mismatches
  * (mismatches may be NULL: an empty list). */
 void elf_facts_json(const struct elf_facts *f, const struct strlist *mismatches,
 		    struct strbuf *out);

@@ -128,21 +128,20 @@ static void relocatable_units(struct elf_reader *r, struct unit_list *ul)
 	}
 }
 
-/* The one source file a relocatable object's symbol table names, or NULL. */
-static char *only_file_symbol(struct elf_reader *r)
+/* The names of the STT_FILE symbols of the symbol table, in order. */
+static void file_symbols(struct elf_reader *r, struct strlist *names)
 {
 	Elf_Scn *scn = elf_find_section(r, NULL, SHT_SYMTAB);
 	GElf_Shdr sh;
 	Elf_Data *d;
-	char *found = NULL;
 	size_t count, entsize;
 
 	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-		return NULL;
+		return;
 	d = elf_getdata(scn, NULL);
 	entsize = gelf_fsize(r->elf, ELF_T_SYM, 1, EV_CURRENT);
 	if (!d || !entsize)
-		return NULL;
+		return;
 	count = d->d_size / entsize;
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym sym;
@@ -150,15 +149,69 @@ static char *only_file_symbol(struct elf_reader *r)
 		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FILE)
 			continue;
 		name = elf_strptr(r->elf, sh.sh_link, sym.st_name);
-		if (!name || !*name || (found && !strcmp(found, name)))
-			continue;
-		if (found) {
-			free(found);
-			return NULL;
-		}
-		found = xstrdup(name);
+		if (name && *name)
+			sl_push(names, name);
 	}
-	return found;
+}
+
+/* The one source file a relocatable object's symbol table names, or NULL. */
+static char *only_file_symbol(const struct strlist *names)
+{
+	for (size_t i = 1; i < names->n; i++)
+		if (strcmp(names->v[i], names->v[0]))
+			return NULL;
+	return names->n ? xstrdup(names->v[0]) : NULL;
+}
+
+static const char *last_component(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int cmp_last_component(const void *a, const void *b)
+{
+	return strcmp(last_component(*(const char *const *)a),
+		      last_component(*(const char *const *)b));
+}
+
+/* Each STT_FILE symbol that no unit of its name accounts for becomes a unit
+ * of its own: n symbols "util.c" and m units named util.c (DWARF names may
+ * carry a folder, STT_FILE names from GCC and clang do not) leave n - m.
+ * Sorting both keeps hostile symbol counts from making this quadratic. */
+static void units_from_symbols(struct unit_list *ul, struct strlist *symbols)
+{
+	size_t nnamed = 0, j = 0;
+	const char **named = xcalloc(ul->n ? ul->n : 1, sizeof(*named));
+
+	for (size_t i = 0; i < ul->n; i++)
+		if (ul->v[i].name)
+			named[nnamed++] = ul->v[i].name;
+	if (!symbols->n) {
+		free(named);
+		return;
+	}
+	qsort(named, nnamed, sizeof(*named), cmp_last_component);
+	qsort(symbols->v, symbols->n, sizeof(*symbols->v), cmp_last_component);
+	for (size_t i = 0; i < symbols->n;) {
+		const char *name = last_component(symbols->v[i]);
+		size_t k = i, covered = 0;
+		while (k < symbols->n && !strcmp(last_component(symbols->v[k]), name))
+			k++;
+		while (j < nnamed && strcmp(last_component(named[j]), name) < 0)
+			j++;
+		while (j < nnamed && !strcmp(last_component(named[j]), name)) {
+			covered++;
+			j++;
+		}
+		for (size_t n = i + covered; n < k; n++) {
+			struct elf_unit *u = unit_add(ul, NULL);
+			u->name = xstrdup(symbols->v[n]);
+			u->origin = ELF_UNIT_SYMTAB;
+		}
+		i = k;
+	}
+	free(named);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -249,6 +302,8 @@ static void units_from_command_lines(struct unit_list *ul, const struct strlist 
 		}
 		/* unit_add may move ul->v: byname keeps names, not pointers to units */
 		struct elf_unit *u = j != SIZE_MAX ? &ul->v[j] : unit_add(ul, NULL);
+		if (j == SIZE_MAX)
+			u->origin = ELF_UNIT_RECORD;
 		if (!u->name && source) {
 			u->name = source;
 			source = NULL;
@@ -266,7 +321,7 @@ void elf_units_read(struct elf_reader *r)
 {
 	struct elf_facts *f = r->f;
 	struct unit_list ul = {0};
-	struct strlist lines = {0};
+	struct strlist lines = {0}, symbols = {0};
 	GElf_Ehdr eh;
 	int rel = gelf_getehdr(r->elf, &eh) && eh.e_type == ET_REL;
 
@@ -285,8 +340,11 @@ void elf_units_read(struct elf_reader *r)
 
 	/* A relocatable object with one unit and one file symbol: that is its
 	 * name even without DWARF. */
+	file_symbols(r, &symbols);
 	if (rel && ul.n == 1 && !ul.v[0].name)
-		ul.v[0].name = only_file_symbol(r);
+		ul.v[0].name = only_file_symbol(&symbols);
+	units_from_symbols(&ul, &symbols);
+	sl_release(&symbols);
 	for (size_t i = 0; i < ul.n; i++) {
 		if (!ul.v[i].name) {
 			ul.v[i].name = xasprintf("unit %zu", i + 1);

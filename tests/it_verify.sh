@@ -2,7 +2,9 @@
 # it_verify.sh - flagscope verify from the command line: exit 0 as expected,
 # 1 a mismatch (the flags-override fixture names kernel.c), 2 for files that
 # are not ELF ("FILE: not a valid ELF: <reason>"), table and JSON output;
-# --target and -march/-mabi compared with the ELF header.
+# --target and -march/-mabi compared with the ELF header; units only the
+# symbol table names (the unrecorded fixture's helper.c), standalone and
+# through a study (FLAGS_NOT_APPLIED), never a static libc's.
 set -uo pipefail
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
 T=$FLAGSCOPE_TEST_TMP/it_verify
@@ -93,7 +95,72 @@ else
 	echo "SKIP 7 (MIPS part): mips64el-linux-gnuabi64-gcc is not installed"
 fi
 
-# 6. usage errors are exit 2
+# 8. a unit that recorded nothing (its Makefile replaced CFLAGS): only the
+# symbol table names it; beside main.c's source it is the program's own
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/unrecorded" "$T/un"
+make -s -C "$T/un" CC=gcc CFLAGS="-O3 -g -frecord-gcc-switches" || fail "unrecorded fixture build"
+un=$T/un/unrecorded
+want="unit helper.c: no switches recorded (nothing proves its flags)"
+fs "$un" --expect -O3 >"$T/un.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -qF "$want" "$T/un.out" || fail "unrecorded helper.c: exit $rc: $(cat "$T/un.out")"
+fs "$un" --expect -O3 --sources "$T/un" --format json >"$T/un.json" 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "unrecorded with --sources: exit $rc"
+if command -v python3 >/dev/null; then
+	python3 - "$T/un.json" "$want" <<'P' || fail "unrecorded json"
+import json, sys
+f = json.load(open(sys.argv[1]))[0]
+u = [u for u in f["units"] if u["name"] == "helper.c"]
+assert u == [{"name": "helper.c", "path": None, "producer": None, "switches": None,
+              "origin": "symtab"}], f["units"]
+assert f["mismatches"] == [sys.argv[2]], f["mismatches"]
+P
+fi
+# --sources naming another tree: helper.c is not the program's there
+mkdir -p "$T/other" && echo 'int x;' >"$T/other/x.c"
+fs "$un" --expect -O3 --sources "$T/other" >/dev/null 2>&1 || fail "foreign --sources: exit $?"
+# static C libraries bring hundreds of such units: never the program's own
+printf '#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n' >"$T/hello.c"
+for cc in gcc musl-gcc; do
+	command -v $cc >/dev/null || { echo "SKIP 8 ($cc): not installed"; continue; }
+	$cc -O2 -g -static -o "$T/hello-$cc" "$T/hello.c" || fail "$cc static hello"
+	for extra in "" "--sources $T"; do
+		fs "$T/hello-$cc" --expect -O2 --static $extra >"$T/h.out" 2>&1 ||
+			fail "static $cc hello --expect -O2 $extra: exit $?: $(grep -A3 MISMATCH "$T/h.out")"
+	done
+done
+
+# 9. the same fixture through a study: FLAGS_NOT_APPLIED with the unit named
+mkdir -p "$T/home/workloads"
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/unrecorded" "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" \
+	"$T/home/workloads/"
+cat >"$T/un.study" <<'S'
+; expect: unrecorded flags_not_applied in both configurations, helper.c named;
+; tiny ok
+[study]
+name = unrec
+workloads = unrecorded tiny
+repeat = 1
+baseline = O2
+[axis opt]
+O2 = -O2
+O3 = -O3
+S
+( cd "$T" && FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache "$FLAGSCOPE_BIN" run un.study \
+	--db un.db --format json -q >un-run.json 2>un-run.err ) || fail "study: $(tail -3 "$T/un-run.err")"
+if command -v python3 >/dev/null; then
+	python3 - "$T/un.db" "$want" <<'P' || fail "study outcome"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+got = {}
+for w, st, d in db.execute("select workload, status, detail from builds"):
+    got.setdefault(w, []).append((st, d))
+assert len(got["unrecorded"]) == 2 and all(
+    st == "flags_not_applied" and d == "unrecorded: " + sys.argv[2] for st, d in got["unrecorded"]), got
+assert all(st == "ok" for st, _ in got["tiny"]), got
+P
+fi
+
+# 10. usage errors are exit 2
 fs >/dev/null 2>&1; [ $? -eq 2 ] || fail "no FILE: not exit 2"
 fs "$prog" --format xml >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad format: not exit 2"
 echo "it_verify: all checks passed"
