@@ -16,6 +16,7 @@ static const char *const names[OUTCOME_COUNT] = {
 	[OUTCOME_NO_REFERENCE] = "no_reference",
 	[OUTCOME_NOISY] = "noisy",
 	[OUTCOME_UNRUNNABLE] = "unrunnable",
+	[OUTCOME_BOARD_FAULT] = "board_fault",
 };
 
 const char *outcome_name(enum outcome o)

@@ -18,6 +18,8 @@ enum outcome {
 	OUTCOME_NO_REFERENCE,      /* the baseline has no good output to compare */
 	OUTCOME_NOISY,             /* repeat = auto never got the interval narrow enough */
 	OUTCOME_UNRUNNABLE,        /* cannot run on this runner (e.g. no emulated CPU model) */
+	OUTCOME_BOARD_FAULT,       /* the boards failed, not the program (ssh: every attempt
+				      lost); not a result: a resumed study runs it again */
 	OUTCOME_COUNT
 };
 

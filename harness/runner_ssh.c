@@ -421,7 +421,7 @@ static int ssh_exec(const struct run_spec *spec, struct run_result *res, struct 
 	sb_release(&reasons);
 	free(pool);
 	run_files_release(&files);
-	return rc ? -1 : 0;
+	return rc == BOARD_FAULT ? RUNNER_SSH_FAULT : rc ? -1 : 0;
 }
 
 const struct runner_ops runner_ssh = {

@@ -36,9 +36,11 @@
  * the study; a session found gone is reopened, not counted as a fault.
  * A board that disconnects, reboots or stops answering loses that run
  * only: it is retried, on another board of the pool when one is free, up
- * to RUNNER_SSH_ATTEMPTS times; then exec returns -1 with every board's
- * reason (the caller records RUN_FAILED).  A program that cannot start on
- * the board is -1 at once (no retry), as in the native runner.
+ * to RUNNER_SSH_ATTEMPTS times; then exec returns RUNNER_SSH_FAULT with
+ * every board's reason: a board fault, not the program's (the caller
+ * records OUTCOME_BOARD_FAULT, which a resumed study runs again).  A
+ * program that cannot start on the board is -1 at once (no retry), as in
+ * the native runner.
  *
  * The few commands that do go through the board's shell (making folders,
  * copying, linking, starting the helper) carry every value as one quoted
@@ -58,6 +60,9 @@
 #include "harness/util.h"
 
 #define RUNNER_SSH_ATTEMPTS 3
+/* exec's result when no board could run it (see above); -1 stays "the
+ * program or its files are wrong", as for every runner */
+#define RUNNER_SSH_FAULT (-2)
 
 /* Append word as exactly one POSIX shell word: single-quoted, with each
  * ' written as '\''.  Any byte string (newlines, $(...), backticks, ;)

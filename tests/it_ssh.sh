@@ -16,7 +16,8 @@
 #     succeeds; the program on the lost board was stopped
 #  4. a board that stops answering (sshd frozen with SIGSTOP) mid-run: the
 #     run is retried on the other board
-#  5. a single board killed mid-run: a fault with every attempt's reason,
+#  5. a single board killed mid-run: a board fault (RUNNER_SSH_FAULT, not
+#     the -1 of a program that cannot start) with every attempt's reason,
 #     no crash
 # The marker file that hostile values try to create never exists.  Every
 # sshd started here is stopped at the end.

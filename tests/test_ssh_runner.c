@@ -7,7 +7,8 @@
  *   test_ssh_runner again   a new process finds everything on the board
  *   test_ssh_runner slow STARTED FINISHED
  *                           one slow run while the script breaks boards;
- *                           prints "ok BOARD" or "fault REASON"
+ *                           prints "ok BOARD", "fault REASON" (exec said
+ *                           RUNNER_SSH_FAULT) or "error RC REASON"
  *   test_ssh_runner bench N  N native and N ssh runs of one small program,
  *                           prints "native S ssh S" (bench/remote.sh)
  *   test_ssh_runner options  per_board (two threads' runs on one board: one
@@ -297,12 +298,13 @@ static void check_refusals(char *prog)
 		sb_str(&o.err));
 	one_release(&o);
 	free(host);
-	/* a host key that does not match the pinned one: refused */
+	/* a host key that does not match the pinned one: refused, a fault of
+	 * the board (not of the program: runs again once the key is right) */
 	target = keep;
 	target.known_hosts = getenv("FS_SSH_BAD_KNOWN");
 	run_it(argv, NULL, 30, &o);
-	T_CHECK(o.rc == -1 && strstr(sb_str(&o.err), "erification failed"), "wrong host key: %s",
-		sb_str(&o.err));
+	T_CHECK(o.rc == RUNNER_SSH_FAULT && strstr(sb_str(&o.err), "erification failed"),
+		"wrong host key: %d %s", o.rc, sb_str(&o.err));
 	one_release(&o);
 	/* a hostile work folder is made as named */
 	target = keep;
@@ -384,10 +386,13 @@ static int mode_slow(const char *started, const char *finished)
 	char *argv[] = {script, (char *)started, (char *)finished, NULL};
 	struct one_run o;
 	run_it(argv, NULL, 60, &o);
+	/* "fault" only for a board fault (RUNNER_SSH_FAULT), never for -1 */
 	if (o.rc == 0 && o.r.exited && o.r.status == 0 && o.out && !strcmp(o.out, "done\n"))
 		printf("ok %s\n", runner_ssh_last_board());
+	else if (o.rc == RUNNER_SSH_FAULT)
+		printf("fault %s\n", sb_str(&o.err));
 	else
-		printf("fault %s\n", o.rc ? sb_str(&o.err) : "the run came back wrong");
+		printf("error %d %s\n", o.rc, o.rc ? sb_str(&o.err) : "the run came back wrong");
 	one_release(&o);
 	runner_ssh_release();
 	free(script);
