@@ -61,7 +61,9 @@ static const struct command_spec search_cmd = {
 		   "interleaved runs, and printed as a make.conf fragment.",
 	.details = "The space is what `CC -Q --help=optimizers -O<level>` lists at the baseline's\n"
 		   "level (clang: a built-in list), minus flags that change the ABI; flags the\n"
-		   "compiler rejects are probed once and remembered.  Search state lives in the\n"
+		   "compiler rejects are probed once and remembered.  When it rejects or crashes\n"
+		   "on a candidate of several flags, compiles alone find which to blame: they are\n"
+		   "remembered and left out of every later candidate.  Search state lives in the\n"
 		   "database: running the same search again resumes it, and no flag set is built\n"
 		   "or run twice, across strategies and searches.  Minimisation with insns or\n"
 		   "size compares single exact values (the metric is deterministic); with time it\n"

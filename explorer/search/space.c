@@ -332,16 +332,16 @@ static void keep_only(struct space *sp, const struct space_file *f, size_t nflag
 		int keep = 1;
 		const char *why = NULL;
 		if (i < nflag_dims) {
-			if (f->have_flags)
-				keep = sl_find(&f->flags, d->name) >= 0, why = "not in the space file's flags";
-			else if (in_list(excluded, ARRAY_SIZE(excluded), d->name))
-				keep = 0, why = "changes the ABI, needs a profile, or hardens";
 			for (size_t k = 0; k < f->exclude.n && keep; k++) {
 				char *pos = positive(f->exclude.v[k]);
 				if (!strcmp(pos, d->name))
 					keep = 0, why = "excluded by the space file";
 				free(pos);
 			}
+			if (keep && f->have_flags)
+				keep = sl_find(&f->flags, d->name) >= 0, why = "not in the space file's flags";
+			else if (keep && in_list(excluded, ARRAY_SIZE(excluded), d->name))
+				keep = 0, why = "changes the ABI, needs a profile, or hardens";
 		}
 		if (keep) {
 			sp->dims[w++] = *d;
