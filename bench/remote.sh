@@ -16,7 +16,7 @@
 #   RUNS: ssh runs per way (40); REPEAT: the Slurm study's repetitions (10)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$src/build}
+build=$(cd "${1:-$src/build}" && pwd) # absolute: the Slurm part runs elsewhere
 runs=${2:-40}
 repeat=${3:-10}
 bin=$build/flagscope
