@@ -1,6 +1,7 @@
 /* build.c - see build.h */
 #include "harness/build.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@ static const char *const flag_complaints[] = {
 	"unknown argument", "invalid argument", "unknown target CPU", "bad value",
 	"is not supported", "ignored-optimization-argument", "unsupported option",
 	"invalid value", "not supported for this target", "unknown type name",
+	"unrecognized option",
 };
 
 static char *first_complaint(const char *text)
@@ -71,6 +73,82 @@ static char *first_complaint(const char *text)
 		return end ? xstrndup(p, (size_t)(end - p)) : xstrdup(p);
 	}
 	return NULL;
+}
+
+/* Whether word occurs in line as a whole word (not "-O2" inside "-O2x"). */
+static int has_word(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = strstr(line, word); p; p = strstr(p + 1, word)) {
+		char before = p > line ? p[-1] : ' ', after = p[n];
+		if ((isalnum((unsigned char)before) || before == '-' || before == '_') ||
+		    isalnum((unsigned char)after) || after == '-' || after == '_' || after == '=')
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether a complaint line names one of these flags: the flag itself, or
+ * the quoted value of a -X=V flag (GCC: "bad value ('foo') for '-march='
+ * switch", clang: "unknown target CPU 'foo'"). */
+static int names_flag(const char *line, const struct strlist *flags)
+{
+	for (size_t i = 0; i < flags->n; i++) {
+		const char *w = flags->v[i], *eq = strchr(w, '=');
+		if (w[0] != '-' || !w[1])
+			continue;
+		if (has_word(line, w))
+			return 1;
+		/* -Wl,--gc-sections,-z,now: the linker complains about its parts */
+		if (str_starts_with(w, "-Wl,")) {
+			struct strlist parts = {0};
+			char *list = xstrdup(w + 4);
+			for (char *save, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+				if (t[0] == '-')
+					sl_push(&parts, t);
+			free(list);
+			int named = parts.n && names_flag(line, &parts);
+			sl_release(&parts);
+			if (named)
+				return 1;
+		}
+		if (eq && eq[1]) {
+			char *q1 = xasprintf("'%s'", eq + 1), *q2 = xasprintf("\u2018%s\u2019", eq + 1);
+			int named = strstr(line, q1) || strstr(line, q2);
+			free(q1);
+			free(q2);
+			if (named)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The first line of a failed build's log that complains about one of the
+ * configuration's own flags, or NULL.  A complaint naming none of them (a
+ * source's "unknown type name", a configure test's "is not supported", a
+ * flag the project's own Makefile passes) is the build's own failure. */
+static char *config_flag_complaint(const char *text, const struct config *cfg)
+{
+	struct strlist flags = {0};
+	char *found = NULL;
+	const char *line = text;
+
+	sl_split_ws(&flags, cfg->cflags);
+	sl_split_ws(&flags, cfg->ldflags);
+	while (*line && !found) {
+		const char *end = strchr(line, '\n');
+		char *l = end ? xstrndup(line, (size_t)(end - line)) : xstrdup(line);
+		char *c = first_complaint(l);
+		if (c && names_flag(l, &flags))
+			found = xstrdup(str_trim(l));
+		free(c);
+		free(l);
+		line = end ? end + 1 : line + strlen(line);
+	}
+	sl_release(&flags);
+	return found;
 }
 
 enum outcome build_probe_flags(const struct config *cfg, const struct toolchain *tc,
@@ -325,11 +403,9 @@ static void build_finish(struct build *b, int status)
 	char *log = xasprintf("%s/build.log", b->dir);
 	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		char *text = file_read(log, NULL);
-		char *complaint = text ? first_complaint(text) : NULL;
+		char *complaint = text ? config_flag_complaint(text, b->cfg) : NULL;
 		b->outcome = complaint ? OUTCOME_UNSUPPORTED_FLAG : OUTCOME_BUILD_FAILED;
-		b->detail = complaint ? xstrdup(str_trim(complaint))
-				      : build_log_summary(text ? text : "");
-		free(complaint);
+		b->detail = complaint ? complaint : build_log_summary(text ? text : "");
 		free(text);
 	} else {
 		b->outcome = OUTCOME_OK;

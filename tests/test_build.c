@@ -1,6 +1,7 @@
 /*
- * test_build.c - build keys, the flag probe, failure summaries, and the
- * toolchain identity.
+ * test_build.c - build keys, the flag probe, failure summaries, failed
+ * builds told apart (a complaint about the configuration's own flag, or the
+ * build's own failure), and the toolchain identity.
  */
 #include "harness/build.h"
 #include "tests/testlib.h"
@@ -101,12 +102,84 @@ static void check_summaries(void)
 	free(s);
 }
 
+/* A failed build's log decides between UNSUPPORTED_FLAG (a complaint that
+ * names one of the configuration's flags) and BUILD_FAILED (anything else,
+ * summarised).  Each case is a build whose script prints the log and fails. */
+static const struct failure_case {
+	const char *name, *cflags, *ldflags, *log;
+	enum outcome outcome;
+	const char *detail; /* exact */
+} failure_cases[] = {
+	{"a source error", "-O2",
+	 "", "x.c:3:1: error: unknown type name 'bool'\nmake: *** [x.o] Error 1\n",
+	 OUTCOME_BUILD_FAILED, "x.c:3:1: error: unknown type name 'bool' | make: *** [x.o] Error 1"},
+	{"dietlibc without cos/sin, an unrelated complaint earlier", "-Os", "-static",
+	 "checking whether -fvisibility=hidden is supported... configure: WARNING: "
+	 "-fvisibility=hidden is not supported\n"
+	 "/usr/bin/ld: x.o: in function `f':\nx.c:(.text+0x1): undefined reference to `cos'\n"
+	 "x.c:(.text+0x9): undefined reference to `sin'\n"
+	 "collect2: error: ld returned 1 exit status\n",
+	 OUTCOME_BUILD_FAILED, "undefined symbols: cos sin"},
+	{"the project's own flag", "-O2", "",
+	 "gcc: error: unrecognized command-line option '-mno-cygwin'\n",
+	 OUTCOME_BUILD_FAILED, "gcc: error: unrecognized command-line option '-mno-cygwin'"},
+	{"a flag of the configuration", "-O2 -fno-such-flag", "",
+	 "cc -O2 -fno-such-flag -c x.c\n"
+	 "gcc: error: unrecognized command-line option '-fno-such-flag'\n",
+	 OUTCOME_UNSUPPORTED_FLAG, "gcc: error: unrecognized command-line option '-fno-such-flag'"},
+	{"a -march value GCC rejects", "-O2 -march=foo", "",
+	 "cc1: error: bad value ('foo') for '-march=' switch\n",
+	 OUTCOME_UNSUPPORTED_FLAG, "cc1: error: bad value ('foo') for '-march=' switch"},
+	{"a -mcpu value clang rejects", "-O2 -mcpu=bar", "",
+	 "error: unknown target CPU 'bar'\n", OUTCOME_UNSUPPORTED_FLAG,
+	 "error: unknown target CPU 'bar'"},
+	{"an ldflag", "-O2", "-Wl,--no-such",
+	 "/usr/bin/ld: unrecognized option '--no-such'\n/usr/bin/ld: use the --help option\n",
+	 OUTCOME_UNSUPPORTED_FLAG, "/usr/bin/ld: unrecognized option '--no-such'"},
+	{"-O2 is not -O2x", "-O2", "", "gcc: error: invalid argument '-O2x'\n", OUTCOME_BUILD_FAILED,
+	 "gcc: error: invalid argument '-O2x'"},
+};
+
+static void check_failures(const char *dir)
+{
+	struct toolchain gcc;
+	struct strbuf err = {0};
+
+	if (toolchain_probe("gcc", &gcc, &err)) {
+		printf("SKIP: failed builds: %s\n", sb_str(&err));
+		sb_release(&err);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(failure_cases); i++) {
+		const struct failure_case *c = &failure_cases[i];
+		char *log = test_write(dir, "log.txt", c->log);
+		char *script = xasprintf("cat '%s' >&2; exit 1", log);
+		char hash[65];
+		snprintf(hash, sizeof(hash), "failure-case-%zu", i);
+		struct recipe r = {.name = "fail", .dir = (char *)dir, .build_script = script};
+		memcpy(r.hash, hash, sizeof(hash));
+		struct config cfg = {.cc = "gcc", .cflags = (char *)c->cflags,
+				     .ldflags = (char *)c->ldflags, .link = -1};
+		struct build b = {.cfg = &cfg, .tc = &gcc, .recipe = &r, .src_dir = dir,
+				  .src_id = "bundled"};
+		build_init(&b);
+		build_all(&b, 1, 1, NULL, NULL);
+		T_CHECK(b.outcome == c->outcome && b.detail && !strcmp(b.detail, c->detail),
+			"%s: %s '%s'", c->name, outcome_name(b.outcome), b.detail ? b.detail : "");
+		build_release(&b);
+		free(script);
+		free(log);
+	}
+	toolchain_release(&gcc);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("build");
 	setenv("FLAGSCOPE_CACHE", dir, 1);
 	check_keys();
 	check_summaries();
+	check_failures(dir);
 	free(dir);
 	return test_summary("test_build");
 }
