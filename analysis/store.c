@@ -216,7 +216,7 @@ int store_has_run(struct store *st, const char *study, const char *config_id,
 	int found = 0;
 	if (sqlite3_prepare_v2(st->db,
 			       "SELECT 1 FROM runs WHERE study=? AND config_id=? AND workload=? "
-			       "AND run=? AND rep=?",
+			       "AND run=? AND rep=? AND status<>'board_fault'",
 			       -1, &stmt, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(stmt, 1, study, -1, SQLITE_STATIC);

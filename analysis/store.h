@@ -61,7 +61,8 @@ struct store_metric {
 int store_put_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep, const char *status,
 		  const char *detail, const struct store_metric *metrics, size_t nmetrics);
-/* 1 when that repetition is already stored with any outcome, 0 if not. */
+/* 1 when that repetition is already stored with any outcome but
+ * board_fault (a board that failed is tried again on resume), 0 if not. */
 int store_has_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep);
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed);
