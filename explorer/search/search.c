@@ -232,12 +232,13 @@ static void save(struct run_state *s, const char *state)
 }
 
 /* One round: the new points of the proposal are evaluated (cache first),
- * known ones are answered from `met`.  Returns the number of new points,
- * or -1 when the evaluator failed. */
+ * known ones are answered from `met`.  Returns the number of evaluations
+ * it added (a masked proposal may add none), or -1 when the evaluator
+ * failed. */
 static int round_trip(struct run_state *s, const struct evaluator *ev, void *st,
 		      unsigned char *pts, size_t n, struct strbuf *err)
 {
-	size_t nd = s->sp->ndims;
+	size_t nd = s->sp->ndims, evals = s->out->evals;
 	double *obj = xcalloc(n, sizeof(double));
 	unsigned char *fresh = xcalloc(n, nd ? nd : 1);
 	size_t nfresh = 0;
@@ -291,7 +292,7 @@ static int round_trip(struct run_state *s, const struct evaluator *ev, void *st,
 	free(eff);
 	free(fresh);
 	free(obj);
-	return rc ? -1 : (int)nfresh;
+	return rc ? -1 : (int)(s->out->evals - evals);
 }
 
 int search_run(struct evalcache *ec, const struct space *sp, const struct search_params *p,
