@@ -107,10 +107,11 @@ static int recipe_has_metric(const struct recipe_run *run, const char *name)
  * stays ok, and its detail says the output differs and why it passed. */
 static void tolerate_difference(const struct recipe_run *run, const char *run_dir,
 				const char *ref_dir, const char *build_dir, const char *in_dir,
-				struct strbuf *why, struct exec_result *res)
+				const char *emu, struct strbuf *why, struct exec_result *res)
 {
-	char *script = xasprintf("cd '%s' && REF='%s' RUN='%s' BUILD='%s' IN='%s' /bin/sh -e -c \"$FLAGSCOPE_TOLERATE\"",
-				 run_dir, ref_dir, run_dir, build_dir, in_dir);
+	/* $EMU runs the build's own (guest) programs, uncounted: empty here */
+	char *script = xasprintf("cd '%s' && EMU='%s' REF='%s' RUN='%s' BUILD='%s' IN='%s' /bin/sh -e -c \"$FLAGSCOPE_TOLERATE\"",
+				 run_dir, emu ? emu : "", ref_dir, run_dir, build_dir, in_dir);
 	setenv("FLAGSCOPE_TOLERATE", run->tolerate, 1);
 	char *out = NULL;
 	int rc = run_shell_capture(script, &out);
@@ -129,9 +130,21 @@ static void tolerate_difference(const struct recipe_run *run, const char *run_di
 	free(script);
 }
 
+/* Keeps what is there (a tolerance, a failure) and adds a note. */
+static void add_detail(struct exec_result *res, char *note)
+{
+	if (res->detail) {
+		char *d = xasprintf("%s; %s", res->detail, note);
+		free(note);
+		note = d;
+	}
+	free(res->detail);
+	res->detail = note;
+}
+
 static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 			    const char *ref_dir, const char *build_dir, const char *in_dir,
-			    struct exec_result *res)
+			    const char *emu, struct exec_result *res)
 {
 	struct strbuf why = {0};
 	if (!is_dir(ref_dir)) {
@@ -152,7 +165,7 @@ static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 		free(want);
 	}
 	if (rc && run->tolerate)
-		tolerate_difference(run, run_dir, ref_dir, build_dir, in_dir, &why, res);
+		tolerate_difference(run, run_dir, ref_dir, build_dir, in_dir, emu, &why, res);
 	else if (rc)
 		set_failure(res, OUTCOME_WRONG_OUTPUT, sb_detach(&why));
 	sb_release(&why);
@@ -227,7 +240,9 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	struct run_result rr;
 	struct strbuf err = {0};
 	const struct runner_ops *runner = ctx->runner;
-	char *counts = NULL;
+	const char *counts = NULL;
+	struct qemu_plan emu = {0};
+	struct strlist script_argv = {0};
 	res->outcome = OUTCOME_OK;
 	if (ctx->target) {
 		/* on a board: the real CPU, whatever the target */
@@ -235,20 +250,34 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		spec.target = ctx->target;
 		spec.exit_memory = 0;
 	} else if (b->cfg && b->cfg->target) {
-		/* cross-built: qemu on the CPU model, counting instructions */
-		const char *run_cpu = NULL;
-		int can = qemu_cpu_can_run(argv.v[0], b->cfg->cpu, &run_cpu, &err);
+		/* cross-built: qemu on the CPU model, counting instructions; a
+		 * script runs here and starts the guest programs through $EMU */
+		struct strlist guests = {0};
+		for (size_t i = 0; i < b->recipe->binaries.n; i++)
+			sl_push_owned(&guests, xasprintf("%s/%s", b->out_dir, b->recipe->binaries.v[i]));
+		sl_push_owned(&guests, NULL);
+		int can = qemu_plan_init(&emu, argv.v[0], guests.v, b->cfg->cpu, scratch, &err);
+		sl_release(&guests);
 		if (can <= 0) {
 			set_failure(res, can == 0 ? OUTCOME_UNRUNNABLE : OUTCOME_RUN_FAILED,
 				    sb_detach(&err));
+		} else if (emu.script) {
+			char *env = path_lookup("env");
+			sl_push_owned(&script_argv, env ? env : xstrdup("/usr/bin/env"));
+			sl_push_owned(&script_argv, xasprintf("EMU=%s", emu.emu));
+			for (size_t i = 0; i < argv.n; i++)
+				sl_push(&script_argv, argv.v[i]);
+			sl_push_owned(&script_argv, NULL);
+			script_argv.n--;
+			spec.argv = script_argv.v;
+			counts = emu.counts;
+			spec.exit_memory = 0; /* it would measure the shell */
 		} else {
 			runner = &runner_qemu;
-			counts = xasprintf("%s.counts", scratch);
-			unlink(counts);
-			spec.emu_cpu = run_cpu;
+			counts = emu.counts;
+			spec.emu_cpu = emu.cpu;
 			spec.emu_counts = counts;
 			spec.exit_memory = 0;
-			sb_release(&err);
 		}
 	}
 	if (res->outcome != OUTCOME_OK) {
@@ -259,7 +288,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		set_failure(res, OUTCOME_TIMED_OUT,
 			    xasprintf("killed after %.0f s (raise the timeout or shrink the input)",
 				      spec.timeout));
-	} else if (!rr.exited && counts && rr.signal == SIGILL && warmup) {
+	} else if (!rr.exited && counts && !emu.script && rr.signal == SIGILL && warmup) {
 		/* which instruction the CPU model lacks, and where */
 		char *why = NULL;
 		qemu_diagnose_trap(argv.v, spec.emu_cpu, run_dir, stdin_path, &why);
@@ -286,7 +315,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		sb_release(&why);
 	}
 	if (res->outcome == OUTCOME_OK && ref_dir)
-		compare_outputs(run, run_dir, ref_dir, b->out_dir, in_dir, res);
+		compare_outputs(run, run_dir, ref_dir, b->out_dir, in_dir, emu.emu_plain, res);
 	if (res->outcome == OUTCOME_OK)
 		parse_metrics(run, out_path, err_path, res);
 	if (res->outcome == OUTCOME_OK) {
@@ -327,7 +356,14 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		if (counts && res->outcome == OUTCOME_OK) {
 			struct qemu_counts qc;
 			struct strbuf cerr = {0};
-			if (!qemu_counts_read(counts, &qc, &cerr)) {
+			int nproc = 0;
+			if (!qemu_plan_counts(&emu, &qc, &nproc, &cerr)) {
+				if (emu.script)
+					add_detail(res, xasprintf("insns: the %d guest process%s %s started "
+								  "through $EMU (the script and the native "
+								  "programs it runs are not counted)",
+								  nproc, nproc == 1 ? "" : "es",
+								  strrchr(argv.v[0], '/') + 1));
 				measurements_add(&mm, "insns", (double)qc.insns, "insn");
 				for (int k = 0; k < INSN_NCLASSES; k++) {
 					char *name = xasprintf("insns.%s", insn_class_names[k]);
@@ -359,9 +395,8 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	if (res->outcome == OUTCOME_OK)
 		remove_tree(run_dir);
 	unlink(scratch);
-	if (counts)
-		unlink(counts);
-	free(counts);
+	qemu_plan_release(&emu);
+	sl_release(&script_argv);
 	sl_release(&argv);
 	sl_release(&words);
 	free(run_dir);

@@ -1,11 +1,13 @@
 /* qemu.c - pick qemu-user and the CPU model for an ELF, run it with the
  * instruction-count plugin, read the counts back. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/qemu.h"
@@ -354,4 +356,241 @@ out:
 	free(dir);
 	sl_release(&cmd);
 	return rc;
+}
+
+/* 1 with its machine and class when path is an ELF file, 0 when it is not
+ * one, -1 when it cannot be read. */
+static int elf_machine(const char *path, unsigned *machine, int *elfclass, struct strbuf *err)
+{
+	unsigned char h[EI_NIDENT + 4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return 0;
+	*elfclass = h[EI_CLASS];
+	/* e_machine follows e_type, in the file's byte order */
+	*machine = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3]
+					     : (unsigned)h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];
+	return 1;
+}
+
+int qemu_runs_natively(const char *path, struct strbuf *err)
+{
+	unsigned machine, self_machine;
+	int elfclass, self_class;
+	int rc = elf_machine(path, &machine, &elfclass, err);
+
+	if (rc <= 0)
+		return rc < 0 ? -1 : 1;
+	if (elf_machine("/proc/self/exe", &self_machine, &self_class, err) != 1)
+		return -1;
+	return machine == self_machine && elfclass == self_class;
+}
+
+/* a word for /bin/sh: 'it', with ' as '\'' */
+static void sh_quote(struct strbuf *sb, const char *word)
+{
+	sb_addc(sb, '\'');
+	for (const char *p = word; *p; p++)
+		if (*p == '\'')
+			sb_add(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	sb_addc(sb, '\'');
+}
+
+/* The wrapper is a script, not a list of words in a variable, so that each
+ * guest process gets its own counts file: the plugin writes one at exit,
+ * and a second program would overwrite the first's. */
+static int write_emu_wrapper(struct qemu_plan *p, const char *guest, const char *path,
+			     struct strbuf *err)
+{
+	struct strlist words = {0};
+	struct strbuf sh = {0};
+	const char *plugin = qemu_plugin_path(err);
+	int rc = -1;
+
+	if (!plugin || qemu_command(guest, p->cpu, NULL, &words, err))
+		goto out;
+	char *qemu = path_lookup(words.v[0]);
+	if (!qemu) {
+		sb_addf(err, "%s is not installed (apt-get install qemu-user)", words.v[0]);
+		goto out;
+	}
+	free(words.v[0]);
+	words.v[0] = qemu;
+	sb_addf(&sh, "#!/bin/sh\n# $EMU of one flagscope run: \"$@\" under %s%s%s, each guest\n"
+		     "# process counting its instructions into %s.<pid>\nexec",
+		words.v[0], p->cpu ? " -cpu " : "", p->cpu ? p->cpu : "", p->counts);
+	for (size_t i = 0; i < words.n; i++) {
+		sb_addc(&sh, ' ');
+		sh_quote(&sh, words.v[i]);
+	}
+	char *arg = xasprintf("%s,out=%s.", plugin, p->counts);
+	sb_add(&sh, " -plugin ");
+	sh_quote(&sh, arg);
+	free(arg);
+	sb_add(&sh, "\"$$\" \"$@\"\n");
+	if (file_write(path, sh.buf, sh.len) || chmod(path, 0755)) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	p->emu = xstrdup(path);
+	rc = 0;
+out:
+	sl_release(&words);
+	sb_release(&sh);
+	return rc;
+}
+
+static char *plain_emu(const char *guest, const char *cpu, struct strbuf *err)
+{
+	struct strlist words = {0};
+	struct strbuf sb = {0};
+
+	if (qemu_command(guest, cpu, NULL, &words, err)) {
+		sl_release(&words);
+		return NULL;
+	}
+	/* used as `$EMU prog`: split on blanks, never unquoted */
+	for (size_t i = 0; i < words.n; i++) {
+		if (strpbrk(words.v[i], " \t\n'\"\\$`")) {
+			sb_addf(err, "'%s' cannot be a word of $EMU", words.v[i]);
+			sl_release(&words);
+			sb_release(&sb);
+			return NULL;
+		}
+		sb_addf(&sb, "%s%s", i ? " " : "", words.v[i]);
+	}
+	sl_release(&words);
+	return sb_detach(&sb);
+}
+
+int qemu_plan_init(struct qemu_plan *p, const char *argv0, char *const guests[], const char *cpu,
+		   const char *scratch, struct strbuf *why)
+{
+	const char *guest = argv0;
+	struct strbuf reason = {0};
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	rc = qemu_runs_natively(argv0, why);
+	if (rc < 0)
+		return -1;
+	p->script = rc;
+	if (p->script) {
+		struct qemu_guest g;
+		guest = NULL;
+		for (size_t i = 0; guests && guests[i] && !guest; i++) {
+			struct strbuf ignored = {0};
+			if (!qemu_guest_read(guests[i], &g, &ignored))
+				guest = guests[i];
+			sb_release(&ignored);
+		}
+		if (!guest) {
+			sb_addf(why, "%s runs natively, and the build has no guest program for its $EMU "
+				     "(name it in the recipe's binaries =)", argv0);
+			return -1;
+		}
+	}
+	rc = qemu_cpu_can_run(guest, cpu, &p->cpu, &reason);
+	if (rc <= 0) {
+		sb_add(why, sb_str(&reason));
+		sb_release(&reason);
+		return rc;
+	}
+	if (reason.len)
+		p->stand_in = sb_detach(&reason);
+	p->counts = xasprintf("%s.counts", scratch);
+	qemu_plan_counts(p, &(struct qemu_counts){0}, NULL, &reason); /* an earlier run's */
+	sb_release(&reason);
+	p->emu_plain = plain_emu(guest, p->cpu, why);
+	if (!p->emu_plain)
+		goto fail;
+	if (p->script) {
+		char *wrapper = xasprintf("%s.emu", scratch);
+		int wrc = write_emu_wrapper(p, guest, wrapper, why);
+		free(wrapper);
+		if (wrc)
+			goto fail;
+	}
+	return 1;
+fail:
+	qemu_plan_release(p);
+	return -1;
+}
+
+int qemu_plan_counts(const struct qemu_plan *p, struct qemu_counts *c, int *nproc,
+		     struct strbuf *err)
+{
+	char *dir = xstrdup(p->counts), *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : p->counts;
+	size_t blen = strlen(base);
+	int n = 0, have_main = 0, rc = 0;
+	DIR *d;
+
+	memset(c, 0, sizeof(*c));
+	if (slash)
+		*slash = '\0';
+	d = opendir(slash ? (*dir ? dir : "/") : ".");
+	for (struct dirent *e; d && (e = readdir(d));) {
+		struct qemu_counts one;
+		if (strncmp(e->d_name, base, blen) || (e->d_name[blen] && e->d_name[blen] != '.'))
+			continue;
+		char *path = slash ? xasprintf("%s/%s", *dir ? dir : "", e->d_name) : xstrdup(e->d_name);
+		if (!rc && qemu_counts_read(path, &one, err))
+			rc = -1;
+		unlink(path);
+		free(path);
+		if (rc)
+			continue;
+		have_main |= !e->d_name[blen];
+		if (!n++) {
+			memcpy(c->target, one.target, sizeof(c->target));
+			memcpy(c->mode, one.mode, sizeof(c->mode));
+		}
+		c->insns += one.insns;
+		for (int k = 0; k < INSN_NCLASSES; k++)
+			c->by_class[k] += one.by_class[k];
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	if (nproc)
+		*nproc = n;
+	if (rc)
+		return -1;
+	if (!p->script && !have_main) {
+		sb_addf(err, "no instruction counts in %s (the guest did not reach exit)", p->counts);
+		return -1;
+	}
+	if (p->script && !n) {
+		sb_add(err, "the script started no guest program through $EMU, so nothing was "
+			    "counted (write $EMU \"$prog\" ... in the recipe's script)");
+		return -1;
+	}
+	return 0;
+}
+
+void qemu_plan_release(struct qemu_plan *p)
+{
+	if (p->counts) {
+		struct strbuf ignored = {0};
+		qemu_plan_counts(p, &(struct qemu_counts){0}, NULL, &ignored);
+		sb_release(&ignored);
+	}
+	if (p->emu)
+		unlink(p->emu);
+	free(p->stand_in);
+	free(p->counts);
+	free(p->emu);
+	free(p->emu_plain);
+	memset(p, 0, sizeof(*p));
 }

@@ -15,6 +15,9 @@
  *   ... run prefix + argv with the native runner (rusage, timeout) ...
  *   qemu_counts_read(counts_file, &counts, &err)
  * or qemu_run() for all three in one call (tests, `flagscope sysroot`).
+ * A measured run (execute.c) goes through qemu_plan_init(), which also
+ * covers a recipe's script that starts guest programs through $EMU, and
+ * qemu_plan_counts().
  */
 #ifndef FLAGSCOPE_QEMU_H
 #define FLAGSCOPE_QEMU_H
@@ -87,5 +90,62 @@ int qemu_counts_read(const char *path, struct qemu_counts *c, struct strbuf *err
  * filled when the return is not -1. */
 int qemu_run(char *const argv[], const char *cpu, struct qemu_counts *counts, char **output,
 	     struct strbuf *err);
+
+/*
+ * Does path run on this machine rather than under qemu?  A recipe's run
+ * may start a script (gzip's roundtrip.sh) that runs the build's guest
+ * programs itself.  1: native (not an ELF file - a script -, or an ELF for
+ * this machine); 0: an ELF for another machine (qemu_guest_read() says
+ * whether a qemu here runs it); -1: unreadable, with the reason in err.
+ */
+int qemu_runs_natively(const char *path, struct strbuf *err);
+
+/*
+ * How one run of a cross-built build goes under emulation.
+ *
+ * An ELF argv[0] runs under its qemu with the plugin counting into counts.
+ * A script argv[0] (qemu_runs_natively) runs here, with EMU=emu in its
+ * environment: emu is a small wrapper that runs its arguments under the
+ * qemu of the build's guest programs, on cpu, with the plugin counting each
+ * guest process it starts into counts.<pid>.  A script writes `$EMU "$prog"
+ * args` (unquoted $EMU, which is empty natively); its insns are the sum
+ * over those guest processes - the shell and the native tools it runs
+ * (cmp) are not counted.
+ */
+struct qemu_plan {
+	const char *cpu;  /* the -cpu model (NULL: QEMU's default); static or the study's */
+	char *stand_in;   /* why cpu is not the study's model, for the report; or NULL */
+	char *counts;     /* the counts file; a script's guests write counts.<pid> */
+	int script;       /* argv[0] runs natively and starts its guests through $EMU */
+	char *emu;        /* script only: the wrapper's path, the run's $EMU */
+	char *emu_plain;  /* $EMU for uncounted steps (a recipe's tolerate): blank-separated
+			     words, "qemu-mipsel -cpu 24Kf" */
+};
+
+/*
+ * Plan a run of argv0 from a build whose own programs are guests[] (full
+ * paths, NULL-terminated: the one a script's $EMU runs is the first guest
+ * ELF among them), on the study's model cpu (NULL or "": QEMU's default).
+ * scratch is a path prefix for the files the run writes (counts, wrapper).
+ * Returns as qemu_cpu_can_run(): 1 (p filled; release it), 0 UNRUNNABLE,
+ * -1 could not tell; on 0 and -1 the reason is in why and p holds nothing.
+ */
+int qemu_plan_init(struct qemu_plan *p, const char *argv0, char *const guests[], const char *cpu,
+		   const char *scratch, struct strbuf *why);
+
+/*
+ * The planned run's instruction counts, summed over its guest processes:
+ * counts itself (an ELF run: required, it is the program) and every
+ * counts.* (forked guest children, or one file per program a script
+ * started through $EMU).  The files are removed.  *nproc (may be NULL)
+ * gets how many processes were counted.  0, or -1 with the reason in err
+ * (the program did not reach exit, a script started no guest, a malformed
+ * file).
+ */
+int qemu_plan_counts(const struct qemu_plan *p, struct qemu_counts *c, int *nproc,
+		     struct strbuf *err);
+
+/* Frees what p holds and removes the wrapper and any counts left. */
+void qemu_plan_release(struct qemu_plan *p);
 
 #endif

@@ -2,12 +2,14 @@
  * test_qemu.c - harness/qemu.c and the plugin's instruction classes:
  * classification of known encodings, choosing the emulator and CPU model
  * from ELF files of every ABI (assembled here from tests/fixtures/asm/),
- * UNRUNNABLE verdicts, exact counts through qemu_run(), and counts files
- * that must be refused.
+ * UNRUNNABLE verdicts, exact counts through qemu_run(), counts files
+ * that must be refused, and the plan of a measured run (a script starting
+ * its guests through $EMU, a stand-in model kept for the report).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/testlib.h"
@@ -287,6 +289,86 @@ static void test_run(const struct elf_case *c, const char *elf, int n)
 	sb_release(&err);
 }
 
+/* A recipe's script under emulation: it runs here and starts the guest
+ * through $EMU; the counts are the sum over the guests it started. */
+static void test_plan(char *const elves[], const char *tmp)
+{
+	const struct elf_case *n64 = &elf_cases[0], *o32 = &elf_cases[2];
+	char *script = xasprintf("%s/twice.sh", tmp), *idle = xasprintf("%s/idle.sh", tmp);
+	char *scratch = xasprintf("%s/run.meter", tmp);
+	static const char twice[] = "#!/bin/sh\n# expect: two guest runs counted\n"
+				    "$EMU \"$1\" || true\n$EMU \"$1\" || true\n";
+	static const char none[] = "#!/bin/sh\n# expect: nothing counted\nexit 0\n";
+	struct strbuf err = {0};
+	struct qemu_plan p;
+	struct qemu_counts c;
+	int nproc = 0;
+
+	if (!elves[0] || !elves[2] || !elves[3])
+		return;
+	file_write(script, twice, strlen(twice));
+	file_write(idle, none, strlen(none));
+	chmod(script, 0755);
+	chmod(idle, 0755);
+	T_CHECK(qemu_runs_natively(script, &err) == 1, "a script runs natively");
+	T_CHECK(qemu_runs_natively("/bin/sh", &err) == 1, "this machine's ELF runs natively");
+	T_CHECK(qemu_runs_natively(elves[0], &err) == 0, "a MIPS ELF does not");
+	T_CHECK(qemu_runs_natively("/nonexistent", &err) == -1, "a missing file cannot tell");
+	sb_release(&err);
+
+	/* an ELF: under qemu, the stand-in kept for the report */
+	T_CHECK(qemu_plan_init(&p, elves[2], NULL, "Loongson-2F", scratch, &err) == 1 && !p.script &&
+		      p.cpu && !strcmp(p.cpu, "24Kf") && p.stand_in && strstr(p.stand_in, "runs on 24Kf") &&
+		      !strcmp(p.emu_plain, "qemu-mipsel -cpu 24Kf") && !p.emu,
+	      "%s on Loongson-2F: stand-in %s, EMU '%s' (%s)", o32->name, p.stand_in ? p.stand_in : "none",
+	      p.emu_plain ? p.emu_plain : "", sb_str(&err));
+	qemu_plan_release(&p);
+	sb_release(&err);
+
+	/* a script: $EMU runs each guest with its own counts file */
+	char *guests[] = {"/nonexistent-first", elves[0], NULL};
+	int rc = qemu_plan_init(&p, script, guests, "Loongson-2F", scratch, &err);
+	T_CHECK(rc == 1 && p.script && p.emu && !p.stand_in, "script plan: %d (%s)", rc, sb_str(&err));
+	if (rc == 1) {
+		char *env = xasprintf("EMU=%s", p.emu);
+		char *argv[] = {"env", env, script, elves[0], NULL};
+		T_CHECK(run_capture(argv, NULL) == 0, "the script ran");
+		rc = qemu_plan_counts(&p, &c, &nproc, &err);
+		T_CHECK(rc == 0 && nproc == 2 && c.insns == 2 * (n64->per_iter * 1000 + n64->fixed) &&
+			      c.by_class[INSN_MULDIV] == 2000,
+		      "two guests counted: rc %d, %d processes, %llu instructions (%s)", rc, nproc,
+		      c.insns, sb_str(&err));
+		sb_release(&err);
+		T_CHECK(qemu_plan_counts(&p, &c, &nproc, &err) == -1 && nproc == 0 &&
+			      strstr(sb_str(&err), "started no guest"),
+		      "the counts were taken: %s", sb_str(&err));
+		sb_release(&err);
+		argv[2] = idle;
+		run_capture(argv, NULL);
+		T_CHECK(qemu_plan_counts(&p, &c, &nproc, &err) == -1 && strstr(sb_str(&err), "$EMU"),
+			"a script that starts no guest is told: %s", sb_str(&err));
+		free(env);
+		sb_release(&err);
+		char *wrapper = xstrdup(p.emu);
+		qemu_plan_release(&p);
+		T_CHECK(!file_exists(wrapper), "the wrapper is removed");
+		free(wrapper);
+	}
+	sb_release(&err);
+	char *no_guests[] = {script, NULL};
+	T_CHECK(qemu_plan_init(&p, script, no_guests, "Loongson-2F", scratch, &err) == -1 &&
+		      strstr(sb_str(&err), "no guest program"),
+	      "a script without a guest program is refused: %s", sb_str(&err));
+	sb_release(&err);
+	T_CHECK(qemu_plan_init(&p, elves[3], NULL, "Loongson-2F", scratch, &err) == 0 &&
+		      strstr(sb_str(&err), "multu.g"),
+	      "o32 Loongson 2F code stays unrunnable: %s", sb_str(&err));
+	sb_release(&err);
+	free(script);
+	free(idle);
+	free(scratch);
+}
+
 static int have(const char *tool)
 {
 	char *argv[] = {"sh", "-c", "command -v \"$0\" >/dev/null", (char *)tool, NULL};
@@ -321,6 +403,7 @@ int main(void)
 	for (size_t i = 0; i < ARRAY_SIZE(elf_cases); i++)
 		if (elves[i])
 			test_run(&elf_cases[i], elves[i], 1000);
+	test_plan(elves, tmp);
 	T_CHECK(qemu_pick("/nonexistent", &(const char *){NULL}, &err) == -1, "missing file refused");
 	T_CHECK(qemu_pick("/bin/sh", &(const char *){NULL}, &err) == -1 && strstr(sb_str(&err), "machine"),
 	      "x86-64 refused: %s", sb_str(&err));
