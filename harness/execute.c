@@ -384,6 +384,9 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		if (save_ref)
 			save_reference(run, run_dir, save_ref);
 	}
+	/* an o32 program on a stand-in model: the report must say so */
+	if (emu.stand_in && res->outcome != OUTCOME_UNRUNNABLE)
+		add_detail(res, xasprintf("stand-in CPU model: %s", emu.stand_in));
 	/* which board measured it: kept with the sample */
 	if (ctx->target && runner_ssh_last_board()) {
 		char *d = xasprintf("on %s%s%s", runner_ssh_last_board(), res->detail ? ": " : "",
