@@ -210,7 +210,10 @@ static void check_sources(const struct elf_facts *f, struct strlist *mismatches)
 		elf_facts_source_dirs(f, &dirs);
 		for (size_t i = 0; i < f->nunits; i++) {
 			const struct elf_unit *u = &f->units[i];
-			if (u->origin != ELF_UNIT_SYMTAB || strchr(u->name, '/'))
+			/* a C library's "alloc.o" beside the program's own
+			 * alloc.o is not a source */
+			if (u->origin != ELF_UNIT_SYMTAB || strchr(u->name, '/') ||
+			    !elf_is_source_name(u->name))
 				continue;
 			for (size_t d = 0; d < dirs.n; d++) {
 				char *path = xasprintf("%s/%s", dirs.v[d], u->name);

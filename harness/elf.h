@@ -146,6 +146,10 @@ int elf_facts_check_sources(const struct elf_facts *f, const struct strlist *sou
  * appended to names, each once.  0, or -1 when dir cannot be read. */
 int elf_source_names(const char *dir, struct strlist *names);
 
+/* 1 when name ends like a C or C++ source file (".c", ".cc", ".cpp",
+ * ".cxx"): the names elf_source_names collects. */
+int elf_is_source_name(const char *name);
+
 /* The STT_FILE names of the objects and archives (*.o, *.a, read with
  * libelf) directly in dir, appended to names, each once: what a C library
  * or sysroot contributes to a static link.  Unreadable files are skipped.

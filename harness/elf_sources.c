@@ -45,6 +45,11 @@ static int has_suffix(const char *name, const char *const *suffixes, size_t n)
 
 static const char *const source_suffixes[] = {".c", ".cc", ".cpp", ".cxx"};
 
+int elf_is_source_name(const char *name)
+{
+	return has_suffix(name, source_suffixes, ARRAY_SIZE(source_suffixes));
+}
+
 static void walk_sources(const char *dir, int depth, struct strlist *names, size_t *seen)
 {
 	DIR *d = depth < MAX_DEPTH ? opendir(dir) : NULL;
