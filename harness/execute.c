@@ -240,6 +240,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	struct run_result rr;
 	struct strbuf err = {0};
 	const struct runner_ops *runner = ctx->runner;
+	int xrc;
 	const char *counts = NULL;
 	struct qemu_plan emu = {0};
 	struct strlist script_argv = {0};
@@ -282,8 +283,11 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	}
 	if (res->outcome != OUTCOME_OK) {
 		/* decided before running */
-	} else if (runner->exec(&spec, &rr, &err)) {
-		set_failure(res, OUTCOME_RUN_FAILED, sb_detach(&err));
+	} else if ((xrc = runner->exec(&spec, &rr, &err)) != 0) {
+		/* a board lost after its retries is the board's fault, and
+		 * a resumed study tries that run again */
+		set_failure(res, xrc == RUNNER_SSH_FAULT ? OUTCOME_BOARD_FAULT : OUTCOME_RUN_FAILED,
+			    sb_detach(&err));
 	} else if (rr.timed_out) {
 		set_failure(res, OUTCOME_TIMED_OUT,
 			    xasprintf("killed after %.0f s (raise the timeout or shrink the input)",
