@@ -82,7 +82,7 @@ static int parse_metrics(const struct recipe_run *run, const char *stdout_path,
 				text = NULL;
 			free(num);
 		}
-		if (!text) {
+		if (!text && !m->optional) {
 			set_failure(res, OUTCOME_RUN_FAILED,
 				    xasprintf("metric '%s' not found in the output", m->name));
 			rc = -1;

@@ -102,8 +102,10 @@ static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char 
 		set_text(&metric_get(run, name + 5)->unit, value, 0, "");
 	} else if (str_starts_with(name, "higher_better.") && name[14]) {
 		metric_get(run, name + 14)->higher_better = !strcmp(value, "yes");
+	} else if (str_starts_with(name, "optional.") && name[9]) {
+		metric_get(run, name + 9)->optional = !strcmp(value, "yes");
 	} else {
-		sb_addf(err, "%s:%d: unknown key '%s' in a [run] section (known: args, stdin, timeout, expect, outputs, tolerate, metric.NAME, unit.NAME, higher_better.NAME)",
+		sb_addf(err, "%s:%d: unknown key '%s' in a [run] section (known: args, stdin, timeout, expect, outputs, tolerate, metric.NAME, unit.NAME, higher_better.NAME, optional.NAME)",
 			ld->path, line, name);
 		return -1;
 	}

@@ -14,6 +14,7 @@ struct recipe_metric {
 	char *regex; /* POSIX extended regex with one capture group */
 	char *unit;  /* "" if not given */
 	int higher_better;
+	int optional; /* may be absent from the output (CoreMark/MHz without a known clock) */
 };
 
 struct recipe_run {
