@@ -120,6 +120,8 @@ for s, rs in runs.items():
     med[s] = row[0][0]
     print(f"{s:10} {row[0][0]:10.1f} {100 * row[0][0] / size:7.1f}% {row[0][1]:>4}/{len(rs):<3}  "
           f"{row[1][0]:8.1f} {100 * row[1][0] / size:7.1f}% {row[1][1]:>4}/{len(rs):<3}")
+if len({tuple(t["flags"] for t in r["trace"]) for r in runs["ce"]}) == 1:
+    print("(ce uses no randomness: every seed made the same search)")
 bestname = min((s for s in med if s != "random"), key=lambda s: med[s])
 print(f"\nbest strategy (within 1%): {bestname}, {100 * med[bestname] / size:.1f}% of the space "
       f"(goal: at most 15%)")
