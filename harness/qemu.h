@@ -78,9 +78,10 @@ struct qemu_counts {
 	unsigned long long by_class[INSN_NCLASSES]; /* names: insn_class_names[] */
 };
 
-/* Parse a counts file.  0, or -1 with the reason in err (missing — the
- * guest did not get to exit —, malformed, or classes not adding up to
- * insns). */
+/* Parse a counts file.  0; -1 with the reason in err (missing — the
+ * guest did not get to exit —, malformed); -2 when its classes do not add
+ * up to insns: the plugin's inline counters are not atomic (plugin API 1),
+ * so a guest that ran threads lost updates and no count of it is exact. */
 int qemu_counts_read(const char *path, struct qemu_counts *c, struct strbuf *err);
 
 /* One run of argv (argv[0] is the ELF) under qemu with the plugin.
@@ -138,9 +139,9 @@ int qemu_plan_init(struct qemu_plan *p, const char *argv0, char *const guests[],
  * counts itself (an ELF run: required, it is the program) and every
  * counts.* (forked guest children, or one file per program a script
  * started through $EMU).  The files are removed.  *nproc (may be NULL)
- * gets how many processes were counted.  0, or -1 with the reason in err
- * (the program did not reach exit, a script started no guest, a malformed
- * file).
+ * gets how many processes were counted.  0; -1 with the reason in err (the
+ * program did not reach exit, a script started no guest, a malformed
+ * file); -2 as qemu_counts_read() (a threaded guest's counts raced).
  */
 int qemu_plan_counts(const struct qemu_plan *p, struct qemu_counts *c, int *nproc,
 		     struct strbuf *err);

@@ -130,6 +130,11 @@ static void test_counts_files(const char *tmp)
 		T_CHECK((rc == 0) == cases[i].ok, "counts file case '%s': rc %d (%s)", cases[i].why, rc,
 		      sb_str(&err));
 	}
+	file_write(path, cases[2].text, strlen(cases[2].text));
+	sb_release(&err);
+	T_CHECK(qemu_counts_read(path, &c, &err) == -2 && strstr(sb_str(&err), "raced"),
+		"classes not adding up are a race of a threaded guest: %s", sb_str(&err));
+	sb_release(&err);
 	file_write(path, cases[1].text, strlen(cases[1].text));
 	T_CHECK(!qemu_counts_read(path, &c, &err) && !strcmp(c.target, "mipsel") &&
 		      !strcmp(c.mode, "tb"), "target and mode read back");
