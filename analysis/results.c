@@ -161,11 +161,13 @@ enum outcome results_status(struct store *st, const char *study, const char *con
 char *results_note(struct store *st, const char *study, const char *config_id,
 		   const char *workload, const char *run)
 {
-	/* the wording is execute.c's for an output a recipe's `tolerate`
-	 * accepted; other ok details (the board a run was on) are no note */
+	/* the wordings are execute.c's for an output a recipe's `tolerate`
+	 * accepted and for a run on a stand-in CPU model; other ok details
+	 * (the board a run was on) are no note */
 	sqlite3_stmt *s = query(st, "SELECT detail FROM runs WHERE study=? AND config_id=? AND "
 				    "workload=? AND run=? AND status='ok' AND "
-				    "instr(detail, 'within tolerance') > 0 ORDER BY rep LIMIT 1",
+				    "(instr(detail, 'within tolerance') > 0 OR "
+				    "instr(detail, 'stand-in CPU model') > 0) ORDER BY rep LIMIT 1",
 				study, config_id, workload, run, NULL);
 	char *note = row(s) ? col_text(s, 0) : NULL;
 	sqlite3_finalize(s);

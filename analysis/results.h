@@ -54,7 +54,8 @@ enum outcome results_status(struct store *st, const char *study, const char *con
 
 /* The note of an item that is ok: the detail of its first ok run that
  * was accepted by a tolerant check ("within tolerance: decoded PCM SNR
- * 32.9 dB ..."), or NULL.  Heap string. */
+ * 32.9 dB ...") or ran on a stand-in CPU model ("stand-in CPU model:
+ * ..."), or NULL.  Heap string. */
 char *results_note(struct store *st, const char *study, const char *config_id,
 		   const char *workload, const char *run);
 

@@ -14,7 +14,7 @@
 
 /* Bump when the layout or the build steps change: old sysroots are then
  * rebuilt under a new key rather than reused. */
-#define SYSROOT_RECIPE "flagscope-sysroot-1"
+#define SYSROOT_RECIPE "flagscope-sysroot-2"
 
 /* compiler-rt builtins that GCC may call for integer work on a CPU without
  * the instruction (clz, ctz, popcount, byte swap, 64-bit arithmetic on
@@ -24,11 +24,16 @@ static const char int_routines[] =
 	"clzdi2 clzsi2 cmpdi2 ctzdi2 ctzsi2 divdi3 divmoddi4 divmodsi4 divsi3 ffsdi2 "
 	"ffssi2 lshrdi3 moddi3 modsi3 muldi3 mulodi4 mulosi4 mulvdi3 mulvsi3 negdi2 "
 	"negvdi2 negvsi2 paritydi2 paritysi2 popcountdi2 popcountsi2 subvdi3 subvsi3 "
-	"ucmpdi2 udivdi3 udivmoddi4 udivmodsi4 udivsi3 umoddi3 umodsi3";
+	"ucmpdi2 udivdi3 udivmoddi4 udivmodsi4 udivsi3 umoddi3 umodsi3 "
+	/* float <-> 64-bit integer: o32 programs (gzip, lame) call them, and
+	 * Debian's mips32r2 libgcc.a would make the link release-2 code */
+	"floatdidf floatdisf floatundidf floatundisf fixdfdi fixsfdi fixunsdfdi fixunssfdi "
+	"fixunsdfsi fixunssfsi";
 static const char int128_routines[] =
 	"absvti2 addvti3 ashlti3 ashrti3 clzti2 cmpti2 ctzti2 divti3 ffsti2 lshrti3 "
 	"modti3 muloti4 multi3 mulvti3 negti2 negvti2 parityti2 popcountti2 subvti3 "
-	"ucmpti2 udivmodti4 udivti3 umodti3";
+	"ucmpti2 udivmodti4 udivti3 umodti3 floattidf floattisf floatuntidf floatuntisf "
+	"fixdfti fixsfti fixunsdfti fixunssfti";
 /* glibc's soft-fp/Makefile names the quad routines libgcc has
  * (gcc-quad-routines); the TImode conversions are added on 64-bit. */
 static const char tf_ti_routines[] = "fixtfti fixunstfti floattitf floatuntitf";
