@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef SHT_ARM_ATTRIBUTES
+#define SHT_ARM_ATTRIBUTES 0x70000003 /* ARM build attributes */
+#endif
 #ifndef SHT_MIPS_ABIFLAGS
 #define SHT_MIPS_ABIFLAGS 0x7000002a /* MIPS ABI, "MIPS ABI Flags" record */
 #endif
@@ -225,6 +228,133 @@ static void decode_aarch64(struct elf_reader *r)
 	gnu_properties(r, aarch64_property);
 }
 
+/* ULEB128 at *p (below end); 0 when it runs off the end or past 32 bits. */
+static int read_uleb(const unsigned char **p, const unsigned char *end, unsigned *out)
+{
+	unsigned v = 0;
+	for (int shift = 0; *p < end && shift < 35; shift += 7) {
+		unsigned char b = *(*p)++;
+		v |= (unsigned)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Skip a NUL-terminated string at *p; 0 when unterminated. */
+static int skip_ntbs(const unsigned char **p, const unsigned char *end, const char **s)
+{
+	const unsigned char *nul = memchr(*p, 0, (size_t)(end - *p));
+	if (!nul)
+		return 0;
+	*s = (const char *)*p;
+	*p = nul + 1;
+	return 1;
+}
+
+/* Tag_CPU_arch values (ARM ABI addenda, "Build Attributes"). */
+static const char *const arm_archs[] = {
+	"armv3", "armv4", "armv4t", "armv5t", "armv5te", "armv5tej", "armv6", "armv6kz",
+	"armv6t2", "armv6k", "armv7", "armv6-m", "armv6s-m", "armv7e-m", "armv8", "armv8-r",
+	"armv8-m.base", "armv8-m.main", "armv8.1-a", "armv8.2-a", "armv8.3-a", "armv8.1-m.main",
+	"armv9",
+};
+/* Tag_FP_arch values. */
+static const char *const arm_fps[] = {
+	NULL, "vfpv1", "vfpv2", "vfpv3", "vfpv3-d16", "vfpv4", "vfpv4-d16", "fp-armv8",
+	"fp-armv8-d16",
+};
+
+/*
+ * The "aeabi" file attributes of .ARM.attributes: 'A', then sections of
+ * <u32 length><vendor NTBS><sub-sections>, each sub-section <u8 tag><u32
+ * length><attributes>, an attribute a ULEB tag and a ULEB or string value
+ * (strings: tags 4, 5, 67 and odd tags above 32; tag 32 is both).  Only
+ * the file scope (tag 1) is read: a linked file's attributes are those of
+ * the whole file.  Every length is checked against the section.
+ */
+static void arm_attributes(struct elf_reader *r)
+{
+	Elf_Scn *scn = elf_find_section(r, NULL, SHT_ARM_ATTRIBUTES);
+	const Elf_Data *d = scn ? elf_section_bytes(scn) : NULL;
+	if (!d || d->d_size < 1 || ((const unsigned char *)d->d_buf)[0] != 'A')
+		return;
+	const unsigned char *p = (const unsigned char *)d->d_buf + 1;
+	const unsigned char *end = (const unsigned char *)d->d_buf + d->d_size;
+	/* an attribute the file leaves out has the value 0 (the ABI's rule):
+	 * no Tag_ABI_VFP_args means arguments in core registers */
+	unsigned arch = ~0u, fp = 0, vfp_args = 0, simd = 0;
+	int profile = 0, seen = 0;
+	const char *cpu = NULL;
+	while (end - p >= 4) {
+		unsigned len = read_u32(r->f, p);
+		if (len < 5 || len > (size_t)(end - p))
+			return;
+		const unsigned char *sec_end = p + len, *q = p + 4;
+		const char *vendor;
+		if (!skip_ntbs(&q, sec_end, &vendor))
+			return;
+		while (!strcmp(vendor, "aeabi") && sec_end - q >= 5) {
+			unsigned tag = *q, sub = read_u32(r->f, q + 1);
+			if (sub < 5 || sub > (size_t)(sec_end - q))
+				return;
+			const unsigned char *a = q + 5, *sub_end = q + sub;
+			seen |= tag == 1;
+			while (tag == 1 && a < sub_end) {
+				unsigned t, v = 0;
+				const char *str = NULL;
+				if (!read_uleb(&a, sub_end, &t))
+					return;
+				int is_str = t == 4 || t == 5 || t == 67 || (t > 32 && (t & 1));
+				if (t == 32 && !read_uleb(&a, sub_end, &v))
+					return;
+				if ((is_str || t == 32) ? !skip_ntbs(&a, sub_end, &str)
+							: !read_uleb(&a, sub_end, &v))
+					return;
+				if (t == 5)
+					cpu = str;
+				else if (t == 6)
+					arch = v;
+				else if (t == 7)
+					profile = (int)v;
+				else if (t == 10)
+					fp = v;
+				else if (t == 12)
+					simd = v;
+				else if (t == 28)
+					vfp_args = v;
+			}
+			q = sub_end;
+		}
+		p = sec_end;
+	}
+	struct elf_facts *f = r->f;
+	if (!seen)
+		return;
+	if (arch < ARRAY_SIZE(arm_archs)) {
+		char lower = profile == 'A' ? 'a' : profile == 'R' ? 'r' : profile == 'M' ? 'm' : 0;
+		/* armv7 + A profile is "armv7-a", as -march spells it */
+		f->isa = lower && !strchr(arm_archs[arch], '-') && !strchr(arm_archs[arch], '.')
+			? xasprintf("%s-%c", arm_archs[arch], lower)
+			: xstrdup(arm_archs[arch]);
+	}
+	if (cpu && *cpu) {
+		char *w = xasprintf("cpu=%s", cpu);
+		add_word(&f->ext, w);
+		free(w);
+	}
+	if (fp && fp < ARRAY_SIZE(arm_fps))
+		add_word(&f->ext, arm_fps[fp]);
+	if (simd)
+		add_word(&f->ext, "neon");
+	if (!f->fpabi && vfp_args == 0)
+		f->fpabi = fp ? "softfp" : "soft"; /* FP code, or none, args in core regs */
+	else if (!f->fpabi && vfp_args == 1)
+		f->fpabi = "hard";
+}
+
 static void decode_arm(struct elf_reader *r)
 {
 	static const char *const eabis[] = {"eabi0", "eabi1", "eabi2", "eabi3", "eabi4", "eabi5"};
@@ -236,6 +366,7 @@ static void decode_arm(struct elf_reader *r)
 		r->f->fpabi = "hard";
 	else if (flags & EF_ARM_ABI_FLOAT_SOFT)
 		r->f->fpabi = "soft";
+	arm_attributes(r);
 }
 
 static void decode_riscv(struct elf_reader *r)

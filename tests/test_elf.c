@@ -133,6 +133,18 @@ static const struct build_case build_cases[] = {
 	 "-c -O2 -mbranch-protection=standard -march=armv8.5-a -g", 64, "aarch64", "relocatable",
 	 -1, "lp64", NULL, "bti,pac", NULL, NULL, ANY, "fixture.c",
 	 "-mbranch-protection=standard -march=armv8.5-a", "-march=armv8-a"},
+	/* 32-bit Arm: .ARM.attributes (clang needs no Arm libc for -c) */
+	{"arm cortex-a7 hard", "clang",
+	 "--target=armv7a-linux-gnueabihf -mcpu=cortex-a7 -mfpu=neon-vfpv4 -c -O2 -frecord-command-line",
+	 32, "arm", "relocatable", -1, "eabi5", "armv7-a", "cpu=cortex-a7,vfpv4,neon", "hard", NULL,
+	 ANY, "fixture.c", "-O2 -mcpu=cortex-a7", "-O3"},
+	{"arm v7 softfp", "clang",
+	 "--target=armv7a-linux-gnueabi -mfloat-abi=softfp -mfpu=vfpv3 -c -O2 -frecord-command-line",
+	 32, "arm", "relocatable", -1, "eabi5", "armv7-a", "vfpv3", "softfp", NULL, ANY, "fixture.c",
+	 "-mfloat-abi=softfp", "-mfloat-abi=hard"},
+	{"arm v5te soft", "clang",
+	 "--target=armv5te-linux-gnueabi -mfloat-abi=soft -c -O2 -frecord-command-line", 32, "arm",
+	 "relocatable", -1, "eabi5", "armv5te", NULL, "soft", NULL, ANY, "fixture.c", "-O2", "-Os"},
 };
 
 static int cases_run, cases_skipped;
