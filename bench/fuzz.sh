@@ -43,6 +43,8 @@ seed n32.o mips64el-linux-gnuabi64-gcc -c -O2 -mabi=n32 -march=r4600 -g
 seed o32.o mips64el-linux-gnuabi64-gcc -c -O2 -mabi=32 -march=mips1 -mfp32 -frecord-gcc-switches
 seed n64-pie mips64el-linux-gnuabi64-gcc -O2 -g -mabi=64 -frecord-gcc-switches
 seed aarch64.o aarch64-linux-gnu-gcc -c -O2 -mbranch-protection=standard -g
+seed arm-hard.o clang --target=armv7a-linux-gnueabihf -mcpu=cortex-a7 -mfpu=neon-vfpv4 -c -O2
+seed arm-soft.o clang --target=armv5te-linux-gnueabi -mfloat-abi=soft -c -O2
 cp "$src"/tests/fixtures/elf-crashes/*.elf "$seeds/" 2>/dev/null
 
 # Seeds for the switch parser: recorded lines, NUL, expected flags.
