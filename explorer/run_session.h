@@ -6,6 +6,7 @@
 #ifndef FLAGSCOPE_RUN_SESSION_H
 #define FLAGSCOPE_RUN_SESSION_H
 
+#include <pthread.h>
 #include <signal.h>
 
 #include "analysis/store.h"
@@ -38,6 +39,9 @@ struct session {
 	struct exec_ctx exec;
 	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
+	/* on boards, run_all's workers share the store, runs_done and the
+	 * progress output: they hold this to touch them */
+	pthread_mutex_t lock;
 	size_t builds_total;
 	double started;
 };
@@ -49,7 +53,12 @@ extern volatile sig_atomic_t run_interrupted;
  * make the references), the other warm-ups, the study's extra warm-ups,
  * then the repetitions interleaved A B C A B C (repeat = auto: until each
  * item's interval is within the target).  Stored repetitions are skipped,
- * so a rerun resumes. */
+ * so a rerun resumes.  On boards (s->exec.target) each round's items (the
+ * other warm-ups, each extra warm-up, each repetition) run on one worker
+ * thread per board of the pool and per_board, and a round starts after
+ * the one before ends; the baseline's warm-ups stay first and one at a
+ * time.  Native and qemu runs are one at a time (two at once would disturb
+ * each other's timings). */
 void run_all(struct session *s);
 
 #endif

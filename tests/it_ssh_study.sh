@@ -12,6 +12,9 @@
 #  3. a pool of the board and a closed port: the study warns once about
 #     the closed one and measures everything on the board that answers
 #  4. a study whose only board does not answer stops before anything runs
+#  5. runs that sleep (PLANT_SLOW), per_board = 2 beside per_board = 1, and
+#     a pool of boards a and b: the study's wall time is clearly below
+#     the one-at-a-time study's (ratio printed), every sample stored once
 # The [run] cpu words are kept with the board's facts (described=...); a
 # bad per_board stops the study with file:line before anything runs.
 set -euo pipefail
@@ -145,4 +148,66 @@ sed -i "s/127.0.0.1:${SSHD_PORT[a]}/127.0.0.1:1/" board.study
 set +e; "$FLAGSCOPE_BIN" run board.study --db dead.db -q > /dev/null 2> dead.err; rc=$?; set -e
 [ "$rc" != 0 ] && grep -q "board.study:[0-9]*: .*check \[run\] host" dead.err || fail "dead board: rc $rc $(cat dead.err)"
 echo "ok 4 - the only board does not answer: the study stops"
+
+# 5. runs at once: per_board = 2 and a pool of two entries, each beside
+# the same study one run at a time (the builds are made by a first study)
+cat > slow.study <<S
+; expect: A B C D measured (warm-ups and 10 repetitions each), two at a time when the study allows it
+[study]
+workloads = tiny
+repeat = 10
+warmup = 2
+baseline = A
+[axis opt]
+A = -O2 -DPLANT_SLOW
+B = -O1 -DPLANT_SLOW
+C = -Os -DPLANT_SLOW
+D = -O0 -DPLANT_SLOW
+[run]
+host = root@127.0.0.1:${SSHD_PORT[a]}
+identity = $T/user_key
+known_hosts = $T/known_hosts
+workdir = $T/board
+per_board = 1
+S
+sed 's/^per_board = 1/per_board = 2/' slow.study > slow2.study
+sed "s/^host = .*/hosts = root@127.0.0.1:${SSHD_PORT[a]} root@127.0.0.1:${SSHD_PORT[b]}/" slow.study > slowpool.study
+"$FLAGSCOPE_BIN" run slow.study --db slow0.db -q > /dev/null 2> slow.err || fail "slow study: $(cat slow.err)"
+timed() { # study db: prints the study's wall seconds
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$FLAGSCOPE_BIN" run "$1" --db "$2" -q > /dev/null 2> "$2.err" || fail "$1: $(cat "$2.err")"
+	t1=$(date +%s.%N)
+	python3 -c "print($t1 - $t0)"
+}
+one=$(timed slow.study slow1.db)
+two=$(timed slow2.study slow2.db)
+pool=$(timed slowpool.study slowpool.db)
+python3 - "$one" "$two" "$pool" <<'P'
+import sqlite3, sys
+one, two, pool = map(float, sys.argv[1:])
+print(f"# per_board=1 {one:.2f} s, per_board=2 {two:.2f} s (ratio {two / one:.2f}), "
+      f"a pool of two {pool:.2f} s (ratio {pool / one:.2f})")
+assert two < 0.8 * one, f"per_board = 2 is not faster: {two:.2f} s against {one:.2f} s"
+# the pool's second board adds its own connection, facts and helper
+assert pool < 0.9 * one, f"a pool of two is not faster: {pool:.2f} s against {one:.2f} s"
+def stored(path):
+    db = sqlite3.connect(path)
+    runs = db.execute("select c.label, r.rep, r.status from runs r join configs c on c.id = r.config_id "
+                      "where r.run <> '@build' order by 1, 2").fetchall()
+    samples = db.execute("select config_id, rep, metric, count(*) from samples "
+                         "group by 1, 2, 3 having count(*) <> 1").fetchall()
+    assert not samples, samples
+    sums = db.execute("select count(*) from samples where metric = 'sum'").fetchone()[0]
+    return runs, sums
+want = [(c, rep, "ok") for c in "ABCD" for rep in range(0, 11)]
+for path in ("slow1.db", "slow2.db", "slowpool.db"):
+    runs, sums = stored(path)
+    assert runs == want, (path, runs)
+    assert sums == 44, (path, sums)
+db = sqlite3.connect("slowpool.db")
+boards = {d.split(":")[1] for (d,) in db.execute("select detail from runs where run <> '@build'")}
+assert len(boards) == 2, f"the pool's runs went to {boards}"
+P
+echo "ok 5 - per_board = 2 and a pool of two run at once, every sample stored once"
 echo "it_ssh_study: all passed"
