@@ -400,18 +400,6 @@ int qemu_runs_natively(const char *path, struct strbuf *err)
 	return machine == self_machine && elfclass == self_class;
 }
 
-/* a word for /bin/sh: 'it', with ' as '\'' */
-static void sh_quote(struct strbuf *sb, const char *word)
-{
-	sb_addc(sb, '\'');
-	for (const char *p = word; *p; p++)
-		if (*p == '\'')
-			sb_add(sb, "'\\''");
-		else
-			sb_addc(sb, *p);
-	sb_addc(sb, '\'');
-}
-
 /* The wrapper is a script, not a list of words in a variable, so that each
  * guest process gets its own counts file: the plugin writes one at exit,
  * and a second program would overwrite the first's. */

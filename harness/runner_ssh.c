@@ -10,26 +10,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-void sh_quote(struct strbuf *sb, const char *word)
-{
-	sb_addc(sb, '\'');
-	for (const char *p = word; *p; p++)
-		if (*p == '\'')
-			sb_add(sb, "'\\''");
-		else
-			sb_addc(sb, *p);
-	sb_addc(sb, '\'');
-}
-
-void sh_quote_argv(struct strbuf *sb, char *const *argv)
-{
-	for (size_t i = 0; argv[i]; i++) {
-		if (i)
-			sb_addc(sb, ' ');
-		sh_quote(sb, argv[i]);
-	}
-}
-
 /* ---- targets ---- */
 
 /* Values ssh reads itself (not through the remote shell): no option

@@ -64,13 +64,8 @@
  * program or its files are wrong", as for every runner */
 #define RUNNER_SSH_FAULT (-2)
 
-/* Append word as exactly one POSIX shell word: single-quoted, with each
- * ' written as '\''.  Any byte string (newlines, $(...), backticks, ;)
- * comes back unchanged from sh, dash, bash and busybox ash.  Also used to
- * write job scripts (cmd_slurm). */
-void sh_quote(struct strbuf *sb, const char *word);
-/* Append the words of a NULL-terminated argv, each quoted, blank-separated. */
-void sh_quote_argv(struct strbuf *sb, char *const *argv);
+/* sh_quote and sh_quote_argv (harness/util.h) make every word that goes
+ * through a remote shell one quoted word. */
 
 /* One board of a target's host list, split and checked. */
 struct ssh_dest {

@@ -40,6 +40,14 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(prin
 void sb_addc(struct strbuf *sb, char c);
 /* Append s as a JSON string literal, quotes included. */
 void sb_add_json(struct strbuf *sb, const char *s);
+/* Append word as exactly one POSIX shell word: single-quoted, with each
+ * ' written as '\''.  Any byte string (newlines, $(...), backticks, ;)
+ * comes back unchanged from sh, dash, bash and busybox ash.  For the few
+ * commands that must go through a shell: the ssh runner's remote side,
+ * job scripts (cmd_slurm), the $EMU wrapper (qemu.c). */
+void sh_quote(struct strbuf *sb, const char *word);
+/* Append the words of a NULL-terminated argv, each quoted, blank-separated. */
+void sh_quote_argv(struct strbuf *sb, char *const *argv);
 const char *sb_str(const struct strbuf *sb); /* "" when empty */
 char *sb_detach(struct strbuf *sb);          /* caller frees; sb is reset */
 void sb_release(struct strbuf *sb);
