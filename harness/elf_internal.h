@@ -35,6 +35,9 @@ void elf_section_strings(Elf_Scn *scn, struct strlist *out, int dedupe);
 
 /* Fill machine_name, abi, isa, ext, pic, cpic, nan and fpabi (elf_arch.c). */
 void elf_arch_read(struct elf_reader *r);
+/* Append the names of the STT_FILE symbols of one SHT_SYMTAB section, in
+ * order (nothing when symtab is NULL or not a symbol table). */
+void elf_symtab_file_names(Elf *elf, Elf_Scn *symtab, struct strlist *names);
 /* Fill units from DWARF and .GCC.command.line (elf_units.c). */
 void elf_units_read(struct elf_reader *r);
 

@@ -13,6 +13,7 @@
  * unused in this link, is no false alarm.
  */
 #include "harness/elf.h"
+#include "harness/elf_internal.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -122,25 +123,11 @@ static void object_file_names(Elf *elf, struct strlist *names)
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t entsize, count;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
-		if (!d || !entsize)
-			continue;
-		count = d->d_size / entsize;
-		for (size_t i = 0; i < count; i++) {
-			GElf_Sym sym;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FILE)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && *name)
-				sl_push(names, last_component(name));
-		}
+		struct strlist all = {0};
+		elf_symtab_file_names(elf, scn, &all);
+		for (size_t i = 0; i < all.n; i++)
+			sl_push(names, last_component(all.v[i]));
+		sl_release(&all);
 	}
 }
 

@@ -128,18 +128,16 @@ static void relocatable_units(struct elf_reader *r, struct unit_list *ul)
 	}
 }
 
-/* The names of the STT_FILE symbols of the symbol table, in order. */
-static void file_symbols(struct elf_reader *r, struct strlist *names)
+void elf_symtab_file_names(Elf *elf, Elf_Scn *symtab, struct strlist *names)
 {
-	Elf_Scn *scn = elf_find_section(r, NULL, SHT_SYMTAB);
 	GElf_Shdr sh;
 	Elf_Data *d;
 	size_t count, entsize;
 
-	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+	if (!symtab || !gelf_getshdr(symtab, &sh) || sh.sh_type != SHT_SYMTAB)
 		return;
-	d = elf_getdata(scn, NULL);
-	entsize = gelf_fsize(r->elf, ELF_T_SYM, 1, EV_CURRENT);
+	d = elf_getdata(symtab, NULL);
+	entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	if (!d || !entsize)
 		return;
 	count = d->d_size / entsize;
@@ -148,10 +146,16 @@ static void file_symbols(struct elf_reader *r, struct strlist *names)
 		const char *name;
 		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FILE)
 			continue;
-		name = elf_strptr(r->elf, sh.sh_link, sym.st_name);
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		if (name && *name)
 			sl_push(names, name);
 	}
+}
+
+/* The names of the STT_FILE symbols of the symbol table, in order. */
+static void file_symbols(struct elf_reader *r, struct strlist *names)
+{
+	elf_symtab_file_names(r->elf, elf_find_section(r, NULL, SHT_SYMTAB), names);
 }
 
 /* The one source file a relocatable object's symbol table names, or NULL. */
