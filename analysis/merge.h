@@ -26,7 +26,7 @@
 #define FLAGSCOPE_MERGE_H
 
 #include "analysis/store.h"
-#include "harness/util.h"
+#include "base/util.h"
 
 /* 1 when shard i of n runs this pair, else 0 (also for i outside
  * [0, n) or n < 1). */

@@ -7,7 +7,7 @@
 
 #include "analysis/results.h"
 #include "analysis/stats.h"
-#include "harness/ini.h"
+#include "base/ini.h"
 #include "harness/libc.h"
 
 const char *const pivot_default_memory[PIVOT_NMEM] = {"mem.virt", "mem.res", "mem.dirty"};

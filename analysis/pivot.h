@@ -44,7 +44,7 @@
 #include <stdio.h>
 
 #include "analysis/store.h"
-#include "harness/outcome.h"
+#include "base/outcome.h"
 
 #define PIVOT_NMEM 3 /* virtual, resident, dirty */
 

@@ -65,7 +65,7 @@
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
-#include "harness/outcome.h"
+#include "base/outcome.h"
 
 struct rank_options {
 	double alpha;      /* significance level (default 0.05) */

@@ -15,7 +15,7 @@
 #define FLAGSCOPE_RESULTS_H
 
 #include "analysis/store.h"
-#include "harness/outcome.h"
+#include "base/outcome.h"
 
 struct result_config {
 	char *id, *label, *cc, *toolchain, *cflags, *ldflags, *link;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* ---- random numbers ---------------------------------------------------- */
 

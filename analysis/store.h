@@ -13,7 +13,7 @@
 
 #include <sqlite3.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 struct store {
 	sqlite3 *db;

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 void svg_escape(FILE *out, const char *s)
 {

@@ -21,7 +21,7 @@ cat >"$tmp/bench.c" <<'EOF'
 #include <string.h>
 
 #include "analysis/stats.h"
-#include "harness/util.h"
+#include "base/util.h"
 
 #define REPS 15
 
@@ -148,6 +148,6 @@ int main(void)
 EOF
 
 ${CC:-cc} -std=gnu17 -O2 -I"$src" -DFLAGSCOPE_SOURCE_DIR="\"$src\"" \
-	"$tmp/bench.c" "$src/analysis/stats.c" "$src/harness/util.c" -lcrypto -lm -o "$tmp/bench" \
+	"$tmp/bench.c" "$src/analysis/stats.c" "$src/base/util.c" -lcrypto -lm -o "$tmp/bench" \
 	2> "$tmp/cc.log" || { cat "$tmp/cc.log" >&2; exit 1; }
 "$tmp/bench"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "explorer/commands.h"
-#include "harness/util.h"
+#include "base/util.h"
 
 struct command {
 	const char *name;

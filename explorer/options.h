@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 enum opt_type {
 	OPT_FLAG,   /* int *: set to 1 */

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 char *study_path_resolve(const char *arg)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/ini.h"
+#include "base/ini.h"
 #include "harness/libc.h"
 #include "harness/meter.h"
 #include "workloads/recipe.h"

@@ -20,7 +20,7 @@
 #ifndef FLAGSCOPE_STUDY_H
 #define FLAGSCOPE_STUDY_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 enum axis_kind {
 	AXIS_FLAGS,   /* any other name: the level's value is added to CFLAGS */

@@ -11,7 +11,7 @@
 #define FLAGSCOPE_BUILD_H
 
 #include "flagsets/matrix.h"
-#include "harness/outcome.h"
+#include "base/outcome.h"
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
 

@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 enum elf_unit_origin {
 	ELF_UNIT_DWARF,  /* a DWARF compile unit (a record may have added switches) */

@@ -25,7 +25,7 @@
 #ifndef FLAGSCOPE_FETCH_H
 #define FLAGSCOPE_FETCH_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 struct source_ops;
 

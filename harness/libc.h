@@ -11,7 +11,7 @@
 #define FLAGSCOPE_LIBC_H
 
 #include "harness/elf.h"
-#include "harness/util.h"
+#include "base/util.h"
 
 struct libc_ops {
 	const char *name;

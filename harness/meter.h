@@ -14,7 +14,7 @@
 #define FLAGSCOPE_METER_H
 
 #include "harness/runner.h"
-#include "harness/util.h"
+#include "base/util.h"
 
 struct measurement {
 	char name[64];

@@ -23,7 +23,7 @@
 #define FLAGSCOPE_QEMU_H
 
 #include "harness/qemu-plugin/insn_class.h"
-#include "harness/util.h"
+#include "base/util.h"
 
 /* What the ELF header says about the guest.  Strings are static. */
 struct qemu_guest {

@@ -8,7 +8,7 @@
 #ifndef FLAGSCOPE_QEMU_DIAG_H
 #define FLAGSCOPE_QEMU_DIAG_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* argv[0] is the program (an ELF of the guest), cpu the model (NULL:
  * QEMU's default).  Returns 0 with a one-line diagnosis in *detail (heap),

@@ -8,7 +8,7 @@
 #ifndef FLAGSCOPE_RUNNER_H
 #define FLAGSCOPE_RUNNER_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* A board reached over ssh (runner_ssh.h).  host: "[user@]board[:port]",
  * or several separated by blanks for a pool of boards of the same kind;

@@ -57,14 +57,14 @@
 #define FLAGSCOPE_RUNNER_SSH_H
 
 #include "harness/runner.h"
-#include "harness/util.h"
+#include "base/util.h"
 
 #define RUNNER_SSH_ATTEMPTS 3
 /* exec's result when no board could run it (see above); -1 stays "the
  * program or its files are wrong", as for every runner */
 #define RUNNER_SSH_FAULT (-2)
 
-/* sh_quote and sh_quote_argv (harness/util.h) make every word that goes
+/* sh_quote and sh_quote_argv (base/util.h) make every word that goes
  * through a remote shell one quoted word. */
 
 /* One board of a target's host list, split and checked. */

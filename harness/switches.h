@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* Split a recorded line into blank-separated words; a backslash escapes the
  * next character (clang's record quotes blanks that way).  Appends to

@@ -38,7 +38,7 @@
 #ifndef FLAGSCOPE_SYSROOT_H
 #define FLAGSCOPE_SYSROOT_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 enum sysroot_float {
 	SYSROOT_FLOAT_DEFAULT, /* whatever the flags give */

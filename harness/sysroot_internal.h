@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* A Debian source package downloaded into <cache>/sysroots/src/<pkg>/. */
 struct deb_source {

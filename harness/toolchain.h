@@ -7,7 +7,7 @@
 #ifndef FLAGSCOPE_TOOLCHAIN_H
 #define FLAGSCOPE_TOOLCHAIN_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 enum toolchain_kind { TC_GCC, TC_CLANG, TC_OTHER };
 

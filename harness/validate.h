@@ -4,7 +4,7 @@
 #ifndef FLAGSCOPE_VALIDATE_H
 #define FLAGSCOPE_VALIDATE_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* Compare two files byte for byte.  Returns 0 when equal, 1 when they
  * differ (why: "stdout differs at byte 1234: 0x31 '1' instead of 0x32 '2'"

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 #include "tests/testlib.h"
 
 static const char fixture_src[] =

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 #include "tests/testlib.h"
 
 static int near(double got, double want, double tol)

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 #include "tests/testlib.h"
 
 #define GCC_X86 "GNU C17 12.2.0 -mtune=generic -march=x86-64 -g -O3 -O2 -finline -fasynchronous-unwind-tables"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 static int test_failures;
 

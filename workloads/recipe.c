@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness/fetch.h"
-#include "harness/ini.h"
+#include "base/ini.h"
 
 struct recipe_loader {
 	struct recipe *r;

@@ -7,7 +7,7 @@
 #ifndef FLAGSCOPE_RECIPE_H
 #define FLAGSCOPE_RECIPE_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 struct recipe_metric {
 	char *name;  /* "score": stored as metric "<run>/score" */

@@ -7,7 +7,7 @@
 #ifndef FLAGSCOPE_SEARCH_CHILDREN_H
 #define FLAGSCOPE_SEARCH_CHILDREN_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* Runs in the child for item i; what it adds to out is the answer. */
 typedef void (*child_fn)(size_t i, void *user, struct strbuf *out);

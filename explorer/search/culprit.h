@@ -15,7 +15,7 @@
 #ifndef FLAGSCOPE_SEARCH_CULPRIT_H
 #define FLAGSCOPE_SEARCH_CULPRIT_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* Does the compiler fail with these words?  1 yes, 0 no, -1 cannot tell. */
 typedef int (*culprit_fails_fn)(void *user, const struct strlist *words);

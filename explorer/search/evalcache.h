@@ -28,7 +28,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "base/util.h"
 
 struct eval_result {
 	double obj;   /* geometric mean over items of metric / baseline's; INFINITY when broken */

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "explorer/search/children.h"
-#include "harness/ini.h"
+#include "base/ini.h"
 
 /* Flags the compiler lists among its optimisers that change the ABI the
  * C library was built with, need profile data, only add debug output, or

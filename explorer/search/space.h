@@ -10,7 +10,7 @@
  * the same point, so the rendered string is the point's name in the
  * evaluation cache.
  *
- * Space file (INI, read with inih through harness/ini.h):
+ * Space file (INI, read with inih through base/ini.h):
  *   [space]
  *   level   = -O2                  the level the flags are relative to
  *                                  (default: the baseline's last -O)
@@ -27,7 +27,7 @@
 #ifndef FLAGSCOPE_SEARCH_SPACE_H
 #define FLAGSCOPE_SEARCH_SPACE_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 enum dim_kind {
 	DIM_FLAG,   /* on/off; value 0 = -fno-X, 1 = -fX; the level sets a default */

@@ -1,5 +1,5 @@
 /* util.c - see util.h */
-#include "harness/util.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <dirent.h>

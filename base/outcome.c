@@ -1,5 +1,5 @@
 /* outcome.c - see outcome.h */
-#include "harness/outcome.h"
+#include "base/outcome.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* ini.c - see ini.h */
-#include "harness/ini.h"
+#include "base/ini.h"
 
 #include <errno.h>
 #include <ini.h>

@@ -7,7 +7,7 @@
 #ifndef FLAGSCOPE_INI_H
 #define FLAGSCOPE_INI_H
 
-#include "harness/util.h"
+#include "base/util.h"
 
 /* One item.  continued is 1 when the line was an indented continuation of
  * the previous key (inih's multi-line values); section is "" before the
