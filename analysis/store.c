@@ -132,7 +132,21 @@ void store_close(struct store *st)
 	if (st->lock_fd > 0)
 		close(st->lock_fd);
 	free(st->path);
+	free(st->error);
 	memset(st, 0, sizeof(*st));
+}
+
+const char *store_error(const struct store *st)
+{
+	return st->error ? st->error : "unknown error";
+}
+
+/* Keep the cause of a failed write before a ROLLBACK replaces it. */
+static int write_failed(struct store *st)
+{
+	free(st->error);
+	st->error = xstrdup(sqlite3_errmsg(st->db));
+	return -1;
 }
 
 /* Bind text/double/int parameters described by a format: 't' text,
@@ -141,7 +155,7 @@ static int exec_bound(struct store *st, const char *sql, const char *fmt, ...)
 {
 	sqlite3_stmt *stmt;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-		return -1;
+		return write_failed(st);
 	va_list ap;
 	va_start(ap, fmt);
 	for (int i = 0; fmt[i]; i++) {
@@ -159,6 +173,8 @@ static int exec_bound(struct store *st, const char *sql, const char *fmt, ...)
 	}
 	va_end(ap);
 	int rc = sqlite3_step(stmt);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		write_failed(st);
 	sqlite3_finalize(stmt);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
@@ -195,7 +211,8 @@ int store_put_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep, const char *status,
 		  const char *detail, const struct store_metric *metrics, size_t nmetrics)
 {
-	int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK
+			 ? 0 : write_failed(st);
 	if (!rc)
 		rc = exec_bound(st, "INSERT OR REPLACE INTO runs VALUES(?,?,?,?,?,?,?)", "ttttitt",
 				study, config_id, workload, run, rep, status, detail ? detail : "");
@@ -205,6 +222,8 @@ int store_put_run(struct store *st, const char *study, const char *config_id,
 				metrics[i].value, metrics[i].unit);
 	if (!rc && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
+	if (!rc)
+		write_failed(st);
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
 }

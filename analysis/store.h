@@ -19,6 +19,7 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	int lock_fd; /* > 0 while store_lock() holds it */
+	char *error; /* why the last write failed (SQLite's message), or NULL */
 };
 
 /* Open or create; 0 or -1 with a reason in err. */
@@ -41,6 +42,9 @@ struct store_config {
 	int is_baseline, order;
 	const char *target, *cpu, *libc, *sysroot, *notes;
 };
+/* The store_put_* functions return 0, or -1 with the cause (e.g.
+ * "database or disk is full") in store_error(). */
+const char *store_error(const struct store *st);
 int store_put_study(struct store *st, const char *name, const char *path, const char *metric);
 int store_put_config(struct store *st, const struct store_config *c);
 

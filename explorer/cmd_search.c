@@ -83,14 +83,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void print_errors(const char *text)
-{
-	char *copy = xstrdup(text);
-	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		error_msg("%s", l);
-	free(copy);
-}
-
 /* "100", "100evals", "2h", "30m", "90s" */
 static int parse_budget(const char *s, size_t *evals, double *seconds)
 {
@@ -196,7 +188,7 @@ static int write_outputs(const struct search_report *rep)
 }
 
 struct session {
-	struct pipeline pl;
+	struct search_pipeline pl;
 	struct evalcache ec;
 	struct space sp;
 	struct search_result res;
@@ -229,7 +221,7 @@ static void session_release(struct session *s)
 	space_release(&s->sp);
 	known_bad_release(&s->bad);
 	evalcache_close(&s->ec);
-	pipeline_release(&s->pl);
+	search_pipeline_release(&s->pl);
 }
 
 /* Known-bad flags this search masked rather than dropped (learned after
@@ -290,7 +282,7 @@ static int minimise(struct session *s, const struct evaluator *ev, double tol, s
 	if (noisy && !opt.quiet)
 		fprintf(stderr, "flagscope: minimising '%s': each removal measured again with %d interleaved runs against it\n",
 			s->res.best_flags, mp.repeat);
-	struct sampler sm = {.sample = pipeline_sample, .ctx = &s->pl};
+	struct sampler sm = {.sample = search_pipeline_sample, .ctx = &s->pl};
 	int rc = noisy ? search_minimise_noisy(&s->sp, &sm, s->res.best, &mp, s->minimal, &s->min, err)
 		       : search_minimise_exact(&s->ec, &s->sp, ev, s->res.best, s->res.best_obj, &mp,
 					       s->minimal, &s->min, err);
@@ -312,7 +304,7 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 {
 	struct strbuf err = {0};
 	const char *id = s->id;
-	struct evaluator ev = {.evaluate = pipeline_evaluate, .ctx = &s->pl};
+	struct evaluator ev = {.evaluate = search_pipeline_evaluate, .ctx = &s->pl};
 	struct search_params p = {
 		.strategy = strategy, .seed = (uint64_t)opt.seed, .budget = budget,
 		.seconds = seconds, .batch = (size_t)opt.batch, .id = id, .bad = &s->bad,
@@ -324,7 +316,7 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 			s->pl.metric_desc);
 	int rc = 0, have_confirm = 0;
 	if (search_run(&s->ec, &s->sp, &p, &ev, &s->res, &err)) {
-		print_errors(sb_str(&err));
+		print_error_lines(sb_str(&err));
 		rc = 2;
 		goto out;
 	}
@@ -336,7 +328,7 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 	}
 	if (!opt.no_minimise && isfinite(s->res.best_obj) && *s->res.best_flags &&
 	    minimise(s, &ev, tol, &err)) {
-		print_errors(sb_str(&err));
+		print_error_lines(sb_str(&err));
 		rc = stop ? 1 : 2;
 		goto out;
 	}
@@ -346,7 +338,7 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 			fprintf(stderr, "flagscope: confirming '%s' against -O2 and -O3 with %d interleaved runs\n",
 				flags, opt.confirm_repeat);
 		if (search_confirm(&s->pl, flags, opt.confirm_repeat, &s->conf, &err)) {
-			print_errors(sb_str(&err));
+			print_error_lines(sb_str(&err));
 			rc = stop ? 1 : 2;
 			goto out;
 		}
@@ -416,9 +408,9 @@ int cmd_search(int argc, char **argv)
 	char *self = realpath("/proc/self/exe", NULL);
 	if (self)
 		s.pl.self = self;
-	if (pipeline_init(&s.pl, &err) ||
+	if (search_pipeline_init(&s.pl, &err) ||
 	    evalcache_open(&s.ec, opt.db, s.pl.context, s.pl.context_text, &err)) {
-		print_errors(sb_str(&err));
+		print_error_lines(sb_str(&err));
 		goto out_path;
 	}
 	s.pl.repeat = opt.repeat > 0 ? opt.repeat : s.pl.study.repeat;
@@ -426,7 +418,7 @@ int cmd_search(int argc, char **argv)
 	/* the id is of the space as loaded: dropping a flag found bad later
 	 * does not make the search another one (search.h) */
 	if (space_load(&s.sp, s.pl.base->cc, s.pl.level, opt.space, NULL, &err)) {
-		print_errors(sb_str(&err));
+		print_error_lines(sb_str(&err));
 		goto out_path;
 	}
 	probe_space(&s.ec, &s.sp, s.pl.tc.id, &s.bad);

@@ -152,3 +152,11 @@ static int options_parse_all(const struct command_spec *cmd, int argc, char **ar
 	}
 	return 0;
 }
+
+void print_error_lines(const char *text)
+{
+	char *copy = xstrdup(text);
+	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		error_msg("%s", l);
+	free(copy);
+}

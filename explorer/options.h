@@ -42,4 +42,7 @@ int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional);
 void options_help(const struct command_spec *cmd, FILE *out);
 
+/* Each line of text (a library's err buffer) as "flagscope: LINE". */
+void print_error_lines(const char *text);
+
 #endif

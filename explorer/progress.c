@@ -9,6 +9,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "base/util.h"
+
 static int quiet = 1;
 static int tty;
 static int status_shown;
@@ -97,4 +99,49 @@ void progress_eta(char *buf, unsigned long n, double elapsed, long done, long to
 		snprintf(buf, n, "about %.0f min left", left / 60);
 	else
 		snprintf(buf, n, "about %.1f h left", left / 3600);
+}
+
+/* ---- the pipeline's events (pipeline/pipeline.h) ---- */
+
+void progress_say_line(const char *line, void *user)
+{
+	(void)user;
+	progress_say("%s", line);
+}
+
+void progress_build(const struct build *b, size_t done, size_t total, void *started)
+{
+	char eta[64];
+	progress_eta(eta, sizeof(eta), now_seconds() - *(double *)started, (long)done, (long)total);
+	if (b->outcome != OUTCOME_OK || !progress_is_tty())
+		progress_say("[build %zu/%zu] %s %s: %s (%.1f s%s)%s%s", done, total, b->cfg->label,
+			     b->recipe->name, outcome_name(b->outcome), b->seconds,
+			     b->config_seeded ? ", configure from the group's proven cache" : "",
+			     b->detail ? ": " : "", b->detail ? b->detail : "");
+	if (progress_is_tty())
+		progress_event("builds %zu/%zu: %s %s %s, %s", done, total, b->cfg->label,
+			       b->recipe->name, outcome_name(b->outcome), eta);
+}
+
+void progress_run(const struct pipeline_run_event *e, void *user)
+{
+	(void)user;
+	const struct build *b = e->build;
+	const struct recipe_run *run = e->run;
+	const struct exec_result *res = e->res;
+	char eta[64], what[32];
+	progress_eta(eta, sizeof(eta), e->elapsed, e->done, e->total);
+	if (e->rep)
+		snprintf(what, sizeof(what), "rep %d", e->rep);
+	else
+		snprintf(what, sizeof(what), "warm-up");
+	if (res->outcome != OUTCOME_OK || !progress_is_tty())
+		progress_say("[run %d/%d] %s %s%s%s %s: %s%s%s (%s)", e->done, e->total,
+			     b->cfg->label, b->recipe->name, *run->name ? "/" : "", run->name, what,
+			     outcome_name(res->outcome), res->detail ? ": " : "",
+			     res->detail ? res->detail : "", eta);
+	if (progress_is_tty())
+		progress_event("builds %zu/%zu, runs %d/%d: %s %s%s%s %s, %s", e->builds_total,
+			       e->builds_total, e->done, e->total, b->cfg->label, b->recipe->name,
+			       *run->name ? "/" : "", run->name, what, eta);
 }

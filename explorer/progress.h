@@ -10,6 +10,8 @@
 #ifndef FLAGSCOPE_PROGRESS_H
 #define FLAGSCOPE_PROGRESS_H
 
+#include "pipeline/pipeline.h"
+
 /* quiet: print nothing at all.  tty: -1 asks isatty(stderr). */
 void progress_init(int quiet, int tty);
 
@@ -29,5 +31,12 @@ void progress_end(void);
 /* "about 1 min 20 s left" style estimate from elapsed seconds, done and
  * total counts; writes into buf (size n).  "" when nothing is done yet. */
 void progress_eta(char *buf, unsigned long n, double elapsed, long done, long total);
+
+/* The pipeline's events drawn as above (struct pipeline_events): a line
+ * to keep; a build done (started: a double *, when the builds started);
+ * a run done. */
+void progress_say_line(const char *line, void *user);
+void progress_build(const struct build *b, size_t done, size_t total, void *started);
+void progress_run(const struct pipeline_run_event *e, void *user);
 
 #endif

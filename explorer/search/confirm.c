@@ -41,12 +41,12 @@ static void measured_release(struct measured *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int fetch(struct pipeline *pl, struct confirmation *c, const char *name, const char *metric,
+static int fetch(struct search_pipeline *pl, struct confirmation *c, const char *name, const char *metric,
 		 struct measured *m)
 {
 	char *status = NULL;
 	struct strbuf why = {0};
-	int rc = pipeline_values(pl, c->study, name, metric, &m->items, &m->v, &m->n, &status, &why);
+	int rc = search_pipeline_values(pl, c->study, name, metric, &m->items, &m->v, &m->n, &status, &why);
 	if (rc && !c->status) {
 		c->status = status ? status : xstrdup("run_failed");
 		c->detail = xasprintf("%s: %s", name, sb_str(&why));
@@ -91,7 +91,7 @@ static double insns_ratio(const struct measured *best, const struct measured *re
 	return best->items.n ? exp(logsum / (double)best->items.n) : NAN;
 }
 
-int search_confirm(struct pipeline *pl, const char *flags, int repeat, struct confirmation *c,
+int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, struct confirmation *c,
 		   struct strbuf *err)
 {
 	memset(c, 0, sizeof(*c));
@@ -124,7 +124,7 @@ int search_confirm(struct pipeline *pl, const char *flags, int repeat, struct co
 			values[n++] = (char *)flags;
 		}
 	}
-	if (pipeline_run_levels(pl, names, values, n, repeat, &c->study, err))
+	if (search_pipeline_run_levels(pl, names, values, n, repeat, &c->study, err))
 		return -1;
 	struct measured best, ref[2];
 	memset(&best, 0, sizeof(best));

@@ -34,7 +34,7 @@ struct confirmation {
 /* Measure flags (added to the baseline's CFLAGS) against -O2 and -O3.
  * 0 (c->status says whether everything ran), or -1 with a reason when the
  * pipeline could not run. */
-int search_confirm(struct pipeline *pl, const char *flags, int repeat, struct confirmation *c,
+int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, struct confirmation *c,
 		   struct strbuf *err);
 void confirmation_release(struct confirmation *c);
 

@@ -263,7 +263,7 @@ void search_report_json(FILE *out, const struct search_report *r)
 
 void search_make_conf(FILE *out, const struct search_report *r)
 {
-	const struct pipeline *pl = r->pl;
+	const struct search_pipeline *pl = r->pl;
 	fprintf(out, "# flagscope search %s: strategy %s, %zu evaluations, objective: %s\n", r->id,
 		r->strategy, r->res->evals, pl->metric_desc);
 	fprintf(out, "# study %s; workloads:", pl->study.path);

@@ -15,7 +15,7 @@ struct search_report {
 	const char *id;
 	const char *strategy;
 	uint64_t seed;
-	const struct pipeline *pl;
+	const struct search_pipeline *pl;
 	const struct space *sp;
 	const struct search_result *res;
 	const char *minimal_flags; /* NULL when not minimised */

@@ -38,7 +38,7 @@ static char *last_level(const char *cflags)
 	return level;
 }
 
-int pipeline_init(struct pipeline *pl, struct strbuf *err)
+int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 {
 	if (study_load(pl->study_path, &pl->study, err))
 		return -1;
@@ -81,7 +81,7 @@ int pipeline_init(struct pipeline *pl, struct strbuf *err)
 	return 0;
 }
 
-void pipeline_release(struct pipeline *pl)
+void search_pipeline_release(struct search_pipeline *pl)
 {
 	for (size_t w = 0; w < pl->nrecipes; w++)
 		recipe_release(&pl->recipes[w]);
@@ -100,7 +100,7 @@ void pipeline_release(struct pipeline *pl)
 
 /* The study text: every axis of the user's study reduced to the
  * baseline's level (with its keys), plus the candidates' axis. */
-static char *study_text(const struct pipeline *pl, const char *name, char *const *names,
+static char *study_text(const struct search_pipeline *pl, const char *name, char *const *names,
 			char *const *flags, size_t n, int repeat)
 {
 	const struct study *s = &pl->study;
@@ -136,7 +136,7 @@ static char *study_text(const struct pipeline *pl, const char *name, char *const
 
 /* `flagscope run` as a child that dies with us (a killed search must not
  * leave a run holding the database), its output in a log file. */
-static int spawn_run(struct pipeline *pl, const char *study_file, const char *log)
+static int spawn_run(struct search_pipeline *pl, const char *study_file, const char *log)
 {
 	char jobs[16];
 	snprintf(jobs, sizeof(jobs), "%d", pl->jobs > 0 ? pl->jobs : 1);
@@ -166,7 +166,7 @@ static int spawn_run(struct pipeline *pl, const char *study_file, const char *lo
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int pipeline_run_levels(struct pipeline *pl, char *const *names, char *const *flags, size_t n,
+int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, char *const *flags, size_t n,
 			int repeat, char **study, struct strbuf *err)
 {
 	char *probe = study_text(pl, "", names, flags, n, repeat);
@@ -214,7 +214,7 @@ static const char *config_id_of(struct result_config *c, size_t n, const char *n
 	return NULL;
 }
 
-static const struct recipe_run *find_run(const struct pipeline *pl, const char *workload,
+static const struct recipe_run *find_run(const struct search_pipeline *pl, const char *workload,
 					 const char *run, const struct recipe **rec)
 {
 	for (size_t w = 0; w < pl->nrecipes; w++) {
@@ -247,7 +247,7 @@ static void profile_child(size_t i, void *user, struct strbuf *out)
 
 /* Instruction counts of several builds' runs under cachegrind, in child
  * processes (why_profile keeps its state in statics); NAN when one failed. */
-static void profile_many(struct pipeline *pl, char **build_dirs, const struct recipe_run **runs,
+static void profile_many(struct search_pipeline *pl, char **build_dirs, const struct recipe_run **runs,
 			 const struct recipe **recs, size_t n, double *out)
 {
 	struct profile_ctx ctx = {build_dirs, runs, recs};
@@ -260,7 +260,7 @@ static void profile_many(struct pipeline *pl, char **build_dirs, const struct re
 	free(said);
 }
 
-int pipeline_values(struct pipeline *pl, const char *study, const char *name,
+int search_pipeline_values(struct search_pipeline *pl, const char *study, const char *name,
 		    const char *metric, struct strlist *items, double ***values, size_t **counts,
 		    char **status, struct strbuf *err)
 {
@@ -387,7 +387,7 @@ static void free_values(double **v, size_t *c, size_t n)
  * as `flagscope run`'s own probe judges (an empty program)? */
 static int flags_refused(void *user, const struct strlist *words)
 {
-	struct pipeline *pl = user;
+	struct search_pipeline *pl = user;
 	char *w = sl_join(words, " ");
 	struct config c = *pl->base;
 	c.cflags = xasprintf("%s%s%s", pl->base->cflags, *w ? " " : "", w);
@@ -401,7 +401,7 @@ static int flags_refused(void *user, const struct strlist *words)
 
 /* The build log of a workload of level `name` in `study` that says the
  * compiler crashed, and that build's folder (heap both), or 0. */
-static int crash_log(struct pipeline *pl, const char *study, const char *name, char **log,
+static int crash_log(struct search_pipeline *pl, const char *study, const char *name, char **log,
 		     char **dir)
 {
 	struct store st;
@@ -437,7 +437,7 @@ static int crash_log(struct pipeline *pl, const char *study, const char *name, c
  * found with the compiler alone when there are several, are remembered
  * in the store (later spaces drop them) and in pl->bad (the rest of this
  * search leaves them out).  What was found is added to *detail. */
-static void remember_rejection(struct pipeline *pl, const char *flags, const char *status,
+static void remember_rejection(struct search_pipeline *pl, const char *flags, const char *status,
 			       const char *study, const char *name, char **detail)
 {
 	int refused = !strcmp(status, "unsupported_flag"), crash = 0;
@@ -494,7 +494,7 @@ static void remember_rejection(struct pipeline *pl, const char *flags, const cha
 
 /* The baseline's values of this batch; for a deterministic metric the
  * first batch's are kept (the same build gives the same count). */
-static int base_values(struct pipeline *pl, const char *study, struct strlist *items,
+static int base_values(struct search_pipeline *pl, const char *study, struct strlist *items,
 		       double ***bv, size_t **bc, struct strbuf *err)
 {
 	int exact = strcmp(pl->metric, "time") != 0;
@@ -511,7 +511,7 @@ static int base_values(struct pipeline *pl, const char *study, struct strlist *i
 		return 0;
 	}
 	char *status = NULL;
-	int rc = pipeline_values(pl, study, "base", pl->metric, items, bv, bc, &status, err);
+	int rc = search_pipeline_values(pl, study, "base", pl->metric, items, bv, bc, &status, err);
 	if (!rc && exact) {
 		pl->base_values = xcalloc(items->n ? items->n : 1, sizeof(double));
 		for (size_t i = 0; i < items->n; i++) {
@@ -532,10 +532,10 @@ static int base_values(struct pipeline *pl, const char *study, struct strlist *i
 	return rc;
 }
 
-int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
+int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
 		      struct strbuf *err)
 {
-	struct pipeline *pl = ctx;
+	struct search_pipeline *pl = ctx;
 	char **names = xcalloc(n, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
 		char h[65];
@@ -544,7 +544,7 @@ int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_resul
 	}
 	char *study = NULL;
 	int repeat = !strcmp(pl->metric, "time") ? pl->repeat : 1;
-	int rc = pipeline_run_levels(pl, names, flags, n, repeat, &study, err);
+	int rc = search_pipeline_run_levels(pl, names, flags, n, repeat, &study, err);
 	struct strlist bitems = {0};
 	double **bv = NULL;
 	size_t *bc = NULL;
@@ -557,7 +557,7 @@ int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_resul
 		char *status = NULL;
 		struct strbuf why = {0};
 		res[i].batch = xstrdup(study);
-		if (pipeline_values(pl, study, names[i], pl->metric, &items, &v, &c, &status, &why)) {
+		if (search_pipeline_values(pl, study, names[i], pl->metric, &items, &v, &c, &status, &why)) {
 			res[i].obj = INFINITY;
 			res[i].status = status ? status : xstrdup("run_failed");
 			res[i].detail = sb_detach(&why);
@@ -604,10 +604,10 @@ int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_resul
 	return rc;
 }
 
-int pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
+int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
 		    struct strbuf *err)
 {
-	struct pipeline *pl = ctx;
+	struct search_pipeline *pl = ctx;
 	/* the baseline is always in a generated study, as "base" */
 	char **names = xcalloc(n ? n : 1, sizeof(char *));
 	char **lnames = xcalloc(n ? n : 1, sizeof(char *));
@@ -623,12 +623,12 @@ int pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct 
 		}
 	}
 	char *study = NULL;
-	int rc = pipeline_run_levels(pl, lnames, lflags, nl, repeat, &study, err);
+	int rc = search_pipeline_run_levels(pl, lnames, lflags, nl, repeat, &study, err);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strlist items = {0};
 		struct strbuf why = {0};
 		memset(&out[i], 0, sizeof(out[i]));
-		if (pipeline_values(pl, study, names[i], pl->metric, &items, &out[i].v, &out[i].n,
+		if (search_pipeline_values(pl, study, names[i], pl->metric, &items, &out[i].v, &out[i].n,
 				    &out[i].status, &why)) {
 			if (!out[i].status)
 				out[i].status = xstrdup("run_failed");

@@ -37,7 +37,7 @@
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
 
-struct pipeline {
+struct search_pipeline {
 	/* set by the caller */
 	const char *self;       /* the flagscope executable */
 	const char *db;
@@ -48,7 +48,7 @@ struct pipeline {
 	volatile sig_atomic_t *stop;
 	struct evalcache *ec;   /* where rejected flags are remembered; may be NULL */
 	struct known_bad *bad;  /* and where this search learns them at once; may be NULL */
-	/* set by pipeline_init */
+	/* set by search_pipeline_init */
 	struct study study;
 	struct matrix matrix;
 	const struct config *base;
@@ -67,33 +67,33 @@ struct pipeline {
 
 /* Load the study, find its baseline, identify its compiler, compute the
  * context.  0, or -1 with "file:line: ..." lines in err. */
-int pipeline_init(struct pipeline *pl, struct strbuf *err);
-void pipeline_release(struct pipeline *pl);
+int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err);
+void search_pipeline_release(struct search_pipeline *pl);
 
-/* The evaluator (search.h): ctx is a struct pipeline. */
-int pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
+/* The evaluator (search.h): ctx is a struct search_pipeline. */
+int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
 		      struct strbuf *err);
 
-/* The sampler (minimise.h): ctx is a struct pipeline; the samples are
+/* The sampler (minimise.h): ctx is a struct search_pipeline; the samples are
  * the pipeline's metric, per item, from one generated study. */
 struct eval_samples;
 struct known_bad;
-int pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
+int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
 		    struct strbuf *err);
 
 /* Run a generated study whose extra axis has the levels names[i] =
  * flags[i] (plus "base" = the baseline itself) with `repeat` measured
  * runs; *study gets its name (heap).  0, or -1 with a reason. */
-int pipeline_run_levels(struct pipeline *pl, char *const *names, char *const *flags, size_t n,
+int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, char *const *flags, size_t n,
 			int repeat, char **study, struct strbuf *err);
 
 /* The per-item values of the objective's metric for level `name` of a
- * study made by pipeline_run_levels ("base" for the baseline): one heap
+ * study made by search_pipeline_run_levels ("base" for the baseline): one heap
  * array of samples per item (time: every good repetition; insns, size:
  * one value), in the order of *items.  0, or -1 with a reason (the
  * configuration broke: *status gets its outcome name and err the
  * evidence). */
-int pipeline_values(struct pipeline *pl, const char *study, const char *name,
+int search_pipeline_values(struct search_pipeline *pl, const char *study, const char *name,
 		    const char *metric, struct strlist *items, double ***values, size_t **counts,
 		    char **status, struct strbuf *err);
 

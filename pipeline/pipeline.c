@@ -1,0 +1,253 @@
+/*
+ * pipeline.c - storing a study, building it and starting its runs
+ * (pipeline.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/runner_ssh.h"
+#include "pipeline/pipeline_internal.h"
+
+volatile sig_atomic_t pipeline_interrupted;
+
+void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
+		   const struct pipeline_options *o)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->plan = p;
+	pl->store = st;
+	pl->opt = o;
+	pl->metric = o->metric ? o->metric : p->study.metric;
+	pthread_mutex_init(&pl->lock, NULL);
+	/* Test hook (tests/it_store_full.sh): a database that fills up after
+	 * N pages fails its writes as a full disk does (SQLITE_FULL). */
+	const char *pages = getenv("FLAGSCOPE_TEST_DB_MAX_PAGES");
+	if (pages && *pages && st->db) {
+		char *sql = xasprintf("PRAGMA max_page_count = %ld", strtol(pages, NULL, 10));
+		sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+		free(sql);
+	}
+}
+
+void pipeline_release(struct pipeline *pl)
+{
+	pthread_mutex_destroy(&pl->lock);
+	sb_release(&pl->store_error);
+}
+
+/* What to do about SQLite's message for a failed write. */
+static const char *store_hint(const char *cause)
+{
+	if (strstr(cause, "full"))
+		return "free space on its filesystem or pass another --db";
+	if (strstr(cause, "locked") || strstr(cause, "busy"))
+		return "another program holds it: let it finish or close it";
+	if (strstr(cause, "readonly") || strstr(cause, "read-only"))
+		return "make the file and its folder writable";
+	return "check the file and its filesystem";
+}
+
+int pipeline_stored(struct pipeline *pl, int rc)
+{
+	if (rc && !pl->store_failed) {
+		const char *cause = store_error(pl->store);
+		pl->store_failed = 1;
+		sb_addf(&pl->store_error,
+			"%s: cannot store results: %s (%s, then run the study again: it resumes where it stopped)",
+			pl->store->path ? pl->store->path : "?", cause, store_hint(cause));
+	}
+	return rc;
+}
+
+static enum pipeline_status store_failed(struct pipeline *pl, struct strbuf *err)
+{
+	sb_add(err, sb_str(&pl->store_error));
+	return PIPELINE_STORE_FAILED;
+}
+
+static int store_study(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	struct study *st = &p->study;
+	if (pipeline_stored(pl, store_put_study(pl->store, st->name, st->path, st->metric)))
+		return -1;
+	if (st->repeat_auto) {
+		char *v = xasprintf("target=%g min=%d max=%d", st->target, st->repeat,
+				    st->max_repeat);
+		int rc = store_put_fact(pl->store, st->name, "repeat.auto", v);
+		free(v);
+		if (pipeline_stored(pl, rc))
+			return -1;
+	}
+	for (size_t c = 0; c < p->nconfigs; c++) {
+		const struct plan_config *pc = &p->configs[c];
+		const struct config *cfg = pc->cfg;
+		struct store_config sc = {
+			.study = st->name, .id = cfg->id, .label = cfg->label, .cc = cfg->cc,
+			.toolchain_id = pc->tc_ok ? pc->tc.id : "",
+			.toolchain_version = pc->tc_ok ? pc->tc.version : "",
+			.cflags = cfg->cflags, .ldflags = cfg->ldflags,
+			.link = cfg->link == 1 ? "static" : cfg->link == 0 ? "dynamic" : "default",
+			.is_baseline = cfg->is_baseline, .order = (int)c,
+			.target = cfg->target, .cpu = cfg->cpu, .libc = cfg->libc,
+			.sysroot = cfg->sysroot, .notes = cfg->notes,
+		};
+		if (pipeline_stored(pl, store_put_config(pl->store, &sc)))
+			return -1;
+	}
+	return 0;
+}
+
+/* The builds and their section sizes (a build's own metrics), and the
+ * counts of what was built, cached and failed. */
+static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
+{
+	struct study_plan *p = pl->plan;
+	for (size_t i = 0; i < p->nconfigs * p->nworkloads; i++) {
+		struct build *b = &p->builds[i];
+		if (!p->in_shard[i])
+			continue;
+		struct store_build sb = {
+			.study = p->study.name, .config_id = b->cfg->id, .workload = b->recipe->name,
+			.key = b->key, .status = outcome_name(b->outcome), .detail = b->detail,
+			.facts = b->facts_json, .seconds = b->seconds, .cached = b->cached,
+		};
+		if (pipeline_stored(pl, store_put_build(pl->store, &sb)))
+			return -1;
+		int really_built = !b->cached && b->seconds > 0;
+		n->built += really_built && b->outcome == OUTCOME_OK;
+		n->cached += b->cached && b->outcome == OUTCOME_OK;
+		n->failed += b->outcome != OUTCOME_OK;
+		if (b->size_text >= 0 && !b->settled &&
+		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED)) {
+			struct store_metric m[] = {
+				{"size.text", b->size_text, "B"}, {"size.data", b->size_data, "B"},
+				{"size.bss", b->size_bss, "B"},   {"size.rodata", b->size_rodata, "B"},
+				{"size.file", b->size_file, "B"},
+			};
+			if (pipeline_stored(pl, store_put_run(pl->store, p->study.name, b->cfg->id,
+							      b->recipe->name, "@build", 0,
+							      outcome_name(b->outcome), b->detail,
+							      m, ARRAY_SIZE(m))))
+				return -1;
+		}
+	}
+	return pipeline_stored(pl, store_put_last_run(pl->store, p->study.name, n->built,
+						      n->cached, n->failed));
+}
+
+enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
+				    struct strbuf *err)
+{
+	struct study_plan *p = pl->plan;
+	const struct pipeline_options *o = pl->opt;
+	struct pipeline_counts n = {0};
+	if (store_study(pl))
+		return store_failed(pl, err);
+	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
+		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat, o->jobs);
+	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user);
+	if (store_builds(pl, &n))
+		return store_failed(pl, err);
+	if (counts)
+		*counts = n;
+	return PIPELINE_OK;
+}
+
+static void setup_meters(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	const struct pipeline_options *o = pl->opt;
+	struct strlist names = {0};
+	if (o->meters)
+		sl_split_ws(&names, o->meters);
+	else if (p->study.meters.n)
+		for (size_t i = 0; i < p->study.meters.n; i++)
+			sl_push(&names, p->study.meters.v[i]);
+	else
+		sl_split_ws(&names, meter_names());
+	pl->exec.runner = &runner_native;
+	pl->exec.pin_cpu = o->pin_cpu;
+	if (p->study.run_host) {
+		pl->target = (struct run_target){
+			.host = p->study.run_host, .port = p->study.run_port,
+			.identity = p->study.run_identity, .workdir = p->study.run_workdir,
+			.known_hosts = p->study.run_known_hosts,
+		};
+		pl->exec.target = &pl->target;
+		pl->exec.mstate.target = &pl->target; /* perf probes the boards */
+		runner_ssh_set_options(&(struct runner_ssh_options){
+			.per_board = p->study.run_per_board, .helper_cc = p->study.run_helper_cc,
+			.cpu = p->study.run_cpu});
+	}
+	pl->exec.timeout = p->study.timeout;
+	for (size_t i = 0; i < names.n && !pl->store_failed; i++) {
+		const struct meter_ops *m = meter_lookup(names.v[i]);
+		struct strbuf fact = {0};
+		if (!m) {
+			warn_msg("unknown meter '%s' ignored (known: %s)", names.v[i], meter_names());
+			continue;
+		}
+		int usable = m->probe(&pl->exec.mstate, &fact);
+		if (pl->exec.target && m->exit_stop) {
+			usable = 0;
+			sb_release(&fact);
+			sb_add(&fact, "memory: not measured on boards over ssh");
+		}
+		char *key = xasprintf("meter.%s", m->name);
+		pipeline_stored(pl, store_put_fact(pl->store, p->study.name, key, sb_str(&fact)));
+		free(key);
+		if (usable && pl->exec.nmeters < ARRAY_SIZE(pl->exec.meters))
+			pl->exec.meters[pl->exec.nmeters++] = m;
+		else
+			pipeline_say(o, "%s", sb_str(&fact));
+		sb_release(&fact);
+	}
+	sl_release(&names);
+}
+
+/* Every board answers before anything runs, and what it is (kernel, CPU,
+ * MHz) is kept with the study. */
+static int board_facts(struct pipeline *pl, struct strbuf *err)
+{
+	struct study_plan *p = pl->plan;
+	struct strlist lines = {0}, down = {0};
+	struct strbuf why = {0};
+	if (runner_ssh_facts(pl->exec.target, &lines, &down, &why)) {
+		sb_addf(err, "%s:%d: %s (check [run] host and that ssh reaches it in batch mode)",
+			p->study.path, p->study.run_line, sb_str(&why));
+		sb_release(&why);
+		sl_release(&down);
+		return -1;
+	}
+	for (size_t i = 0; i < down.n; i++) /* the study goes on with the others */
+		warn_msg("%s:%d: %s (going on without that board; check [run] hosts)",
+			 p->study.path, p->study.run_line, down.v[i]);
+	sl_release(&down);
+	for (size_t i = 0; i < lines.n && !pl->store_failed; i++) {
+		char *colon = strstr(lines.v[i], ": ");
+		char *key = colon ? xasprintf("board.%.*s", (int)(colon - lines.v[i]), lines.v[i])
+				  : xasprintf("board.%zu", i);
+		pipeline_stored(pl, store_put_fact(pl->store, p->study.name, key,
+						   colon ? colon + 2 : lines.v[i]));
+		pipeline_say(pl->opt, "board %s", lines.v[i]);
+		free(key);
+	}
+	sl_release(&lines);
+	return 0;
+}
+
+enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
+{
+	setup_meters(pl);
+	if (pl->store_failed)
+		return store_failed(pl, err);
+	if (pl->exec.target && board_facts(pl, err))
+		return PIPELINE_FAILED;
+	if (pl->store_failed)
+		return store_failed(pl, err);
+	pipeline_schedule(pl);
+	if (pl->exec.target)
+		runner_ssh_release();
+	return pl->store_failed ? store_failed(pl, err) : PIPELINE_OK;
+}

@@ -1,0 +1,165 @@
+/*
+ * pipeline.h - a study from plan to stored samples: plan -> prepare ->
+ * build -> run, every result written to the store as it lands.
+ *
+ *   struct study_plan plan;
+ *   study_plan_init(&plan, &study, &err);      // matrix + recipes
+ *   pipeline_prepare(&plan, &opt);             // toolchains, sysroots, sources,
+ *                                              // final ids, shard, build keys
+ *   pipeline_init(&pl, &plan, &store, &opt);
+ *   pipeline_build(&pl, &counts, &err);        // store the study, build, store builds
+ *   pipeline_run(&pl, &err);                   // meters, boards, the measured runs
+ *   pipeline_release(&pl); study_plan_release(&plan);
+ *
+ * The pipeline prints nothing itself: what a user sees goes through the
+ * callbacks of struct pipeline_events (explorer/progress.c draws them).
+ * It never exits; a failed store write stops it at once with
+ * PIPELINE_STORE_FAILED and "PATH: cannot store results: CAUSE (...)".
+ */
+#ifndef FLAGSCOPE_PIPELINE_H
+#define FLAGSCOPE_PIPELINE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "analysis/store.h"
+#include "flagsets/matrix.h"
+#include "flagsets/study.h"
+#include "harness/build.h"
+#include "harness/execute.h"
+#include "harness/runner.h"
+#include "harness/toolchain.h"
+#include "workloads/recipe.h"
+
+/* One configuration of the plan.  cfg->id is final after
+ * pipeline_prepare(): a hash of the compiler, flags, libc and sysroot it
+ * really builds with (the libc driver, the cross compiler, flags a sysroot
+ * adds), so equal ids mean equal builds and a resumed study finds its
+ * results. */
+struct plan_config {
+	struct config *cfg; /* in plan->matrix */
+	struct toolchain tc;
+	int tc_ok;               /* tc was probed */
+	enum outcome outcome;    /* before building: unsupported flag / toolchain */
+	char *detail;
+};
+
+/* One workload of the plan: its recipe, source and inputs. */
+struct plan_workload {
+	struct recipe recipe;
+	char *src_dir;    /* NULL: the source could not be fetched */
+	char src_id[65];
+	char *src_error;  /* "source: ..." or NULL */
+	char *in_dir;     /* made by pipeline_run */
+	char *in_error;
+	char *open;       /* repeat = auto: per config x run section, still measuring */
+};
+
+struct study_plan {
+	struct study study;
+	struct matrix matrix;
+	struct plan_config *configs; /* matrix.n */
+	struct plan_workload *workloads;
+	size_t nconfigs, nworkloads;
+	/* one per (configuration, workload), config-major, one array because
+	 * build_all takes one: see plan_build() */
+	struct build *builds;
+	char *in_shard;  /* per build: this shard measures it */
+	int shard_i, shard_n;
+};
+
+static inline struct build *plan_build(const struct study_plan *p, size_t c, size_t w)
+{
+	return &p->builds[c * p->nworkloads + w];
+}
+
+struct pipeline_run_event {
+	const struct build *build;
+	const struct recipe_run *run;
+	int rep;   /* 0 a warm-up, >= 1 a repetition */
+	const struct exec_result *res;
+	int done, total;     /* runs */
+	size_t builds_total;
+	double elapsed;      /* seconds since the runs started */
+};
+
+/* What a user may want to see; any callback may be NULL. */
+struct pipeline_events {
+	void (*say)(const char *line, void *user);         /* a line to keep */
+	build_progress_fn build_done;                      /* user: events.user */
+	void (*run_done)(const struct pipeline_run_event *e, void *user);
+	void *user;
+	FILE *log; /* a sysroot build's output, or NULL */
+};
+
+struct pipeline_options {
+	int jobs;           /* builds at a time */
+	int pin_cpu;        /* -1: none */
+	int dry_run;        /* prepare without probing flags */
+	int shard_i, shard_n; /* 0/1: everything */
+	const char *meters; /* NULL: the study's, else every usable one */
+	const char *metric; /* NULL: the study's (ranking and repeat = auto) */
+	struct pipeline_events ev;
+};
+
+/* Take the study (moved in: *study is cleared), expand its matrix and load
+ * its recipes.  0, or -1 with "file:line: ..." lines in err. */
+int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *err);
+void study_plan_release(struct study_plan *p);
+
+/* Compilers (libc drivers, cross compilers, sysroots), flag probes (not on
+ * a dry run), final configuration ids, sources, the shard and every build's
+ * key.  What cannot be built is settled here with its outcome.  0, or -1
+ * when two configurations turn out to build identically (err). */
+int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err);
+
+enum pipeline_status {
+	PIPELINE_OK = 0,
+	PIPELINE_FAILED = 1,       /* boards unreachable: err says which */
+	PIPELINE_STORE_FAILED = 2, /* a store write failed; the study stopped */
+};
+
+/* Set by SIGINT/SIGTERM handlers: the runs stop after the one in flight. */
+extern volatile sig_atomic_t pipeline_interrupted;
+
+struct pipeline {
+	struct study_plan *plan;
+	struct store *store;
+	const struct pipeline_options *opt;
+	const char *metric; /* what repeat = auto closes items on */
+	struct exec_ctx exec;
+	struct run_target target; /* [run] host: boards over ssh */
+	int total_runs, runs_done;
+	double started;
+	/* on boards the schedule's workers share the store, the counts and
+	 * the events: they hold this to touch them */
+	pthread_mutex_t lock;
+	int store_failed;        /* the first failed write stops everything */
+	struct strbuf store_error;
+};
+
+void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
+		   const struct pipeline_options *o);
+void pipeline_release(struct pipeline *pl);
+
+struct pipeline_counts {
+	int built, cached, failed;
+};
+
+/* Store the study and its configurations, build everything (opt->jobs at a
+ * time), store the builds and the counts (counts may be NULL). */
+enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
+				    struct strbuf *err);
+
+/* Pick the meters, ask the boards, then every measured run: the baseline's
+ * warm-ups first (they make the references), the other warm-ups, the
+ * study's extra warm-ups, then the repetitions interleaved A B C A B C
+ * (repeat = auto: until each item's interval on opt->metric is within the
+ * target).  Stored repetitions are skipped, so a rerun resumes.  On boards
+ * each round's items run on one worker thread per board and per_board; a
+ * round starts after the one before ends.  Native and qemu runs are one at
+ * a time. */
+enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * pipeline_internal.h - what the files of pipeline/ share and nobody else
+ * needs.
+ */
+#ifndef FLAGSCOPE_PIPELINE_INTERNAL_H
+#define FLAGSCOPE_PIPELINE_INTERNAL_H
+
+#include "pipeline/pipeline.h"
+
+/* A line to keep, through o->ev.say (nothing when it is NULL). */
+void pipeline_say(const struct pipeline_options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Check one store write (rc from a store_put_*): on failure remember the
+ * first cause and stop the study.  Returns rc.  Callers on worker threads
+ * hold pl->lock. */
+int pipeline_stored(struct pipeline *pl, int rc);
+
+/* The measured runs (schedule.c). */
+void pipeline_schedule(struct pipeline *pl);
+
+#endif

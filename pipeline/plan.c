@@ -1,0 +1,293 @@
+/*
+ * plan.c - a study's plan: configurations with their compilers and final
+ * ids, workloads with their sources, and one build per pair (pipeline.h).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/merge.h"
+#include "harness/fetch.h"
+#include "harness/libc.h"
+#include "harness/sysroot.h"
+#include "pipeline/pipeline_internal.h"
+
+void pipeline_say(const struct pipeline_options *o, const char *fmt, ...)
+{
+	if (!o->ev.say)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *line = NULL;
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	va_end(ap);
+	if (line)
+		o->ev.say(line, o->ev.user);
+	free(line);
+}
+
+int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->study = *study;
+	memset(study, 0, sizeof(*study));
+	p->shard_n = 1;
+	if (matrix_expand(&p->study, &p->matrix, err))
+		return -1;
+	p->nconfigs = p->matrix.n;
+	p->configs = xcalloc(p->nconfigs ? p->nconfigs : 1, sizeof(*p->configs));
+	for (size_t c = 0; c < p->nconfigs; c++)
+		p->configs[c].cfg = &p->matrix.configs[c];
+	p->nworkloads = p->study.workloads.n;
+	p->workloads = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*p->workloads));
+	for (size_t w = 0; w < p->nworkloads; w++)
+		if (recipe_load(p->study.workloads.v[w], &p->workloads[w].recipe, err))
+			return -1;
+	return 0;
+}
+
+/* A cross configuration gets its compiler: Debian's cross gcc for glibc,
+ * or a musl sysroot built with the configuration's own target flags
+ * (Debian's MIPS libraries are release-2 code a Loongson 2F cannot run).
+ * Flags the sysroot must add (e.g. -ffp-contract=off under QEMU 7.2) go
+ * into the configuration's flags and label: visible, never silent. */
+static int prepare_cross(struct config *cfg, const struct pipeline_options *o, struct strbuf *why)
+{
+	char *triple_cc = xasprintf("%s-gcc", cfg->target);
+	int default_cc = !strcmp(cfg->cc, "gcc");
+	if (cfg->libc && !strcmp(cfg->libc, "glibc")) {
+		if (default_cc) {
+			free(cfg->cc);
+			cfg->cc = triple_cc;
+		} else {
+			free(triple_cc);
+		}
+		char *ld = xasprintf("-static%s%s", *cfg->ldflags ? " " : "", cfg->ldflags);
+		free(cfg->ldflags);
+		cfg->ldflags = ld;
+		return 0;
+	}
+	if (cfg->libc && strcmp(cfg->libc, "musl")) {
+		sb_addf(why, "%s for %s: only glibc (Debian's cross libc) or musl (a built sysroot) cross-compile",
+			cfg->libc, cfg->target);
+		free(triple_cc);
+		return -1;
+	}
+	/* the C library is built for the target (-m flags: ISA, ABI, FP), not
+	 * per optimisation level: one sysroot serves -O2 and -O3 alike */
+	struct strlist words = {0}, target_words = {0};
+	sl_split_ws(&words, cfg->cflags);
+	for (size_t i = 0; i < words.n; i++)
+		if (str_starts_with(words.v[i], "-m"))
+			sl_push(&target_words, words.v[i]);
+	char *target_flags = sl_join(&target_words, " ");
+	sl_release(&words);
+	sl_release(&target_words);
+	struct sysroot_spec spec = {.triple = cfg->target, .cc = default_cc ? NULL : cfg->cc,
+				    .cflags = target_flags, .emulated = cfg->cpu != NULL};
+	struct sysroot_plan plan;
+	char *dir = NULL, *cc = NULL, *tflags = NULL, *ldflags = NULL;
+	free(triple_cc);
+	if (sysroot_plan(&spec, &plan, why)) {
+		free(target_flags);
+		return -1;
+	}
+	pipeline_say(o, "sysroot for %s (%s %s): building or reusing", cfg->label, cfg->target,
+		     target_flags);
+	int rc = sysroot_build(&spec, &dir, o->ev.log, why) ||
+		 sysroot_toolchain(dir, &cc, &tflags, &ldflags, why);
+	if (!rc) {
+		if (*plan.added) {
+			char *label = xasprintf("%s [+%s]", cfg->label, plan.added);
+			char *flags = xasprintf("%s %s", cfg->cflags, plan.added);
+			free(cfg->label);
+			free(cfg->cflags);
+			cfg->label = label;
+			cfg->cflags = flags;
+			cfg->notes = xasprintf("added %s: %s", plan.added, plan.notes);
+		}
+		char *ld = xasprintf("%s%s%s", ldflags, *cfg->ldflags ? " " : "", cfg->ldflags);
+		free(cfg->ldflags);
+		cfg->ldflags = ld;
+		free(cfg->cc);
+		cfg->cc = cc;
+		cc = NULL;
+		cfg->sysroot = dir;
+		dir = NULL;
+		cfg->link = 1;
+	}
+	free(dir);
+	free(cc);
+	free(tflags);
+	free(ldflags);
+	free(target_flags);
+	sysroot_plan_release(&plan);
+	return rc ? -1 : 0;
+}
+
+/* The id of what the configuration really builds with.  A sysroot's
+ * compiler is named by the sysroot's folder (a hash of its spec), not by
+ * its path in the cache, so a moved cache keeps the ids. */
+static void final_id(struct config *cfg)
+{
+	char *cc = cfg->cc, *stable = NULL;
+	if (cfg->sysroot) {
+		const char *slash = strrchr(cfg->sysroot, '/');
+		stable = xasprintf("sysroot:%s", slash ? slash + 1 : cfg->sysroot);
+		cfg->cc = stable;
+	}
+	config_compute_id(cfg);
+	cfg->cc = cc;
+	free(stable);
+}
+
+static void prepare_config(struct plan_config *pc, const struct pipeline_options *o)
+{
+	struct config *cfg = pc->cfg;
+	struct strbuf err = {0};
+	char *driver = NULL;
+	/* the libc level decides the compiler driver (musl-gcc, diet) */
+	if (cfg->libc && !cfg->target &&
+	    libc_lookup(cfg->libc)->driver(cfg->cc, cfg->link, &driver, &err))
+		goto unsupported;
+	if (driver) {
+		free(cfg->cc);
+		cfg->cc = driver;
+	}
+	if (cfg->target && prepare_cross(cfg, o, &err))
+		goto unsupported;
+	final_id(cfg);
+	if (toolchain_probe(cfg->cc, &pc->tc, &err))
+		goto unsupported;
+	pc->tc_ok = 1;
+	if (!o->dry_run)
+		pc->outcome = build_probe_flags(cfg, &pc->tc, &pc->detail);
+	sb_release(&err);
+	return;
+unsupported:
+	pc->outcome = OUTCOME_UNSUPPORTED;
+	pc->detail = sb_detach(&err);
+}
+
+static void prepare_sources(struct study_plan *p, const struct pipeline_options *o)
+{
+	for (size_t w = 0; w < p->nworkloads; w++) {
+		struct plan_workload *pw = &p->workloads[w];
+		struct strbuf err = {0};
+		pipeline_say(o, "source %s: %s", pw->recipe.name, pw->recipe.source);
+		if (source_fetch(pw->recipe.source, pw->recipe.dir, &pw->src_dir, pw->src_id, &err)) {
+			pw->src_error = xasprintf("source: %s", sb_str(&err));
+			pipeline_say(o, "source %s failed: %s", pw->recipe.name, sb_str(&err));
+		}
+		sb_release(&err);
+	}
+}
+
+/* Another shard's pairs are not built here, except the baseline of a
+ * workload this shard measures: its warm-up makes the reference. */
+static int shard_needs_reference(const struct study_plan *p, size_t c, size_t w)
+{
+	if ((int)c != p->matrix.baseline)
+		return 0;
+	for (size_t k = 0; k < p->nconfigs; k++)
+		if (p->in_shard[k * p->nworkloads + w])
+			return 1;
+	return 0;
+}
+
+static void select_shard(struct study_plan *p)
+{
+	size_t n = p->nconfigs * p->nworkloads;
+	p->in_shard = xcalloc(n ? n : 1, 1);
+	for (size_t c = 0; c < p->nconfigs; c++)
+		for (size_t w = 0; w < p->nworkloads; w++)
+			p->in_shard[c * p->nworkloads + w] =
+				p->shard_n <= 1 || shard_selects(p->configs[c].cfg->id,
+								 p->workloads[w].recipe.name,
+								 p->shard_i, p->shard_n);
+}
+
+static void prepare_builds(struct study_plan *p)
+{
+	size_t nw = p->nworkloads;
+	size_t n = p->nconfigs * nw;
+	p->builds = xcalloc(n ? n : 1, sizeof(*p->builds));
+	for (size_t c = 0; c < p->nconfigs; c++)
+		for (size_t w = 0; w < nw; w++) {
+			struct plan_config *pc = &p->configs[c];
+			struct plan_workload *pw = &p->workloads[w];
+			struct build *b = plan_build(p, c, w);
+			b->cfg = pc->cfg;
+			b->tc = &pc->tc;
+			b->recipe = &pw->recipe;
+			b->src_dir = pw->src_dir ? pw->src_dir : pw->recipe.dir;
+			b->src_id = pw->src_dir ? pw->src_id : "unavailable";
+			if (pc->tc_ok)
+				build_init(b);
+			/* what cannot be built is settled before the pool starts */
+			if (!p->in_shard[c * nw + w] && !shard_needs_reference(p, c, w)) {
+				b->settled = 1;
+				b->outcome = OUTCOME_UNSUPPORTED;
+				b->detail = xstrdup("in another shard");
+			} else if (pc->outcome != OUTCOME_OK) {
+				b->settled = 1;
+				b->outcome = pc->outcome;
+				b->detail = xstrdup(pc->detail ? pc->detail : "");
+			} else if (pw->src_error) {
+				b->settled = 1;
+				b->outcome = OUTCOME_BUILD_FAILED;
+				b->detail = xstrdup(pw->src_error);
+			}
+		}
+}
+
+int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err)
+{
+	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
+	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
+	for (size_t c = 0; c < p->nconfigs; c++)
+		prepare_config(&p->configs[c], o);
+	/* matrix_expand checked the ids the study names; the compilers and
+	 * sysroots found since can make two of them one build */
+	for (size_t i = 0; i < p->nconfigs; i++)
+		for (size_t j = i + 1; j < p->nconfigs; j++)
+			if (!strcmp(p->configs[i].cfg->id, p->configs[j].cfg->id)) {
+				sb_addf(err, "%s: configurations '%s' and '%s' build with the same compiler and flags (make their levels differ)",
+					p->study.path, p->configs[i].cfg->label,
+					p->configs[j].cfg->label);
+				return -1;
+			}
+	/* dry runs fetch too: a build key needs the source's identity */
+	prepare_sources(p, o);
+	select_shard(p);
+	prepare_builds(p);
+	return 0;
+}
+
+void study_plan_release(struct study_plan *p)
+{
+	for (size_t i = 0; p->builds && i < p->nconfigs * p->nworkloads; i++)
+		build_release(&p->builds[i]);
+	free(p->builds);
+	free(p->in_shard);
+	for (size_t c = 0; p->configs && c < p->nconfigs; c++) {
+		if (p->configs[c].tc_ok)
+			toolchain_release(&p->configs[c].tc);
+		free(p->configs[c].detail);
+	}
+	free(p->configs);
+	for (size_t w = 0; p->workloads && w < p->nworkloads; w++) {
+		struct plan_workload *pw = &p->workloads[w];
+		recipe_release(&pw->recipe);
+		free(pw->src_dir);
+		free(pw->src_error);
+		free(pw->in_dir);
+		free(pw->in_error);
+		free(pw->open);
+	}
+	free(p->workloads);
+	matrix_release(&p->matrix);
+	study_release(&p->study);
+	memset(p, 0, sizeof(*p));
+}

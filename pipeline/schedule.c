@@ -1,0 +1,396 @@
+/*
+ * schedule.c - the order of a study's measured runs (pipeline_run in
+ * pipeline.h).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/rank.h"
+#include "analysis/results.h"
+#include "analysis/stats.h"
+#include "harness/fetch.h"
+#include "harness/runner_ssh.h"
+#include "pipeline/pipeline_internal.h"
+
+static int stopping(const struct pipeline *pl)
+{
+	return pipeline_interrupted || pl->store_failed;
+}
+
+/* <cache>/refs/<baseline build key>/<run>: the reference outputs */
+static char *ref_dir(const struct pipeline *pl, size_t w, const struct recipe_run *run)
+{
+	const struct build *bb = plan_build(pl->plan, (size_t)pl->plan->matrix.baseline, w);
+	return xasprintf("%s/refs/%s/%s", flagscope_cache_dir(), bb->key,
+			 *run->name ? run->name : "main");
+}
+
+/* under pl->lock */
+static void record_run(struct pipeline *pl, const struct build *b, const struct recipe_run *run,
+		       int rep, struct exec_result *res)
+{
+	const char *study = pl->plan->study.name;
+	struct store_metric *m = xcalloc(res->m.n ? res->m.n : 1, sizeof(*m));
+	for (size_t i = 0; i < res->m.n; i++)
+		m[i] = (struct store_metric){res->m.v[i].name, res->m.v[i].value, res->m.v[i].unit};
+	int rc = pipeline_stored(pl, store_put_run(pl->store, study, b->cfg->id, b->recipe->name,
+						   run->name, rep, outcome_name(res->outcome),
+						   res->detail, m, res->m.n));
+	for (size_t i = 0; i < run->nmetrics && !rc; i++)
+		if (run->metrics[i].higher_better) {
+			char *key = xasprintf("higher_better.%s", run->metrics[i].name);
+			rc = pipeline_stored(pl, store_put_fact(pl->store, study, key, "1"));
+			free(key);
+		}
+	free(m);
+}
+
+/* under pl->lock: count the run and tell the user */
+static void run_done(struct pipeline *pl, const struct build *b, const struct recipe_run *run,
+		     int rep, const struct exec_result *res)
+{
+	struct study_plan *p = pl->plan;
+	pl->runs_done++;
+	if (!pl->opt->ev.run_done)
+		return;
+	struct pipeline_run_event e = {
+		.build = b, .run = run, .rep = rep, .res = res, .done = pl->runs_done,
+		.total = pl->total_runs, .builds_total = p->nconfigs * p->nworkloads,
+		.elapsed = now_seconds() - pl->started,
+	};
+	pl->opt->ev.run_done(&e, pl->opt->ev.user);
+}
+
+static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
+{
+	struct study_plan *p = pl->plan;
+	struct plan_workload *pw = &p->workloads[w];
+	struct build *b = plan_build(p, c, w);
+	const struct recipe_run *run = &b->recipe->runs[r];
+	char *ref = ref_dir(pl, w, run);
+	int recorded = p->in_shard[c * p->nworkloads + w];
+	pthread_mutex_lock(&pl->lock);
+	int done = recorded ? store_has_run(pl->store, p->study.name, b->cfg->id, b->recipe->name,
+					    run->name, rep)
+			    : file_exists(ref);
+	pthread_mutex_unlock(&pl->lock);
+	if (done) {
+		free(ref);
+		return;
+	}
+	int is_base = (int)c == p->matrix.baseline;
+	struct exec_result res;
+	if (pw->in_error) {
+		memset(&res, 0, sizeof(res));
+		res.outcome = OUTCOME_RUN_FAILED;
+		res.detail = xstrdup(pw->in_error);
+	} else {
+		execute_run(&pl->exec, b, run, pw->in_dir, rep == 0,
+			    is_base && rep == 0 ? NULL : ref, is_base && rep == 0 ? ref : NULL,
+			    &res);
+	}
+	pthread_mutex_lock(&pl->lock);
+	/* the sample is stored before anyone is told it ran */
+	if (recorded)
+		record_run(pl, b, run, rep, &res);
+	if (!pl->store_failed)
+		run_done(pl, b, run, rep, &res);
+	pthread_mutex_unlock(&pl->lock);
+	exec_result_release(&res);
+	free(ref);
+}
+
+/* An extra warm-up: run, validate, discard.  Skipped when the item's
+ * first repetition is stored already (a resumed study is warm enough). */
+static void warm_one(struct pipeline *pl, size_t c, size_t w, size_t r)
+{
+	struct study_plan *p = pl->plan;
+	struct plan_workload *pw = &p->workloads[w];
+	struct build *b = plan_build(p, c, w);
+	const struct recipe_run *run = &b->recipe->runs[r];
+	if (pw->in_error)
+		return;
+	pthread_mutex_lock(&pl->lock);
+	int stored = store_has_run(pl->store, p->study.name, b->cfg->id, b->recipe->name,
+				   run->name, 1);
+	pthread_mutex_unlock(&pl->lock);
+	if (stored)
+		return;
+	char *ref = ref_dir(pl, w, run);
+	struct exec_result res;
+	execute_run(&pl->exec, b, run, pw->in_dir, 0, ref, NULL, &res);
+	pthread_mutex_lock(&pl->lock);
+	run_done(pl, b, run, 0, &res);
+	pthread_mutex_unlock(&pl->lock);
+	exec_result_release(&res);
+	free(ref);
+}
+
+/* ---- a round of items, on the workers or here ---- */
+
+/* One run to make: rep >= 0 for run_one, -1 for warm_one. */
+struct item {
+	size_t c, w, r;
+	int rep;
+	int state; /* 0: to run, 1: running, 2: done */
+};
+
+/* The workers live as long as the schedule: the ssh runner's connections
+ * and helper sessions end with the thread that opened them. */
+struct crew {
+	struct pipeline *pl;
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	struct item *items;
+	size_t n, alloc, left; /* left: not yet done */
+	int quit;
+	pthread_t *threads;
+	size_t nthreads;
+};
+
+static void crew_add(struct crew *k, size_t c, size_t w, size_t r, int rep)
+{
+	pthread_mutex_lock(&k->lock);
+	if (k->n == k->alloc) {
+		k->alloc = k->alloc ? 2 * k->alloc : 64;
+		k->items = xrealloc(k->items, k->alloc * sizeof(*k->items));
+	}
+	k->items[k->n++] = (struct item){c, w, r, rep, 0};
+	pthread_mutex_unlock(&k->lock);
+}
+
+static void item_run(struct pipeline *pl, const struct item *it)
+{
+	if (stopping(pl))
+		return;
+	if (it->rep < 0)
+		warm_one(pl, it->c, it->w, it->r);
+	else
+		run_one(pl, it->c, it->w, it->r, it->rep);
+}
+
+static const char *item_dir(const struct crew *k, const struct item *it)
+{
+	return plan_build(k->pl->plan, it->c, it->w)->dir;
+}
+
+/* under k->lock: the first item to run whose build folder no running item
+ * uses (two configurations with the same flags share one build, and a run
+ * makes its folder in the build's), or NULL */
+static struct item *crew_take(struct crew *k)
+{
+	/* between rounds (left == 0) the items are being added */
+	for (size_t i = 0; k->left && i < k->n; i++) {
+		if (k->items[i].state)
+			continue;
+		int busy = 0;
+		for (size_t j = 0; j < k->n && !busy; j++)
+			busy = k->items[j].state == 1 &&
+			       k->items[j].r == k->items[i].r &&
+			       !strcmp(item_dir(k, &k->items[j]), item_dir(k, &k->items[i]));
+		if (!busy)
+			return &k->items[i];
+	}
+	return NULL;
+}
+
+static void *crew_worker(void *arg)
+{
+	struct crew *k = arg;
+	pthread_mutex_lock(&k->lock);
+	for (;;) {
+		struct item *it = NULL;
+		while (!k->quit && !(it = crew_take(k)))
+			pthread_cond_wait(&k->work, &k->lock);
+		if (!it)
+			break;
+		it->state = 1;
+		struct item copy = *it;
+		pthread_mutex_unlock(&k->lock);
+		item_run(k->pl, &copy);
+		pthread_mutex_lock(&k->lock);
+		it->state = 2;
+		if (--k->left == 0)
+			pthread_cond_signal(&k->done);
+		pthread_cond_broadcast(&k->work); /* a build folder is free again */
+	}
+	pthread_mutex_unlock(&k->lock);
+	return NULL;
+}
+
+/* Workers for a study on boards: one per board of the pool and per
+ * run at a time on a board; none (runs here, in order) otherwise. */
+static void crew_init(struct crew *k, struct pipeline *pl)
+{
+	memset(k, 0, sizeof(*k));
+	k->pl = pl;
+	pthread_mutex_init(&k->lock, NULL);
+	pthread_cond_init(&k->work, NULL);
+	pthread_cond_init(&k->done, NULL);
+	if (!pl->exec.target)
+		return;
+	struct ssh_dest *dests;
+	size_t nboards = 0;
+	struct strbuf err = {0};
+	if (!ssh_target_parse(pl->exec.target, &dests, &nboards, &err))
+		ssh_dests_free(dests, nboards);
+	sb_release(&err);
+	int per_board = pl->plan->study.run_per_board;
+	size_t want = nboards * (per_board > 1 ? (size_t)per_board : 1);
+	if (want < 2)
+		return;
+	k->threads = xcalloc(want, sizeof(*k->threads));
+	for (size_t i = 0; i < want; i++)
+		if (!pthread_create(&k->threads[k->nthreads], NULL, crew_worker, k))
+			k->nthreads++;
+}
+
+/* Run the items added since the last round, and clear them: on the
+ * workers (returns when all are done), else here in their order. */
+static void crew_round(struct crew *k)
+{
+	if (!k->nthreads) {
+		for (size_t i = 0; i < k->n; i++)
+			item_run(k->pl, &k->items[i]);
+		k->n = 0;
+		return;
+	}
+	pthread_mutex_lock(&k->lock);
+	k->left = k->n;
+	pthread_cond_broadcast(&k->work);
+	while (k->left)
+		pthread_cond_wait(&k->done, &k->lock);
+	k->n = 0;
+	pthread_mutex_unlock(&k->lock);
+}
+
+static void crew_release(struct crew *k)
+{
+	pthread_mutex_lock(&k->lock);
+	k->quit = 1;
+	pthread_cond_broadcast(&k->work);
+	pthread_mutex_unlock(&k->lock);
+	for (size_t i = 0; i < k->nthreads; i++)
+		pthread_join(k->threads[i], NULL);
+	free(k->threads);
+	free(k->items);
+	pthread_mutex_destroy(&k->lock);
+	pthread_cond_destroy(&k->work);
+	pthread_cond_destroy(&k->done);
+}
+
+static int build_ok(const struct study_plan *p, size_t c, size_t w)
+{
+	return plan_build(p, c, w)->outcome == OUTCOME_OK;
+}
+
+/* built and measured by this run (not another shard's) */
+static int measured_here(const struct study_plan *p, size_t c, size_t w)
+{
+	return build_ok(p, c, w) && p->in_shard[c * p->nworkloads + w];
+}
+
+/* repeat = auto: still measuring configuration c's run section r of w */
+static char *open_item(const struct study_plan *p, size_t c, size_t w, size_t r)
+{
+	return &p->workloads[w].open[c * p->workloads[w].recipe.nruns + r];
+}
+
+/* repeat = auto: an item stops once the interval of its median (at the
+ * level and with the resamples the report uses) on the metric the study
+ * is ranked by is within the target; what never gets there is reported
+ * NOISY.  A deterministic metric (instruction counts, sizes) stops after
+ * one run. */
+static void auto_close(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	struct rank_options ro;
+	rank_options_default(&ro);
+	int exact = results_metric_deterministic(pl->metric);
+	struct rng rng;
+	rng_seed(&rng, ro.seed);
+	for (size_t c = 0; c < p->nconfigs; c++)
+		for (size_t w = 0; w < p->nworkloads; w++)
+			for (size_t r = 0; r < p->workloads[w].recipe.nruns; r++) {
+				char *open = open_item(p, c, w, r);
+				if (!*open)
+					continue;
+				size_t n;
+				double *v = store_get_samples(pl->store, p->study.name,
+							      p->configs[c].cfg->id,
+							      p->workloads[w].recipe.name,
+							      p->workloads[w].recipe.runs[r].name,
+							      pl->metric, &n);
+				struct summary sum;
+				if (exact && n >= 1) {
+					*open = 0;
+				} else if (n >= 2) {
+					stats_summarize(v, n, 1 - ro.alpha, ro.iters, &rng, &sum);
+					if (stats_relative_halfwidth(&sum) <= p->study.target)
+						*open = 0;
+				}
+				free(v);
+			}
+}
+
+void pipeline_schedule(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	const struct study *st = &p->study;
+	size_t nw = p->nworkloads, nc = p->nconfigs, base = (size_t)p->matrix.baseline;
+	for (size_t w = 0; w < nw; w++) {
+		struct plan_workload *pw = &p->workloads[w];
+		struct strbuf err = {0};
+		if (workload_inputs(&pw->recipe, &pw->in_dir, &err))
+			pw->in_error = sb_detach(&err);
+		sb_release(&err);
+		size_t n = nc * pw->recipe.nruns;
+		pw->open = xcalloc(n ? n : 1, 1);
+		memset(pw->open, 1, n);
+	}
+	int last = st->repeat_auto ? st->max_repeat : st->repeat;
+	for (size_t c = 0; c < nc; c++)
+		for (size_t w = 0; w < nw; w++)
+			if (measured_here(p, c, w))
+				pl->total_runs += (int)p->workloads[w].recipe.nruns * (last + st->warmup);
+	pl->started = now_seconds();
+	struct crew k;
+	crew_init(&k, pl);
+	/* the baseline's warm-up makes the reference, so it goes first */
+	for (size_t w = 0; w < nw && !stopping(pl); w++)
+		for (size_t r = 0; r < p->workloads[w].recipe.nruns && build_ok(p, base, w); r++)
+			if (!stopping(pl))
+				run_one(pl, base, w, r, 0);
+	for (size_t c = 0; c < nc; c++)
+		for (size_t w = 0; w < nw && c != base; w++)
+			for (size_t r = 0; r < p->workloads[w].recipe.nruns && measured_here(p, c, w); r++)
+				crew_add(&k, c, w, r, 0);
+	crew_round(&k);
+	/* warmup = N: N - 1 more unrecorded runs after the validating one,
+	 * where the item still has repetitions to measure */
+	for (int n = 1; n < st->warmup && !stopping(pl); n++) {
+		for (size_t w = 0; w < nw; w++)
+			for (size_t r = 0; r < p->workloads[w].recipe.nruns; r++)
+				for (size_t c = 0; c < nc; c++)
+					if (measured_here(p, c, w))
+						crew_add(&k, c, w, r, -1);
+		crew_round(&k);
+	}
+	/* A B C A B C: drift lands on every configuration alike; on boards a
+	 * round ends before the next starts, so it holds there too */
+	for (int rep = 1; rep <= last && !stopping(pl); rep++) {
+		for (size_t w = 0; w < nw; w++)
+			for (size_t r = 0; r < p->workloads[w].recipe.nruns; r++)
+				for (size_t c = 0; c < nc; c++)
+					if (measured_here(p, c, w) && *open_item(p, c, w, r))
+						crew_add(&k, c, w, r, rep);
+		if (!k.n)
+			break;
+		crew_round(&k);
+		if (st->repeat_auto && (rep >= st->repeat || results_metric_deterministic(pl->metric)))
+			auto_close(pl);
+	}
+	crew_release(&k);
+}
