@@ -71,35 +71,6 @@ static void on_signal(int sig)
 	pipeline_interrupted = 1;
 }
 
-static void print_dry_run(const struct study_plan *p)
-{
-	printf("study %s: %zu configurations (%zu excluded) x %zu workloads, repeat %d\n",
-	       p->study.name, p->nconfigs, p->matrix.excluded, p->nworkloads, p->study.repeat);
-	size_t cached = 0, todo = 0;
-	for (size_t c = 0; c < p->nconfigs; c++) {
-		const struct plan_config *pc = &p->configs[c];
-		const struct config *cfg = pc->cfg;
-		printf("\nconfig %s  %s%s\n  cc: %s%s%s\n  cflags: %s\n  ldflags: %s\n", cfg->id,
-		       cfg->label, cfg->is_baseline ? "  (baseline)" : "", cfg->cc,
-		       pc->tc_ok ? " = " : "", pc->tc_ok ? pc->tc.version : "", cfg->cflags,
-		       cfg->ldflags);
-		if (!pc->tc_ok) {
-			printf("  unsupported: %s\n", pc->detail);
-			continue;
-		}
-		for (size_t w = 0; w < p->nworkloads; w++) {
-			const struct build *b = plan_build(p, c, w);
-			printf("  %-12s build %.16s  %s\n", b->recipe->name, b->key,
-			       b->settled ? outcome_name(b->outcome) : b->cached ? "cached" : "would build");
-			if (b->cached)
-				cached++;
-			else
-				todo++;
-		}
-	}
-	printf("\n%zu builds cached, %zu would be built\n", cached, todo);
-}
-
 /* The runs, then the report; the exit status. */
 static int finish(struct pipeline *pl, const struct pipeline_counts *n)
 {
@@ -205,7 +176,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (opt.dry_run) {
-		print_dry_run(&plan);
+		study_plan_print(&plan, stdout);
 		rc = 0;
 		goto out;
 	}

@@ -114,6 +114,10 @@ void study_plan_release(struct study_plan *p);
  * when two configurations turn out to build identically (err). */
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err);
 
+/* The dry run's listing: every configuration with its compiler and
+ * flags, every build with its key and whether it is cached. */
+void study_plan_print(const struct study_plan *p, FILE *out);
+
 enum pipeline_status {
 	PIPELINE_OK = 0,
 	PIPELINE_FAILED = 1,       /* boards unreachable: err says which */

@@ -265,6 +265,35 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 	return 0;
 }
 
+void study_plan_print(const struct study_plan *p, FILE *out)
+{
+	fprintf(out, "study %s: %zu configurations (%zu excluded) x %zu workloads, repeat %d\n",
+	        p->study.name, p->nconfigs, p->matrix.excluded, p->nworkloads, p->study.repeat);
+	size_t cached = 0, todo = 0;
+	for (size_t c = 0; c < p->nconfigs; c++) {
+		const struct plan_config *pc = &p->configs[c];
+		const struct config *cfg = pc->cfg;
+		fprintf(out, "\nconfig %s  %s%s\n  cc: %s%s%s\n  cflags: %s\n  ldflags: %s\n", cfg->id,
+		        cfg->label, cfg->is_baseline ? "  (baseline)" : "", cfg->cc,
+		        pc->tc_ok ? " = " : "", pc->tc_ok ? pc->tc.version : "", cfg->cflags,
+		        cfg->ldflags);
+		if (!pc->tc_ok) {
+			fprintf(out, "  unsupported: %s\n", pc->detail);
+			continue;
+		}
+		for (size_t w = 0; w < p->nworkloads; w++) {
+			const struct build *b = plan_build(p, c, w);
+			fprintf(out, "  %-12s build %.16s  %s\n", b->recipe->name, b->key,
+			        b->settled ? outcome_name(b->outcome) : b->cached ? "cached" : "would build");
+			if (b->cached)
+				cached++;
+			else
+				todo++;
+		}
+	}
+	fprintf(out, "\n%zu builds cached, %zu would be built\n", cached, todo);
+}
+
 void study_plan_release(struct study_plan *p)
 {
 	for (size_t i = 0; p->builds && i < p->nconfigs * p->nworkloads; i++)
