@@ -19,6 +19,7 @@
 #include "explorer/search/pipeline.h"
 #include "explorer/search/search.h"
 #include "explorer/study_path.h"
+#include "pipeline/pipeline.h"
 
 static const char *const metric_choices[] = {"time", "insns", "size", NULL};
 static const char *const format_choices[] = {"text", "json", "make.conf", NULL};
@@ -77,10 +78,12 @@ static const struct command_spec search_cmd = {
 
 static volatile sig_atomic_t stop;
 
+/* The pipeline measuring a batch stops after its run in flight too. */
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+	pipeline_interrupted = 1;
 }
 
 /* "100", "100evals", "2h", "30m", "90s" */
@@ -398,16 +401,12 @@ int cmd_search(int argc, char **argv)
 		free(vg);
 	}
 	char *path = study_path_resolve(pos.v[0]);
-	s.pl.self = "/proc/self/exe";
 	s.pl.db = opt.db;
 	s.pl.study_path = path;
 	s.pl.metric = opt.metric;
 	s.pl.jobs = opt.jobs;
 	s.pl.stop = &stop;
 	s.pl.ec = &s.ec;
-	char *self = realpath("/proc/self/exe", NULL);
-	if (self)
-		s.pl.self = self;
 	if (search_pipeline_init(&s.pl, &err) ||
 	    evalcache_open(&s.ec, opt.db, s.pl.context, s.pl.context_text, &err)) {
 		print_error_lines(sb_str(&err));
@@ -435,7 +434,6 @@ int cmd_search(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	rc = run_search(&s, strategy, budget, seconds, tol);
 out_path:
-	free(self);
 	free(path);
 	session_release(&s);
 out:

@@ -1,13 +1,9 @@
 /* pipeline.c - see pipeline.h */
 #include "explorer/search/pipeline.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis/results.h"
@@ -20,6 +16,7 @@
 #include "explorer/search/minimise.h"
 #include "harness/build.h"
 #include "harness/execute.h"
+#include "pipeline/pipeline.h"
 
 #define AXIS_NAME "flagscope-search"
 
@@ -134,36 +131,67 @@ static char *study_text(const struct search_pipeline *pl, const char *name, char
 	return sb_detach(&sb);
 }
 
-/* `flagscope run` as a child that dies with us (a killed search must not
- * leave a run holding the database), its output in a log file. */
-static int spawn_run(struct search_pipeline *pl, const char *study_file, const char *log)
+static void log_line(const char *line, void *user)
 {
-	char jobs[16];
-	snprintf(jobs, sizeof(jobs), "%d", pl->jobs > 0 ? pl->jobs : 1);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execl(pl->self, pl->self, "run", study_file, "--db", pl->db, "--format", "csv", "-j",
-		      jobs, (char *)NULL);
-		_exit(127);
+	if (user)
+		fprintf(user, "flagscope: %s\n", line);
+}
+
+static void log_build(const struct build *b, size_t done, size_t total, void *user)
+{
+	if (user)
+		fprintf(user, "flagscope: [build %zu/%zu] %s %s: %s%s%s\n", done, total,
+			b->cfg->label, b->recipe->name, outcome_name(b->outcome),
+			b->detail ? ": " : "", b->detail ? b->detail : "");
+}
+
+static void log_run(const struct pipeline_run_event *e, void *user)
+{
+	if (user)
+		fprintf(user, "flagscope: [run %d/%d] %s %s%s%s rep %d: %s%s%s\n", e->done,
+			e->total, e->build->cfg->label, e->build->recipe->name,
+			*e->run->name ? "/" : "", e->run->name, e->rep, outcome_name(e->res->outcome),
+			e->res->detail ? ": " : "", e->res->detail ? e->res->detail : "");
+}
+
+/* A generated study through the pipeline, in this process (a compiler
+ * that crashes on a flag is a child of the build, so nothing here needs
+ * a process of its own); what `run` would print goes to log.  0, or -1
+ * with the reason in err (a stop by signal is not one: the caller
+ * checks pl->stop). */
+static int run_study(struct search_pipeline *pl, const char *study_file, const char *log,
+		     struct strbuf *err)
+{
+	FILE *lf = fopen(log, "w");
+	struct study study = {0};
+	struct study_plan plan = {0};
+	struct store st = {0};
+	struct pipeline_options o = {
+		.jobs = pl->jobs > 0 ? pl->jobs : 1, .pin_cpu = -1, .shard_n = 1,
+		.ev = {.say = log_line, .build_done = log_build, .run_done = log_run, .user = lf,
+		       .log = lf},
+	};
+	int rc = -1;
+	if (!study_load(study_file, &study, err) && !study_plan_init(&plan, &study, err) &&
+	    !pipeline_prepare(&plan, &o, err) && !store_open(&st, pl->db, 1, err) &&
+	    !store_lock(&st, err)) {
+		struct pipeline run;
+		pipeline_init(&run, &plan, &st, &o);
+		enum pipeline_status status = pipeline_build(&run, NULL, err);
+		if (status == PIPELINE_OK)
+			status = pipeline_run(&run, err);
+		pipeline_release(&run);
+		rc = status == PIPELINE_OK ? 0 : -1;
 	}
-	int status, told = 0;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return -errno;
-		/* a SIGTERM to the search alone still stops the run (it keeps
-		 * what it measured); a terminal's SIGINT reached both anyway */
-		if (pl->stop && *pl->stop && !told++)
-			kill(pid, SIGTERM);
+	if (lf) {
+		if (rc)
+			fprintf(lf, "flagscope: %s\n", sb_str(err));
+		fclose(lf);
 	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	store_close(&st);
+	study_plan_release(&plan);
+	study_release(&study);
+	return rc;
 }
 
 int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, char *const *flags, size_t n,
@@ -182,19 +210,18 @@ int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, c
 		sb_addf(err, "%s: cannot write the generated study (check the disk)", path);
 		rc = -1;
 	} else {
-		int st = spawn_run(pl, path, log);
+		struct strbuf why = {0};
+		int failed = run_study(pl, path, log, &why);
 		pl->batches++;
 		if (pl->stop && *pl->stop) {
 			sb_addf(err, "interrupted while measuring %s (run the same search again to resume)",
 				*study);
 			rc = -1;
-		} else if (st != 0 && st != 1) {
-			char *out = file_read(log, NULL);
-			sb_addf(err, "%s: flagscope run failed with status %d: %s", path, st,
-				out ? str_trim(out) : "(no output)");
-			free(out);
+		} else if (failed) {
+			sb_add(err, sb_str(&why));
 			rc = -1;
 		}
+		sb_release(&why);
 	}
 	free(text);
 	free(path);

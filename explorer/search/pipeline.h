@@ -2,9 +2,10 @@
  * pipeline.h - evaluating flag sets through the real pipeline: each batch
  * of candidates becomes a generated study (the user's baseline
  * configuration, plus one axis whose levels are the candidates' flags
- * appended to the baseline's CFLAGS) that `flagscope run` builds, verifies,
- * runs and validates against the baseline into the search's database, as
- * a subprocess.  The objective is then read from the stored results.
+ * appended to the baseline's CFLAGS) that the pipeline (pipeline/pipeline.h)
+ * builds, verifies, runs and validates against the baseline into the
+ * search's database, in this process.  The objective is then read from the
+ * stored results.
  *
  * A candidate is broken when any workload's build or run is not ok (wrong
  * output, crash, flags not applied, a compiler that rejects or crashes on
@@ -25,7 +26,7 @@
  *
  * Generated studies and the logs of their runs are kept in DB.search/.
  * A generated study's name is a hash of its content, so a batch killed
- * half-way resumes where `flagscope run` stopped.
+ * half-way resumes where the pipeline stopped.
  */
 #ifndef FLAGSCOPE_SEARCH_PIPELINE_H
 #define FLAGSCOPE_SEARCH_PIPELINE_H
@@ -39,7 +40,6 @@
 
 struct search_pipeline {
 	/* set by the caller */
-	const char *self;       /* the flagscope executable */
 	const char *db;
 	const char *study_path;
 	const char *metric;     /* "time", "insns" or "size" */
