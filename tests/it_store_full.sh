@@ -29,9 +29,15 @@ S
 pages() { python3 -c "import sqlite3;print(sqlite3.connect('$1').execute('pragma page_count').fetchone()[0])"; }
 count_runs() { python3 -c "import sqlite3;print(sqlite3.connect('$1').execute(\"select count(*) from runs where run<>'@build'\").fetchone()[0])"; }
 
-# 1. the builds and configurations are stored; the runs are what fills it
+# 1. the builds and configurations are stored; the runs are what fills
+# it: the room left is half of what the runs take (measured in probe.db)
+fs run full.study --db probe.db --build-only -q > /dev/null
+built=$(pages probe.db)
+fs run full.study --db probe.db -q > /dev/null
+runs=$(( $(pages probe.db) - built ))
+[ "$runs" -ge 2 ] || fail "the runs took $runs pages: too few to fill half-way"
 fs run full.study --db full.db --build-only -q > /dev/null
-limit=$(( $(pages full.db) + 2 ))
+limit=$(( $(pages full.db) + runs / 2 ))
 set +e
 FLAGSCOPE_TEST_DB_MAX_PAGES=$limit fs run full.study --db full.db > full.out 2> full.err
 rc=$?
