@@ -3,10 +3,9 @@
  * instructions each function executes (cachegrind's Ir) in one run of
  * the workload, for both builds, side by side.
  *
- * The run is the recipe's own (execute_run: the same argv, input folder,
- * clean environment and working directory as a measured run), once plain
- * and once under `valgrind --tool=cachegrind --cache-sim=no`, natively.
- * Instruction counts are deterministic, so one run of each is enough.
+ * The counts come from why_profile (pipeline/profile.h: analysis runs no
+ * programs).  Instruction counts are deterministic, so one run of each
+ * build is enough.
  */
 #ifndef FLAGSCOPE_WHY_H
 #define FLAGSCOPE_WHY_H
@@ -30,12 +29,6 @@ int why_parse_cachegrind(const char *path, struct why_counts *out, struct strbuf
 
 /* The absolute path of valgrind on PATH (heap), or NULL. */
 char *why_valgrind_path(void);
-
-/* Run `run` of the build in build_dir (<cache>/builds/<key>, binaries in
- * out/) under cachegrind with the workload's inputs in in_dir.  0, or -1
- * with a reason in err (the plain run failed, valgrind failed). */
-int why_profile(const char *build_dir, const struct recipe_run *run, const char *in_dir,
-		struct why_counts *out, struct strbuf *err);
 
 struct why_row {
 	const char *name; /* points into one of the counts */

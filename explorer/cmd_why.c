@@ -13,6 +13,7 @@
 #include "explorer/options.h"
 #include "explorer/results_args.h"
 #include "harness/build.h"
+#include "pipeline/profile.h"
 
 static struct {
 	const char *db, *study, *run, *format;

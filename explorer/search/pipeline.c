@@ -17,6 +17,7 @@
 #include "harness/build.h"
 #include "harness/execute.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/profile.h"
 
 #define AXIS_NAME "flagscope-search"
 
