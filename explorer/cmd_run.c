@@ -350,8 +350,8 @@ static void store_builds(struct session *s, int *built, int *cached, int *failed
 				{"size.bss", b->size_bss, "B"},   {"size.rodata", b->size_rodata, "B"},
 				{"size.file", b->size_file, "B"},
 			};
-			store_put_run(&s->store, s->study.name, b->cfg->id, b->recipe->name, "@build", 0,
-				      outcome_name(b->outcome), b->detail, m, ARRAY_SIZE(m));
+			store_put_build_sizes(&s->store, s->study.name, b->cfg->id, b->recipe->name, m,
+					      ARRAY_SIZE(m));
 		}
 	}
 }
@@ -583,13 +583,12 @@ int cmd_run(int argc, char **argv)
 		print_errors(sb_str(&err));
 		goto out;
 	}
-	store_put_study(&s.store, s.study.name, path, s.study.metric);
-	if (s.study.repeat_auto) {
-		char *v = xasprintf("target=%g min=%d max=%d", s.study.target, s.study.repeat,
-				    s.study.max_repeat);
-		store_put_fact(&s.store, s.study.name, "repeat.auto", v);
-		free(v);
-	}
+	struct store_study ss = {
+		.name = s.study.name, .path = path, .metric = s.study.metric,
+		.repeat_target = s.study.repeat_auto ? s.study.target : 0,
+		.repeat_min = s.study.repeat, .repeat_max = s.study.max_repeat,
+	};
+	store_put_study(&s.store, &ss);
 	for (size_t c = 0; c < s.matrix.n; c++) {
 		struct config *cfg = &s.matrix.configs[c];
 		struct store_config sc = {
