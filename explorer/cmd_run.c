@@ -26,6 +26,7 @@
 #include "harness/libc.h"
 #include "harness/runner_ssh.h"
 #include "harness/sysroot.h"
+#include "harness/study_names.h"
 
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
 
@@ -104,7 +105,8 @@ static int load_recipes(struct session *s, struct strbuf *err)
 	s->nrecipes = s->study.workloads.n;
 	s->recipes = xcalloc(s->nrecipes, sizeof(*s->recipes));
 	for (size_t w = 0; w < s->nrecipes; w++)
-		if (recipe_load(s->study.workloads.v[w], &s->recipes[w], err))
+		if (recipe_load(s->study.workloads.v[w], &s->recipes[w], err) ||
+		    recipe_check_names(&s->recipes[w], err))
 			return -1;
 	return 0;
 }
@@ -544,7 +546,7 @@ int cmd_run(int argc, char **argv)
 	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
 	sl_release(&pos);
 	rc = 2;
-	if (study_load(path, &s.study, &err)) {
+	if (study_load(path, &s.study, &err) || study_check_names(&s.study, &err)) {
 		print_errors(sb_str(&err));
 		goto out;
 	}
