@@ -3,7 +3,8 @@
  *  - a database in the layout of older flagscopes (sizes as run "@build"
  *    rep 0, the auto-repeat target as fact "repeat.auto"), made here by
  *    hand, reports the same sizes and target once opened, from its own
- *    tables, and a second open changes nothing;
+ *    tables, and a second open changes nothing; merged into a current
+ *    database (flagscope merge of an old shard) it ends up the same;
  *  - a write that fails (the database full: PRAGMA max_page_count as the
  *    test hook; locked by another writer past the busy timeout) returns -1,
  *    stores nothing of that write, leaves no transaction open, and says why
@@ -11,6 +12,7 @@
  *  - outcome_ranked() and outcome_retried() in SQL read the outcome table.
  * Expected: all checks pass.
  */
+#include "analysis/merge.h"
 #include "analysis/results.h"
 #include "analysis/store.h"
 #include "tests/testlib.h"
@@ -59,19 +61,37 @@ static const char old_layout[] =
 	"INSERT INTO facts VALUES('old', 'repeat.auto', 'target=0.02 min=5 max=30');"
 	"INSERT INTO facts VALUES('old', 'meter.perf', 'perf: cycles');";
 
-static void check_migration(void)
+/* dir/name in the old layout; heap path */
+static char *make_old(const char *name)
 {
-	char *path = xasprintf("%s/old.db", dir);
+	char *path = xasprintf("%s/%s", dir, name);
 	unlink(path);
 	sqlite3 *db;
 	T_CHECK(sqlite3_open(path, &db) == SQLITE_OK, "make the old database");
 	T_CHECK(sqlite3_exec(db, old_layout, NULL, NULL, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(db));
 	sqlite3_close(db);
+	return path;
+}
 
-	for (int pass = 0; pass < 2; pass++) {
+static void check_migration(void)
+{
+	char *path = make_old("old.db"), *merged = xasprintf("%s/merged.db", dir);
+	unlink(merged);
+	for (int pass = 0; pass < 3; pass++) {
 		struct store st;
 		struct strbuf err = {0};
-		T_CHECK(!store_open(&st, path, 0, &err), "open %d: %s", pass, sb_str(&err));
+		if (pass < 2) {
+			T_CHECK(!store_open(&st, path, 0, &err), "open %d: %s", pass, sb_str(&err));
+		} else {
+			/* an old database merged into a new one (the old file
+			 * made again: the opens above migrated it) */
+			free(make_old("old.db"));
+			struct merge_report rep = {0};
+			T_CHECK(!store_open(&st, merged, 1, &err) &&
+					!merge_database(&st, path, &rep, &err),
+				"merge: %s", sb_str(&err));
+			merge_report_release(&rep);
+		}
 		size_t n;
 		int from_build;
 		double *v = results_samples(&st, "old", "c1", "crc32", "", "size.text", &n, &from_build);
@@ -109,6 +129,7 @@ static void check_migration(void)
 		sb_release(&err);
 	}
 	free(path);
+	free(merged);
 }
 
 /* A new empty database dir/name. */
