@@ -14,7 +14,9 @@
  * the cause in store_errmsg(): "database or disk is full", "database is
  * locked" (after waiting STORE_BUSY_MS for the other writer), "attempt to
  * write a readonly database".  A caller that stores results stops at the
- * first -1: a sample it cannot store is lost.
+ * first -1: a sample it cannot store is lost.  A struct store is used by
+ * one thread at a time (callers with worker threads lock around it), and
+ * store_errmsg() belongs to it.
  *
  * Outcomes in SQL: store_open() registers outcome_ranked(status) and
  * outcome_retried(status), which read base/outcome.h's table, so queries

@@ -6,8 +6,8 @@
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "flagsets/study.h"
-#include "harness/toolchain.h"
 #include "harness/study_names.h"
+#include "harness/toolchain.h"
 #include "workloads/recipe.h"
 
 static const char *const format_choices[] = {"text", "json", NULL};

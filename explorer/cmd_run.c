@@ -25,8 +25,8 @@
 #include "harness/fetch.h"
 #include "harness/libc.h"
 #include "harness/runner_ssh.h"
-#include "harness/sysroot.h"
 #include "harness/study_names.h"
+#include "harness/sysroot.h"
 
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
 
