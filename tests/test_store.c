@@ -6,7 +6,8 @@
  *    tables, and a second open changes nothing; merged into a current
  *    database (flagscope merge of an old shard) it ends up the same;
  *  - a write that fails (the database full: PRAGMA max_page_count as the
- *    test hook; locked by another writer past the busy timeout) returns -1,
+ *    test hook; locked by another writer past the busy timeout; a COMMIT
+ *    refused, by a commit hook) returns -1,
  *    stores nothing of that write, leaves no transaction open, and says why
  *    in store_errmsg(); the next write, with room again, succeeds;
  *  - outcome_ranked() and outcome_retried() in SQL read the outcome table.
@@ -229,6 +230,32 @@ static void check_locked(void)
 	free(path);
 }
 
+static int refuse_commit(void *unused)
+{
+	(void)unused;
+	return 1;
+}
+
+static void check_failed_commit(void)
+{
+	struct store st;
+	open_fresh(&st, "commit.db");
+	sqlite3_commit_hook(st.db, refuse_commit, NULL);
+	T_CHECK(put_run(&st, 1) == -1, "a refused COMMIT fails the write");
+	T_CHECK(*store_errmsg(&st), "and says why");
+	T_CHECK(sqlite3_get_autocommit(st.db), "no transaction left open");
+	struct store_metric size = {"size.text", 1, "B"};
+	T_CHECK(store_put_build_sizes(&st, "s", "c1", "w", &size, 1) == -1, "sizes too");
+	sqlite3_commit_hook(st.db, NULL, NULL);
+	T_CHECK(count(&st, "SELECT count(*) FROM runs") == 0 &&
+			count(&st, "SELECT count(*) FROM samples") == 0 &&
+			count(&st, "SELECT count(*) FROM build_sizes") == 0,
+		"nothing of them stored");
+	T_CHECK(!put_run(&st, 1) && count(&st, "SELECT count(*) FROM samples") == 3,
+		"committed once allowed: %s", store_errmsg(&st));
+	store_close(&st);
+}
+
 static void check_sql_outcomes(void)
 {
 	struct store st;
@@ -255,6 +282,7 @@ int main(void)
 	check_put_study();
 	check_full();
 	check_locked();
+	check_failed_commit();
 	check_sql_outcomes();
 	free(dir);
 	return test_summary("test_store");
