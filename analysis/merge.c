@@ -324,11 +324,11 @@ static int recount_last_run(sqlite3 *db, struct strbuf *err)
 	sb_add(&sql,
 	       "INSERT OR REPLACE INTO main.last_run(study, built, cached, failed, finished) "
 	       "SELECT s.name,"
-	       " (SELECT count(*) FROM main.builds b WHERE b.study = s.name AND b.status = 'ok'"
+	       " (SELECT count(*) FROM main.builds b WHERE b.study = s.name AND outcome_ranked(b.status)"
 	       "   AND b.cached = 0 AND b.seconds > 0),"
-	       " (SELECT count(*) FROM main.builds b WHERE b.study = s.name AND b.status = 'ok'"
+	       " (SELECT count(*) FROM main.builds b WHERE b.study = s.name AND outcome_ranked(b.status)"
 	       "   AND b.cached = 1),"
-	       " (SELECT count(*) FROM main.builds b WHERE b.study = s.name AND b.status != 'ok'),"
+	       " (SELECT count(*) FROM main.builds b WHERE b.study = s.name AND NOT outcome_ranked(b.status)),"
 	       " max(coalesce((SELECT finished FROM main.last_run l WHERE l.study = s.name), '')");
 	if (src_has)
 		sb_add(&sql, ", coalesce((SELECT finished FROM src.last_run l WHERE l.study = s.name), '')");
@@ -373,6 +373,11 @@ int merge_database(struct store *out, const char *in_path, struct merge_report *
 		sl_release(&creates);
 		if (!rc)
 			rc = recount_last_run(db, &why);
+		/* a database of an older flagscope brought its old rows along */
+		if (!rc && store_migrate(out)) {
+			sb_add(&why, store_errmsg(out));
+			rc = -1;
+		}
 	} else if (!rc) {
 		sb_add(&why, sqlite3_errmsg(db));
 		rc = -1;

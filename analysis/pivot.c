@@ -8,7 +8,7 @@
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "base/ini.h"
-#include "harness/libc.h"
+#include "flagsets/libc_kind.h"
 
 const char *const pivot_default_memory[PIVOT_NMEM] = {"mem.virt", "mem.res", "mem.dirty"};
 const char *const pivot_memory_keys[PIVOT_NMEM] = {"virt", "res", "dirty"};
@@ -76,7 +76,7 @@ static const char *word_axis(const struct level_map *m, const char *word)
 	if (i >= 0)
 		return m->axes.v[i];
 	/* the reserved axes' level names are fixed (study.c checks them) */
-	if (libc_lookup(word))
+	if (libc_kind_known(word))
 		return "libc";
 	if (!strcmp(word, "static") || !strcmp(word, "dynamic"))
 		return "link";

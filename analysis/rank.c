@@ -56,11 +56,7 @@ static void load_meta(struct store *st, struct ranking *r)
 	while (sqlite3_step(s) == SQLITE_ROW)
 		sl_push_owned(&r->facts, col_text(s, 0));
 	sqlite3_finalize(s);
-	char *aut = results_fact(st, r->study, "repeat.auto");
-	const char *t = aut ? strstr(aut, "target=") : NULL;
-	if (t)
-		r->noisy_target = strtod(t + 7, NULL);
-	free(aut);
+	r->noisy_target = results_repeat_target(st, r->study);
 }
 
 static void load_facts(struct store *st, const char *study, struct rank_config *c)

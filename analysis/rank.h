@@ -32,7 +32,7 @@
  * configurations that are ok on every workload are ranked.  An ok item
  * whose output a recipe's tolerant check accepted carries that detail as
  * its `note`.  In a study run
- * with `repeat = auto` (fact "repeat.auto" = "target=T ..."), an item whose
+ * with `repeat = auto` (the study's stored repeat_target T), an item whose
  * median interval is still wider than T (relative half-width,
  * stats_relative_halfwidth) is NOISY: its figures are shown, and its
  * configuration is NOISY and not ranked (never for a deterministic

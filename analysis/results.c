@@ -97,9 +97,9 @@ void results_items(struct store *st, const char *study, struct strlist *workload
 		   struct strlist *runs)
 {
 	sqlite3_stmt *s = query(st,
-		"SELECT DISTINCT workload, run FROM runs WHERE study=?1 AND run<>'@build' "
+		"SELECT DISTINCT workload, run FROM runs WHERE study=?1 "
 		"UNION SELECT DISTINCT workload, '' FROM builds WHERE study=?1 AND workload NOT IN "
-		"(SELECT workload FROM runs WHERE study=?1 AND run<>'@build') ORDER BY 1, 2",
+		"(SELECT workload FROM runs WHERE study=?1) ORDER BY 1, 2",
 		study, NULL);
 	while (row(s)) {
 		sl_push_owned(workloads, col_text(s, 0));
@@ -117,8 +117,8 @@ double *results_samples(struct store *st, const char *study, const char *config_
 		*from_build = 0;
 	if (*n || !str_starts_with(metric, "size."))
 		return v;
-	sqlite3_stmt *s = query(st, "SELECT value FROM samples WHERE study=? AND config_id=? AND "
-				    "workload=? AND run='@build' AND rep=0 AND metric=?",
+	sqlite3_stmt *s = query(st, "SELECT value FROM build_sizes WHERE study=? AND config_id=? "
+				    "AND workload=? AND metric=?",
 				study, config_id, workload, metric, NULL);
 	if (row(s)) {
 		v = xrealloc(v, sizeof(double));
@@ -147,7 +147,7 @@ enum outcome results_status(struct store *st, const char *study, const char *con
 	if (o != OUTCOME_OK)
 		return o;
 	s = query(st, "SELECT status, detail FROM runs WHERE study=? AND config_id=? AND "
-		      "workload=? AND run=? AND status<>'ok' ORDER BY rep LIMIT 1",
+		      "workload=? AND run=? AND NOT outcome_ranked(status) ORDER BY rep LIMIT 1",
 		  study, config_id, workload, run, NULL);
 	if (row(s)) {
 		o = outcome_parse((const char *)sqlite3_column_text(s, 0));
@@ -165,7 +165,7 @@ char *results_note(struct store *st, const char *study, const char *config_id,
 	 * accepted and for a run on a stand-in CPU model; other ok details
 	 * (the board a run was on) are no note */
 	sqlite3_stmt *s = query(st, "SELECT detail FROM runs WHERE study=? AND config_id=? AND "
-				    "workload=? AND run=? AND status='ok' AND "
+				    "workload=? AND run=? AND outcome_ranked(status) AND "
 				    "(instr(detail, 'within tolerance') > 0 OR "
 				    "instr(detail, 'stand-in CPU model') > 0) ORDER BY rep LIMIT 1",
 				study, config_id, workload, run, NULL);
@@ -206,11 +206,21 @@ char *results_study_metric(struct store *st, const char *study)
 
 char *results_metric_unit(struct store *st, const char *study, const char *metric)
 {
-	sqlite3_stmt *s = query(st, "SELECT unit FROM samples WHERE study=? AND metric=? LIMIT 1",
+	sqlite3_stmt *s = query(st, "SELECT unit FROM samples WHERE study=?1 AND metric=?2 UNION ALL "
+				    "SELECT unit FROM build_sizes WHERE study=?1 AND metric=?2 LIMIT 1",
 				study, metric, NULL);
 	char *u = row(s) ? col_text(s, 0) : xstrdup("");
 	sqlite3_finalize(s);
 	return u;
+}
+
+double results_repeat_target(struct store *st, const char *study)
+{
+	sqlite3_stmt *s = query(st, "SELECT repeat_target FROM studies WHERE name=? AND "
+				    "repeat_target > 0", study, NULL);
+	double t = row(s) ? sqlite3_column_double(s, 0) : 0;
+	sqlite3_finalize(s);
+	return t;
 }
 
 char *results_fact(struct store *st, const char *study, const char *key)
@@ -241,7 +251,8 @@ int results_higher_better(struct store *st, const char *study, const char *metri
 
 int results_has_metric(struct store *st, const char *study, const char *metric)
 {
-	sqlite3_stmt *s = query(st, "SELECT 1 FROM samples WHERE study=? AND metric=? LIMIT 1",
+	sqlite3_stmt *s = query(st, "SELECT 1 FROM samples WHERE study=?1 AND metric=?2 UNION ALL "
+				    "SELECT 1 FROM build_sizes WHERE study=?1 AND metric=?2 LIMIT 1",
 				study, metric, NULL);
 	int has = row(s);
 	sqlite3_finalize(s);
@@ -274,12 +285,14 @@ static char *name_list(struct store *st, const char *sql, const char *study)
 
 static char *stored_metrics(struct store *st, const char *study)
 {
-	return name_list(st, "SELECT DISTINCT metric FROM samples WHERE study=? ORDER BY 1", study);
+	return name_list(st, "SELECT metric FROM samples WHERE study=?1 UNION "
+			 "SELECT metric FROM build_sizes WHERE study=?1 ORDER BY 1", study);
 }
 
 static int any_sample(struct store *st, const char *study)
 {
-	sqlite3_stmt *s = query(st, "SELECT 1 FROM samples WHERE study=? LIMIT 1", study, NULL);
+	sqlite3_stmt *s = query(st, "SELECT 1 FROM samples WHERE study=?1 UNION ALL "
+				    "SELECT 1 FROM build_sizes WHERE study=?1 LIMIT 1", study, NULL);
 	int has = row(s);
 	sqlite3_finalize(s);
 	return has;

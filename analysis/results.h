@@ -7,7 +7,7 @@
  *  - a sample counts when it belongs to a measured repetition (rep >= 1)
  *    whose run ended ok;
  *  - size metrics (size.*) are properties of the build: one exact value,
- *    stored as run "@build", rep 0.
+ *    stored in build_sizes.
  *
  * Every function returns heap memory the caller frees; none prints.
  */
@@ -72,6 +72,10 @@ char *results_study_metric(struct store *st, const char *study);
 char *results_metric_unit(struct store *st, const char *study, const char *metric);
 /* 1 when the recipe declared the metric higher-is-better. */
 int results_higher_better(struct store *st, const char *study, const char *metric);
+/* The auto-repeat target (the relative interval width `repeat = auto`
+ * aimed at, 0.01 for 1%), or 0 when the study repeated a fixed number of
+ * times. */
+double results_repeat_target(struct store *st, const char *study);
 /* A value of the facts table, or NULL; heap string. */
 char *results_fact(struct store *st, const char *study, const char *key);
 /* 1 when some sample of the study has this metric (a build's size

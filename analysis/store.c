@@ -8,11 +8,13 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "base/outcome.h"
+
 static const char schema[] =
 	"PRAGMA journal_mode=WAL;"
 	"PRAGMA synchronous=NORMAL;"
 	"CREATE TABLE IF NOT EXISTS studies(name TEXT PRIMARY KEY, path TEXT, metric TEXT,"
-	"  updated TEXT);"
+	"  updated TEXT, repeat_target REAL, repeat_min INT, repeat_max INT);"
 	"CREATE TABLE IF NOT EXISTS configs(study TEXT, id TEXT, label TEXT, cc TEXT,"
 	"  toolchain_id TEXT, toolchain_version TEXT, cflags TEXT, ldflags TEXT, link TEXT,"
 	"  is_baseline INT, ord INT, target TEXT DEFAULT '', cpu TEXT DEFAULT '',"
@@ -21,6 +23,8 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS builds(study TEXT, config_id TEXT, workload TEXT, key TEXT,"
 	"  status TEXT, detail TEXT, seconds REAL, cached INT, facts TEXT,"
 	"  PRIMARY KEY(study, config_id, workload));"
+	"CREATE TABLE IF NOT EXISTS build_sizes(study TEXT, config_id TEXT, workload TEXT,"
+	"  metric TEXT, value REAL, unit TEXT, PRIMARY KEY(study, config_id, workload, metric));"
 	"CREATE TABLE IF NOT EXISTS runs(study TEXT, config_id TEXT, workload TEXT, run TEXT,"
 	"  rep INT, status TEXT, detail TEXT, PRIMARY KEY(study, config_id, workload, run, rep));"
 	"CREATE TABLE IF NOT EXISTS samples(study TEXT, config_id TEXT, workload TEXT, run TEXT,"
@@ -42,6 +46,9 @@ static const struct {
 	{"configs", "libc", "TEXT DEFAULT ''"},
 	{"configs", "sysroot", "TEXT DEFAULT ''"},
 	{"configs", "notes", "TEXT DEFAULT ''"},
+	{"studies", "repeat_target", "REAL"},
+	{"studies", "repeat_min", "INT"},
+	{"studies", "repeat_max", "INT"},
 };
 
 static int has_column(sqlite3 *db, const char *table, const char *column)
@@ -70,6 +77,36 @@ static int add_missing_columns(sqlite3 *db, char **msg)
 		if (rc != SQLITE_OK)
 			return -1;
 	}
+	return 0;
+}
+
+/* outcome_ranked(status) and outcome_retried(status) in SQL: an unknown
+ * or NULL status has neither meaning. */
+static void sql_outcome(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	int (*meaning)(enum outcome) = (int (*)(enum outcome))sqlite3_user_data(ctx);
+	const char *name = (const char *)sqlite3_value_text(argv[0]);
+	sqlite3_result_int(ctx, meaning(outcome_parse(name)));
+}
+
+static int register_outcomes(sqlite3 *db, char **msg)
+{
+	static const struct {
+		const char *name;
+		int (*meaning)(enum outcome);
+	} fns[] = {
+		{"outcome_ranked", outcome_ranked},
+		{"outcome_retried", outcome_retried},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+		if (sqlite3_create_function(db, fns[i].name, 1,
+					    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+					    (void *)fns[i].meaning, sql_outcome, NULL,
+					    NULL) != SQLITE_OK) {
+			*msg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+			return -1;
+		}
 	return 0;
 }
 
@@ -111,10 +148,10 @@ int store_open(struct store *st, const char *path, int create, struct strbuf *er
 		store_close(st);
 		return -1;
 	}
-	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 	char *msg = NULL;
 	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
-	    add_missing_columns(st->db, &msg)) {
+	    add_missing_columns(st->db, &msg) || register_outcomes(st->db, &msg)) {
 		sb_addf(err, "%s: not a flagscope results database: %s (use another --db path)", path,
 			msg ? msg : "?");
 		sqlite3_free(msg);
@@ -122,6 +159,12 @@ int store_open(struct store *st, const char *path, int create, struct strbuf *er
 		return -1;
 	}
 	st->path = xstrdup(path);
+	if (store_migrate(st)) {
+		sb_addf(err, "%s: cannot bring a database of an older flagscope up to date: %s (make it writable, or free space)",
+			path, store_errmsg(st));
+		store_close(st);
+		return -1;
+	}
 	return 0;
 }
 
@@ -132,25 +175,29 @@ void store_close(struct store *st)
 	if (st->lock_fd > 0)
 		close(st->lock_fd);
 	free(st->path);
-	free(st->error);
+	sb_release(&st->why);
 	memset(st, 0, sizeof(*st));
 }
 
-const char *store_error(const struct store *st)
-{
-	return st->error ? st->error : "unknown error";
-}
-
-/* Keep the cause of a failed write before a ROLLBACK replaces it. */
+/* Remember why the last write failed, from the connection's error. */
 static int write_failed(struct store *st)
 {
-	free(st->error);
-	st->error = xstrdup(sqlite3_errmsg(st->db));
+	int code = sqlite3_extended_errcode(st->db);
+	sb_release(&st->why);
+	sb_add(&st->why, sqlite3_errmsg(st->db));
+	if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
+		sb_addf(&st->why, " (another connection held it past %d s)", STORE_BUSY_MS / 1000);
 	return -1;
 }
 
+const char *store_errmsg(const struct store *st)
+{
+	return sb_str(&st->why);
+}
+
 /* Bind text/double/int parameters described by a format: 't' text,
- * 'd' double, 'i' int; then step once. */
+ * 'd' double, 'i' int, 'n' a double stored as NULL when 0; then step
+ * once.  0, or -1 with the cause recorded. */
 static int exec_bound(struct store *st, const char *sql, const char *fmt, ...)
 {
 	sqlite3_stmt *stmt;
@@ -158,34 +205,67 @@ static int exec_bound(struct store *st, const char *sql, const char *fmt, ...)
 		return write_failed(st);
 	va_list ap;
 	va_start(ap, fmt);
-	for (int i = 0; fmt[i]; i++) {
+	int rc = SQLITE_OK;
+	for (int i = 0; fmt[i] && rc == SQLITE_OK; i++) {
+		double d;
 		switch (fmt[i]) {
 		case 't':
-			sqlite3_bind_text(stmt, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+			rc = sqlite3_bind_text(stmt, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
 			break;
 		case 'd':
-			sqlite3_bind_double(stmt, i + 1, va_arg(ap, double));
+			rc = sqlite3_bind_double(stmt, i + 1, va_arg(ap, double));
+			break;
+		case 'n':
+			d = va_arg(ap, double);
+			rc = d != 0 ? sqlite3_bind_double(stmt, i + 1, d) : sqlite3_bind_null(stmt, i + 1);
 			break;
 		case 'i':
-			sqlite3_bind_int(stmt, i + 1, va_arg(ap, int));
+			rc = sqlite3_bind_int(stmt, i + 1, va_arg(ap, int));
 			break;
 		}
 	}
 	va_end(ap);
-	int rc = sqlite3_step(stmt);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	int ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
+	if (!ok)
 		write_failed(st);
 	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+	return ok ? 0 : -1;
 }
 
-int store_put_study(struct store *st, const char *name, const char *path, const char *metric)
+static int exec_plain(struct store *st, const char *sql)
 {
-	return exec_bound(st,
-			  "INSERT OR REPLACE INTO studies VALUES(?,?,?,datetime('now'))", "ttt",
-			  name, path, metric);
+	return sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : write_failed(st);
 }
 
+/* A write of several statements: begin, and end with commit when rc is
+ * 0.  A failed statement or COMMIT rolls everything back, so a row is
+ * stored whole or not at all; the first cause is kept. */
+static int begin(struct store *st)
+{
+	return exec_plain(st, "BEGIN IMMEDIATE");
+}
+
+static int end(struct store *st, int rc)
+{
+	if (!rc && !exec_plain(st, "COMMIT"))
+		return 0;
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_put_study(struct store *st, const struct store_study *s)
+{
+	int aut = s->repeat_target > 0;
+	/* NULLs when the study repeats a fixed number of times */
+	return exec_bound(st,
+			  "INSERT OR REPLACE INTO studies(name, path, metric, updated, repeat_target, "
+			  "repeat_min, repeat_max) VALUES(?,?,?,datetime('now'),?,?,?)",
+			  "tttnnn", s->name, s->path, s->metric, aut ? s->repeat_target : 0.0,
+			  aut ? (double)s->repeat_min : 0.0, aut ? (double)s->repeat_max : 0.0);
+}
 int store_put_config(struct store *st, const struct store_config *c)
 {
 	return exec_bound(st,
@@ -207,12 +287,24 @@ int store_put_build(struct store *st, const struct store_build *b)
 			  b->facts ? b->facts : "{}");
 }
 
+int store_put_build_sizes(struct store *st, const char *study, const char *config_id,
+			  const char *workload, const struct store_metric *sizes, size_t n)
+{
+	int rc = begin(st);
+	if (!rc)
+		rc = exec_bound(st, "DELETE FROM build_sizes WHERE study=? AND config_id=? AND workload=?",
+				"ttt", study, config_id, workload);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = exec_bound(st, "INSERT INTO build_sizes VALUES(?,?,?,?,?,?)", "ttttdt", study,
+				config_id, workload, sizes[i].name, sizes[i].value, sizes[i].unit);
+	return end(st, rc);
+}
+
 int store_put_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep, const char *status,
 		  const char *detail, const struct store_metric *metrics, size_t nmetrics)
 {
-	int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK
-			 ? 0 : write_failed(st);
+	int rc = begin(st);
 	if (!rc)
 		rc = exec_bound(st, "INSERT OR REPLACE INTO runs VALUES(?,?,?,?,?,?,?)", "ttttitt",
 				study, config_id, workload, run, rep, status, detail ? detail : "");
@@ -220,12 +312,54 @@ int store_put_run(struct store *st, const char *study, const char *config_id,
 		rc = exec_bound(st, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?,?,?,?)",
 				"ttttitdt", study, config_id, workload, run, rep, metrics[i].name,
 				metrics[i].value, metrics[i].unit);
-	if (!rc && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+	return end(st, rc);
+}
+
+/* What the older layouts left, moved in one pass (see store.h).  The
+ * "repeat.auto" fact reads "target=T min=N max=M"; CAST takes the number
+ * at the start of the text after each name. */
+static const char *const migrations[] = {
+	"INSERT OR REPLACE INTO build_sizes(study, config_id, workload, metric, value, unit) "
+	"SELECT study, config_id, workload, metric, value, unit FROM samples "
+	"WHERE run='@build' AND rep=0",
+	"DELETE FROM samples WHERE run='@build'",
+	"DELETE FROM runs WHERE run='@build'",
+	"UPDATE studies SET "
+	" repeat_target=(SELECT CAST(substr(value, instr(value, 'target=') + 7) AS REAL)"
+	"  FROM facts WHERE study=name AND key='repeat.auto'),"
+	" repeat_min=(SELECT CAST(substr(value, instr(value, 'min=') + 4) AS INT)"
+	"  FROM facts WHERE study=name AND key='repeat.auto'),"
+	" repeat_max=(SELECT CAST(substr(value, instr(value, 'max=') + 4) AS INT)"
+	"  FROM facts WHERE study=name AND key='repeat.auto') "
+	"WHERE repeat_target IS NULL AND name IN (SELECT study FROM facts WHERE key='repeat.auto')",
+	"DELETE FROM facts WHERE key='repeat.auto'",
+};
+
+static int has_old_rows(struct store *st)
+{
+	sqlite3_stmt *s;
+	int has = 0;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT 1 WHERE EXISTS(SELECT 1 FROM runs WHERE run='@build') OR "
+			       "EXISTS(SELECT 1 FROM facts WHERE key='repeat.auto')",
+			       -1, &s, NULL) == SQLITE_OK) {
+		has = sqlite3_step(s) == SQLITE_ROW;
+		sqlite3_finalize(s);
+	}
+	return has;
+}
+
+int store_migrate(struct store *st)
+{
+	/* only a database with old rows is written: reading a current one
+	 * (perhaps read-only) writes nothing */
+	if (!has_old_rows(st))
 		return 0;
-	if (!rc)
-		write_failed(st);
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	int own = sqlite3_get_autocommit(st->db);
+	int rc = own ? begin(st) : 0;
+	for (size_t i = 0; i < ARRAY_SIZE(migrations) && !rc; i++)
+		rc = exec_plain(st, migrations[i]);
+	return own ? end(st, rc) : rc;
 }
 
 int store_has_run(struct store *st, const char *study, const char *config_id,
@@ -235,7 +369,7 @@ int store_has_run(struct store *st, const char *study, const char *config_id,
 	int found = 0;
 	if (sqlite3_prepare_v2(st->db,
 			       "SELECT 1 FROM runs WHERE study=? AND config_id=? AND workload=? "
-			       "AND run=? AND rep=? AND status<>'board_fault'",
+			       "AND run=? AND rep=? AND NOT outcome_retried(status)",
 			       -1, &stmt, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(stmt, 1, study, -1, SQLITE_STATIC);
@@ -283,7 +417,7 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
 			       "SELECT s.value FROM samples s JOIN runs r USING(study, config_id, "
 			       "workload, run, rep) WHERE s.study=? AND s.config_id=? AND "
 			       "s.workload=? AND s.run=? AND s.metric=? AND s.rep>=1 AND "
-			       "r.status='ok' ORDER BY s.rep",
+			       "outcome_ranked(r.status) ORDER BY s.rep",
 			       -1, &s, NULL) != SQLITE_OK)
 		return NULL;
 	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);

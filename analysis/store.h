@@ -3,10 +3,24 @@
  * as it lands, so a killed study loses at most the run in flight, and a
  * rerun of the same study only runs what is missing.
  *
- * Tables: studies, configs, builds, runs (one row per configuration,
- * workload, run section and repetition, with its outcome), samples (one
- * row per metric of a run), last_run (counts of the latest `run`), facts
- * (meter facts such as which perf events were available).
+ * Tables: studies (with the auto-repeat settings), configs, builds,
+ * build_sizes (one row per size metric of a build), runs (one row per
+ * configuration, workload, run section and repetition, with its outcome),
+ * samples (one row per metric of a run), last_run (counts of the latest
+ * `run`), facts (meter facts such as which perf events were available).
+ *
+ * Writes: every store_put_* returns 0, or -1 with nothing of it stored (a
+ * failed statement or COMMIT is rolled back, never left half done) and
+ * the cause in store_errmsg(): "database or disk is full", "database is
+ * locked" (after waiting STORE_BUSY_MS for the other writer), "attempt to
+ * write a readonly database".  A caller that stores results stops at the
+ * first -1: a sample it cannot store is lost.  A struct store is used by
+ * one thread at a time (callers with worker threads lock around it), and
+ * store_errmsg() belongs to it.
+ *
+ * Outcomes in SQL: store_open() registers outcome_ranked(status) and
+ * outcome_retried(status), which read base/outcome.h's table, so queries
+ * never spell outcome names.
  */
 #ifndef FLAGSCOPE_STORE_H
 #define FLAGSCOPE_STORE_H
@@ -19,10 +33,15 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	int lock_fd; /* > 0 while store_lock() holds it */
-	char *error; /* why the last write failed (SQLite's message), or NULL */
+	struct strbuf why; /* the cause of the last failed write */
 };
 
-/* Open or create; 0 or -1 with a reason in err. */
+/* How long a write waits for another connection's lock before it fails
+ * with "database is locked". */
+#define STORE_BUSY_MS 10000
+
+/* Open or create; 0 or -1 with a reason in err.  A database made by an
+ * older flagscope is brought up to date (store_migrate()). */
 int store_open(struct store *st, const char *path, int create, struct strbuf *err);
 void store_close(struct store *st);
 /* One writer per database: take PATH.lock (flock) for the life of the
@@ -42,10 +61,27 @@ struct store_config {
 	int is_baseline, order;
 	const char *target, *cpu, *libc, *sysroot, *notes;
 };
-/* The store_put_* functions return 0, or -1 with the cause (e.g.
- * "database or disk is full") in store_error(). */
-const char *store_error(const struct store *st);
-int store_put_study(struct store *st, const char *name, const char *path, const char *metric);
+/* The cause of the last failed store_put_* ("" when none failed): a
+ * lower-case phrase without the path, for "PATH: cannot store ...: CAUSE". */
+const char *store_errmsg(const struct store *st);
+
+/* Bring data an older flagscope wrote into today's tables: sizes stored as
+ * run "@build" rep 0 move to build_sizes, the fact "repeat.auto"
+ * ("target=T min=N max=M") to the studies' repeat_* columns.  Runs inside
+ * the caller's transaction when one is open (merge), else in its own.
+ * 0, or -1 with the cause in store_errmsg(). */
+int store_migrate(struct store *st);
+
+/* A study.  repeat_target > 0 when the study repeats automatically
+ * (`repeat = auto`): the relative width every median's 95% interval must
+ * reach, starting with repeat_min repetitions and stopping at repeat_max;
+ * 0 (stored as NULL) when it repeats a fixed number of times. */
+struct store_study {
+	const char *name, *path, *metric;
+	double repeat_target;
+	int repeat_min, repeat_max;
+};
+int store_put_study(struct store *st, const struct store_study *s);
 int store_put_config(struct store *st, const struct store_config *c);
 
 struct store_build {
@@ -60,20 +96,23 @@ struct store_metric {
 	double value;
 	const char *unit;
 };
-/* One run and its metrics in one transaction (rep 0 = warm-up).  A
- * build's own metrics (section sizes) are stored as run "@build", rep 0. */
+/* A build's own metrics (section sizes: size.text, ...), one exact value
+ * each, replacing what the build had; one transaction. */
+int store_put_build_sizes(struct store *st, const char *study, const char *config_id,
+			  const char *workload, const struct store_metric *sizes, size_t n);
+/* One run and its metrics in one transaction (rep 0 = warm-up). */
 int store_put_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep, const char *status,
 		  const char *detail, const struct store_metric *metrics, size_t nmetrics);
-/* 1 when that repetition is already stored with any outcome but
- * board_fault (a board that failed is tried again on resume), 0 if not. */
+/* 1 when that repetition is already stored with an outcome a resume keeps
+ * (any but the retried ones: board_fault), 0 if not. */
 int store_has_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep);
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed);
 int store_put_fact(struct store *st, const char *study, const char *key, const char *value);
 
-/* The values of one metric over the good repetitions (rep >= 1, status
- * ok) of a configuration's run, in repetition order; heap array, *n set. */
+/* The values of one metric over the good repetitions (rep >= 1, a ranked
+ * outcome: ok) of a configuration's run, in repetition order; heap array, *n set. */
 double *store_get_samples(struct store *st, const char *study, const char *config_id,
 			  const char *workload, const char *run, const char *metric, size_t *n);
 

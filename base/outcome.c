@@ -3,31 +3,46 @@
 
 #include <string.h>
 
-static const char *const names[OUTCOME_COUNT] = {
-	[OUTCOME_OK] = "ok",
-	[OUTCOME_UNSUPPORTED_FLAG] = "unsupported_flag",
-	[OUTCOME_BUILD_FAILED] = "build_failed",
-	[OUTCOME_FLAGS_NOT_APPLIED] = "flags_not_applied",
-	[OUTCOME_UNSUPPORTED] = "unsupported",
-	[OUTCOME_CRASHED] = "crashed",
-	[OUTCOME_TIMED_OUT] = "timed_out",
-	[OUTCOME_RUN_FAILED] = "run_failed",
-	[OUTCOME_WRONG_OUTPUT] = "wrong_output",
-	[OUTCOME_NO_REFERENCE] = "no_reference",
-	[OUTCOME_NOISY] = "noisy",
-	[OUTCOME_UNRUNNABLE] = "unrunnable",
-	[OUTCOME_BOARD_FAULT] = "board_fault",
+static const struct outcome_info table[OUTCOME_COUNT] = {
+#define OUTCOME_ROW(e, n, rk, rt, er, m) [OUTCOME_##e] = {.name = n, .ranked = rk, .retried = rt, .error = er, .meaning = m},
+	OUTCOMES(OUTCOME_ROW)
+#undef OUTCOME_ROW
 };
+
+const struct outcome_info *outcome_info(enum outcome o)
+{
+	return (unsigned)o < OUTCOME_COUNT ? &table[o] : NULL;
+}
 
 const char *outcome_name(enum outcome o)
 {
-	return o < OUTCOME_COUNT ? names[o] : "unknown";
+	return (unsigned)o < OUTCOME_COUNT ? table[o].name : "unknown";
 }
 
 enum outcome outcome_parse(const char *name)
 {
-	for (int i = 0; i < OUTCOME_COUNT; i++)
-		if (!strcmp(names[i], name))
+	for (int i = 0; name && i < OUTCOME_COUNT; i++)
+		if (!strcmp(table[i].name, name))
 			return (enum outcome)i;
 	return OUTCOME_COUNT;
+}
+
+int outcome_ranked(enum outcome o)
+{
+	return (unsigned)o < OUTCOME_COUNT && table[o].ranked;
+}
+
+int outcome_retried(enum outcome o)
+{
+	return (unsigned)o < OUTCOME_COUNT && table[o].retried;
+}
+
+int outcome_is_error(enum outcome o)
+{
+	return (unsigned)o < OUTCOME_COUNT && table[o].error;
+}
+
+int outcome_name_is_ok(const char *name)
+{
+	return outcome_parse(name) == OUTCOME_OK;
 }

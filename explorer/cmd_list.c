@@ -6,6 +6,7 @@
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "flagsets/study.h"
+#include "harness/study_names.h"
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
 
@@ -75,7 +76,7 @@ static int list_workloads(int json)
 		}
 		struct recipe r;
 		struct strbuf err = {0}, sb = {0};
-		int ok = !recipe_load(names.v[i], &r, &err);
+		int ok = !recipe_load(names.v[i], &r, &err) && !recipe_check_names(&r, &err);
 		sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
 		sb_add_json(&sb, names.v[i]);
 		if (ok) {
@@ -120,7 +121,7 @@ static int list_presets(int json)
 			char *path = xasprintf("%s/%s", dir, name);
 			struct study s;
 			struct strbuf err = {0};
-			int ok = !study_load(path, &s, &err);
+			int ok = !study_load(path, &s, &err) && !study_check_names(&s, &err);
 			if (json) {
 				struct strbuf sb = {0};
 				sb_add(&sb, shown ? ",{\"name\":" : "{\"name\":");

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/why.h"
+#include "base/outcome.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/search/confirm.h"
@@ -118,7 +119,7 @@ static void progress(void *user, size_t evals, const char *flags, const struct e
 	char total[32] = "";
 	if (*budget)
 		snprintf(total, sizeof(total), "/%zu", *budget);
-	if (!strcmp(r->status, "ok"))
+	if (outcome_name_is_ok(r->status))
 		fprintf(stderr, "flagscope: [eval %zu%s] %.4f%s (best %.4f): %s\n", evals, total,
 			r->obj, cached ? " cached" : "", best, flags);
 	else

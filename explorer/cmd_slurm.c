@@ -27,6 +27,7 @@
 #include "explorer/study_path.h"
 #include "flagsets/study.h"
 #include "harness/runner_ssh.h"
+#include "harness/study_names.h"
 
 static struct {
 	int shards, submit, cpus;
@@ -244,7 +245,7 @@ int cmd_slurm(int argc, char **argv)
 	char *path = study_path_resolve(pos.v[0]);
 	j.study_path = absolute(path);
 	free(path);
-	if (study_load(j.study_path, &study, &err)) {
+	if (study_load(j.study_path, &study, &err) || study_check_names(&study, &err)) {
 		error_msg("%s", sb_str(&err));
 		goto out;
 	}

@@ -14,6 +14,7 @@
 #include "explorer/results_args.h"
 #include "harness/build.h"
 #include "pipeline/profile.h"
+#include "harness/study_names.h"
 
 static struct {
 	const char *db, *study, *run, *format;
@@ -118,7 +119,7 @@ static int explain(struct store *st, const char *study, char **argv)
 	struct why_counts c[2] = {{0}};
 	char *in_dir = NULL, *dir[2] = {NULL, NULL};
 	int rc = 2;
-	if (recipe_load(workload, &r, &err)) {
+	if (recipe_load(workload, &r, &err) || recipe_check_names(&r, &err)) {
 		error_msg("%s", sb_str(&err));
 		recipe_release(&r); /* it keeps what it read before the error */
 		free(workload);

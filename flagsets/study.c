@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "base/ini.h"
-#include "harness/libc.h"
-#include "harness/meter.h"
+#include "flagsets/libc_kind.h"
 #include "workloads/recipe.h"
 
 static int check_link(const char *level, const char *value, struct strbuf *err)
@@ -34,9 +33,9 @@ static int check_cc(const char *level, const char *value, struct strbuf *err)
 static int check_libc(const char *level, const char *value, struct strbuf *err)
 {
 	(void)value;
-	if (!libc_lookup(level)) {
+	if (!libc_kind_known(level)) {
 		sb_addf(err, "libc level '%s' is not a C library flagscope knows (known: %s)", level,
-			libc_names());
+			libc_kind_names());
 		return -1;
 	}
 	return 0;
@@ -84,7 +83,6 @@ struct loader {
 	struct strbuf *errors; /* every error, one per line */
 	int nerrors;
 	int study_line;  /* the first key of [study], for what is missing there */
-	int meters_line;
 };
 
 static void load_error(struct loader *ld, int line, const char *fmt, ...)
@@ -178,7 +176,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 	} else if (!strcmp(name, "meters")) {
 		sl_release(&s->meters);
 		sl_split_ws(&s->meters, value);
-		ld->meters_line = line;
+		s->meters_line = line;
 	} else if (!strcmp(name, "baseline")) {
 		if (!continued)
 			sl_release(&s->baseline);
@@ -223,9 +221,9 @@ static void level_key(struct loader *ld, struct axis *a, const char *name, const
 		load_error(ld, line, "unknown level key '%s' (known: target, cpu, cc, ldflags, libc)", dot + 1);
 	else if (!*value)
 		load_error(ld, line, "'%s' has no value", name);
-	else if (k == LKEY_LIBC && !libc_lookup(value))
+	else if (k == LKEY_LIBC && !libc_kind_known(value))
 		load_error(ld, line, "'%s' names a C library flagscope does not know (known: %s)", name,
-			   libc_names());
+			   libc_kind_names());
 	else {
 		free(l->keys[k]);
 		l->keys[k] = xstrdup(value);
@@ -420,10 +418,7 @@ static void check_study(struct loader *ld)
 	}
 	if (s->run_line && !s->run_host)
 		load_error(ld, s->run_line, "[run] names no board (add 'host = user@board', or 'hosts = a b' for a pool)");
-	for (size_t i = 0; i < s->meters.n; i++)
-		if (!meter_lookup(s->meters.v[i]))
-			load_error(ld, ld->meters_line, "unknown meter '%s' (known: %s)", s->meters.v[i],
-				   meter_names());
+	/* meter names are the harness's: study_check_names() (harness/study_names.h) */
 }
 
 int study_load(const char *path, struct study *s, struct strbuf *err)

@@ -87,6 +87,7 @@ struct study {
 			   runs emulated targets and does not say */
 	int metric_set; /* the study named its metric */
 	struct strlist meters;
+	int meters_line; /* checked by study_check_names() (harness) */
 	struct strlist baseline; /* level names */
 	int baseline_line;
 	struct axis *axes;

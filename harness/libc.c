@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flagsets/libc_kind.h"
+
 int elf_defines_symbol(const char *path, const char *name)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -164,5 +166,5 @@ const struct libc_ops *libc_lookup(const char *name)
 
 const char *libc_names(void)
 {
-	return "glibc musl dietlibc";
+	return libc_kind_names();
 }

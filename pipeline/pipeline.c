@@ -50,7 +50,7 @@ static const char *store_hint(const char *cause)
 int pipeline_stored(struct pipeline *pl, int rc)
 {
 	if (rc && !pl->store_failed) {
-		const char *cause = store_error(pl->store);
+		const char *cause = store_errmsg(pl->store);
 		pl->store_failed = 1;
 		sb_addf(&pl->store_error,
 			"%s: cannot store results: %s (%s, then run the study again: it resumes where it stopped)",
@@ -69,16 +69,13 @@ static int store_study(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
 	struct study *st = &p->study;
-	if (pipeline_stored(pl, store_put_study(pl->store, st->name, st->path, st->metric)))
+	struct store_study ss = {
+		.name = st->name, .path = st->path, .metric = st->metric,
+		.repeat_target = st->repeat_auto ? st->target : 0,
+		.repeat_min = st->repeat, .repeat_max = st->max_repeat,
+	};
+	if (pipeline_stored(pl, store_put_study(pl->store, &ss)))
 		return -1;
-	if (st->repeat_auto) {
-		char *v = xasprintf("target=%g min=%d max=%d", st->target, st->repeat,
-				    st->max_repeat);
-		int rc = store_put_fact(pl->store, st->name, "repeat.auto", v);
-		free(v);
-		if (pipeline_stored(pl, rc))
-			return -1;
-	}
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		const struct plan_config *pc = &p->configs[c];
 		const struct config *cfg = pc->cfg;
@@ -125,10 +122,9 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 				{"size.bss", b->size_bss, "B"},   {"size.rodata", b->size_rodata, "B"},
 				{"size.file", b->size_file, "B"},
 			};
-			if (pipeline_stored(pl, store_put_run(pl->store, p->study.name, b->cfg->id,
-							      b->recipe->name, "@build", 0,
-							      outcome_name(b->outcome), b->detail,
-							      m, ARRAY_SIZE(m))))
+			if (pipeline_stored(pl, store_put_build_sizes(pl->store, p->study.name,
+								      b->cfg->id, b->recipe->name,
+								      m, ARRAY_SIZE(m))))
 				return -1;
 		}
 	}

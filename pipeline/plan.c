@@ -9,6 +9,7 @@
 #include "analysis/merge.h"
 #include "harness/fetch.h"
 #include "harness/libc.h"
+#include "harness/study_names.h"
 #include "harness/sysroot.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -33,7 +34,7 @@ int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *er
 	p->study = *study;
 	memset(study, 0, sizeof(*study));
 	p->shard_n = 1;
-	if (matrix_expand(&p->study, &p->matrix, err))
+	if (study_check_names(&p->study, err) || matrix_expand(&p->study, &p->matrix, err))
 		return -1;
 	p->nconfigs = p->matrix.n;
 	p->configs = xcalloc(p->nconfigs ? p->nconfigs : 1, sizeof(*p->configs));
@@ -42,7 +43,8 @@ int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *er
 	p->nworkloads = p->study.workloads.n;
 	p->workloads = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*p->workloads));
 	for (size_t w = 0; w < p->nworkloads; w++)
-		if (recipe_load(p->study.workloads.v[w], &p->workloads[w].recipe, err))
+		if (recipe_load(p->study.workloads.v[w], &p->workloads[w].recipe, err) ||
+		    recipe_check_names(&p->workloads[w].recipe, err))
 			return -1;
 	return 0;
 }

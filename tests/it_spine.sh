@@ -56,7 +56,9 @@ r = json.load(open("two2.json"))
 assert r["builds"] == {"built": 0, "cached": 2, "failed": 0}, r["builds"]
 db = sqlite3.connect("two.db")
 assert db.execute("select count(*) from samples where metric='time' and rep>=1").fetchone()[0] == 6
-assert db.execute("select count(*) from runs").fetchone()[0] == 2 * 4 + 2  # 4 reps incl warm-up, + @build
+assert db.execute("select count(*) from runs").fetchone()[0] == 2 * 4  # 4 reps incl warm-up
+# sizes are the builds' own rows, five per build, never a run
+assert db.execute("select count(*) from build_sizes where metric like 'size.%'").fetchone()[0] == 2 * 5
 P
 fs run two.study --dry-run > dry.txt
 grep -q "cached" dry.txt || fail "dry run does not say what is cached"

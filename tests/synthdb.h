@@ -42,7 +42,8 @@ static inline void synth_open(struct store *st, const char *dir, const char *nam
 		fprintf(stderr, "synth_open: %s\n", sb_str(&err));
 		exit(1);
 	}
-	store_put_study(st, study, "synthetic.study", metric);
+	store_put_study(st, &(struct store_study){.name = study, .path = "synthetic.study",
+						   .metric = metric});
 	for (size_t i = 0; i < n; i++) {
 		struct store_config c = {
 			.study = study, .id = synth_id(labels[i]), .label = labels[i], .cc = "gcc",
@@ -83,7 +84,7 @@ static inline void synth_run(struct store *st, const char *study, const char *la
 	};
 	store_put_build(st, &b);
 	struct store_metric size = {"size.text", text_size, "B"};
-	store_put_run(st, study, id, workload, "@build", 0, "ok", "", &size, 1);
+	store_put_build_sizes(st, study, id, workload, &size, 1);
 	int ok = !strcmp(status, "ok");
 	if (!detail)
 		detail = ok ? "" : "output differs from the reference at byte 4";

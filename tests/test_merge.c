@@ -76,7 +76,8 @@ static struct store open_db(const char *name)
 
 static void put_study(struct store *st, const char *study, int nconfigs)
 {
-	store_put_study(st, study, "/somewhere/study", "time");
+	store_put_study(st, &(struct store_study){.name = study, .path = "/somewhere/study",
+						   .metric = "time"});
 	for (int c = 0; c < nconfigs; c++) {
 		char id[16], label[16];
 		snprintf(id, sizeof(id), "cfg%d", c);

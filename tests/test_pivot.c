@@ -61,7 +61,7 @@ static void put_item(struct store *st, const char *study, const struct plant *p,
 	store_put_build(st, &b);
 	/* as the harness stores it: an unsupported build has a size of 0 */
 	struct store_metric size = {"size.file", p->unsupported ? 0 : 1000 * p->virt, "B"};
-	store_put_run(st, study, id, "wl", "@build", 0, "ok", "", &size, 1);
+	store_put_build_sizes(st, study, id, "wl", &size, 1);
 	if (p->unsupported)
 		return;
 	store_put_run(st, study, id, "wl", run, 0, "ok", "", NULL, 0);
@@ -86,7 +86,7 @@ static char *make_db(struct store *st, const char *dir, const char *name,
 		labels[i] = p[i].label;
 	synth_open(st, dir, name, "s", metric, labels, NULL, n);
 	char *study = test_write(dir, "s.study", STUDY_TEXT);
-	store_put_study(st, "s", study, metric);
+	store_put_study(st, &(struct store_study){.name = "s", .path = study, .metric = metric});
 	for (size_t i = 0; i < n; i++) {
 		put_item(st, "s", &p[i], "a", 1, metric);
 		put_item(st, "s", &p[i], "b", 2, metric);

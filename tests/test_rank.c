@@ -168,7 +168,9 @@ static void test_noisy(const char *dir)
 	synth_item(&st, "n", "base", "w", "ok", "time", "s", 1.0, 0.001, 30, 100, 1);
 	synth_item(&st, "n", "calm", "w", "ok", "time", "s", 0.9, 0.001, 30, 100, 2);
 	synth_item(&st, "n", "jumpy", "w", "ok", "time", "s", 0.8, 0.2, 30, 100, 3);
-	store_put_fact(&st, "n", "repeat.auto", "target=0.01 min=5 max=30");
+	store_put_study(&st, &(struct store_study){.name = "n", .path = "synthetic.study",
+						    .metric = "time", .repeat_target = 0.01,
+						    .repeat_min = 5, .repeat_max = 30});
 	struct ranking r;
 	struct strbuf err = {0};
 	T_CHECK(!ranking_compute(&st, "n", NULL, &r, &err), "%s", sb_str(&err));
@@ -476,7 +478,9 @@ static void test_one_run(const char *dir)
 
 	/* instruction counts: one run is the measurement; with repeat = auto
 	 * they are never NOISY */
-	store_put_fact(&st, "o", "repeat.auto", "target=0.01 min=1 max=30");
+	store_put_study(&st, &(struct store_study){.name = "o", .path = "synthetic.study",
+						    .metric = "time", .repeat_target = 0.01,
+						    .repeat_min = 1, .repeat_max = 30});
 	T_CHECK(!ranking_compute(&st, "o", "insns", &r, &err), "%s", sb_str(&err));
 	f = config(&r, "faster");
 	T_CHECK(r.deterministic && f->items[0].exact && !f->items[0].untested &&

@@ -1,8 +1,14 @@
 /*
  * test_study.c - study files: the format loads, and every error class gives
- * its file:line message before anything is built.
+ * its file:line message before anything is built (the model's own checks,
+ * then the names the harness checks: study_check_names()).  The libc names
+ * of the model and the harness's libc registry agree; a recipe's bad
+ * source names its recipe.ini and line.
  */
+#include "flagsets/libc_kind.h"
 #include "flagsets/study.h"
+#include "harness/libc.h"
+#include "harness/study_names.h"
 #include "tests/testlib.h"
 
 struct study_case {
@@ -66,6 +72,8 @@ static void check_case(const char *dir, const struct study_case *c)
 	struct study s;
 	struct strbuf err = {0};
 	int rc = study_load(path, &s, &err);
+	if (!rc)
+		rc = study_check_names(&s, &err);
 	if (!c->want) {
 		T_CHECK(rc == 0, "%s: should load, got: %s", c->name, sb_str(&err));
 	} else {
@@ -133,6 +141,32 @@ static void check_continuation_and_long_line(const char *dir)
 	free(path);
 }
 
+static void check_libc_names(void)
+{
+	size_t n = 0;
+	for (; libc_kinds[n]; n++)
+		T_CHECK(libc_lookup(libc_kinds[n]) && !strcmp(libc_lookup(libc_kinds[n])->name, libc_kinds[n]),
+			"the harness has no libc_ops for '%s'", libc_kinds[n]);
+	T_CHECK(n == 3 && !strcmp(libc_kind_names(), "glibc musl dietlibc") &&
+			!strcmp(libc_names(), libc_kind_names()),
+		"names '%s' / '%s'", libc_kind_names(), libc_names());
+	T_CHECK(!libc_kind_known("bionic") && !libc_kind_known(NULL) && !libc_lookup("bionic"),
+		"bionic is unknown to both");
+}
+
+static void check_recipe_source(void)
+{
+	struct recipe r = {.dir = "/w/x", .source = "url:http://h/x.tar.gz", .source_line = 3};
+	struct strbuf err = {0};
+	T_CHECK(recipe_check_names(&r, &err) == -1 &&
+			str_starts_with(sb_str(&err), "/w/x/recipe.ini:3: ") && !strchr(sb_str(&err), '\n'),
+		"bad source: '%s'", sb_str(&err));
+	sb_release(&err);
+	r.source = "bundled";
+	T_CHECK(!recipe_check_names(&r, &err) && !err.len, "bundled: '%s'", sb_str(&err));
+	sb_release(&err);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("study");
@@ -147,6 +181,8 @@ int main(void)
 		"missing file: %s", sb_str(&err));
 	study_release(&s);
 	sb_release(&err);
+	check_libc_names();
+	check_recipe_source();
 	free(dir);
 	return test_summary("test_study");
 }

@@ -34,6 +34,7 @@ struct recipe {
 	char *dir; /* absolute folder of the recipe */
 	char *description;
 	char *source; /* "bundled", "debian:lame", ... */
+	int source_line; /* of recipe.ini; recipe_check_names() (harness) reads it */
 	int slow;
 	char *build_script;
 	struct strlist binaries;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outcome.h"
+
 #define ITERS 2000
 
 void eval_samples_release(struct eval_samples *s)
@@ -175,7 +177,7 @@ static void measurement_release(struct measurement *m)
 
 static int samples_ok(const struct eval_samples *s, const struct eval_samples *ref)
 {
-	return s->status && !strcmp(s->status, "ok") && s->nitems && s->nitems == ref->nitems;
+	return s->status && outcome_name_is_ok(s->status) && s->nitems && s->nitems == ref->nitems;
 }
 
 /* Geometric mean over the items of median(s) / median(base). */

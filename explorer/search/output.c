@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outcome.h"
 #include "analysis/recommend.h"
 
 const char *search_report_flags(const struct search_report *r)
@@ -70,7 +71,7 @@ static const char *verdict_word(enum verdict v)
 
 static void confirm_lines(FILE *out, const char *prefix, const struct confirmation *c)
 {
-	if (strcmp(c->status, "ok")) {
+	if (!outcome_name_is_ok(c->status)) {
 		fprintf(out, "%sconfirmation failed: %s: %s\n", prefix, c->status, c->detail);
 		return;
 	}

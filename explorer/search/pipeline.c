@@ -18,6 +18,7 @@
 #include "harness/execute.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/profile.h"
+#include "harness/study_names.h"
 
 #define AXIS_NAME "flagscope-search"
 
@@ -38,7 +39,7 @@ static char *last_level(const char *cflags)
 
 int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 {
-	if (study_load(pl->study_path, &pl->study, err))
+	if (study_load(pl->study_path, &pl->study, err) || study_check_names(&pl->study, err))
 		return -1;
 	if (matrix_expand(&pl->study, &pl->matrix, err))
 		return -1;
@@ -59,7 +60,8 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 		pl->base->libc ? pl->base->libc : "", pl->base->target ? pl->base->target : "",
 		pl->base->cpu ? pl->base->cpu : "", pl->metric);
 	for (size_t w = 0; w < pl->nrecipes; w++) {
-		if (recipe_load(pl->study.workloads.v[w], &pl->recipes[w], err)) {
+		if (recipe_load(pl->study.workloads.v[w], &pl->recipes[w], err) ||
+		    recipe_check_names(&pl->recipes[w], err)) {
 			sb_release(&ctx);
 			return -1;
 		}

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "base/outcome.h"
+
 /* A strategy that proposes only known points this many rounds in a row
  * has converged. */
 #define IDLE_ROUNDS 200
@@ -367,7 +369,7 @@ static struct unsafe_flag *find_flag(struct unsafe_walk *w, const char *flag)
 static void unsafe_visit(void *user, const char *flags, const struct eval_result *r)
 {
 	struct unsafe_walk *w = user;
-	int broken = strcmp(r->status, "ok") != 0;
+	int broken = !outcome_name_is_ok(r->status);
 	struct strlist words = {0};
 	sl_split_ws(&words, flags);
 	for (size_t i = 0; i < words.n; i++) {

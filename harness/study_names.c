@@ -1,0 +1,46 @@
+/* study_names.c - see study_names.h */
+#include "harness/study_names.h"
+
+#include <stdlib.h>
+
+#include "harness/fetch.h"
+#include "harness/meter.h"
+
+static void add_line(struct strbuf *err, const char *path, int line, const char *what)
+{
+	if (err->len)
+		sb_addc(err, '\n');
+	if (line > 0)
+		sb_addf(err, "%s:%d: %s", path, line, what);
+	else
+		sb_addf(err, "%s: %s", path, what);
+}
+
+int study_check_names(const struct study *s, struct strbuf *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->meters.n; i++)
+		if (!meter_lookup(s->meters.v[i])) {
+			char *what = xasprintf("unknown meter '%s' (known: %s)", s->meters.v[i],
+					       meter_names());
+			add_line(err, s->path, s->meters_line, what);
+			free(what);
+			rc = -1;
+		}
+	return rc;
+}
+
+int recipe_check_names(const struct recipe *r, struct strbuf *err)
+{
+	if (!r->source)
+		return 0;
+	struct strbuf why = {0};
+	int rc = source_parse(r->source, NULL, &why);
+	if (rc) {
+		char *path = xasprintf("%s/recipe.ini", r->dir);
+		add_line(err, path, r->source_line, sb_str(&why));
+		free(path);
+	}
+	sb_release(&why);
+	return rc;
+}
