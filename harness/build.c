@@ -503,11 +503,14 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 	char *tmp = xasprintf("%s.tmp%d", *in_dir, (int)getpid());
 	remove_tree(tmp);
 	mkdir_p(tmp, 0755);
-	char *script = xasprintf("cd '%s' && IN='%s' RECIPE='%s' /bin/sh -e -c '%s'", tmp, tmp,
-				 r->dir, "eval \"$FLAGSCOPE_INPUT_SCRIPT\"");
-	setenv("FLAGSCOPE_INPUT_SCRIPT", r->input_script, 1);
+	/* argv, not the environment, which other threads share */
+	char *const argv[] = {
+		"/bin/sh", "-c",
+		"cd \"$1\" || exit 1; export IN=\"$1\" RECIPE=\"$2\"; exec /bin/sh -e -c \"$3\" input",
+		"sh", tmp, r->dir, r->input_script, NULL,
+	};
 	char *out = NULL;
-	if (run_shell_capture(script, &out) != 0) {
+	if (run_capture(argv, &out) != 0) {
 		char *sum = build_log_summary(out ? out : "");
 		sb_addf(err, "%s: the input script failed: %s (fix the recipe's [input] script)",
 			r->name, sum);
@@ -523,9 +526,7 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 			file_write(done, "", 0);
 		}
 	}
-	unsetenv("FLAGSCOPE_INPUT_SCRIPT");
 	free(out);
-	free(script);
 	free(tmp);
 	free(done);
 	return rc;

@@ -109,13 +109,19 @@ static void tolerate_difference(const struct recipe_run *run, const char *run_di
 				const char *ref_dir, const char *build_dir, const char *in_dir,
 				const char *emu, struct strbuf *why, struct exec_result *res)
 {
-	/* $EMU runs the build's own (guest) programs, uncounted: empty here */
-	char *script = xasprintf("cd '%s' && EMU='%s' REF='%s' RUN='%s' BUILD='%s' IN='%s' /bin/sh -e -c \"$FLAGSCOPE_TOLERATE\"",
-				 run_dir, emu ? emu : "", ref_dir, run_dir, build_dir, in_dir);
-	setenv("FLAGSCOPE_TOLERATE", run->tolerate, 1);
+	/* $EMU runs the build's own (guest) programs, uncounted: empty here.
+	 * Everything goes through argv: board runs judge outputs on worker
+	 * threads, and a script passed through the shared environment could
+	 * reach another thread's shell empty (exit 0: a wrong output accepted). */
+	char *const argv[] = {
+		"/bin/sh", "-c",
+		"cd \"$1\" || exit 1; export EMU=\"$2\" REF=\"$3\" RUN=\"$1\" BUILD=\"$4\" "
+		"IN=\"$5\"; exec /bin/sh -e -c \"$6\" tolerate",
+		"sh", (char *)run_dir, (char *)(emu ? emu : ""), (char *)ref_dir, (char *)build_dir,
+		(char *)in_dir, run->tolerate, NULL,
+	};
 	char *out = NULL;
-	int rc = run_shell_capture(script, &out);
-	unsetenv("FLAGSCOPE_TOLERATE");
+	int rc = run_capture(argv, &out);
 	char *verdict = out ? str_trim(out) : "";
 	char *nl = strrchr(verdict, '\n');
 	if (nl)
@@ -127,7 +133,6 @@ static void tolerate_difference(const struct recipe_run *run, const char *run_di
 		set_failure(res, OUTCOME_WRONG_OUTPUT,
 			    xasprintf("%s; beyond tolerance: %s", sb_str(why), verdict));
 	free(out);
-	free(script);
 }
 
 /* Keeps what is there (a tolerance, a failure) and adds a note. */
