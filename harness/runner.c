@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -84,6 +85,13 @@ static void read_exit_memory(pid_t pid, struct run_result *res)
 	}
 }
 
+static void kill_run(pid_t pid, struct run_result *res)
+{
+	res->timed_out = 1;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
 /* Wait for a traced child: the exec stop (set the exit-stop option), the
  * exit stop (read memory), signals (passed on), the end.  SIGCHLD is
  * blocked by the caller so sigtimedwait can bound the wait. */
@@ -123,15 +131,93 @@ static int traced_wait(pid_t pid, double timeout, double t0, struct run_result *
 		}
 		double left = timeout > 0 ? timeout - (now_seconds() - t0) : 3600;
 		if (left <= 0) {
-			res->timed_out = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			kill_run(pid, res);
 			timeout = 0;
 			continue;
 		}
 		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
 		sigtimedwait(&chld, NULL, &ts);
 	}
+}
+
+struct watchdog {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct timespec deadline; /* CLOCK_MONOTONIC */
+	int done;
+	pid_t pid;
+	struct run_result *res;
+};
+
+static void *watchdog_main(void *arg)
+{
+	struct watchdog *w = arg;
+	pthread_mutex_lock(&w->lock);
+	int rc = 0;
+	while (!w->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w->cond, &w->lock, &w->deadline);
+	if (!w->done)
+		kill_run(w->pid, w->res);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Without a pidfd (kernels before 5.3, seccomp profiles that refuse
+ * pidfd_open) a thread keeps the time.  The child is waited for without
+ * being reaped (WNOWAIT), so the watchdog never kills a pid reused by
+ * another process. */
+static void wait_watched(pid_t pid, double timeout, struct run_result *res)
+{
+	struct watchdog w = {.done = 0, .pid = pid, .res = res};
+	pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&w.cond, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_mutex_init(&w.lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &w.deadline);
+	double end = (double)w.deadline.tv_sec + (double)w.deadline.tv_nsec / 1e9 + timeout;
+	w.deadline.tv_sec = (time_t)end;
+	w.deadline.tv_nsec = (long)((end - (double)(time_t)end) * 1e9);
+	pthread_t thread;
+	int started = !pthread_create(&thread, NULL, watchdog_main, &w);
+	siginfo_t info;
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	if (started) {
+		pthread_mutex_lock(&w.lock);
+		w.done = 1;
+		pthread_cond_signal(&w.cond);
+		pthread_mutex_unlock(&w.lock);
+		pthread_join(thread, NULL);
+	}
+	pthread_cond_destroy(&w.cond);
+	pthread_mutex_destroy(&w.lock);
+}
+
+/* Return once pid has exited (not reaped), killing its group when timeout
+ * seconds pass first (res->timed_out). */
+static void wait_bounded(pid_t pid, double timeout, struct run_result *res)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		wait_watched(pid, timeout, res);
+		return;
+	}
+	double end = now_seconds() + timeout;
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+	for (;;) {
+		double left = end - now_seconds();
+		int rc = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			kill_run(pid, res);
+		break;
+	}
+	close(pidfd);
+	if (p.revents == 0 && !res->timed_out)
+		wait_watched(pid, end - now_seconds(), res); /* poll failed */
 }
 
 static int native_exec(const struct run_spec *spec, struct run_result *res, struct strbuf *err)
@@ -175,20 +261,8 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		}
 		return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
 	}
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	int remaining_ms = spec->timeout > 0 ? (int)(spec->timeout * 1000) : -1;
-	if (pidfd >= 0) {
-		struct pollfd p = {.fd = pidfd, .events = POLLIN};
-		int rc;
-		while ((rc = poll(&p, 1, remaining_ms)) < 0 && errno == EINTR)
-			;
-		if (rc == 0) {
-			res->timed_out = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-		close(pidfd);
-	}
+	if (spec->timeout > 0)
+		wait_bounded(pid, spec->timeout, res);
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR) {
 			sb_addf(err, "wait4: %s", strerror(errno));
