@@ -294,15 +294,26 @@ static int finish_result(const struct run_spec *spec, struct run_result *res, pi
 	return 0;
 }
 
+static int native_select(const struct run_job *job)
+{
+	(void)job;
+	return 1;
+}
+
 const struct runner_ops runner_native = {
 	.name = "native",
+	.help = "here, in a fixed environment, with a timeout, optionally pinned and stopped at exit",
+	.wraps = 1,
+	.exit_stop = 1,
+	.select = native_select,
 	.exec = native_exec,
 };
 
+/* Asked in this order: the first whose select() takes a run runs it. */
 static const struct runner_ops *const runners[] = {
-	&runner_native,
 	&runner_ssh,
 	&runner_qemu,
+	&runner_native,
 };
 
 const struct runner_ops *runner_lookup(const char *name)
@@ -311,4 +322,67 @@ const struct runner_ops *runner_lookup(const char *name)
 		if (!strcmp(runners[i]->name, name))
 			return runners[i];
 	return NULL;
+}
+
+const struct runner_ops *runner_select(const struct run_job *job)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(runners); i++)
+		if (runners[i]->select(job))
+			return runners[i];
+	return &runner_native;
+}
+
+const struct runner_ops *runner_at(size_t i)
+{
+	return i < ARRAY_SIZE(runners) ? runners[i] : NULL;
+}
+
+static char runner_name_list[128];
+
+static void list_runner_names(void)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(runners) && len < sizeof(runner_name_list); i++)
+		len += (size_t)snprintf(runner_name_list + len, sizeof(runner_name_list) - len, "%s%s",
+					i ? " " : "", runners[i]->name);
+}
+
+const char *runner_names(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, list_runner_names);
+	return runner_name_list;
+}
+
+int runners_check(struct strbuf *err)
+{
+	size_t before = err->len;
+	for (size_t i = 0; i < ARRAY_SIZE(runners); i++) {
+		const struct runner_ops *r = runners[i];
+		if (!r->name || !*r->name || !r->help || !r->select || !r->exec)
+			sb_addf(err, "%sthe runner at runners[%zu] lacks a name, help, select or exec",
+				err->len ? "; " : "", i);
+		for (size_t k = 0; k < i && r->name; k++)
+			if (runners[k]->name && !strcmp(runners[k]->name, r->name))
+				sb_addf(err, "%stwo runners are named '%s'", err->len ? "; " : "",
+					r->name);
+	}
+	if (runners[ARRAY_SIZE(runners) - 1] != &runner_native)
+		sb_addf(err, "%srunner_native must be the last of runners[]", err->len ? "; " : "");
+	if (strlen(runner_names()) + 1 >= sizeof(runner_name_list))
+		sb_addf(err, "%sthe runners' names do not fit in %zu bytes", err->len ? "; " : "",
+			sizeof(runner_name_list));
+	return err->len > before ? -1 : 0;
+}
+
+void runner_job_release(const struct runner_ops *r, struct run_job *job)
+{
+	if (r && r->release)
+		r->release(job);
+	free(job->emu_plain);
+	free(job->note);
+	free(job->where);
+	free(job->crash);
+	job->emu_plain = job->note = job->where = job->crash = NULL;
+	job->priv = NULL;
 }

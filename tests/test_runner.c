@@ -112,6 +112,34 @@ static void check_no_pidfd(const char *dir)
 		"the checks without pidfd_open failed (status 0x%x)", status);
 }
 
+/* The registry: checked, asked in order, and the source of the names. */
+static void check_registry(void)
+{
+	struct strbuf err = {0};
+	T_CHECK(!runners_check(&err), "runners[]: %s", sb_str(&err));
+	sb_release(&err);
+	T_CHECK(!strcmp(runner_names(), "ssh qemu native"), "names '%s'", runner_names());
+	struct run_target board = {.host = "pi@board"};
+	const struct {
+		const char *what, *want;
+		struct run_job job;
+	} cases[] = {
+		{"a native build", "native", {.cross = NULL}},
+		{"a cross build", "qemu", {.cross = "mips64el-linux-gnuabi64"}},
+		{"a cross build on boards", "ssh", {.cross = "aarch64-linux-gnu", .board = &board}},
+		{"a native build on boards", "ssh", {.board = &board}},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct runner_ops *r = runner_select(&cases[i].job);
+		T_CHECK(!strcmp(r->name, cases[i].want), "%s: %s, not %s", cases[i].what, r->name,
+			cases[i].want);
+	}
+	for (size_t i = 0; runner_at(i); i++)
+		T_CHECK(runner_lookup(runner_at(i)->name) == runner_at(i), "lookup %s",
+			runner_at(i)->name);
+	T_CHECK(!runner_lookup("telnet"), "an unknown runner was found");
+}
+
 static void check_validate(const char *dir)
 {
 	char *a = test_write(dir, "a", "hello world\n");
@@ -141,6 +169,7 @@ int main(void)
 	char *dir = test_tmpdir("runner");
 	check_runner(dir);
 	check_no_pidfd(dir);
+	check_registry();
 	check_validate(dir);
 	free(dir);
 	return test_summary("test_runner");
