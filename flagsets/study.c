@@ -423,7 +423,7 @@ static void check_study(struct loader *ld)
 	for (size_t i = 0; i < s->meters.n; i++)
 		if (!meter_lookup(s->meters.v[i]))
 			load_error(ld, ld->meters_line, "unknown meter '%s' (known: %s)", s->meters.v[i],
-				   meter_names());
+				   meter_known_names());
 }
 
 int study_load(const char *path, struct study *s, struct strbuf *err)
