@@ -389,7 +389,7 @@ static void step_measure(struct run_step *st, int warmup, struct exec_result *re
 	int rc = own ? own->collect(&mr, &mm, &note) : 0;
 	if (rc && own->required)
 		set_failure(res, rc == -2 ? OUTCOME_UNSUPPORTED : OUTCOME_RUN_FAILED,
-			    xasprintf("no %s measured: %s", own->name, sb_str(&note)));
+			    note.len ? sb_detach(&note) : xasprintf("no %s figures", own->name));
 	else if (!rc && note.len)
 		add_detail(res, sb_detach(&note));
 	sb_release(&note);

@@ -71,7 +71,8 @@ struct meter_ops {
 	void (*wrap)(const struct meter_run *mr, struct strlist *prefix);
 	/* Read the figures of a finished run into out.  0 (note: a remark the
 	 * run's detail carries, or nothing); -1 none could be read; -2 this run
-	 * can never be measured so (a threaded guest); the reason in note. */
+	 * can never be measured so (a threaded guest); then note is the whole
+	 * line a required meter's failed run carries. */
 	int (*collect)(const struct meter_run *mr, struct measurements *out, struct strbuf *note);
 };
 

@@ -130,8 +130,7 @@ static int insn_probe(struct meter_state *st, struct strbuf *fact)
 	return 1;
 }
 
-/* a program that times itself reports its own "time"; the process's wall
- * time stays available as "wall" */
+/* summed over the run's guest processes; the counts files are removed */
 static int insn_collect(const struct meter_run *mr, struct measurements *out,
 			struct strbuf *note)
 {
@@ -140,12 +139,16 @@ static int insn_collect(const struct meter_run *mr, struct measurements *out,
 	int nproc = 0;
 	if (!q)
 		return -1;
-	int rc = qemu_plan_counts(&q->plan, &qc, &nproc, note);
+	struct strbuf why = {0};
+	int rc = qemu_plan_counts(&q->plan, &qc, &nproc, &why);
 	if (rc) {
 		/* -2, a threaded guest: no exact count can be had, in any
 		 * configuration - a measurement this runner lacks */
+		sb_addf(note, "no instruction counts: %s", sb_str(&why));
+		sb_release(&why);
 		return rc;
 	}
+	sb_release(&why);
 	if (q->plan.script) {
 		const char *argv0 = q->argv.v[2], *slash = strrchr(argv0, '/');
 		sb_addf(note, "insns: the %d guest process%s %s started through $EMU (the script "
