@@ -27,65 +27,6 @@ static size_t find_fn(const struct why_counts *c, const char *name)
 	return SIZE_MAX;
 }
 
-int why_parse_cachegrind(const char *path, struct why_counts *out, struct strbuf *err)
-{
-	memset(out, 0, sizeof(*out));
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		sb_addf(err, "%s: cannot read the cachegrind output: %s", path, strerror(errno));
-		return -1;
-	}
-	char *line = NULL;
-	size_t cap = 0, cur = SIZE_MAX;
-	int events_ok = 0;
-	while (getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		if (str_starts_with(line, "events:")) {
-			events_ok = str_starts_with(str_trim(line + 7), "Ir");
-		} else if (str_starts_with(line, "fn=")) {
-			/* a function spread over several files comes back: one row */
-			cur = find_fn(out, line + 3);
-			if (cur == SIZE_MAX) {
-				out->name = xrealloc(out->name, (out->n + 1) * sizeof(char *));
-				out->ir = xrealloc(out->ir, (out->n + 1) * sizeof(double));
-				out->name[out->n] = xstrdup(line + 3);
-				out->ir[out->n] = 0;
-				cur = out->n++;
-			}
-		} else if (str_starts_with(line, "summary:")) {
-			out->total = strtod(line + 8, NULL);
-		} else if (cur != SIZE_MAX && line[0] >= '0' && line[0] <= '9') {
-			char *p;
-			strtoul(line, &p, 10); /* the source line */
-			out->ir[cur] += strtod(p, NULL);
-		}
-	}
-	free(line);
-	fclose(f);
-	if (!events_ok || !out->n) {
-		sb_addf(err, "%s: %s (is this a cachegrind output file?)", path,
-			!events_ok ? "no Ir event" : "no function counts");
-		why_counts_release(out);
-		return -1;
-	}
-	return 0;
-}
-
-char *why_valgrind_path(void)
-{
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/valgrind", d);
-		if (!access(p, X_OK))
-			found = p;
-		else
-			free(p);
-	}
-	free(copy);
-	return found;
-}
-
 static int by_change(const void *x, const void *y)
 {
 	const struct why_row *a = x, *b = y;

@@ -3,8 +3,8 @@
  * instructions each function executes (cachegrind's Ir) in one run of
  * the workload, for both builds, side by side.
  *
- * The counts come from why_profile (pipeline/profile.h: analysis runs no
- * programs).  Instruction counts are deterministic, so one run of each
+ * The counts come from why_profile (pipeline/profile.h, over the cachegrind
+ * meter's harness/meter_cachegrind.h: analysis runs no programs).  Instruction counts are deterministic, so one run of each
  * build is enough.
  */
 #ifndef FLAGSCOPE_WHY_H
@@ -21,14 +21,6 @@ struct why_counts {
 	double total; /* the file's summary line */
 };
 void why_counts_release(struct why_counts *c);
-
-/* Parse a cachegrind output file (format: events, fl=/fi=/fe=/fn= lines,
- * "LINE COUNT..." lines, summary).  The first event must be Ir.  0, or -1
- * with a reason in err. */
-int why_parse_cachegrind(const char *path, struct why_counts *out, struct strbuf *err);
-
-/* The absolute path of valgrind on PATH (heap), or NULL. */
-char *why_valgrind_path(void);
 
 struct why_row {
 	const char *name; /* points into one of the counts */

@@ -14,6 +14,8 @@
 #include "explorer/options.h"
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
+#include "harness/meter.h"
+#include "harness/runner.h"
 #include "pipeline/pipeline.h"
 
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
@@ -40,7 +42,7 @@ static const struct option_spec run_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
 	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "repetitions per configuration (overrides the study)"},
 	{"workloads", 'w', OPT_STRING, &opt.workloads, "\"A B\"", "run only these workloads"},
-	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else all usable)"},
+	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
 	{"pin", 0, OPT_INT, &opt.pin, "CPU", "pin measured runs to one CPU"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
@@ -50,6 +52,17 @@ static const struct option_spec run_options[] = {
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{NULL},
 };
+
+/* from the registries, so a new meter or runner is described at once */
+static void run_plugins_help(FILE *out)
+{
+	char *meters = meter_help_text();
+	fprintf(out, "\nmeters (a study's meters =, or --meters):\n%s", meters);
+	free(meters);
+	fprintf(out, "\nrunners (chosen per run, in this order):\n");
+	for (size_t i = 0; runner_at(i); i++)
+		fprintf(out, "  %-10s %s\n", runner_at(i)->name, runner_at(i)->help);
+}
 
 static const struct command_spec run_cmd = {
 	.name = "run",
@@ -63,6 +76,7 @@ static const struct command_spec run_cmd = {
 		   "Exit status: 0 the study ran (failed configurations are results),\n"
 		   "2 bad input (the study file, an option) or results that could not be stored.",
 	.opts = run_options,
+	.more_help = run_plugins_help,
 };
 
 static void on_signal(int sig)

@@ -20,6 +20,7 @@
 #include "explorer/search/pipeline.h"
 #include "explorer/search/search.h"
 #include "explorer/study_path.h"
+#include "harness/meter_cachegrind.h"
 #include "pipeline/pipeline.h"
 
 static const char *const metric_choices[] = {"time", "insns", "size", NULL};
@@ -397,7 +398,7 @@ int cmd_search(int argc, char **argv)
 		goto out;
 	}
 	if (!opt.metric) {
-		char *vg = why_valgrind_path();
+		char *vg = cachegrind_valgrind_path();
 		opt.metric = vg ? "insns" : "time";
 		free(vg);
 	}

@@ -4,6 +4,8 @@
 
 #include "explorer/commands.h"
 #include "base/util.h"
+#include "harness/meter.h"
+#include "harness/runner.h"
 
 struct command {
 	const char *name;
@@ -37,6 +39,12 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	/* the plugin tables, once: a mistake there is the build's, not the user's */
+	struct strbuf bad = {0};
+	if (runners_check(&bad) | meters_check(&bad)) {
+		error_msg("%s (a bug in this build of flagscope: please report it)", sb_str(&bad));
+		return 2;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

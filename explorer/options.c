@@ -31,6 +31,8 @@ void options_help(const struct command_spec *cmd, FILE *out)
 	fprintf(out, "  %-28s %s\n", "-h, --help", "show this help");
 	if (cmd->details)
 		fprintf(out, "\n%s\n", cmd->details);
+	if (cmd->more_help)
+		cmd->more_help(out);
 }
 
 static const struct option_spec *find_long(const struct command_spec *cmd, const char *name,

@@ -31,6 +31,9 @@ struct command_spec {
 	const char *usage;   /* "[STUDY] [options]" */
 	const char *summary; /* one line */
 	const char *details; /* optional paragraph after the options */
+	/* optional: more help after details, made at run time (lists that come
+	 * from a registry, such as the meters) */
+	void (*more_help)(FILE *out);
 	const struct option_spec *opts; /* ends with an entry whose long_name is NULL */
 };
 

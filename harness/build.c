@@ -4,10 +4,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -416,6 +418,46 @@ static void build_finish(struct build *b, int status)
 	free(log);
 }
 
+/* Wait for one of the pool's own builds (pids[i] > 0) to end, and reap it.
+ * Never waitpid(-1): the program using this library may have children of
+ * its own (a board helper, a server under test) that are not ours to reap.
+ * Blocks in poll() on pidfds; without them (before Linux 5.3, or a seccomp
+ * profile that refuses pidfd_open) it looks every 20 ms. */
+static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status)
+{
+	struct pollfd *fds = xcalloc(n ? n : 1, sizeof(*fds));
+	pid_t got = -1;
+	while (got < 0) {
+		size_t nfd = 0, alive = 0;
+		for (size_t i = 0; i < n && got < 0; i++) {
+			if (pids[i] <= 0)
+				continue;
+			pid_t w = waitpid(pids[i], status, WNOHANG);
+			if (w == pids[i]) {
+				got = w;
+			} else if (w == 0 || errno == EINTR) {
+				alive++;
+			} else {
+				/* reaped by someone else: its status is lost */
+				*status = 127 << 8;
+				got = pids[i];
+			}
+		}
+		if (got >= 0 || !alive)
+			break;
+		for (size_t i = 0; i < n; i++) {
+			int fd = pids[i] > 0 ? (int)syscall(SYS_pidfd_open, pids[i], 0) : -1;
+			if (fd >= 0)
+				fds[nfd++] = (struct pollfd){.fd = fd, .events = POLLIN};
+		}
+		poll(fds, nfd, nfd == alive ? -1 : 20);
+		for (size_t i = 0; i < nfd; i++)
+			close(fds[i].fd);
+	}
+	free(fds);
+	return got;
+}
+
 void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user)
 {
 	size_t todo = 0, done = 0, next = 0;
@@ -459,12 +501,9 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 		if (!running)
 			break;
 		int status;
-		pid_t pid = waitpid(-1, &status, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
+		pid_t pid = wait_pool_child(pids, n, &status);
+		if (pid < 0)
 			break;
-		}
 		for (size_t i = 0; i < n; i++) {
 			if (pids[i] != pid)
 				continue;
@@ -503,11 +542,14 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 	char *tmp = xasprintf("%s.tmp%d", *in_dir, (int)getpid());
 	remove_tree(tmp);
 	mkdir_p(tmp, 0755);
-	char *script = xasprintf("cd '%s' && IN='%s' RECIPE='%s' /bin/sh -e -c '%s'", tmp, tmp,
-				 r->dir, "eval \"$FLAGSCOPE_INPUT_SCRIPT\"");
-	setenv("FLAGSCOPE_INPUT_SCRIPT", r->input_script, 1);
+	/* argv, not the environment, which other threads share */
+	char *const argv[] = {
+		"/bin/sh", "-c",
+		"cd \"$1\" || exit 1; export IN=\"$1\" RECIPE=\"$2\"; exec /bin/sh -e -c \"$3\" input",
+		"sh", tmp, r->dir, r->input_script, NULL,
+	};
 	char *out = NULL;
-	if (run_shell_capture(script, &out) != 0) {
+	if (run_capture(argv, &out) != 0) {
 		char *sum = build_log_summary(out ? out : "");
 		sb_addf(err, "%s: the input script failed: %s (fix the recipe's [input] script)",
 			r->name, sum);
@@ -523,9 +565,7 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 			file_write(done, "", 0);
 		}
 	}
-	unsetenv("FLAGSCOPE_INPUT_SCRIPT");
 	free(out);
-	free(script);
 	free(tmp);
 	free(done);
 	return rc;

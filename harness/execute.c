@@ -7,9 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/qemu.h"
-#include "harness/qemu_diag.h"
-#include "harness/runner_ssh.h"
 #include "harness/validate.h"
 
 const char *execute_run_name(const struct recipe_run *run)
@@ -109,13 +106,19 @@ static void tolerate_difference(const struct recipe_run *run, const char *run_di
 				const char *ref_dir, const char *build_dir, const char *in_dir,
 				const char *emu, struct strbuf *why, struct exec_result *res)
 {
-	/* $EMU runs the build's own (guest) programs, uncounted: empty here */
-	char *script = xasprintf("cd '%s' && EMU='%s' REF='%s' RUN='%s' BUILD='%s' IN='%s' /bin/sh -e -c \"$FLAGSCOPE_TOLERATE\"",
-				 run_dir, emu ? emu : "", ref_dir, run_dir, build_dir, in_dir);
-	setenv("FLAGSCOPE_TOLERATE", run->tolerate, 1);
+	/* $EMU runs the build's own (guest) programs, uncounted: empty here.
+	 * Everything goes through argv: board runs judge outputs on worker
+	 * threads, and a script passed through the shared environment could
+	 * reach another thread's shell empty (exit 0: a wrong output accepted). */
+	char *const argv[] = {
+		"/bin/sh", "-c",
+		"cd \"$1\" || exit 1; export EMU=\"$2\" REF=\"$3\" RUN=\"$1\" BUILD=\"$4\" "
+		"IN=\"$5\"; exec /bin/sh -e -c \"$6\" tolerate",
+		"sh", (char *)run_dir, (char *)(emu ? emu : ""), (char *)ref_dir, (char *)build_dir,
+		(char *)in_dir, run->tolerate, NULL,
+	};
 	char *out = NULL;
-	int rc = run_shell_capture(script, &out);
-	unsetenv("FLAGSCOPE_TOLERATE");
+	int rc = run_capture(argv, &out);
 	char *verdict = out ? str_trim(out) : "";
 	char *nl = strrchr(verdict, '\n');
 	if (nl)
@@ -127,7 +130,6 @@ static void tolerate_difference(const struct recipe_run *run, const char *run_di
 		set_failure(res, OUTCOME_WRONG_OUTPUT,
 			    xasprintf("%s; beyond tolerance: %s", sb_str(why), verdict));
 	free(out);
-	free(script);
 }
 
 /* Keeps what is there (a tolerance, a failure) and adds a note. */
@@ -196,223 +198,253 @@ static void save_reference(const struct recipe_run *run, const char *run_dir, co
 	free(tmp);
 }
 
-int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct recipe_run *run,
-		const char *in_dir, int warmup, const char *ref_dir, const char *save_ref,
-		struct exec_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	/* one folder per process: builds are shared between studies */
-	char *run_dir = xasprintf("%s/run-%s.%d", b->dir, *run->name ? run->name : "main",
-				  (int)getpid());
-	char *out_path = xasprintf("%s/stdout", run_dir);
-	char *err_path = xasprintf("%s/stderr", run_dir);
-	char *scratch = xasprintf("%s.meter", run_dir);
-	char *stdin_path = run->stdin_file ? xasprintf("%s/%s", in_dir, run->stdin_file) : NULL;
-	remove_tree(run_dir);
-	mkdir_p(run_dir, 0755);
+/* One run in flight: the job its runner sees, and what execute_run owns. */
+struct run_step {
+	const struct exec_ctx *ctx;
+	const struct build *b;
+	const struct recipe_run *run;
+	const char *in_dir;
+	const struct runner_ops *runner;
+	struct run_job job;
+	struct run_result rr;
+	struct strlist argv, guests;
+	char *run_dir, *out_path, *err_path, *scratch, *stdin_path;
+};
 
-	struct strlist argv = {0}, words = {0};
+/* The run's own folder, its argv from the recipe, and the spec a runner
+ * gets before it prepares. */
+static void step_init(struct run_step *st, int warmup)
+{
+	const struct build *b = st->b;
+	const struct recipe_run *run = st->run;
+	/* one folder per process: builds are shared between studies */
+	st->run_dir = xasprintf("%s/run-%s.%d", b->dir, *run->name ? run->name : "main",
+				(int)getpid());
+	st->out_path = xasprintf("%s/stdout", st->run_dir);
+	st->err_path = xasprintf("%s/stderr", st->run_dir);
+	st->scratch = xasprintf("%s.meter", st->run_dir);
+	if (run->stdin_file)
+		st->stdin_path = xasprintf("%s/%s", st->in_dir, run->stdin_file);
+	remove_tree(st->run_dir);
+	mkdir_p(st->run_dir, 0755);
+
+	struct strlist words = {0};
 	sl_split_ws(&words, run->args);
 	for (size_t i = 0; i < words.n; i++) {
-		char *w = substitute(words.v[i], in_dir, b->out_dir);
+		char *w = substitute(words.v[i], st->in_dir, b->out_dir);
 		if (i == 0 && !strchr(w, '/')) {
 			char *p = xasprintf("%s/%s", b->out_dir, w);
 			free(w);
 			w = p;
 		}
-		sl_push_owned(&argv, w);
+		sl_push_owned(&st->argv, w);
 	}
-	sl_push_owned(&argv, NULL);
-	argv.n--;
+	sl_release(&words);
+	sl_push_owned(&st->argv, NULL);
+	st->argv.n--;
+	for (size_t i = 0; b->recipe && i < b->recipe->binaries.n; i++)
+		sl_push_owned(&st->guests, xasprintf("%s/%s", b->out_dir, b->recipe->binaries.v[i]));
+	sl_push_owned(&st->guests, NULL);
 
-	struct run_spec spec = {
-		.argv = argv.v,
-		.cwd = run_dir,
-		.stdin_path = stdin_path,
-		.stdout_path = out_path,
-		.stderr_path = err_path,
-		.timeout = ctx->timeout > 0 ? ctx->timeout : run->timeout,
-		.pin_cpu = ctx->pin_cpu,
+	st->job = (struct run_job){
+		.spec = {
+			.argv = st->argv.v,
+			.cwd = st->run_dir,
+			.stdin_path = st->stdin_path,
+			.stdout_path = st->out_path,
+			.stderr_path = st->err_path,
+			.timeout = st->ctx->timeout > 0 ? st->ctx->timeout : run->timeout,
+			.pin_cpu = st->ctx->pin_cpu,
+		},
+		.scratch = st->scratch,
+		.guests = st->guests.v,
+		.cross = b->cfg ? b->cfg->target : NULL,
+		.cpu = b->cfg ? b->cfg->cpu : NULL,
+		.board = st->ctx->target,
+		.warmup = warmup,
 	};
-	for (size_t i = 0; i < ctx->nmeters; i++)
-		if (ctx->meters[i]->exit_stop && !warmup)
-			spec.exit_memory = 1;
-	struct run_result rr;
+	for (size_t i = 0; i < st->ctx->nmeters; i++)
+		if (st->ctx->meters[i]->exit_stop && !warmup)
+			st->job.spec.exit_memory = 1;
+}
+
+/* The runner that takes the run (boards, emulation, here) gets ready:
+ * OUTCOME_OK, or why the run cannot go ahead. */
+static void step_prepare(struct run_step *st, struct exec_result *res)
+{
+	const struct runner_ops *forced = st->ctx->runner;
+	st->runner = forced && forced != &runner_native ? forced : runner_select(&st->job);
+	if (!st->runner->exit_stop)
+		st->job.spec.exit_memory = 0;
+	if (!st->runner->prepare)
+		return;
+	struct strbuf why = {0};
+	int can = st->runner->prepare(&st->job, &why);
+	if (can <= 0)
+		set_failure(res, can == 0 ? OUTCOME_UNRUNNABLE : OUTCOME_RUN_FAILED, sb_detach(&why));
+	sb_release(&why);
+}
+
+/* Run it and judge how it ended. */
+static void step_exec(struct run_step *st, struct exec_result *res)
+{
+	const struct run_spec *spec = &st->job.spec;
 	struct strbuf err = {0};
-	const struct runner_ops *runner = ctx->runner;
-	int xrc;
-	const char *counts = NULL;
-	struct qemu_plan emu = {0};
-	struct strlist script_argv = {0};
-	res->outcome = OUTCOME_OK;
-	if (ctx->target) {
-		/* on a board: the real CPU, whatever the target */
-		runner = &runner_ssh;
-		spec.target = ctx->target;
-		spec.exit_memory = 0;
-	} else if (b->cfg && b->cfg->target) {
-		/* cross-built: qemu on the CPU model, counting instructions; a
-		 * script runs here and starts the guest programs through $EMU */
-		struct strlist guests = {0};
-		for (size_t i = 0; i < b->recipe->binaries.n; i++)
-			sl_push_owned(&guests, xasprintf("%s/%s", b->out_dir, b->recipe->binaries.v[i]));
-		sl_push_owned(&guests, NULL);
-		int can = qemu_plan_init(&emu, argv.v[0], guests.v, b->cfg->cpu, scratch, &err);
-		sl_release(&guests);
-		if (can <= 0) {
-			set_failure(res, can == 0 ? OUTCOME_UNRUNNABLE : OUTCOME_RUN_FAILED,
-				    sb_detach(&err));
-		} else if (emu.script) {
-			char *env = path_lookup("env");
-			sl_push_owned(&script_argv, env ? env : xstrdup("/usr/bin/env"));
-			sl_push_owned(&script_argv, xasprintf("EMU=%s", emu.emu));
-			for (size_t i = 0; i < argv.n; i++)
-				sl_push(&script_argv, argv.v[i]);
-			sl_push_owned(&script_argv, NULL);
-			script_argv.n--;
-			spec.argv = script_argv.v;
-			counts = emu.counts;
-			spec.exit_memory = 0; /* it would measure the shell */
-		} else {
-			runner = &runner_qemu;
-			counts = emu.counts;
-			spec.emu_cpu = emu.cpu;
-			spec.emu_counts = counts;
-			spec.exit_memory = 0;
-		}
-	}
-	if (res->outcome != OUTCOME_OK) {
-		/* decided before running */
-	} else if ((xrc = runner->exec(&spec, &rr, &err)) != 0) {
+	int xrc = st->runner->exec(spec, &st->rr, &err);
+	if (st->runner->diagnose)
+		st->runner->diagnose(&st->job, xrc ? NULL : &st->rr);
+	if (xrc) {
 		/* a board lost after its retries is the board's fault, and
 		 * a resumed study tries that run again */
-		set_failure(res, xrc == RUNNER_SSH_FAULT ? OUTCOME_BOARD_FAULT : OUTCOME_RUN_FAILED,
+		set_failure(res, xrc == RUNNER_FAULT ? OUTCOME_BOARD_FAULT : OUTCOME_RUN_FAILED,
 			    sb_detach(&err));
-	} else if (rr.timed_out) {
+	} else if (st->rr.timed_out) {
 		set_failure(res, OUTCOME_TIMED_OUT,
 			    xasprintf("killed after %.0f s (raise the timeout or shrink the input)",
-				      spec.timeout));
-	} else if (!rr.exited && counts && !emu.script && rr.signal == SIGILL && warmup) {
-		/* which instruction the CPU model lacks, and where */
-		char *why = NULL;
-		qemu_diagnose_trap(argv.v, spec.emu_cpu, run_dir, stdin_path, &why);
-		set_failure(res, OUTCOME_CRASHED,
-			    xasprintf("killed by SIGILL under emulation on %s: %s",
-				      spec.emu_cpu ? spec.emu_cpu : "the default model", why));
-		free(why);
-	} else if (!rr.exited) {
-		set_failure(res, OUTCOME_CRASHED,
-			    xasprintf("killed by signal %d (%s)", rr.signal, strsignal(rr.signal)));
-	} else if (rr.status != 0) {
-		char *line = last_line(err_path);
-		set_failure(res, OUTCOME_RUN_FAILED, xasprintf("exit status %d%s%s", rr.status,
+				      spec->timeout));
+	} else if (!st->rr.exited && st->job.crash) {
+		set_failure(res, OUTCOME_CRASHED, xstrdup(st->job.crash));
+	} else if (!st->rr.exited) {
+		set_failure(res, OUTCOME_CRASHED, xasprintf("killed by signal %d (%s)", st->rr.signal,
+							    strsignal(st->rr.signal)));
+	} else if (st->rr.status != 0) {
+		char *line = last_line(st->err_path);
+		set_failure(res, OUTCOME_RUN_FAILED, xasprintf("exit status %d%s%s", st->rr.status,
 							       *line ? ": " : "", line));
 		free(line);
 	}
 	sb_release(&err);
+}
 
-	if (res->outcome == OUTCOME_OK && run->expect) {
+/* The output: the recipe's expected stdout, the reference (or the
+ * recipe's tolerance of a difference), the metrics it prints. */
+static void step_check(struct run_step *st, const char *ref_dir, struct exec_result *res)
+{
+	if (res->outcome == OUTCOME_OK && st->run->expect) {
 		struct strbuf why = {0};
-		if (validate_files("stdout", out_path, run->expect, &why))
+		if (validate_files("stdout", st->out_path, st->run->expect, &why))
 			set_failure(res, OUTCOME_WRONG_OUTPUT,
-				    xasprintf("%s (expected: %s)", sb_str(&why), run->expect));
+				    xasprintf("%s (expected: %s)", sb_str(&why), st->run->expect));
 		sb_release(&why);
 	}
 	if (res->outcome == OUTCOME_OK && ref_dir)
-		compare_outputs(run, run_dir, ref_dir, b->out_dir, in_dir, emu.emu_plain, res);
+		compare_outputs(st->run, st->run_dir, ref_dir, st->b->out_dir, st->in_dir,
+				st->job.emu_plain, res);
 	if (res->outcome == OUTCOME_OK)
-		parse_metrics(run, out_path, err_path, res);
-	if (res->outcome == OUTCOME_OK) {
-		/* repetitions: the timed meters.  Warm-up: after it proved good,
-		 * one more run under the wrapping meters (perf), whose outcome
-		 * is the tool's business, not the program's. */
-		struct measurements mm = {0};
-		for (size_t i = 0; i < ctx->nmeters; i++) {
-			const struct meter_ops *m = ctx->meters[i];
-			if (!warmup && m->timed)
-				m->collect(&ctx->mstate, &rr, scratch, &mm);
-			if (!warmup || !m->wrap || counts)
-				continue;
-			struct strlist wrapped = {0};
-			m->wrap(&ctx->mstate, scratch, &wrapped);
-			for (size_t k = 0; k < argv.n; k++)
-				sl_push(&wrapped, argv.v[k]);
-			sl_push_owned(&wrapped, NULL);
-			wrapped.n--;
-			char *wout = xasprintf("%s.stdout", scratch);
-			struct run_spec ws = spec;
-			ws.exit_memory = 0;
-			ws.argv = wrapped.v;
-			ws.stdout_path = wout;
-			ws.stderr_path = NULL;
-			struct run_result wr;
-			struct strbuf werr = {0};
-			/* the selected runner: on a board, the board's perf */
-			if (!runner->exec(&ws, &wr, &werr) && wr.exited && wr.status == 0)
-				m->collect(&ctx->mstate, &wr, scratch, &mm);
-			sb_release(&werr);
-			unlink(wout);
-			free(wout);
-			sl_release(&wrapped);
-		}
-		/* a program that times itself reports its own "time"; the
-		 * process's wall time stays available as "wall" */
-		if (counts && res->outcome == OUTCOME_OK) {
-			struct qemu_counts qc;
-			struct strbuf cerr = {0};
-			int nproc = 0, crc = qemu_plan_counts(&emu, &qc, &nproc, &cerr);
-			if (!crc) {
-				if (emu.script)
-					add_detail(res, xasprintf("insns: the %d guest process%s %s started "
-								  "through $EMU (the script and the native "
-								  "programs it runs are not counted)",
-								  nproc, nproc == 1 ? "" : "es",
-								  strrchr(argv.v[0], '/') + 1));
-				measurements_add(&mm, "insns", (double)qc.insns, "insn");
-				for (int k = 0; k < INSN_NCLASSES; k++) {
-					char *name = xasprintf("insns.%s", insn_class_names[k]);
-					measurements_add(&mm, name, (double)qc.by_class[k], "insn");
-					free(name);
-				}
-			} else {
-				/* a threaded guest: no exact count can be had, in any
-				 * configuration - a measurement this runner lacks */
-				set_failure(res, crc == -2 ? OUTCOME_UNSUPPORTED : OUTCOME_RUN_FAILED,
-					    xasprintf("no instruction counts: %s", sb_str(&cerr)));
-			}
-			sb_release(&cerr);
-		}
-		int own_time = recipe_has_metric(run, "time");
-		for (size_t i = 0; i < mm.n; i++)
-			if (!(own_time && !strcmp(mm.v[i].name, "time")))
-				measurements_add(&res->m, mm.v[i].name, mm.v[i].value, mm.v[i].unit);
-		measurements_release(&mm);
-		if (save_ref)
-			save_reference(run, run_dir, save_ref);
+		parse_metrics(st->run, st->out_path, st->err_path, res);
+}
+
+/* One more run with m's tool in front, on the same runner (on a board:
+ * the board's perf); its outcome is the tool's business, not the
+ * program's. */
+static void step_wrapped(struct run_step *st, const struct meter_ops *m, struct measurements *mm)
+{
+	struct meter_run mr = {.st = &st->ctx->mstate, .job = &st->job, .scratch = st->scratch,
+			       .out = st->ctx->meter_out};
+	struct strlist wrapped = {0};
+	m->wrap(&mr, &wrapped);
+	for (size_t k = 0; k < st->argv.n; k++)
+		sl_push(&wrapped, st->argv.v[k]);
+	sl_push_owned(&wrapped, NULL);
+	wrapped.n--;
+	char *wout = xasprintf("%s.stdout", st->scratch);
+	struct run_spec ws = st->job.spec;
+	ws.exit_memory = 0;
+	ws.argv = wrapped.v;
+	ws.stdout_path = wout;
+	ws.stderr_path = NULL;
+	struct run_result wr;
+	struct strbuf werr = {0};
+	if (!st->runner->exec(&ws, &wr, &werr) && wr.exited && wr.status == 0) {
+		mr.rr = &wr;
+		m->collect(&mr, mm, &werr);
 	}
+	sb_release(&werr);
+	unlink(wout);
+	free(wout);
+	sl_release(&wrapped);
+}
+
+/* The meters of a good run: timed ones on the repetitions, wrapping ones
+ * once after the warm-up, the runner's own on every run.  A program that
+ * times itself reports its own "time"; the process's wall time stays
+ * available as "wall". */
+static void step_measure(struct run_step *st, int warmup, struct exec_result *res)
+{
+	struct measurements mm = {0};
+	struct meter_run mr = {.st = &st->ctx->mstate, .job = &st->job, .rr = &st->rr,
+			       .scratch = st->scratch, .out = st->ctx->meter_out};
+	struct strbuf note = {0};
+	for (size_t i = 0; i < st->ctx->nmeters; i++) {
+		const struct meter_ops *m = st->ctx->meters[i];
+		if (m->own)
+			continue;
+		if (!warmup && m->timed)
+			m->collect(&mr, &mm, &note);
+		if (warmup && m->wrap && st->runner->wraps)
+			step_wrapped(st, m, &mm);
+		sb_release(&note);
+	}
+	const struct meter_ops *own = st->runner->meter;
+	int rc = own ? own->collect(&mr, &mm, &note) : 0;
+	if (rc && own->required)
+		set_failure(res, rc == -2 ? OUTCOME_UNSUPPORTED : OUTCOME_RUN_FAILED,
+			    note.len ? sb_detach(&note) : xasprintf("no %s figures", own->name));
+	else if (!rc && note.len)
+		add_detail(res, sb_detach(&note));
+	sb_release(&note);
+	int own_time = recipe_has_metric(st->run, "time");
+	for (size_t i = 0; i < mm.n; i++)
+		if (!(own_time && !strcmp(mm.v[i].name, "time")))
+			measurements_add(&res->m, mm.v[i].name, mm.v[i].value, mm.v[i].unit);
+	measurements_release(&mm);
+}
+
+/* The notes every outcome carries, and the run's files. */
+static void step_finish(struct run_step *st, struct exec_result *res)
+{
 	/* an o32 program on a stand-in model: the report must say so */
-	if (emu.stand_in && res->outcome != OUTCOME_UNRUNNABLE)
-		add_detail(res, xasprintf("stand-in CPU model: %s", emu.stand_in));
+	if (st->job.note)
+		add_detail(res, xstrdup(st->job.note));
 	/* which board measured it: kept with the sample */
-	if (ctx->target && runner_ssh_last_board()) {
-		char *d = xasprintf("on %s%s%s", runner_ssh_last_board(), res->detail ? ": " : "",
+	if (st->job.where) {
+		char *d = xasprintf("on %s%s%s", st->job.where, res->detail ? ": " : "",
 				    res->detail ? res->detail : "");
 		free(res->detail);
 		res->detail = d;
 	}
 	/* a failed run's folder stays for a look until the next run */
 	if (res->outcome == OUTCOME_OK)
-		remove_tree(run_dir);
-	unlink(scratch);
-	qemu_plan_release(&emu);
-	sl_release(&script_argv);
-	sl_release(&argv);
-	sl_release(&words);
-	free(run_dir);
-	free(out_path);
-	free(err_path);
-	free(scratch);
-	free(stdin_path);
+		remove_tree(st->run_dir);
+	unlink(st->scratch);
+	runner_job_release(st->runner, &st->job);
+	sl_release(&st->argv);
+	sl_release(&st->guests);
+	free(st->run_dir);
+	free(st->out_path);
+	free(st->err_path);
+	free(st->scratch);
+	free(st->stdin_path);
+}
+
+int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct recipe_run *run,
+		const char *in_dir, int warmup, const char *ref_dir, const char *save_ref,
+		struct exec_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->outcome = OUTCOME_OK;
+	struct run_step st = {.ctx = ctx, .b = b, .run = run, .in_dir = in_dir};
+	step_init(&st, warmup);
+	step_prepare(&st, res);
+	if (res->outcome == OUTCOME_OK)
+		step_exec(&st, res);
+	step_check(&st, ref_dir, res);
+	if (res->outcome == OUTCOME_OK) {
+		step_measure(&st, warmup, res);
+		if (save_ref)
+			save_reference(run, st.run_dir, save_ref);
+	}
+	step_finish(&st, res);
 	return 0;
 }
 

@@ -1,7 +1,14 @@
 /*
  * execute.h - one measured run of one built workload: argv from the
- * recipe, the runner, the meters, validation against the reference, and
- * the metrics the recipe parses from the output.
+ * recipe, the runner (chosen from the runner registry, runner.h), the
+ * meters (meter.h), validation against the reference, and the metrics the
+ * recipe parses from the output.
+ *
+ * The steps of execute_run: lay out the run's folder and argv; select the
+ * runner and let it prepare; run and judge the end (timeout, signal, exit
+ * status, the runner's diagnosis); check the output (expect, reference,
+ * tolerance, metrics); measure (timed meters, wrapped runs, the runner's
+ * own meter); keep the reference.
  */
 #ifndef FLAGSCOPE_EXECUTE_H
 #define FLAGSCOPE_EXECUTE_H
@@ -10,7 +17,10 @@
 #include "harness/meter.h"
 #include "harness/runner.h"
 
+/* Shared by every run of a study; worker threads share one (read-only). */
 struct exec_ctx {
+	/* NULL or &runner_native: each run's runner is the one runner_select()
+	 * picks (boards, emulation, here); another: every run goes to it */
 	const struct runner_ops *runner;
 	const struct meter_ops *meters[8]; /* the meters that probed usable */
 	size_t nmeters;
@@ -18,6 +28,9 @@ struct exec_ctx {
 	int pin_cpu;    /* -1: none */
 	const struct run_target *target; /* boards over ssh; NULL: here */
 	double timeout; /* > 0 overrides the recipe's */
+	/* a meter's own result beyond measurements, by its contract (NULL: none);
+	 * cachegrind_run's per-function counts.  Not for threads sharing ctx. */
+	void *meter_out;
 };
 
 struct exec_result {

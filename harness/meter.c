@@ -1,6 +1,7 @@
 /* meter.c - the meter table, rusage and perf stat */
 #include "harness/meter.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,11 +30,10 @@ static int rusage_probe(struct meter_state *st, struct strbuf *fact)
 	return 1;
 }
 
-static int rusage_collect(const struct meter_state *st, const struct run_result *r,
-			  const char *scratch, struct measurements *out)
+static int rusage_collect(const struct meter_run *mr, struct measurements *out, struct strbuf *note)
 {
-	(void)st;
-	(void)scratch;
+	const struct run_result *r = mr->rr;
+	(void)note;
 	measurements_add(out, "time", r->wall, "s");
 	measurements_add(out, "wall", r->wall, "s");
 	measurements_add(out, "user", r->user, "s");
@@ -44,6 +44,8 @@ static int rusage_collect(const struct meter_state *st, const struct run_result 
 
 const struct meter_ops meter_rusage = {
 	.name = "rusage",
+	.help = "wall, user and sys time, peak RSS (wait4), every repetition",
+	.by_default = 1,
 	.timed = 1,
 	.probe = rusage_probe,
 	.collect = rusage_collect,
@@ -145,26 +147,25 @@ static int perf_probe(struct meter_state *st, struct strbuf *fact)
 	return 1;
 }
 
-static void perf_wrap(const struct meter_state *st, const char *scratch, struct strlist *prefix)
+static void perf_wrap(const struct meter_run *mr, struct strlist *prefix)
 {
 	sl_push(prefix, "/usr/bin/perf");
 	sl_push(prefix, "stat");
 	sl_push(prefix, "-x,");
 	sl_push(prefix, "-o");
-	sl_push(prefix, scratch);
+	sl_push(prefix, mr->scratch);
 	sl_push(prefix, "-e");
-	sl_push(prefix, st->events);
+	sl_push(prefix, mr->st->events);
 	sl_push(prefix, "--");
 }
 
-static int perf_collect(const struct meter_state *st, const struct run_result *r,
-			const char *scratch, struct measurements *out)
+static int perf_collect(const struct meter_run *mr, struct measurements *out, struct strbuf *note)
 {
-	(void)st;
-	(void)r;
-	char *text = file_read(scratch, NULL);
-	if (!text)
+	char *text = file_read(mr->scratch, NULL);
+	if (!text) {
+		sb_add(note, "perf wrote no counts");
 		return -1;
+	}
 	int n = perf_parse(text, out, NULL);
 	free(text);
 	return n > 0 ? 0 : -1;
@@ -172,6 +173,8 @@ static int perf_collect(const struct meter_state *st, const struct run_result *r
 
 const struct meter_ops meter_perf = {
 	.name = "perf",
+	.help = "perf stat counters (hardware where the machine has them), one wrapped run",
+	.by_default = 1,
 	.timed = 0,
 	.probe = perf_probe,
 	.wrap = perf_wrap,
@@ -189,11 +192,10 @@ static int memory_probe(struct meter_state *st, struct strbuf *fact)
 	return 1;
 }
 
-static int memory_collect(const struct meter_state *st, const struct run_result *r,
-			  const char *scratch, struct measurements *out)
+static int memory_collect(const struct meter_run *mr, struct measurements *out, struct strbuf *note)
 {
-	(void)st;
-	(void)scratch;
+	const struct run_result *r = mr->rr;
+	(void)note;
 	if (r->vm_hwm_kb < 0)
 		return -1;
 	measurements_add(out, "mem.virt", (double)r->vm_peak_kb, "KiB");
@@ -204,6 +206,8 @@ static int memory_collect(const struct meter_state *st, const struct run_result 
 
 const struct meter_ops meter_memory = {
 	.name = "memory",
+	.help = "peak virtual and resident size, dirty pages, read at exit (ptrace), every repetition",
+	.by_default = 1,
 	.timed = 1,
 	.exit_stop = 1,
 	.probe = memory_probe,
@@ -214,6 +218,8 @@ static const struct meter_ops *const meters[] = {
 	&meter_rusage,
 	&meter_perf,
 	&meter_memory,
+	&meter_cachegrind,
+	&meter_qemu_insn,
 };
 
 const struct meter_ops *meter_lookup(const char *name)
@@ -224,7 +230,69 @@ const struct meter_ops *meter_lookup(const char *name)
 	return NULL;
 }
 
+const struct meter_ops *meter_at(size_t i)
+{
+	return i < ARRAY_SIZE(meters) ? meters[i] : NULL;
+}
+
+static char default_names[128], known_names[128];
+
+static void list_names(void)
+{
+	size_t nd = 0, nk = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(meters); i++) {
+		const char *name = meters[i]->name;
+		if (meters[i]->by_default && nd < sizeof(default_names))
+			nd += (size_t)snprintf(default_names + nd, sizeof(default_names) - nd, "%s%s",
+					       nd ? " " : "", name);
+		if (nk < sizeof(known_names))
+			nk += (size_t)snprintf(known_names + nk, sizeof(known_names) - nk, "%s%s",
+					       nk ? " " : "", name);
+	}
+}
+
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
 const char *meter_names(void)
 {
-	return "rusage perf memory";
+	pthread_once(&names_once, list_names);
+	return default_names;
+}
+
+const char *meter_known_names(void)
+{
+	pthread_once(&names_once, list_names);
+	return known_names;
+}
+
+char *meter_help_text(void)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < ARRAY_SIZE(meters); i++)
+		sb_addf(&sb, "  %-10s %s%s\n", meters[i]->name, meters[i]->help,
+			meters[i]->by_default ? " (default)" : "");
+	return sb_detach(&sb);
+}
+
+int meters_check(struct strbuf *err)
+{
+	size_t before = err->len;
+	for (size_t i = 0; i < ARRAY_SIZE(meters); i++) {
+		const struct meter_ops *m = meters[i];
+		if (!m->name || !*m->name || strchr(m->name, ' ') || !m->help || !m->probe ||
+		    !m->collect)
+			sb_addf(err, "%sthe meter at meters[%zu] lacks a name (one word), help, probe "
+				     "or collect", err->len ? "; " : "", i);
+		else if (!m->timed && !m->wrap)
+			sb_addf(err, "%smeter '%s' is neither timed nor wrapping", err->len ? "; " : "",
+				m->name);
+		for (size_t k = 0; k < i && m->name; k++)
+			if (meters[k]->name && !strcmp(meters[k]->name, m->name))
+				sb_addf(err, "%stwo meters are named '%s'", err->len ? "; " : "",
+					m->name);
+	}
+	if (strlen(meter_known_names()) + 1 >= sizeof(known_names))
+		sb_addf(err, "%sthe meters' names do not fit in %zu bytes", err->len ? "; " : "",
+			sizeof(known_names));
+	return err->len > before ? -1 : 0;
 }

@@ -1,14 +1,24 @@
 /*
  * meter.h - what is measured around a run.  One const struct meter_ops per
- * meter, listed in meters[] (meter.c).
+ * meter, listed in meters[] (meter.c), the one registry: the names a study
+ * may use, the default set and help texts come from it.
  *
- * Timed meters (rusage) measure every repetition and add nothing to the
- * program's run.  Wrapping meters (perf) put a tool in front of the
- * program; they measure the warm-up run only, so the timed repetitions
- * never carry the tool's start-up cost.
+ * Timed meters (rusage, memory) measure every repetition and add nothing
+ * to the program's run.  Wrapping meters (perf, cachegrind) put a tool in
+ * front of the program; they measure one more run after the warm-up, so
+ * the timed repetitions never carry the tool's cost, and only where the
+ * runner lets a tool wrap the program (runner_ops.wraps).  A runner's own
+ * meter (qemu-insn: the qemu runner's plugin counts) measures every run
+ * that runner makes, listed or not.
  *
- * How to add a meter: write its probe/wrap/collect in harness/meter-<name>.c
- * (or here if small), declare it below, add it to meters[].
+ * How to add a meter:
+ *   1. write its probe / wrap / collect in harness/meter_<name>.c (or in
+ *      meter.c if small) as one const struct meter_ops with designated
+ *      initializers;
+ *   2. declare it below;
+ *   3. add it to meters[] in meter.c (by_default = 1 when a study that
+ *      names no meters should get it);
+ *   4. meters_check() (at start-up, and test_meter) says what is missing.
  */
 #ifndef FLAGSCOPE_METER_H
 #define FLAGSCOPE_METER_H
@@ -32,30 +42,58 @@ void measurements_release(struct measurements *m);
 struct meter_state {
 	char events[512]; /* perf: the events that count on this machine */
 	int hardware;     /* perf: hardware counters work */
+	char valgrind[256]; /* cachegrind: valgrind's path */
 	/* boards over ssh: the runs happen there, so probe there (perf asks
 	 * the boards' own perf); NULL: here */
 	const struct run_target *target;
 };
 
+/* What a meter's wrap and collect see of one run. */
+struct meter_run {
+	const struct meter_state *st;
+	const struct run_job *job;   /* the run; its runner's state in job->priv */
+	const struct run_result *rr; /* the finished run (collect only) */
+	const char *scratch;         /* a file path the wrapper may write */
+	void *out;                   /* the caller's, by the meter's contract (exec_ctx.meter_out) */
+};
+
 struct meter_ops {
 	const char *name;
-	int timed; /* 1: every repetition; 0: the warm-up run only (wrapping) */
-	int exit_stop; /* needs the runner to stop the program at its exit */
+	const char *help;  /* one line: what it measures */
+	int by_default;    /* in the set a study that names none gets */
+	int timed;         /* 1: every repetition; 0: one wrapped run after the warm-up */
+	int exit_stop;     /* needs the runner to stop the program at its exit */
+	int required;      /* a run it cannot measure fails (RUN_FAILED, or UNSUPPORTED on -2) */
+	int own;           /* a runner's own meter (runner_ops.meter): only that runner's runs */
 	/* 1 when usable here, 0 when not; appends a one-line fact either way */
 	int (*probe)(struct meter_state *st, struct strbuf *fact);
 	/* Append the wrapper's argv words (the program follows); NULL if none. */
-	void (*wrap)(const struct meter_state *st, const char *scratch, struct strlist *prefix);
-	/* Read the figures of a finished run.  0, or -1 if none could be read. */
-	int (*collect)(const struct meter_state *st, const struct run_result *r,
-		       const char *scratch, struct measurements *out);
+	void (*wrap)(const struct meter_run *mr, struct strlist *prefix);
+	/* Read the figures of a finished run into out.  0 (note: a remark the
+	 * run's detail carries, or nothing); -1 none could be read; -2 this run
+	 * can never be measured so (a threaded guest); then note is the whole
+	 * line a required meter's failed run carries. */
+	int (*collect)(const struct meter_run *mr, struct measurements *out, struct strbuf *note);
 };
 
 extern const struct meter_ops meter_rusage;
 extern const struct meter_ops meter_perf;
 extern const struct meter_ops meter_memory;
+extern const struct meter_ops meter_cachegrind; /* meter_cachegrind.c */
+extern const struct meter_ops meter_qemu_insn;  /* runner_qemu.c */
 
+/* NULL when no meter has that name */
 const struct meter_ops *meter_lookup(const char *name);
-/* "rusage perf memory" */
+/* The registry in order: NULL past the end. */
+const struct meter_ops *meter_at(size_t i);
+/* The default set, "rusage perf memory": what a study that names no
+ * meters uses. */
 const char *meter_names(void);
+/* Every meter a study may name, "rusage perf memory cachegrind qemu-insn". */
+const char *meter_known_names(void);
+/* One line per meter, "  NAME  HELP", for --help texts (heap). */
+char *meter_help_text(void);
+/* 0, or -1 with what is wrong with meters[] in err (a programming error) */
+int meters_check(struct strbuf *err);
 
 #endif

@@ -15,9 +15,9 @@
  *   ... run prefix + argv with the native runner (rusage, timeout) ...
  *   qemu_counts_read(counts_file, &counts, &err)
  * or qemu_run() for all three in one call (tests, `flagscope sysroot`).
- * A measured run (execute.c) goes through qemu_plan_init(), which also
- * covers a recipe's script that starts guest programs through $EMU, and
- * qemu_plan_counts().
+ * A measured run (the qemu runner, runner_qemu.c) goes through
+ * qemu_plan_init(), which also covers a recipe's script that starts guest
+ * programs through $EMU, and qemu_plan_counts() (the qemu-insn meter).
  */
 #ifndef FLAGSCOPE_QEMU_H
 #define FLAGSCOPE_QEMU_H

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -84,6 +85,13 @@ static void read_exit_memory(pid_t pid, struct run_result *res)
 	}
 }
 
+static void kill_run(pid_t pid, struct run_result *res)
+{
+	res->timed_out = 1;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
 /* Wait for a traced child: the exec stop (set the exit-stop option), the
  * exit stop (read memory), signals (passed on), the end.  SIGCHLD is
  * blocked by the caller so sigtimedwait can bound the wait. */
@@ -123,15 +131,93 @@ static int traced_wait(pid_t pid, double timeout, double t0, struct run_result *
 		}
 		double left = timeout > 0 ? timeout - (now_seconds() - t0) : 3600;
 		if (left <= 0) {
-			res->timed_out = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			kill_run(pid, res);
 			timeout = 0;
 			continue;
 		}
 		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
 		sigtimedwait(&chld, NULL, &ts);
 	}
+}
+
+struct watchdog {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct timespec deadline; /* CLOCK_MONOTONIC */
+	int done;
+	pid_t pid;
+	struct run_result *res;
+};
+
+static void *watchdog_main(void *arg)
+{
+	struct watchdog *w = arg;
+	pthread_mutex_lock(&w->lock);
+	int rc = 0;
+	while (!w->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w->cond, &w->lock, &w->deadline);
+	if (!w->done)
+		kill_run(w->pid, w->res);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Without a pidfd (kernels before 5.3, seccomp profiles that refuse
+ * pidfd_open) a thread keeps the time.  The child is waited for without
+ * being reaped (WNOWAIT), so the watchdog never kills a pid reused by
+ * another process. */
+static void wait_watched(pid_t pid, double timeout, struct run_result *res)
+{
+	struct watchdog w = {.done = 0, .pid = pid, .res = res};
+	pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&w.cond, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_mutex_init(&w.lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &w.deadline);
+	double end = (double)w.deadline.tv_sec + (double)w.deadline.tv_nsec / 1e9 + timeout;
+	w.deadline.tv_sec = (time_t)end;
+	w.deadline.tv_nsec = (long)((end - (double)(time_t)end) * 1e9);
+	pthread_t thread;
+	int started = !pthread_create(&thread, NULL, watchdog_main, &w);
+	siginfo_t info;
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	if (started) {
+		pthread_mutex_lock(&w.lock);
+		w.done = 1;
+		pthread_cond_signal(&w.cond);
+		pthread_mutex_unlock(&w.lock);
+		pthread_join(thread, NULL);
+	}
+	pthread_cond_destroy(&w.cond);
+	pthread_mutex_destroy(&w.lock);
+}
+
+/* Return once pid has exited (not reaped), killing its group when timeout
+ * seconds pass first (res->timed_out). */
+static void wait_bounded(pid_t pid, double timeout, struct run_result *res)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		wait_watched(pid, timeout, res);
+		return;
+	}
+	double end = now_seconds() + timeout;
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+	for (;;) {
+		double left = end - now_seconds();
+		int rc = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			kill_run(pid, res);
+		break;
+	}
+	close(pidfd);
+	if (p.revents == 0 && !res->timed_out)
+		wait_watched(pid, end - now_seconds(), res); /* poll failed */
 }
 
 static int native_exec(const struct run_spec *spec, struct run_result *res, struct strbuf *err)
@@ -175,20 +261,8 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		}
 		return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
 	}
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	int remaining_ms = spec->timeout > 0 ? (int)(spec->timeout * 1000) : -1;
-	if (pidfd >= 0) {
-		struct pollfd p = {.fd = pidfd, .events = POLLIN};
-		int rc;
-		while ((rc = poll(&p, 1, remaining_ms)) < 0 && errno == EINTR)
-			;
-		if (rc == 0) {
-			res->timed_out = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-		close(pidfd);
-	}
+	if (spec->timeout > 0)
+		wait_bounded(pid, spec->timeout, res);
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR) {
 			sb_addf(err, "wait4: %s", strerror(errno));
@@ -220,15 +294,26 @@ static int finish_result(const struct run_spec *spec, struct run_result *res, pi
 	return 0;
 }
 
+static int native_select(const struct run_job *job)
+{
+	(void)job;
+	return 1;
+}
+
 const struct runner_ops runner_native = {
 	.name = "native",
+	.help = "here, in a fixed environment, with a timeout, optionally pinned and stopped at exit",
+	.wraps = 1,
+	.exit_stop = 1,
+	.select = native_select,
 	.exec = native_exec,
 };
 
+/* Asked in this order: the first whose select() takes a run runs it. */
 static const struct runner_ops *const runners[] = {
-	&runner_native,
 	&runner_ssh,
 	&runner_qemu,
+	&runner_native,
 };
 
 const struct runner_ops *runner_lookup(const char *name)
@@ -237,4 +322,67 @@ const struct runner_ops *runner_lookup(const char *name)
 		if (!strcmp(runners[i]->name, name))
 			return runners[i];
 	return NULL;
+}
+
+const struct runner_ops *runner_select(const struct run_job *job)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(runners); i++)
+		if (runners[i]->select(job))
+			return runners[i];
+	return &runner_native;
+}
+
+const struct runner_ops *runner_at(size_t i)
+{
+	return i < ARRAY_SIZE(runners) ? runners[i] : NULL;
+}
+
+static char runner_name_list[128];
+
+static void list_runner_names(void)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(runners) && len < sizeof(runner_name_list); i++)
+		len += (size_t)snprintf(runner_name_list + len, sizeof(runner_name_list) - len, "%s%s",
+					i ? " " : "", runners[i]->name);
+}
+
+const char *runner_names(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, list_runner_names);
+	return runner_name_list;
+}
+
+int runners_check(struct strbuf *err)
+{
+	size_t before = err->len;
+	for (size_t i = 0; i < ARRAY_SIZE(runners); i++) {
+		const struct runner_ops *r = runners[i];
+		if (!r->name || !*r->name || !r->help || !r->select || !r->exec)
+			sb_addf(err, "%sthe runner at runners[%zu] lacks a name, help, select or exec",
+				err->len ? "; " : "", i);
+		for (size_t k = 0; k < i && r->name; k++)
+			if (runners[k]->name && !strcmp(runners[k]->name, r->name))
+				sb_addf(err, "%stwo runners are named '%s'", err->len ? "; " : "",
+					r->name);
+	}
+	if (runners[ARRAY_SIZE(runners) - 1] != &runner_native)
+		sb_addf(err, "%srunner_native must be the last of runners[]", err->len ? "; " : "");
+	if (strlen(runner_names()) + 1 >= sizeof(runner_name_list))
+		sb_addf(err, "%sthe runners' names do not fit in %zu bytes", err->len ? "; " : "",
+			sizeof(runner_name_list));
+	return err->len > before ? -1 : 0;
+}
+
+void runner_job_release(const struct runner_ops *r, struct run_job *job)
+{
+	if (r && r->release)
+		r->release(job);
+	free(job->emu_plain);
+	free(job->note);
+	free(job->where);
+	free(job->crash);
+	job->emu_plain = job->note = job->where = job->crash = NULL;
+	job->priv = NULL;
 }

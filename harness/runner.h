@@ -1,9 +1,21 @@
 /*
  * runner.h - where a measured program runs.  One const struct runner_ops
- * per runner, listed in runners[] (runner.c).
+ * per runner, listed in runners[] (runner.c), the one registry: names,
+ * selection and help texts come from it.
  *
- * How to add a runner (qemu, ssh): write harness/runner-<name>.c with a
- * const struct runner_ops, declare it here, add it to runners[].
+ * A run is a struct run_job (the context every hook gets); execute_run
+ * gives it to the first runner in runners[] whose select() takes it, then
+ * calls prepare, exec, diagnose and release in that order.
+ *
+ * How to add a runner:
+ *   1. write harness/runner_<name>.c with one const struct runner_ops
+ *      filled with designated initializers (name, help, select, exec; the
+ *      other hooks only when it needs them);
+ *   2. declare it below;
+ *   3. add it to runners[] in runner.c, before runner_native (native takes
+ *      every run the others leave, so it stays last);
+ *   4. runners_check() (run at start-up and by test_runner) says what is
+ *      missing.
  */
 #ifndef FLAGSCOPE_RUNNER_H
 #define FLAGSCOPE_RUNNER_H
@@ -37,6 +49,8 @@ struct run_spec {
 	const struct run_target *target; /* ssh: the board(s); NULL: run here */
 	const char *emu_cpu;     /* qemu: the CPU model (NULL: QEMU's default) */
 	const char *emu_counts;  /* qemu: where the plugin writes its counts */
+	int emu_native;          /* qemu: argv[0] runs here (a script starting its guest
+				    programs through $EMU, which argv already sets) */
 };
 
 struct run_result {
@@ -53,12 +67,51 @@ struct run_result {
 	long dirty_kb;     /* /proc/PID/smaps_rollup Private_Dirty */
 };
 
+struct meter_ops;
+
+/* One run, as the runner hooks see it. */
+struct run_job {
+	/* set by execute_run */
+	struct run_spec spec;         /* what exec runs; prepare may rewrite argv and emu_* */
+	const char *scratch;          /* path prefix for the run's own files (counts, wrappers) */
+	char *const *guests;          /* the build's own programs, full paths, NULL-terminated */
+	const char *cross;            /* the configuration's target; NULL: built for this machine */
+	const char *cpu;              /* cross: the study's CPU model (NULL: the emulator's default) */
+	const struct run_target *board; /* a study's boards over ssh; NULL: none */
+	int warmup;                   /* the first run of a build, checked and diagnosed */
+	/* set by the runner's hooks (heap; freed by runner_job_release) */
+	char *emu_plain;  /* $EMU for uncounted steps (a recipe's tolerate), or NULL */
+	char *note;       /* a fact every outcome of the run must carry (a stand-in CPU model) */
+	char *where;      /* where it ran, when a pool chose (a board's name) */
+	char *crash;      /* why a signal killed it, when the runner could tell */
+	void *priv;       /* the runner's own state */
+};
+
 struct runner_ops {
 	const char *name;
+	const char *help;  /* one line: where and how programs run */
+	int wraps;         /* wrapping meters (perf, cachegrind) may go in front of the program */
+	int exit_stop;     /* can stop the program at its exit (the memory meter) */
+	const struct meter_ops *meter; /* its own meter, on every run it makes; or NULL */
+	/* 1 when this runner takes the job (runners[] is asked in order) */
+	int (*select)(const struct run_job *job);
+	/* Before the run (NULL: nothing to do).  1 ready; 0 the program
+	 * cannot run this way (UNRUNNABLE, reason in why); -1 failed. */
+	int (*prepare)(struct run_job *job, struct strbuf *why);
 	/* Run spec to completion.  Returns 0 when the program ran (whatever its
-	 * exit status), -1 with a reason in err when it could not be started. */
+	 * exit status), -1 with a reason in err when it could not be started,
+	 * RUNNER_FAULT when the machine it runs on failed, not the program. */
 	int (*exec)(const struct run_spec *spec, struct run_result *res, struct strbuf *err);
+	/* After exec, whatever happened (rr NULL when exec failed): set
+	 * job->where or job->crash when the runner knows more.  May be NULL. */
+	void (*diagnose)(struct run_job *job, const struct run_result *rr);
+	/* Free job->priv and whatever prepare left on disk.  May be NULL. */
+	void (*release)(struct run_job *job);
 };
+
+/* exec's result when the machine failed (a board lost after its retries):
+ * a resumed study runs it again */
+#define RUNNER_FAULT (-2)
 
 extern const struct runner_ops runner_native;
 extern const struct runner_ops runner_ssh; /* runner_ssh.c */
@@ -66,5 +119,15 @@ extern const struct runner_ops runner_qemu; /* runner_qemu.c */
 
 /* NULL when no runner has that name */
 const struct runner_ops *runner_lookup(const char *name);
+/* The runner that takes job: the first in runners[] whose select() does. */
+const struct runner_ops *runner_select(const struct run_job *job);
+/* The registry in order, for lists and help: NULL past the end. */
+const struct runner_ops *runner_at(size_t i);
+/* "ssh qemu native" */
+const char *runner_names(void);
+/* 0, or -1 with what is wrong with runners[] in err (a programming error) */
+int runners_check(struct strbuf *err);
+/* Run the runner's release hook, then free the job's notes. */
+void runner_job_release(const struct runner_ops *r, struct run_job *job);
 
 #endif

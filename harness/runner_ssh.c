@@ -404,9 +404,36 @@ static int ssh_exec(const struct run_spec *spec, struct run_result *res, struct 
 	return rc == BOARD_FAULT ? RUNNER_SSH_FAULT : rc ? -1 : 0;
 }
 
+/* A study's boards take every run, whatever the build's target: the
+ * board's CPU is the real one. */
+static int ssh_select(const struct run_job *job)
+{
+	return job->board != NULL;
+}
+
+static int ssh_prepare(struct run_job *job, struct strbuf *why)
+{
+	(void)why;
+	job->spec.target = job->board;
+	return 1;
+}
+
+/* The pool chose the board: the sample keeps its name. */
+static void ssh_diagnose(struct run_job *job, const struct run_result *rr)
+{
+	(void)rr;
+	if (last_board[0])
+		job->where = xstrdup(last_board);
+}
+
 const struct runner_ops runner_ssh = {
 	.name = "ssh",
+	.help = "on the study's boards ([run] host =), through a measuring helper on each board",
+	.wraps = 1,
+	.select = ssh_select,
+	.prepare = ssh_prepare,
 	.exec = ssh_exec,
+	.diagnose = ssh_diagnose,
 };
 
 const char *runner_ssh_last_board(void)

@@ -62,7 +62,7 @@
 #define RUNNER_SSH_ATTEMPTS 3
 /* exec's result when no board could run it (see above); -1 stays "the
  * program or its files are wrong", as for every runner */
-#define RUNNER_SSH_FAULT (-2)
+#define RUNNER_SSH_FAULT RUNNER_FAULT
 
 /* sh_quote and sh_quote_argv (base/util.h) make every word that goes
  * through a remote shell one quoted word. */

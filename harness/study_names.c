@@ -22,7 +22,7 @@ int study_check_names(const struct study *s, struct strbuf *err)
 	for (size_t i = 0; i < s->meters.n; i++)
 		if (!meter_lookup(s->meters.v[i])) {
 			char *what = xasprintf("unknown meter '%s' (known: %s)", s->meters.v[i],
-					       meter_names());
+					       meter_known_names());
 			add_line(err, s->path, s->meters_line, what);
 			free(what);
 			rc = -1;

@@ -181,7 +181,7 @@ static void setup_meters(struct pipeline *pl)
 		const struct meter_ops *m = meter_lookup(names.v[i]);
 		struct strbuf fact = {0};
 		if (!m) {
-			warn_msg("unknown meter '%s' ignored (known: %s)", names.v[i], meter_names());
+			warn_msg("unknown meter '%s' ignored (known: %s)", names.v[i], meter_known_names());
 			continue;
 		}
 		int usable = m->probe(&pl->exec.mstate, &fact);

@@ -5,8 +5,7 @@
  * The run is the recipe's own (execute_run: the same argv, input folder,
  * clean environment and working directory as a measured run), once plain
  * and once under `valgrind --tool=cachegrind --cache-sim=no`, natively.
- * Not thread-safe (the cachegrind meter's callbacks get no context yet, so
- * one profile at a time per process: search profiles in child processes).
+ * Reentrant: the counts go straight to out.
  */
 #ifndef FLAGSCOPE_PROFILE_H
 #define FLAGSCOPE_PROFILE_H

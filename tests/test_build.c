@@ -3,6 +3,9 @@
  * builds told apart (a complaint about the configuration's own flag, or the
  * build's own failure), and the toolchain identity.
  */
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "harness/build.h"
 #include "tests/testlib.h"
 
@@ -173,6 +176,41 @@ static void check_failures(const char *dir)
 	toolchain_release(&gcc);
 }
 
+/* The pool reaps only its own builds: a child the caller forked, which
+ * ends while a build runs, is still there for the caller to wait for. */
+static void check_own_children(const char *dir)
+{
+	struct toolchain gcc;
+	struct strbuf err = {0};
+	if (toolchain_probe("gcc", &gcc, &err)) {
+		printf("SKIP: the pool's children: %s\n", sb_str(&err));
+		sb_release(&err);
+		return;
+	}
+	struct recipe r = {.name = "slow", .dir = (char *)dir, .build_script = "sleep 0.5",
+			   .hash = "own-children"};
+	struct config cfg = {.cc = "gcc", .cflags = "-O2", .ldflags = "", .link = -1};
+	struct build b[2] = {
+		{.cfg = &cfg, .tc = &gcc, .recipe = &r, .src_dir = dir, .src_id = "a"},
+		{.cfg = &cfg, .tc = &gcc, .recipe = &r, .src_dir = dir, .src_id = "b"},
+	};
+	pid_t mine = fork();
+	if (mine == 0)
+		_exit(42);
+	build_init(&b[0]);
+	build_init(&b[1]);
+	build_all(b, 2, 2, NULL, NULL);
+	T_CHECK(b[0].outcome == OUTCOME_OK && b[1].outcome == OUTCOME_OK, "builds: %s %s",
+		outcome_name(b[0].outcome), outcome_name(b[1].outcome));
+	int status = 0;
+	T_CHECK(waitpid(mine, &status, WNOHANG) == mine && WIFEXITED(status) &&
+			WEXITSTATUS(status) == 42,
+		"the caller's own child was reaped by build_all");
+	build_release(&b[0]);
+	build_release(&b[1]);
+	toolchain_release(&gcc);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("build");
@@ -180,6 +218,7 @@ int main(void)
 	check_keys();
 	check_summaries();
 	check_failures(dir);
+	check_own_children(dir);
 	free(dir);
 	return test_summary("test_build");
 }

@@ -1,7 +1,17 @@
 /*
  * test_runner.c - the native runner and the validation of outputs: exit
  * status, signals, timeouts, the fixed environment, first differing byte.
+ * Timeouts hold without pidfd_open too (a seccomp filter refuses it, as
+ * older container profiles and kernels before 5.3 do).
  */
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
 #include "harness/runner.h"
 #include "harness/validate.h"
 #include "tests/testlib.h"
@@ -63,6 +73,73 @@ static void check_runner(const char *dir)
 	free(out);
 }
 
+/* In a child process: pidfd_open fails with ENOSYS from here on. */
+static int refuse_pidfd_open(void)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {.len = ARRAY_SIZE(code), .filter = code};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
+		return -1;
+	return syscall(SYS_pidfd_open, getpid(), 0) < 0 && errno == ENOSYS ? 0 : -1;
+}
+
+static void check_no_pidfd(const char *dir)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (refuse_pidfd_open()) {
+			printf("SKIP: no pidfd_open fallback case: cannot install a seccomp filter\n");
+			_exit(77);
+		}
+		struct run_result r;
+		T_CHECK(!run_sh(dir, "sleep 10", 0.3, &r) && r.timed_out && !r.exited && r.signal == 9,
+			"no pidfd, timeout: timed_out=%d signal=%d", r.timed_out, r.signal);
+		T_CHECK(r.wall < 5, "no pidfd: the timeout did not stop the run (%.1f s)", r.wall);
+		T_CHECK(!run_sh(dir, "sleep 0.2; exit 3", 10, &r) && r.exited && r.status == 3 &&
+				!r.timed_out && r.wall >= 0.2 && r.wall < 5,
+			"no pidfd, exit 3: exited=%d status=%d wall %.3f", r.exited, r.status, r.wall);
+		_exit(test_failures ? 1 : 0);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	T_CHECK(WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 77),
+		"the checks without pidfd_open failed (status 0x%x)", status);
+}
+
+/* The registry: checked, asked in order, and the source of the names. */
+static void check_registry(void)
+{
+	struct strbuf err = {0};
+	T_CHECK(!runners_check(&err), "runners[]: %s", sb_str(&err));
+	sb_release(&err);
+	T_CHECK(!strcmp(runner_names(), "ssh qemu native"), "names '%s'", runner_names());
+	struct run_target board = {.host = "pi@board"};
+	const struct {
+		const char *what, *want;
+		struct run_job job;
+	} cases[] = {
+		{"a native build", "native", {.cross = NULL}},
+		{"a cross build", "qemu", {.cross = "mips64el-linux-gnuabi64"}},
+		{"a cross build on boards", "ssh", {.cross = "aarch64-linux-gnu", .board = &board}},
+		{"a native build on boards", "ssh", {.board = &board}},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct runner_ops *r = runner_select(&cases[i].job);
+		T_CHECK(!strcmp(r->name, cases[i].want), "%s: %s, not %s", cases[i].what, r->name,
+			cases[i].want);
+	}
+	for (size_t i = 0; runner_at(i); i++)
+		T_CHECK(runner_lookup(runner_at(i)->name) == runner_at(i), "lookup %s",
+			runner_at(i)->name);
+	T_CHECK(!runner_lookup("telnet"), "an unknown runner was found");
+}
+
 static void check_validate(const char *dir)
 {
 	char *a = test_write(dir, "a", "hello world\n");
@@ -91,6 +168,8 @@ int main(void)
 {
 	char *dir = test_tmpdir("runner");
 	check_runner(dir);
+	check_no_pidfd(dir);
+	check_registry();
 	check_validate(dir);
 	free(dir);
 	return test_summary("test_runner");

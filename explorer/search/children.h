@@ -1,8 +1,8 @@
 /*
  * children.h - a little work in child processes, `jobs` at a time, each
- * child's answer a string sent back over a pipe.  For work whose code
- * keeps state in statics (why_profile) or that is mostly waiting on
- * another program (probing a compiler).
+ * child's answer a string sent back over a pipe.  For work that is mostly
+ * waiting on another program (valgrind, probing a compiler), kept apart
+ * from this process in case that program takes it down.
  */
 #ifndef FLAGSCOPE_SEARCH_CHILDREN_H
 #define FLAGSCOPE_SEARCH_CHILDREN_H

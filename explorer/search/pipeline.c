@@ -276,7 +276,9 @@ static void profile_child(size_t i, void *user, struct strbuf *out)
 }
 
 /* Instruction counts of several builds' runs under cachegrind, in child
- * processes (why_profile keeps its state in statics); NAN when one failed. */
+ * processes, pl->jobs at a time (valgrind runs tens of times slower than
+ * the program; the children also keep a crashing valgrind apart); NAN when
+ * one failed. */
 static void profile_many(struct search_pipeline *pl, char **build_dirs, const struct recipe_run **runs,
 			 const struct recipe **recs, size_t n, double *out)
 {
