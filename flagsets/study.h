@@ -38,6 +38,15 @@ struct axis_kind_info {
 	/* Reject a level; NULL when any level is fine.  Returns 0 or -1 with
 	 * a reason (no file:line) in err. */
 	int (*check_level)(const char *level, const char *value, struct strbuf *err);
+	/* Read a level's whole value once the file is loaded (continuation
+	 * lines joined): a word that names the level's own meaning
+	 * (`musl = musl`, `static = static`, `native` in a target axis) is
+	 * taken as that meaning and leaves the value, never reaching the
+	 * compiler; a value that cannot mean anything in this axis
+	 * (`dynamic = static`, `O2 = O2`) is refused.  NULL: used as written.
+	 * Returns 0 (*value may be replaced, heap) or -1 with a reason and
+	 * what to write (no file:line) in err. */
+	int (*read_value)(const char *level, char **value, struct strbuf *err);
 };
 
 const struct axis_kind_info *axis_kind_lookup(const char *axis_name);

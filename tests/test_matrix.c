@@ -84,6 +84,23 @@ int main(void)
 	matrix_release(&m);
 	study_release(&s);
 	sb_release(&err);
+
+	/* `native` in a target axis is this machine: no triple, timed by default */
+	rc = load(dir, "[study]\nworkloads = crc32\n[axis target]\nhere = native\n"
+		       "mips = mips64el-linux-gnuabi64\n", &s, &m, &err);
+	T_CHECK(rc == 0 && m.n == 2 && !m.configs[0].target && m.configs[1].target &&
+			!strcmp(m.configs[1].target, "mips64el-linux-gnuabi64"),
+		"native target: %s", sb_str(&err));
+	T_CHECK(!strcmp(s.metric, "insns"), "a study with an emulated level ranks insns, not %s",
+		s.metric);
+	matrix_release(&m);
+	study_release(&s);
+	rc = load(dir, "[study]\nworkloads = crc32\n[axis target]\nhere = native\n", &s, &m, &err);
+	T_CHECK(rc == 0 && !strcmp(s.metric, "time"), "only native: metric %s (%s)", s.metric,
+		sb_str(&err));
+	matrix_release(&m);
+	study_release(&s);
+	sb_release(&err);
 	free(dir);
 	return test_summary("test_matrix");
 }
