@@ -184,7 +184,11 @@ int cmd_report(int argc, char **argv)
 		const struct report_ops *ops = report_format(opt.format);
 		if (!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) {
 			report_print(stdout, &rk, ops);
-			rc = 0;
+			char *unranked = ranking_why_unranked(&rk);
+			if (unranked)
+				error_msg("%s", unranked);
+			rc = unranked ? 1 : 0;
+			free(unranked);
 		}
 	}
 	ranking_release(&rk);

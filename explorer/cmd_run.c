@@ -509,8 +509,13 @@ static int finish(struct session *s)
 	}
 	progress_end();
 	report_print(stdout, &rk, report_format(opt.format));
+	char *unranked = ranking_why_unranked(&rk);
+	if (unranked)
+		error_msg("%s", unranked);
 	ranking_release(&rk);
-	return run_interrupted ? 1 : 0;
+	int rc = run_interrupted || unranked ? 1 : 0;
+	free(unranked);
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
