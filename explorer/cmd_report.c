@@ -1,4 +1,5 @@
 /* cmd_report.c - flagscope report: the ranking stored in a database */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,11 +12,14 @@
 
 static struct {
 	const char *db, *format, *study, *metric, *alpha, *min_effect, *pareto, *pivot, *memory;
+	const char *output;
 } opt;
 
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_format_names},
+	{"output", 'o', OPT_STRING, &opt.output, "FILE",
+	 "write the report (any format, --pivot too) to FILE instead of stdout"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "SEL",
 	 "rank by this metric: time, user, sys, mem.res, size.text, perf/task-clock, insns, a "
 	 "recipe's metric; or only some items: WORKLOAD[/RUN][/METRIC] (see below)"},
@@ -117,6 +121,33 @@ static int split_memory(const char *arg, char *v[PIVOT_NMEM])
 	return ok ? 0 : -1;
 }
 
+/* Where the report goes: stdout, or -o FILE, opened only once there is a
+ * report to write (a failed report leaves no empty file behind).  NULL
+ * after saying why. */
+static FILE *output_open(void)
+{
+	if (!opt.output)
+		return stdout;
+	FILE *f = fopen(opt.output, "w");
+	if (!f)
+		error_msg("%s: cannot write the report: %s (check the path)", opt.output,
+			  strerror(errno));
+	return f;
+}
+
+/* 0, or -1 after saying the file could not be written */
+static int output_close(FILE *f)
+{
+	if (f == stdout)
+		return 0;
+	int bad = ferror(f);
+	if (fclose(f) || bad) {
+		error_msg("%s: cannot write the report (check the disk)", opt.output);
+		return -1;
+	}
+	return 0;
+}
+
 static int print_pivot(struct store *st, const char *study)
 {
 	const struct pivot_ops *ops = pivot_format(opt.format);
@@ -138,8 +169,11 @@ static int print_pivot(struct store *st, const char *study)
 			  opt.memory ? (const char *const *)mem : NULL, &pv, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
-		pivot_print(stdout, &pv, ops);
-		rc = 0;
+		FILE *out = output_open();
+		if (out) {
+			pivot_print(out, &pv, ops);
+			rc = output_close(out) ? 2 : 0;
+		}
 	}
 	pivot_release(&pv);
 	for (size_t k = 0; k < PIVOT_NMEM; k++)
@@ -182,12 +216,13 @@ int cmd_report(int argc, char **argv)
 		error_msg("%s", sb_str(&err));
 	} else {
 		const struct report_ops *ops = report_format(opt.format);
-		if (!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) {
-			report_print(stdout, &rk, ops);
+		FILE *out = NULL;
+		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = output_open())) {
+			report_print(out, &rk, ops);
 			char *unranked = ranking_why_unranked(&rk);
 			if (unranked)
 				error_msg("%s", unranked);
-			rc = unranked ? 1 : 0;
+			rc = output_close(out) ? 2 : unranked ? 1 : 0;
 			free(unranked);
 		}
 	}
