@@ -63,7 +63,9 @@ static const struct command_spec report_cmd = {
 		   "REF/LEVEL (above 1: LEVEL uses less), REF being the baseline's level.\n"
 		   "Configurations are compared within each combination of the other axes'\n"
 		   "levels (one block each); a block without the reference level compares\n"
-		   "with the baseline.  E.g. flagscope report --pivot libc, or for the\n"
+		   "with the baseline.  --metric takes the same selectors as above: the\n"
+		   "pivot shows its metric over its items only (--pivot libc --metric\n"
+		   "libcbench/malloc_big1).  E.g. flagscope report --pivot libc, or for the\n"
 		   "dietlibc preset: --pivot libc --memory\n"
 		   "server_virt_kb,server_rss_kb,server_dirty_kb.",
 	.opts = report_options,

@@ -1,7 +1,8 @@
 #!/bin/bash
 # it_report_output.sh - report -o FILE writes the report there instead of
 # stdout, in every format and with --pivot; a path that cannot be written
-# exits 2, and a report that fails writes no file.
+# exits 2, and a report that fails writes no file.  --pivot with a
+# --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_report_output
@@ -35,4 +36,11 @@ set +e; fs report -o no/such/dir/r.txt 2> bad.err; rc=$?; set -e
 	fail "an unwritable path must exit 2 and say so, got $rc: $(cat bad.err)"
 set +e; fs report -m nosuchmetric -o failed.txt 2> /dev/null; rc=$?; set -e
 [ "$rc" = 2 ] && [ ! -e failed.txt ] || fail "a report that fails must write no file (rc $rc)"
+
+# --pivot takes --metric selectors: the selected metric over the selected items
+fs report --pivot opt --metric tiny/sum > sel.txt
+grep -q "^metric sum over tiny, " sel.txt || fail "--pivot --metric tiny/sum: $(head -2 sel.txt)"
+set +e; fs report --pivot opt --metric tiny/nosuch > /dev/null 2> sel.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q "tiny/nosuch: workload tiny has no run or metric 'nosuch'" sel.err ||
+	fail "a selector naming nothing must be refused with --pivot, got $rc"
 echo "PASS it_report_output"
