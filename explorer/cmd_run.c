@@ -509,7 +509,8 @@ static int finish(struct session *s)
 	}
 	progress_end();
 	report_print(stdout, &rk, report_format(opt.format));
-	char *unranked = ranking_why_unranked(&rk);
+	/* a shard ranks only its share: the merged database answers */
+	char *unranked = s->shard_n > 1 ? NULL : ranking_why_unranked(&rk);
 	if (unranked)
 		error_msg("%s", unranked);
 	ranking_release(&rk);
