@@ -14,8 +14,9 @@
  *                per_board, helper_cc, cpu: run on boards over ssh
  *                (harness/runner_ssh.h)
  *
- * How to add a reserved axis: one entry in axis_kinds[] (study.c) and the
- * field it sets in struct config (matrix.h).
+ * How to add a reserved axis: one entry in axis_kinds[] (study.c) with
+ * check_level/read_value saying which names and values mean something
+ * there, and the field it sets in struct config (matrix.h).
  */
 #ifndef FLAGSCOPE_STUDY_H
 #define FLAGSCOPE_STUDY_H
