@@ -145,8 +145,8 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 			break;
 		case AXIS_TARGET:
 			free(c->target);
-			/* "" is `native`: this machine */
-			c->target = *l->value ? xstrdup(l->value) : NULL;
+			/* `native`: this machine */
+			c->target = strcmp(l->value, "native") ? xstrdup(l->value) : NULL;
 			break;
 		case AXIS_CPU:
 			free(c->cpu);

@@ -126,14 +126,12 @@ static int libc_value(const char *level, char **value, struct strbuf *err)
 }
 
 /* A triple, or `native` for this machine (no cross compiler, no
- * emulator): the value becomes "". */
+ * emulator; kept as written, so a study written back from its levels, as
+ * search does, reads the same). */
 static int target_value(const char *level, char **value, struct strbuf *err)
 {
-	if (!strcmp(*value, "native")) {
-		free(*value);
-		*value = xstrdup("");
+	if (!strcmp(*value, "native"))
 		return 0;
-	}
 	if (**value == '-' || !strchr(*value, '-') || strpbrk(*value, " \t")) {
 		sb_addf(err, "target level '%s' has the value '%s', which is not a target triple (write a triple, e.g. '%s = mips64el-linux-gnuabi64', or '%s = native' for this machine; flags belong in another axis)",
 			level, *value, level, level);
@@ -592,7 +590,7 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 		for (size_t a = 0; a < s->naxes; a++)
 			for (size_t l = 0; l < s->axes[a].nlevels; l++)
 				emulated |= (s->axes[a].kind->kind == AXIS_TARGET &&
-					     *s->axes[a].levels[l].value) ||
+					     strcmp(s->axes[a].levels[l].value, "native")) ||
 					    s->axes[a].levels[l].keys[LKEY_TARGET] != NULL;
 		s->metric = xstrdup(emulated ? "insns" : "time");
 	}

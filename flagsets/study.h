@@ -41,9 +41,10 @@ struct axis_kind_info {
 	int (*check_level)(const char *level, const char *value, struct strbuf *err);
 	/* Read a level's whole value once the file is loaded (continuation
 	 * lines joined): a word that names the level's own meaning
-	 * (`musl = musl`, `static = static`, `native` in a target axis) is
-	 * taken as that meaning and leaves the value, never reaching the
-	 * compiler; a value that cannot mean anything in this axis
+	 * (`musl = musl`, `static = static`) is taken as that meaning and
+	 * leaves the value, never reaching the compiler (`native` in a target
+	 * axis stays: matrix.c reads it as this machine); a value that cannot
+	 * mean anything in this axis
 	 * (`dynamic = static`, `O2 = O2`) is refused.  NULL: used as written.
 	 * Returns 0 (*value may be replaced, heap) or -1 with a reason and
 	 * what to write (no file:line) in err. */

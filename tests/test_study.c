@@ -104,7 +104,8 @@ static const struct value_case value_cases[] = {
 	{"static with flags", "[study]\nworkloads = crc32\n[axis link]\nstatic = -static -Wl,-O1\n",
 	 "static", "-static -Wl,-O1"},
 	{"gcc = gcc", "[study]\nworkloads = crc32\n[axis cc]\ngcc = gcc\n", "gcc", "gcc"},
-	{"target native", "[study]\nworkloads = crc32\n[axis target]\nhere = native\n", "here", ""},
+	{"target native", "[study]\nworkloads = crc32\n[axis target]\nhere = native\n", "here",
+	 "native"},
 	{"target triple", "[study]\nworkloads = crc32\n[axis target]\n"
 	 "mips64el-linux-gnuabi64 = mips64el-linux-gnuabi64\n", "mips64el-linux-gnuabi64",
 	 "mips64el-linux-gnuabi64"},
