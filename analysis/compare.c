@@ -7,6 +7,7 @@
 
 #include "analysis/report.h"
 #include "analysis/results.h"
+#include "flagsets/matrix.h"
 
 /* The union of both sides' items, sorted, without repeats. */
 static void union_items(const struct compare_side *a, const struct compare_side *b,
@@ -236,34 +237,52 @@ int compare_databases(struct store *old, struct store *new, const char *study,
 	return paired ? 0 : -1;
 }
 
+int compare_find_config(const struct result_config *c, size_t n, const char *levels,
+			struct strbuf *err)
+{
+	const char **labels = xcalloc(n ? n : 1, sizeof(*labels));
+	for (size_t i = 0; i < n; i++)
+		labels[i] = c[i].label;
+	int i = config_label_find(labels, n, levels, err);
+	free(labels);
+	return i;
+}
+
 int compare_labels(struct store *st, const char *study, const char *old_label,
 		   const char *new_label, const struct strlist *metrics,
 		   const struct rank_options *o, struct compare_result *res, struct strbuf *err)
 {
 	memset(res, 0, sizeof(*res));
 	compare_configs_opts(res, o);
-	res->old_name = xstrdup(old_label);
-	res->new_name = xstrdup(new_label);
 	res->study = xstrdup(study);
 	size_t n;
 	struct result_config *c = results_configs(st, study, &n);
-	int a = results_find_label(c, n, old_label), b = results_find_label(c, n, new_label);
+	struct strbuf why = {0};
+	int a = compare_find_config(c, n, old_label, &why), b = -1;
+	if (a >= 0)
+		b = compare_find_config(c, n, new_label, &why);
 	int rc = -1;
-	if (a < 0 || b < 0) {
-		sb_addf(err, "%s: study '%s' has no configuration '%s' (flagscope report lists "
-			     "the labels)", st->path, study, a < 0 ? old_label : new_label);
+	if (!n) {
+		sb_addf(err, "%s: no study '%s' in this database (name it with --study)", st->path,
+			study);
+	} else if (a < 0 || b < 0) {
+		sb_addf(err, "%s: study '%s': %s: %s", st->path, study,
+			a < 0 ? "--baseline" : "--candidate", sb_str(&why));
 	} else {
+		res->old_name = xstrdup(c[a].label);
+		res->new_name = xstrdup(c[b].label);
 		struct compare_side sa = {st, study, c[a].id}, sb = {st, study, c[b].id};
 		size_t nsel = 0;
 		struct result_select *sel = resolve(&sa, &sb, metrics, &nsel, err);
 		if (sel) {
-			char *label = xasprintf("%s -> %s", old_label, new_label);
+			char *label = xasprintf("%s -> %s", c[a].label, c[b].label);
 			compare_configs(&sa, &sb, label, sel, nsel, o, res);
 			free(label);
 			release_selects(sel, nsel);
 			rc = 0;
 		}
 	}
+	sb_release(&why);
 	result_configs_free(c, n);
 	return rc;
 }

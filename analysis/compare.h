@@ -72,7 +72,15 @@ int compare_databases(struct store *old, struct store *new, const char *study,
 		      const struct strlist *metrics, const struct rank_options *o,
 		      struct compare_result *res, struct strbuf *err);
 
-/* Two configurations of one study, by label.  0, or -1 with err. */
+/* The configuration of c[0..n) named by its levels in any order, as a
+ * study's baseline = names one ("gcc12", "O2 gcc12" for "gcc12 O2";
+ * matrix.h, config_label_find), or -1 with why in err (none has them, or
+ * several do: named). */
+int compare_find_config(const struct result_config *c, size_t n, const char *levels,
+			struct strbuf *err);
+
+/* Two configurations of one study, by their levels (compare_find_config).
+ * 0, or -1 with err. */
 int compare_labels(struct store *st, const char *study, const char *old_label,
 		   const char *new_label, const struct strlist *metrics,
 		   const struct rank_options *o, struct compare_result *res, struct strbuf *err);

@@ -221,10 +221,17 @@ static int block_reference(struct pivot *p, struct pivot_block *blk, size_t b,
 }
 
 static void fill_rows(struct store *st, struct pivot *p, const struct result_config *c,
-		      size_t nc, const struct cfg_place *pl)
+		      size_t nc, const struct cfg_place *pl, const struct result_select *sel)
 {
-	struct strlist workloads = {0}, runs = {0};
-	results_items(st, p->study, &workloads, &runs);
+	struct strlist all_w = {0}, all_r = {0}, workloads = {0}, runs = {0};
+	results_items(st, p->study, &all_w, &all_r);
+	for (size_t i = 0; i < all_w.n; i++)
+		if (results_select_match(sel, all_w.v[i], all_r.v[i])) {
+			sl_push(&workloads, all_w.v[i]);
+			sl_push(&runs, all_r.v[i]);
+		}
+	sl_release(&all_w);
+	sl_release(&all_r);
 	for (size_t b = 0; b < p->nblocks; b++) {
 		struct pivot_block *blk = &p->blocks[b];
 		int rj = block_reference(p, blk, b, c, nc, pl);
@@ -262,7 +269,14 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 	memset(p, 0, sizeof(*p));
 	p->study = xstrdup(study);
 	p->axis = xstrdup(axis);
-	p->metric = metric ? xstrdup(metric) : results_study_metric(st, study);
+	struct result_select sel;
+	if (results_select(st, study, metric, NULL, &sel, err)) {
+		sb_add(err, " (see flagscope report --help: --metric)");
+		results_select_release(&sel);
+		return -1;
+	}
+	p->metric = xstrdup(sel.metric);
+	p->scope = results_select_scope(&sel);
 	p->unit = results_metric_unit(st, study, p->metric);
 	p->higher_better = results_higher_better(st, study, p->metric);
 	for (int k = 0; k < PIVOT_NMEM; k++)
@@ -273,6 +287,7 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 	if (!nc) {
 		sb_addf(err, "study '%s' is not in %s (run it first, or pass --study)", study,
 			st->path);
+		results_select_release(&sel);
 		return -1;
 	}
 	struct level_map m = {0};
@@ -296,12 +311,13 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 		for (size_t i = 0; i < nc; i++)
 			if (c[i].is_baseline)
 				p->ref = (size_t)pl[i].level;
-		fill_rows(st, p, c, nc, pl);
+		fill_rows(st, p, c, nc, pl, &sel);
 	}
 	free(pl);
 	sl_release(&m.levels);
 	sl_release(&m.axes);
 	result_configs_free(c, nc);
+	results_select_release(&sel);
 	return rc;
 }
 
@@ -333,6 +349,7 @@ void pivot_release(struct pivot *p)
 	free(p->study);
 	free(p->axis);
 	free(p->metric);
+	free(p->scope);
 	free(p->unit);
 	free(p->levels_from);
 	memset(p, 0, sizeof(*p));

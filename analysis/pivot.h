@@ -81,6 +81,7 @@ struct pivot_block {
 
 struct pivot {
 	char *study, *axis, *metric, *unit;
+	char *scope; /* the selector's items ("libcbench/malloc_big1"), or NULL: every row */
 	int higher_better;
 	char *memory[PIVOT_NMEM]; /* the memory metrics shown */
 	char **levels;            /* in study order */
@@ -91,10 +92,13 @@ struct pivot {
 	size_t nblocks;
 };
 
-/* Pivot study on axis.  metric NULL: the study's primary metric; memory
- * NULL: pivot_default_memory.  Returns 0, or -1 with one line "what is
- * wrong (what to do)" in err: no such study or axis, a configuration whose
- * level of the axis cannot be told. */
+/* Pivot study on axis.  metric: a selector as report --metric takes it
+ * (results.h: METRIC, WORKLOAD, WORKLOAD/RUN, WORKLOAD/METRIC,
+ * WORKLOAD/RUN/METRIC): its metric is pivoted, over its items only (the
+ * other rows are left out); NULL: the study's primary metric, every row.
+ * memory NULL: pivot_default_memory.  Returns 0, or -1 with one line "what
+ * is wrong (what to do)" in err: no such study or axis, a selector that
+ * names nothing, a configuration whose level of the axis cannot be told. */
 int pivot_compute(struct store *st, const char *study, const char *axis, const char *metric,
 		  const char *const memory[PIVOT_NMEM], struct pivot *p, struct strbuf *err);
 void pivot_release(struct pivot *p);

@@ -564,3 +564,56 @@ void ranking_release(struct ranking *r)
 	sl_release(&r->facts);
 	memset(r, 0, sizeof(*r));
 }
+
+/* the first line of a detail, at most 100 characters (build logs are
+ * joined with " | ") */
+static char *short_detail(const char *d)
+{
+	size_t n = strcspn(d, "\n");
+	const char *bar = strstr(d, " | ");
+	if (bar && (size_t)(bar - d) < n)
+		n = (size_t)(bar - d);
+	return n > 100 ? xasprintf("%.97s...", d) : xstrndup(d, n);
+}
+
+char *ranking_why_unranked(const struct ranking *r)
+{
+	size_t failed = 0, noisy = 0, first = r->n;
+	for (size_t c = 0; c < r->n; c++) {
+		if (r->configs[c].rank > 0)
+			return NULL;
+		failed += r->configs[c].status != OUTCOME_OK && r->configs[c].status != OUTCOME_NOISY;
+		noisy += r->configs[c].status == OUTCOME_NOISY;
+		if (first == r->n && r->configs[c].status != OUTCOME_OK)
+			first = c;
+	}
+	if (!r->n)
+		return xstrdup("nothing ranked: the study stored no configuration");
+	const struct rank_config *base = r->baseline >= 0 ? &r->configs[r->baseline] : NULL;
+	if (failed + noisy == r->n || (base && base->status != OUTCOME_OK)) {
+		const struct rank_config *c = base && base->status != OUTCOME_OK ? base
+									    : &r->configs[first];
+		char *d = short_detail(c->detail ? c->detail : outcome_name(c->status));
+		char *why = failed + noisy == r->n
+			? xasprintf("nothing ranked: every configuration %s (%s: %s%s)",
+				    noisy ? (failed ? "failed or is noisy" : "is noisy") : "failed",
+				    c->label, d, r->n > 1 ? ", and more above" : "")
+			: xasprintf("nothing ranked: the baseline %s is %s, so no configuration has a "
+				    "ratio to it (%s)", c->label, outcome_name(c->status), d);
+		free(d);
+		return why;
+	}
+	if (!r->configs[0].nitems && r->nleft_out) {
+		const struct rank_left_out *l = &r->left_out[0];
+		char *d = short_detail(l->why);
+		char *why = xasprintf("nothing ranked: every workload is left out of the ranking "
+				      "(%s: %s%s)", l->name, d,
+				      r->nleft_out > 1 ? ", and more above" : "");
+		free(d);
+		return why;
+	}
+	if (!r->configs[0].nitems)
+		return xasprintf("nothing ranked: no workload has samples of %s", r->metric);
+	return xasprintf("nothing ranked: no configuration could be compared with the baseline%s%s",
+			 base ? " " : "", base ? base->label : "");
+}

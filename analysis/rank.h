@@ -159,6 +159,14 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 			 const struct rank_options *o, struct ranking *r, struct strbuf *err);
 void ranking_release(struct ranking *r);
 
+/* Why nothing is ranked: NULL when some configuration has a rank; else
+ * one line (heap, no "flagscope:" prefix) with the reason and the first
+ * case of it: every item is left out (failing alike everywhere, or not
+ * measured), every configuration failed (or is noisy), or the baseline
+ * failed so nothing has a ratio.  run and report end with it and exit 1:
+ * a study that ranks nothing has not answered its question. */
+char *ranking_why_unranked(const struct ranking *r);
+
 /* Add the Pareto front of selectors x and y (both ranked as above, lower
  * or higher is better as each metric says) to r.  Returns 0; 1 when fewer
  * than two configurations have both metrics, or a selector names nothing

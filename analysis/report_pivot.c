@@ -41,8 +41,9 @@ static void table_begin(FILE *out, const struct pivot *p)
 	const char *r = ref_level(p);
 	fprintf(out, "study %s pivoted on %s (levels from the %s)\n", p->study, p->axis,
 		p->levels_from);
-	fprintf(out, "metric %s%s%s, %s is better; reference level %s (the baseline's).\n",
-		p->metric, *p->unit ? " in " : "", p->unit, p->higher_better ? "higher" : "lower", r);
+	fprintf(out, "metric %s%s%s%s%s, %s is better; reference level %s (the baseline's).\n",
+		p->metric, *p->unit ? " in " : "", p->unit, p->scope ? " over " : "",
+		p->scope ? p->scope : "", p->higher_better ? "higher" : "lower", r);
 	if (p->higher_better)
 		fprintf(out, "%% = LEVEL/%s - 1", r);
 	else
@@ -207,6 +208,8 @@ static void json_begin(FILE *out, const struct pivot *p)
 	json_key(out, "axis", p->axis);
 	json_key(out, "metric", p->metric);
 	json_key(out, "unit", p->unit);
+	if (p->scope)
+		json_key(out, "scope", p->scope);
 	fprintf(out, ",\"higher_better\":%s", p->higher_better ? "true" : "false");
 	json_key(out, "reference", ref_level(p));
 	json_key(out, "levels_from", p->levels_from);

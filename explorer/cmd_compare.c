@@ -18,10 +18,11 @@ static struct {
 
 static const struct option_spec compare_options[] = {
 	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
-	{"baseline", 'b', OPT_STRING, &opt.baseline, "LABEL",
-	 "with --db: the old configuration"},
-	{"candidate", 'c', OPT_STRING, &opt.candidate, "LABEL",
-	 "with --db: the new configuration"},
+	{"baseline", 'b', OPT_STRING, &opt.baseline, "LEVELS",
+	 "with --db: the old configuration, by its levels in any order (\"O2 gcc12\", or gcc12 "
+	 "when one configuration has it)"},
+	{"candidate", 'c', OPT_STRING, &opt.candidate, "LEVELS",
+	 "with --db: the new configuration, likewise"},
 	{"metric", 'm', OPT_STRING, &opt.metrics, "\"A B\"",
 	 "metrics or selectors to compare, e.g. \"time size.text mem.res\" or "
 	 "\"coremark/iterations_per_sec libcbench/malloc_big1\" (default: the study's)"},
@@ -31,7 +32,7 @@ static const struct option_spec compare_options[] = {
 
 static const struct command_spec compare_cmd = {
 	.name = "compare",
-	.usage = "OLD.db NEW.db [options] | --db X --baseline LABEL --candidate LABEL",
+	.usage = "OLD.db NEW.db [options] | --db X --baseline LEVELS --candidate LEVELS",
 	.summary = "Decide, per workload and metric, whether NEW is IMPROVED, REGRESSED or\n"
 		   "UNCHANGED against OLD: the ratio of medians with its bootstrap interval, the\n"
 		   "Mann-Whitney p and the sample counts.  Two databases of the same study (say\n"
@@ -44,7 +45,11 @@ static const struct command_spec compare_cmd = {
 		   "WORKLOAD/RUN, WORKLOAD/METRIC or WORKLOAD/RUN/METRIC.  Items that have no\n"
 		   "samples of the metric on either side are skipped and listed once.  One\n"
 		   "run of a metric that is not deterministic (anything but insns* and\n"
-		   "size.*) is shown but not tested.",
+		   "size.*) is shown but not tested.\n"
+		   "\n"
+		   "--baseline and --candidate name a configuration as a study's baseline =\n"
+		   "does: its levels in any order; levels that several configurations have are\n"
+		   "refused, naming them.",
 	.opts = compare_options,
 };
 

@@ -1,4 +1,5 @@
 /* cmd_report.c - flagscope report: the ranking stored in a database */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,11 +12,14 @@
 
 static struct {
 	const char *db, *format, *study, *metric, *alpha, *min_effect, *pareto, *pivot, *memory;
+	const char *output;
 } opt;
 
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_format_names},
+	{"output", 'o', OPT_STRING, &opt.output, "FILE",
+	 "write the report (any format, --pivot too) to FILE instead of stdout"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "SEL",
 	 "rank by this metric: time, user, sys, mem.res, size.text, perf/task-clock, insns, a "
 	 "recipe's metric; or only some items: WORKLOAD[/RUN][/METRIC] (see below)"},
@@ -59,7 +63,9 @@ static const struct command_spec report_cmd = {
 		   "REF/LEVEL (above 1: LEVEL uses less), REF being the baseline's level.\n"
 		   "Configurations are compared within each combination of the other axes'\n"
 		   "levels (one block each); a block without the reference level compares\n"
-		   "with the baseline.  E.g. flagscope report --pivot libc, or for the\n"
+		   "with the baseline.  --metric takes the same selectors as above: the\n"
+		   "pivot shows its metric over its items only (--pivot libc --metric\n"
+		   "libcbench/malloc_big1).  E.g. flagscope report --pivot libc, or for the\n"
 		   "dietlibc preset: --pivot libc --memory\n"
 		   "server_virt_kb,server_rss_kb,server_dirty_kb.",
 	.opts = report_options,
@@ -117,6 +123,33 @@ static int split_memory(const char *arg, char *v[PIVOT_NMEM])
 	return ok ? 0 : -1;
 }
 
+/* Where the report goes: stdout, or -o FILE, opened only once there is a
+ * report to write (a failed report leaves no empty file behind).  NULL
+ * after saying why. */
+static FILE *output_open(void)
+{
+	if (!opt.output)
+		return stdout;
+	FILE *f = fopen(opt.output, "w");
+	if (!f)
+		error_msg("%s: cannot write the report: %s (check the path)", opt.output,
+			  strerror(errno));
+	return f;
+}
+
+/* 0, or -1 after saying the file could not be written */
+static int output_close(FILE *f)
+{
+	if (f == stdout)
+		return 0;
+	int bad = ferror(f);
+	if (fclose(f) || bad) {
+		error_msg("%s: cannot write the report (check the disk)", opt.output);
+		return -1;
+	}
+	return 0;
+}
+
 static int print_pivot(struct store *st, const char *study)
 {
 	const struct pivot_ops *ops = pivot_format(opt.format);
@@ -138,8 +171,11 @@ static int print_pivot(struct store *st, const char *study)
 			  opt.memory ? (const char *const *)mem : NULL, &pv, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
-		pivot_print(stdout, &pv, ops);
-		rc = 0;
+		FILE *out = output_open();
+		if (out) {
+			pivot_print(out, &pv, ops);
+			rc = output_close(out) ? 2 : 0;
+		}
 	}
 	pivot_release(&pv);
 	for (size_t k = 0; k < PIVOT_NMEM; k++)
@@ -182,9 +218,14 @@ int cmd_report(int argc, char **argv)
 		error_msg("%s", sb_str(&err));
 	} else {
 		const struct report_ops *ops = report_format(opt.format);
-		if (!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) {
-			report_print(stdout, &rk, ops);
-			rc = 0;
+		FILE *out = NULL;
+		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = output_open())) {
+			report_print(out, &rk, ops);
+			char *unranked = ranking_why_unranked(&rk);
+			if (unranked)
+				error_msg("%s", unranked);
+			rc = output_close(out) ? 2 : unranked ? 1 : 0;
+			free(unranked);
 		}
 	}
 	ranking_release(&rk);

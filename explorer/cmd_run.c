@@ -110,8 +110,14 @@ static int finish(struct pipeline *pl, const struct pipeline_counts *n)
 	}
 	progress_end();
 	report_print(stdout, &rk, report_format(opt.format));
+	/* a shard ranks only its share: the merged database answers */
+	char *unranked = pl->plan->shard_n > 1 ? NULL : ranking_why_unranked(&rk);
+	if (unranked)
+		error_msg("%s", unranked);
 	ranking_release(&rk);
-	return pipeline_interrupted ? 1 : 0;
+	int rc = pipeline_interrupted || unranked ? 1 : 0;
+	free(unranked);
+	return rc;
 }
 
 /* Loaded with --repeat and --workloads applied; 0 or -1 (said). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare.h"
 #include "analysis/results.h"
 #include "analysis/why.h"
 #include "explorer/commands.h"
@@ -40,7 +41,10 @@ static const struct command_spec why_cmd = {
 		   "ways (valgrind --tool=cachegrind, natively), side by side, sorted by the\n"
 		   "largest change.",
 	.details = "The builds are the study's own, from the build cache; the run is the\n"
-		   "recipe's (same arguments and inputs as a measured run).",
+		   "recipe's (same arguments and inputs as a measured run).  A configuration\n"
+		   "is named by its levels in any order, as a study's baseline = names one\n"
+		   "(\"O2 gcc12\" for gcc12 O2, or gcc12 alone when one configuration has it);\n"
+		   "levels that several configurations have are refused, naming them.",
 	.opts = why_options,
 };
 
@@ -50,18 +54,19 @@ static char *build_dir(struct store *st, const char *study, const char *label,
 {
 	size_t n;
 	struct result_config *c = results_configs(st, study, &n);
-	int i = results_find_label(c, n, label);
+	struct strbuf why = {0};
+	int i = compare_find_config(c, n, label, &why); /* by its levels, in any order */
 	char *key = i < 0 ? NULL : results_build_key(st, study, c[i].id, workload);
 	char *dir = NULL;
 	if (i < 0)
-		error_msg("%s: study '%s' has no configuration '%s' (flagscope report lists the "
-			  "labels)", st->path, study, label);
+		error_msg("%s: study '%s': %s", st->path, study, sb_str(&why));
 	else if (!key || !*key)
 		error_msg("%s: '%s' has no build of %s (run the study with that workload)",
-			  st->path, label, workload);
+			  st->path, c[i].label, workload);
 	else
 		dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), key);
 	free(key);
+	sb_release(&why);
 	result_configs_free(c, n);
 	return dir;
 }

@@ -31,6 +31,80 @@ void config_compute_id(struct config *c)
 	sb_release(&sb);
 }
 
+/* every word of want is a word of label */
+static int label_has_levels(const char *label, const struct strlist *want)
+{
+	struct strlist words = {0};
+	sl_split_ws(&words, label);
+	int all = 1;
+	for (size_t i = 0; i < want->n && all; i++)
+		all = sl_find(&words, want->v[i]) >= 0;
+	sl_release(&words);
+	return all;
+}
+
+/* The matches of want, in label order; an exact label is the only one. */
+static size_t label_matches(const char *const *labels, size_t n, const char *want,
+			    size_t *match)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(labels[i], want)) {
+			match[0] = i;
+			return 1;
+		}
+	struct strlist words = {0};
+	sl_split_ws(&words, want);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (label_has_levels(labels[i], &words))
+			match[m++] = i;
+	sl_release(&words);
+	return m;
+}
+
+size_t config_labels_matching(const char *const *labels, size_t n, const char *want,
+			      size_t *first)
+{
+	size_t *match = xcalloc(n ? n : 1, sizeof(size_t));
+	size_t m = label_matches(labels, n, want, match);
+	if (m && first)
+		*first = match[0];
+	free(match);
+	return m;
+}
+
+/* "'a', 'b', 'c' and 2 more" */
+static void add_labels(struct strbuf *sb, const char *const *labels, const size_t *idx, size_t n)
+{
+	const size_t most = 6;
+	for (size_t i = 0; i < n && i < most; i++)
+		sb_addf(sb, "%s'%s'", i ? ", " : "", labels[idx[i]]);
+	if (n > most)
+		sb_addf(sb, " and %zu more", n - most);
+}
+
+int config_label_find(const char *const *labels, size_t n, const char *want,
+		      struct strbuf *err)
+{
+	size_t *match = xcalloc(n ? n : 1, sizeof(size_t));
+	size_t m = label_matches(labels, n, want, match);
+	int found = m == 1 ? (int)match[0] : -1;
+	if (!m) {
+		for (size_t i = 0; i < n; i++)
+			match[i] = i;
+		sb_addf(err, "no configuration has the level%s '%s' (its configurations: ",
+			strchr(want, ' ') ? "s" : "", want);
+		add_labels(err, labels, match, n);
+		sb_addc(err, ')');
+	} else if (m > 1) {
+		sb_addf(err, "'%s' matches %zu configurations: ", want, m);
+		add_labels(err, labels, match, m);
+		sb_add(err, " (name one more of its levels, in any order)");
+	}
+	free(match);
+	return found;
+}
+
 static void config_fill(const struct study *s, const size_t *levels, struct config *c)
 {
 	struct strbuf label = {0}, cflags = {0}, ldflags = {0};
@@ -71,7 +145,8 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 			break;
 		case AXIS_TARGET:
 			free(c->target);
-			c->target = xstrdup(l->value);
+			/* `native`: this machine */
+			c->target = strcmp(l->value, "native") ? xstrdup(l->value) : NULL;
 			break;
 		case AXIS_CPU:
 			free(c->cpu);
@@ -143,10 +218,6 @@ int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 		} else {
 			m->configs = xrealloc(m->configs, (m->n + 1) * sizeof(*m->configs));
 			config_fill(s, levels, &m->configs[m->n]);
-			if (!memcmp(levels, want, s->naxes * sizeof(size_t))) {
-				m->baseline = (int)m->n;
-				m->configs[m->n].is_baseline = 1;
-			}
 			m->n++;
 		}
 		/* odometer: the last axis turns fastest */
@@ -163,6 +234,19 @@ int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 		matrix_release(m);
 		return -1;
 	}
+	/* the first match has the first level of every axis the baseline does
+	 * not name (the odometer's order), and it is not excluded (above) */
+	const char **labels = xcalloc(m->n, sizeof(*labels));
+	for (size_t i = 0; i < m->n; i++)
+		labels[i] = m->configs[i].label;
+	char *named = sl_join(&s->baseline, " ");
+	size_t first;
+	if (config_labels_matching(labels, m->n, named, &first)) {
+		m->baseline = (int)first;
+		m->configs[first].is_baseline = 1;
+	}
+	free(named);
+	free(labels);
 	/* two configurations that build identically are the same configuration */
 	for (size_t i = 0; i < m->n; i++)
 		for (size_t j = i + 1; j < m->n; j++)

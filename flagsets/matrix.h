@@ -42,6 +42,24 @@ struct matrix {
 int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err);
 void matrix_release(struct matrix *m);
 
+/* Configurations by their levels, in any order, as a study's `baseline =`
+ * names one: want is level names separated by blanks ("O2 gcc12"), and a
+ * label (level names joined by blanks, above) matches when every one of
+ * them is among its words.  A label equal to want is the only match (a
+ * level name holding a blank).  The same matcher picks the baseline of a
+ * matrix (the first match: unnamed axes take their first level) and the
+ * configurations compare and why are given.
+ *
+ * config_labels_matching: how many labels match; *first (may be NULL) the
+ * index of the first.  config_label_find: the index of the one label that
+ * matches, or -1 with why in err ("no configuration has level 'x' (its
+ * configurations: ...)", or "'O2' matches 2 configurations: 'gcc O2',
+ * 'clang O2' (name one more of its levels)"). */
+size_t config_labels_matching(const char *const *labels, size_t n, const char *want,
+			      size_t *first);
+int config_label_find(const char *const *labels, size_t n, const char *want,
+		      struct strbuf *err);
+
 /* 16 hex digits of sha256 over cc, cflags, ldflags and linkage. */
 void config_compute_id(struct config *c);
 

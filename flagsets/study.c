@@ -27,6 +27,12 @@ static int check_cc(const char *level, const char *value, struct strbuf *err)
 			level);
 		return -1;
 	}
+	/* the value is run as the compiler: a flag there would be the command */
+	if (*value == '-') {
+		sb_addf(err, "compiler level '%s' has the value '%s', which is not a compiler command (write the command first, e.g. '%s = gcc-12 %s', or put flags in another axis)",
+			level, value, level, value);
+		return -1;
+	}
 	return 0;
 }
 
@@ -59,16 +65,125 @@ static int check_value(const char *level, const char *value, struct strbuf *err)
 	return 0;
 }
 
+/* Read a value word by word: a word equal to the level's name is the
+ * level's own meaning and leaves the value; refuse() says, into err,
+ * which words cannot be there (-1). */
+static int take_meaning(const char *level, char **value,
+			int (*refuse)(const char *level, const char *word, struct strbuf *err),
+			struct strbuf *err)
+{
+	struct strlist words = {0}, keep = {0};
+	sl_split_ws(&words, *value);
+	int rc = 0;
+	for (size_t i = 0; i < words.n && !rc; i++) {
+		if (!strcmp(words.v[i], level))
+			continue;
+		rc = refuse(level, words.v[i], err);
+		sl_push(&keep, words.v[i]);
+	}
+	if (!rc) {
+		free(*value);
+		*value = sl_join(&keep, " ");
+	}
+	sl_release(&words);
+	sl_release(&keep);
+	return rc;
+}
+
+/* `static = static` means static: the level's name is the linkage, and
+ * the word would reach the linker as a file name.  The other linkage's
+ * word (or -static in a dynamic level) contradicts the level. */
+static int link_refuse(const char *level, const char *word, struct strbuf *err)
+{
+	if (strcmp(word, "static") && strcmp(word, "dynamic") && strcmp(word, "shared") &&
+	    (strcmp(level, "dynamic") || strcmp(word, "-static")))
+		return 0;
+	sb_addf(err, "link level '%s' has '%s' in its value, which contradicts it (the level's name is the linkage and its value adds LDFLAGS: write '%s =')",
+		level, word, level);
+	return -1;
+}
+
+static int link_value(const char *level, char **value, struct strbuf *err)
+{
+	return take_meaning(level, value, link_refuse, err);
+}
+
+/* `musl = musl` means musl: the level's name picks the C library (and
+ * its compiler driver), the value only adds CFLAGS. */
+static int libc_refuse(const char *level, const char *word, struct strbuf *err)
+{
+	if (strcmp(word, "musl-gcc") && strcmp(word, "diet") && !libc_kind_known(word))
+		return 0;
+	sb_addf(err, "libc level '%s' has '%s' in its value, which is not a compiler flag (the level's name picks the C library and its compiler driver, the value adds CFLAGS: write '%s =', or '%s.cc = COMMAND' for another compiler)",
+		level, word, level, level);
+	return -1;
+}
+
+static int libc_value(const char *level, char **value, struct strbuf *err)
+{
+	return take_meaning(level, value, libc_refuse, err);
+}
+
+/* A triple, or `native` for this machine (no cross compiler, no
+ * emulator; kept as written, so a study written back from its levels, as
+ * search does, reads the same). */
+static int target_value(const char *level, char **value, struct strbuf *err)
+{
+	if (!strcmp(*value, "native"))
+		return 0;
+	if (**value == '-' || !strchr(*value, '-') || strpbrk(*value, " \t")) {
+		sb_addf(err, "target level '%s' has the value '%s', which is not a target triple (write a triple, e.g. '%s = mips64el-linux-gnuabi64', or '%s = native' for this machine; flags belong in another axis)",
+			level, *value, level, level);
+		return -1;
+	}
+	return 0;
+}
+
+static int cpu_value(const char *level, char **value, struct strbuf *err)
+{
+	if (**value == '-') {
+		sb_addf(err, "cpu level '%s' has the value '%s', which is not a CPU model (write the emulator's model, e.g. '%s = Loongson-2F')",
+			level, *value, level);
+		return -1;
+	}
+	return 0;
+}
+
+/* A value that is only the level's own name (`O2 = O2`, `static = static`
+ * in [axis ldflags]) would reach the compiler as a file name. */
+static int flags_value(const char *what, const char *level, const char *value,
+		       struct strbuf *err)
+{
+	if (strcmp(level, value) || *value == '-')
+		return 0;
+	sb_addf(err, "level '%s' has the value '%s', which the compiler would take as a file name (the value adds %s: write the flags it stands for, e.g. '%s = -%s'%s)",
+		level, value, what, level, level,
+		!strcmp(value, "static") || !strcmp(value, "dynamic") ? ", or use [axis link]" : "");
+	return -1;
+}
+
+static int cflags_value(const char *level, char **value, struct strbuf *err)
+{
+	return flags_value("CFLAGS", level, *value, err);
+}
+
+static int ldflags_value(const char *level, char **value, struct strbuf *err)
+{
+	return flags_value("LDFLAGS", level, *value, err);
+}
+
 static const struct axis_kind_info axis_kinds[] = {
 	{.name = "cc", .kind = AXIS_CC, .check_level = check_cc},
-	{.name = "ldflags", .kind = AXIS_LDFLAGS},
-	{.name = "link", .kind = AXIS_LINK, .check_level = check_link},
-	{.name = "libc", .kind = AXIS_LIBC, .check_level = check_libc},
-	{.name = "target", .kind = AXIS_TARGET, .check_level = check_value},
-	{.name = "cpu", .kind = AXIS_CPU, .check_level = check_value},
+	{.name = "ldflags", .kind = AXIS_LDFLAGS, .read_value = ldflags_value},
+	{.name = "link", .kind = AXIS_LINK, .check_level = check_link, .read_value = link_value},
+	{.name = "libc", .kind = AXIS_LIBC, .check_level = check_libc, .read_value = libc_value},
+	{.name = "target", .kind = AXIS_TARGET, .check_level = check_value,
+	 .read_value = target_value},
+	{.name = "cpu", .kind = AXIS_CPU, .check_level = check_value, .read_value = cpu_value},
 };
 
-static const struct axis_kind_info axis_generic = {.name = NULL, .kind = AXIS_FLAGS};
+static const struct axis_kind_info axis_generic = {.name = NULL, .kind = AXIS_FLAGS,
+						   .read_value = cflags_value};
 
 const struct axis_kind_info *axis_kind_lookup(const char *axis_name)
 {
@@ -378,6 +493,22 @@ static void check_level_list(struct loader *ld, const struct strlist *levels, in
 	}
 }
 
+/* after continuation lines are joined: the whole value is read at once */
+static void read_values(struct loader *ld)
+{
+	struct study *s = ld->s;
+	for (size_t a = 0; a < s->naxes; a++) {
+		const struct axis_kind_info *k = s->axes[a].kind;
+		for (size_t l = 0; l < s->axes[a].nlevels && k->read_value; l++) {
+			struct level *lv = &s->axes[a].levels[l];
+			struct strbuf why = {0};
+			if (k->read_value(lv->name, &lv->value, &why))
+				load_error(ld, lv->line, "%s", sb_str(&why));
+			sb_release(&why);
+		}
+	}
+}
+
 static void check_study(struct loader *ld)
 {
 	struct study *s = ld->s;
@@ -398,6 +529,7 @@ static void check_study(struct loader *ld)
 		if (!s->axes[i].nlevels)
 			load_error(ld, s->axes[i].line, "[axis %s] has no levels (add 'name = value' lines)",
 				   s->axes[i].name);
+	read_values(ld);
 	check_level_list(ld, &s->baseline, s->baseline_line, "baseline");
 	/* the baseline picks at most one level per axis */
 	for (size_t i = 0; i < s->baseline.n; i++)
@@ -452,7 +584,8 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 		int emulated = 0;
 		for (size_t a = 0; a < s->naxes; a++)
 			for (size_t l = 0; l < s->axes[a].nlevels; l++)
-				emulated |= s->axes[a].kind->kind == AXIS_TARGET ||
+				emulated |= (s->axes[a].kind->kind == AXIS_TARGET &&
+					     strcmp(s->axes[a].levels[l].value, "native")) ||
 					    s->axes[a].levels[l].keys[LKEY_TARGET] != NULL;
 		s->metric = xstrdup(emulated ? "insns" : "time");
 	}

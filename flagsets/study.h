@@ -14,8 +14,9 @@
  *                per_board, helper_cc, cpu: run on boards over ssh
  *                (harness/runner_ssh.h)
  *
- * How to add a reserved axis: one entry in axis_kinds[] (study.c) and the
- * field it sets in struct config (matrix.h).
+ * How to add a reserved axis: one entry in axis_kinds[] (study.c) with
+ * check_level/read_value saying which names and values mean something
+ * there, and the field it sets in struct config (matrix.h).
  */
 #ifndef FLAGSCOPE_STUDY_H
 #define FLAGSCOPE_STUDY_H
@@ -38,6 +39,16 @@ struct axis_kind_info {
 	/* Reject a level; NULL when any level is fine.  Returns 0 or -1 with
 	 * a reason (no file:line) in err. */
 	int (*check_level)(const char *level, const char *value, struct strbuf *err);
+	/* Read a level's whole value once the file is loaded (continuation
+	 * lines joined): a word that names the level's own meaning
+	 * (`musl = musl`, `static = static`) is taken as that meaning and
+	 * leaves the value, never reaching the compiler (`native` in a target
+	 * axis stays: matrix.c reads it as this machine); a value that cannot
+	 * mean anything in this axis
+	 * (`dynamic = static`, `O2 = O2`) is refused.  NULL: used as written.
+	 * Returns 0 (*value may be replaced, heap) or -1 with a reason and
+	 * what to write (no file:line) in err. */
+	int (*read_value)(const char *level, char **value, struct strbuf *err);
 };
 
 const struct axis_kind_info *axis_kind_lookup(const char *axis_name);

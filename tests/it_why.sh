@@ -54,7 +54,7 @@ fs why --db why.db O0 O9 tiny 2> e1; r1=$?
 fs why --db why.db O0 O2 nosuch 2> e2; r2=$?
 fs why --db why.db O0 O2 tiny --run nope 2> e3; r3=$?
 set -e
-[ "$r1" = 2 ] && grep -q "has no configuration 'O9'" e1 || fail "unknown label: $r1 $(cat e1)"
+[ "$r1" = 2 ] && grep -q "no configuration has the level 'O9'" e1 || fail "unknown label: $r1 $(cat e1)"
 [ "$r2" = 2 ] && grep -q "nosuch" e2 || fail "unknown workload: $r2 $(cat e2)"
 [ "$r3" = 2 ] && grep -q "no run section 'nope'" e3 || fail "unknown run: $r3 $(cat e3)"
 echo "ok 3 - errors: unknown label, workload, run section"

@@ -159,7 +159,8 @@ static void test_labels(const char *dir)
 	compare_result_release(&res);
 
 	T_CHECK(compare_labels(&st, "t", "base", "nope", &m, NULL, &res, &err) == -1 &&
-		strstr(sb_str(&err), "no configuration 'nope'"), "unknown label: %s", sb_str(&err));
+			strstr(sb_str(&err), "--candidate: no configuration has the level 'nope'"),
+		"unknown label: %s", sb_str(&err));
 	compare_result_release(&res);
 	sl_release(&m);
 	sb_release(&err);

@@ -16,6 +16,49 @@ static int load(const char *dir, const char *text, struct study *s, struct matri
 	return matrix_expand(s, m, err);
 }
 
+/* config_label_find: levels in any order, as baseline = names them */
+struct match_case {
+	const char *want;
+	int index;	  /* -1: refused */
+	const char *why; /* a substring of the refusal */
+};
+
+static const char *const match_labels[] = {"gcc O2 static", "gcc O3 static", "gcc12 O2 static",
+					   "gcc O2 dynamic"};
+
+static const struct match_case match_cases[] = {
+	{"gcc12", 2, NULL},
+	{"O2 gcc12", 2, NULL},
+	{"static O2 gcc12", 2, NULL},
+	{"gcc O2 dynamic", 3, NULL},
+	{"dynamic", 3, NULL},
+	{"O3", 1, NULL},
+	{"O2", -1, "'O2' matches 3 configurations: 'gcc O2 static', 'gcc12 O2 static', 'gcc O2 dynamic'"},
+	{"gcc static", -1, "name one more of its levels"},
+	{"clang", -1, "no configuration has the level 'clang' (its configurations: 'gcc O2 static'"},
+	{"gcc12 O3", -1, "no configuration has the levels 'gcc12 O3'"},
+	{"gcc1", -1, "no configuration has the level 'gcc1'"},
+};
+
+static void check_label_match(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(match_cases); i++) {
+		const struct match_case *c = &match_cases[i];
+		struct strbuf err = {0};
+		int got = config_label_find(match_labels, ARRAY_SIZE(match_labels), c->want, &err);
+		T_CHECK(got == c->index, "'%s': index %d, want %d (%s)", c->want, got, c->index,
+			sb_str(&err));
+		T_CHECK(c->why ? strstr(sb_str(&err), c->why) != NULL : !err.len,
+			"'%s': message '%s', want '%s'", c->want, sb_str(&err), c->why ? c->why : "");
+		sb_release(&err);
+	}
+	/* an exact label is the only match, though its words are in another too */
+	const char *const spaced[] = {"gcc 12", "gcc 12 lto"};
+	struct strbuf err = {0};
+	T_CHECK(config_label_find(spaced, 2, "gcc 12", &err) == 0, "exact label: %s", sb_str(&err));
+	sb_release(&err);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("matrix");
@@ -77,10 +120,40 @@ int main(void)
 	study_release(&s);
 	sb_release(&err);
 
+	/* the baseline by levels in any order, unnamed axes at their first level */
+	rc = load(dir, "[study]\nworkloads = crc32\nbaseline = static gcc12\n[axis cc]\ngcc = gcc\n"
+		       "gcc12 = gcc-12\n[axis opt]\nO2 = -O2\nO3 = -O3\n[axis link]\ndynamic =\n"
+		       "static =\n",
+		  &s, &m, &err);
+	T_CHECK(rc == 0 && m.baseline >= 0 && !strcmp(m.configs[m.baseline].label, "gcc12 O2 static") &&
+			m.configs[m.baseline].is_baseline,
+		"baseline %s (%s)", m.baseline >= 0 ? m.configs[m.baseline].label : "none",
+		sb_str(&err));
+	matrix_release(&m);
+	study_release(&s);
+	check_label_match();
+
 	/* no axes: one default configuration, which is the baseline */
 	rc = load(dir, "[study]\nworkloads = crc32\n", &s, &m, &err);
 	T_CHECK(rc == 0 && m.n == 1 && m.baseline == 0 && !strcmp(m.configs[0].cc, "gcc"),
 		"no axes: %s", sb_str(&err));
+	matrix_release(&m);
+	study_release(&s);
+	sb_release(&err);
+
+	/* `native` in a target axis is this machine: no triple, timed by default */
+	rc = load(dir, "[study]\nworkloads = crc32\n[axis target]\nhere = native\n"
+		       "mips = mips64el-linux-gnuabi64\n", &s, &m, &err);
+	T_CHECK(rc == 0 && m.n == 2 && !m.configs[0].target && m.configs[1].target &&
+			!strcmp(m.configs[1].target, "mips64el-linux-gnuabi64"),
+		"native target: %s", sb_str(&err));
+	T_CHECK(!strcmp(s.metric, "insns"), "a study with an emulated level ranks insns, not %s",
+		s.metric);
+	matrix_release(&m);
+	study_release(&s);
+	rc = load(dir, "[study]\nworkloads = crc32\n[axis target]\nhere = native\n", &s, &m, &err);
+	T_CHECK(rc == 0 && !strcmp(s.metric, "time"), "only native: metric %s (%s)", s.metric,
+		sb_str(&err));
 	matrix_release(&m);
 	study_release(&s);
 	sb_release(&err);

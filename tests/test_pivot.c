@@ -10,7 +10,8 @@
  * on link; a build property (size.file) with an unsupported cell's
  * placeholder 0 left out; a block without the reference level compared
  * with the baseline; an unknown axis; a missing study file (libc still
- * pivots, a generic axis cannot); the three formats.
+ * pivots, a generic axis cannot); the three formats; selectors as
+ * report --metric takes them (their metric, their items as rows).
  */
 #include <math.h>
 #include <unistd.h>
@@ -267,12 +268,70 @@ static void check_outside_reference(const char *dir)
 	free(study);
 }
 
+/* --pivot with a selector, as report --metric takes it: its metric, and
+ * only its items as rows */
+struct select_case {
+	const char *sel;
+	const char *metric; /* NULL: refused */
+	const char *rows;   /* the first block's row names, blank-separated */
+	const char *why;    /* refused: a substring of the message */
+};
+
+static const struct select_case select_cases[] = {
+	{NULL, "time", "wl/a wl/b", NULL},
+	{"mem.res", "mem.res", "wl/a wl/b", NULL},
+	{"wl/b", "time", "wl/b", NULL},
+	{"wl/a/mem.res", "mem.res", "wl/a", NULL},
+	{"wl/mem.dirty", "mem.dirty", "wl/a wl/b", NULL},
+	{"wl/c", NULL, NULL, "(see flagscope report --help: --metric)"},
+	{"nosuch", NULL, NULL, "nosuch"},
+};
+
+static void check_selectors(struct store *st)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(select_cases); i++) {
+		const struct select_case *c = &select_cases[i];
+		struct pivot p;
+		struct strbuf err = {0}, rows = {0};
+		int rc = pivot_compute(st, "s", "libc", c->sel, NULL, &p, &err);
+		const char *name = c->sel ? c->sel : "(none)";
+		if (!c->metric) {
+			T_CHECK(rc == -1 && strstr(sb_str(&err), c->why), "%s: must be refused: %s", name,
+				sb_str(&err));
+		} else if (rc) {
+			T_CHECK(0, "%s: %s", name, sb_str(&err));
+		} else {
+			for (size_t r = 0; p.nblocks && r < p.blocks[0].nrows; r++)
+				sb_addf(&rows, "%s%s", r ? " " : "", p.blocks[0].rows[r].name);
+			T_CHECK(!strcmp(p.metric, c->metric), "%s: metric %s, want %s", name, p.metric,
+				c->metric);
+			T_CHECK(!strcmp(sb_str(&rows), c->rows), "%s: rows '%s', want '%s'", name,
+				sb_str(&rows), c->rows);
+			T_CHECK(c->sel && strchr(c->sel, '/') ? p.scope != NULL : p.scope == NULL,
+				"%s: scope %s", name, p.scope ? p.scope : "(none)");
+		}
+		pivot_release(&p);
+		sb_release(&err);
+		sb_release(&rows);
+	}
+	/* the selected run's median, not the other's (run b has twice the time) */
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(st, "s", "libc", "wl/b", NULL, &p, &err), "%s", sb_str(&err));
+	const struct pivot_cell *g = cell(&p, "dynamic O2", "b", "glibc");
+	T_CHECK(g && near(g->value, 4.0), "wl/b glibc dynamic median %g, want 4",
+		g ? g->value : NAN);
+	pivot_release(&p);
+	sb_release(&err);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot");
 	struct store st;
 	char *study = make_db(&st, dir, "full.db", full, ARRAY_SIZE(full), "time");
 	check_libc_pivot(&st);
+	check_selectors(&st);
 	check_other_axes(&st, study);
 	store_close(&st);
 	check_outside_reference(dir);

@@ -540,6 +540,44 @@ static void test_old_schema(const char *dir)
 	free(path);
 }
 
+/* ranking_why_unranked: NULL while something ranks, else why nothing does */
+static void test_unranked(const char *dir)
+{
+	static const char *const l[] = {"base", "other"};
+	static const struct {
+		const char *status[2]; /* of workload w in base, other */
+		const char *why;       /* a substring of the line; NULL: ranked */
+	} cases[] = {
+		{{"ok", "ok"}, NULL},
+		{{"ok", "wrong_output"}, NULL}, /* the baseline alone still ranks */
+		{{"crashed", "crashed"},
+		 "nothing ranked: every workload is left out of the ranking (w: crashed in every "
+		 "configuration"},
+		{{"crashed", "run_failed"}, "nothing ranked: every configuration failed (base: w: "},
+		{{"crashed", "ok"}, "nothing ranked: the baseline base is crashed, so no configuration "
+				    "has a ratio to it"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct store st;
+		synth_open(&st, dir, "unranked.db", "u", "time", l, NULL, 2);
+		for (int c = 0; c < 2; c++)
+			synth_item(&st, "u", l[c], "w", cases[i].status[c], "time", "s", 1, 0.01,
+				   !strcmp(cases[i].status[c], "ok") ? 5 : 0, 100, 90 + (uint64_t)c);
+		struct ranking r;
+		struct strbuf err = {0};
+		T_CHECK(!ranking_compute(&st, "u", NULL, &r, &err), "%s", sb_str(&err));
+		char *why = ranking_why_unranked(&r);
+		T_CHECK(cases[i].why ? why && strstr(why, cases[i].why) : !why,
+			"%s/%s: '%s', want '%s'", cases[i].status[0], cases[i].status[1],
+			why ? why : "(ranked)", cases[i].why ? cases[i].why : "(ranked)");
+		T_CHECK(!why || !strchr(why, '\n'), "one line: %s", why);
+		free(why);
+		ranking_release(&r);
+		sb_release(&err);
+		store_close(&st);
+	}
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_rank");
@@ -548,6 +586,7 @@ int main(void)
 	test_higher_better(dir);
 	test_selectors(dir);
 	test_left_out(dir);
+	test_unranked(dir);
 	test_note(dir);
 	test_one_run(dir);
 	test_old_schema(dir);

@@ -64,7 +64,80 @@ static const struct study_case cases[] = {
 	{"bad port", "[study]\nworkloads = crc32\n[run]\nhost = b\nport = 99999\n", "port must be", 5},
 	{"unknown run key", "[study]\nworkloads = crc32\n[run]\ncolour = red\n",
 	 "unknown key 'colour' in [run]", 4},
+	/* reserved axes: a value that cannot mean anything there is refused
+	 * with what to write, never passed to the compiler */
+	{"libc value names another libc", "[study]\nworkloads = crc32\n[axis libc]\nmusl = glibc\n",
+	 "libc level 'musl' has 'glibc' in its value, which is not a compiler flag", 4},
+	{"libc value names the driver", "[study]\nworkloads = crc32\n[axis libc]\nmusl = musl-gcc\n",
+	 "write 'musl ='", 4},
+	{"link value contradicts", "[study]\nworkloads = crc32\n[axis link]\nstatic =\ndynamic = static\n",
+	 "link level 'dynamic' has 'static' in its value, which contradicts it", 5},
+	{"dynamic adds -static", "[study]\nworkloads = crc32\n[axis link]\ndynamic = -static\n",
+	 "link level 'dynamic' has '-static'", 4},
+	{"link value on a continuation line",
+	 "[study]\nworkloads = crc32\n[axis link]\nstatic = -Wl,-O1\n  dynamic\n",
+	 "link level 'static' has 'dynamic'", 4},
+	{"compiler value is a flag", "[study]\nworkloads = crc32\n[axis cc]\ngcc = -O2\n",
+	 "not a compiler command (write the command first", 4},
+	{"target value is a flag", "[study]\nworkloads = crc32\n[axis target]\nn64 = -mabi=64\n",
+	 "not a target triple (write a triple, e.g. 'n64 = mips64el-linux-gnuabi64'", 4},
+	{"target value is a word", "[study]\nworkloads = crc32\n[axis target]\nmips = mips\n",
+	 "'mips = native' for this machine", 4},
+	{"cpu value is a flag", "[study]\nworkloads = crc32\n[axis cpu]\nl2f = -cpu Loongson-2F\n",
+	 "not a CPU model", 4},
+	{"ldflags value is its name", "[study]\nworkloads = crc32\n[axis ldflags]\nstatic = static\n",
+	 "e.g. 'static = -static', or use [axis link]", 4},
+	{"flags value is its name", "[study]\nworkloads = crc32\n[axis opt]\nO2 = O2\n",
+	 "level 'O2' has the value 'O2', which the compiler would take as a file name", 4},
 };
+
+/* A value naming its level's own meaning is taken as that meaning: the
+ * word leaves the level's value, so the compiler never sees it. */
+struct value_case {
+	const char *name;
+	const char *text;
+	const char *level;
+	const char *value; /* the level's value once loaded */
+};
+
+static const struct value_case value_cases[] = {
+	{"musl = musl", "[study]\nworkloads = crc32\n[axis libc]\nglibc = glibc\nmusl = musl\n", "musl", ""},
+	{"glibc = glibc", "[study]\nworkloads = crc32\n[axis libc]\nglibc = glibc\n", "glibc", ""},
+	{"musl with flags", "[study]\nworkloads = crc32\n[axis libc]\nmusl = musl -Os\n", "musl", "-Os"},
+	{"static = static", "[study]\nworkloads = crc32\n[axis link]\nstatic = static\n", "static", ""},
+	{"dynamic = dynamic", "[study]\nworkloads = crc32\n[axis link]\ndynamic = dynamic\n", "dynamic",
+	 ""},
+	{"static with flags", "[study]\nworkloads = crc32\n[axis link]\nstatic = -static -Wl,-O1\n",
+	 "static", "-static -Wl,-O1"},
+	{"gcc = gcc", "[study]\nworkloads = crc32\n[axis cc]\ngcc = gcc\n", "gcc", "gcc"},
+	{"target native", "[study]\nworkloads = crc32\n[axis target]\nhere = native\n", "here",
+	 "native"},
+	{"target triple", "[study]\nworkloads = crc32\n[axis target]\n"
+	 "mips64el-linux-gnuabi64 = mips64el-linux-gnuabi64\n", "mips64el-linux-gnuabi64",
+	 "mips64el-linux-gnuabi64"},
+	{"cpu model", "[study]\nworkloads = crc32\n[axis cpu]\nLoongson-2F = Loongson-2F\n",
+	 "Loongson-2F", "Loongson-2F"},
+	{"flags", "[study]\nworkloads = crc32\n[axis opt]\nO2 = -O2\n", "O2", "-O2"},
+};
+
+static void check_value_case(const char *dir, const struct value_case *c)
+{
+	char *path = test_write(dir, "value.study", c->text);
+	struct study s;
+	struct strbuf err = {0};
+	size_t a, l;
+	if (study_load(path, &s, &err)) {
+		T_CHECK(0, "%s: should load, got: %s", c->name, sb_str(&err));
+	} else if (study_find_level(&s, c->level, &a, &l)) {
+		T_CHECK(0, "%s: no level %s", c->name, c->level);
+	} else {
+		T_CHECK(!strcmp(s.axes[a].levels[l].value, c->value), "%s: value '%s', want '%s'",
+			c->name, s.axes[a].levels[l].value, c->value);
+	}
+	study_release(&s);
+	sb_release(&err);
+	free(path);
+}
 
 static void check_case(const char *dir, const struct study_case *c)
 {
@@ -172,6 +245,8 @@ int main(void)
 	char *dir = test_tmpdir("study");
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		check_case(dir, &cases[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(value_cases); i++)
+		check_value_case(dir, &value_cases[i]);
 	check_good_contents(dir);
 	check_continuation_and_long_line(dir);
 	struct study s;

@@ -1,0 +1,46 @@
+#!/bin/bash
+# it_report_output.sh - report -o FILE writes the report there instead of
+# stdout, in every format and with --pivot; a path that cannot be written
+# exits 2, and a report that fails writes no file.  --pivot with a
+# --metric selector pivots that metric over those items only.
+# Expected: each file equals what stdout gets without -o; stdout stays empty.
+set -euo pipefail
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_report_output
+
+cat > two.study <<'S'
+; expect: both ok and ranked
+[study]
+name = two
+workloads = tiny
+repeat = 2
+baseline = O2
+[axis opt]
+O2 = -O2
+O1 = -O1
+S
+fs run two.study -q > /dev/null
+
+for f in table csv json html; do
+	fs report -f $f > want.$f
+	fs report -f $f -o got.$f > stdout.$f
+	[ -s got.$f ] || fail "report -f $f -o wrote nothing"
+	[ ! -s stdout.$f ] || fail "report -f $f -o must not print the report on stdout too"
+	cmp -s want.$f got.$f || fail "report -f $f -o differs from its stdout: $(diff want.$f got.$f | head -3)"
+done
+fs report --pivot opt -f csv > want.pivot
+fs report --pivot opt -f csv --output got.pivot > stdout.pivot
+cmp -s want.pivot got.pivot && [ ! -s stdout.pivot ] || fail "report --pivot -o must write the pivot there"
+
+set +e; fs report -o no/such/dir/r.txt 2> bad.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q "^flagscope: no/such/dir/r.txt: cannot write the report" bad.err ||
+	fail "an unwritable path must exit 2 and say so, got $rc: $(cat bad.err)"
+set +e; fs report -m nosuchmetric -o failed.txt 2> /dev/null; rc=$?; set -e
+[ "$rc" = 2 ] && [ ! -e failed.txt ] || fail "a report that fails must write no file (rc $rc)"
+
+# --pivot takes --metric selectors: the selected metric over the selected items
+fs report --pivot opt --metric tiny/sum > sel.txt
+grep -q "^metric sum over tiny, " sel.txt || fail "--pivot --metric tiny/sum: $(head -2 sel.txt)"
+set +e; fs report --pivot opt --metric tiny/nosuch > /dev/null 2> sel.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q "tiny/nosuch: workload tiny has no run or metric 'nosuch'" sel.err ||
+	fail "a selector naming nothing must be refused with --pivot, got $rc"
+echo "PASS it_report_output"
