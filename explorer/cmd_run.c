@@ -104,7 +104,7 @@ static int load_recipes(struct session *s, struct strbuf *err)
 	s->nrecipes = s->study.workloads.n;
 	s->recipes = xcalloc(s->nrecipes, sizeof(*s->recipes));
 	for (size_t w = 0; w < s->nrecipes; w++)
-		if (recipe_load(s->study.workloads.v[w], &s->recipes[w], err))
+		if (recipe_load(s->study.workloads.v[w], s->study.path, &s->recipes[w], err))
 			return -1;
 	return 0;
 }

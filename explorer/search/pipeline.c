@@ -61,7 +61,7 @@ int pipeline_init(struct pipeline *pl, struct strbuf *err)
 		pl->base->libc ? pl->base->libc : "", pl->base->target ? pl->base->target : "",
 		pl->base->cpu ? pl->base->cpu : "", pl->metric);
 	for (size_t w = 0; w < pl->nrecipes; w++) {
-		if (recipe_load(pl->study.workloads.v[w], &pl->recipes[w], err)) {
+		if (recipe_load(pl->study.workloads.v[w], pl->study.path, &pl->recipes[w], err)) {
 			sb_release(&ctx);
 			return -1;
 		}
