@@ -86,4 +86,21 @@ fs run mypreset --dry-run > preset.out 2>&1 || fail "run a preset from FLAGSCOPE
 FLAGSCOPE_PATH=$T/p1/workloads fs list workloads 2> shape.err >/dev/null
 grep -q "FLAGSCOPE_PATH folder $T/p1/workloads has neither workloads/ nor presets/" shape.err ||
 	fail "the wrong shape is not said: $(cat shape.err)"
+# search generates its candidates' studies in DB.search/: they still find
+# the user's study's own workloads/
+cat > proj/s.study <<'S'
+; expect: a search over the study's own tiny-study finds a best set
+[study]
+name = s
+workloads = tiny-study
+repeat = 1
+baseline = O1
+[axis opt]
+O1 = -O1
+S
+printf '[space]\nflags = -funroll-loops\n' > s.space
+fs search proj/s.study --space s.space --strategy ce --budget 2 --metric size \
+	--confirm-repeat 1 --db s.db --format json -q > s.json 2> s.err || fail "search: $(cat s.err)"
+python3 -c 'import json; r = json.load(open("s.json")); assert r["best"]["objective"] is not None, r["best"]' ||
+	fail "search over a study-local workload: $(cat s.err)"
 echo "it_searchpath: ok"

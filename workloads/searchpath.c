@@ -68,20 +68,23 @@ static void check_path_entry(const char *dir)
 	free(p);
 }
 
+/* The folder of a study file (or study_file itself when it is a folder). */
+static char *study_dir(const char *study_file)
+{
+	if (is_dir(study_file))
+		return xstrdup(study_file);
+	const char *slash = strrchr(study_file, '/');
+	return slash ? xstrndup(study_file, slash == study_file ? 1 : (size_t)(slash - study_file))
+		     : xstrdup(".");
+}
+
 void searchpath_init(struct searchpath *sp, enum sp_kind kind, const char *study_file)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->kind = kind;
 	const char *sub = kind_dir(kind);
 	if (kind == SP_WORKLOADS && study_file && *study_file) {
-		char *dir;
-		if (is_dir(study_file)) {
-			dir = xstrdup(study_file);
-		} else {
-			const char *slash = strrchr(study_file, '/');
-			dir = slash ? xstrndup(study_file, slash == study_file ? 1 : (size_t)(slash - study_file))
-				    : xstrdup(".");
-		}
+		char *dir = study_dir(study_file);
 		add_level(sp, xasprintf("%s/%s", dir, sub), SP_STUDY);
 		free(dir);
 	}
@@ -304,6 +307,21 @@ char *searchpath_first_writable(const struct searchpath *sp)
 		    could_write(sp->levels[i].dir))
 			return xstrdup(sp->levels[i].dir);
 	return NULL;
+}
+
+void searchpath_export_study(const char *study_file)
+{
+	char *dir = study_dir(study_file), *abs = absolute(dir);
+	char *w = xasprintf("%s/workloads", abs);
+	if (is_dir(w)) { /* else nothing to add, and no FLAGSCOPE_PATH shape warning */
+		const char *old = getenv("FLAGSCOPE_PATH");
+		char *path = old && *old ? xasprintf("%s:%s", abs, old) : xstrdup(abs);
+		setenv("FLAGSCOPE_PATH", path, 1);
+		free(path);
+	}
+	free(w);
+	free(abs);
+	free(dir);
 }
 
 char *workload_find(const char *study_file, const char *name)

@@ -150,6 +150,7 @@ static int spawn_run(struct pipeline *pl, const char *study_file, const char *lo
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
+		searchpath_export_study(pl->study_path); /* the user's study's workloads/ */
 		execl(pl->self, pl->self, "run", study_file, "--db", pl->db, "--format", "csv", "-j",
 		      jobs, (char *)NULL);
 		_exit(127);
