@@ -475,12 +475,6 @@ double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-const char *flagscope_home(void)
-{
-	const char *h = getenv("FLAGSCOPE_HOME");
-	return h && *h ? h : FLAGSCOPE_SOURCE_DIR;
-}
-
 const char *flagscope_cache_dir(void)
 {
 	static char *dir;

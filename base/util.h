@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/paths.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 void *xmalloc(size_t n);
@@ -104,9 +106,7 @@ int cpu_count(void);
 /* Monotonic seconds. */
 double now_seconds(void);
 
-/* Where workloads/ and flagsets/presets live: $FLAGSCOPE_HOME, else the
- * source tree this binary was built from. */
-const char *flagscope_home(void);
+/* flagscope_home() and the other data folders: base/paths.h */
 /* $XDG_CACHE_HOME/flagscope, or ~/.cache/flagscope; created on demand by
  * callers. Overridden by $FLAGSCOPE_CACHE. */
 const char *flagscope_cache_dir(void);

@@ -1,5 +1,4 @@
 /* cmd_list.c - flagscope list toolchains|workloads|presets */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +8,7 @@
 #include "harness/study_names.h"
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
+#include "workloads/searchpath.h"
 
 static const char *const format_choices[] = {"text", "json", NULL};
 
@@ -23,9 +23,13 @@ static const struct option_spec list_options[] = {
 
 static const struct command_spec list_cmd = {
 	.name = "list",
-	.usage = "toolchains|workloads|presets [--format text|json]",
+	.usage = "toolchains|workloads [STUDY]|presets [--format text|json]",
 	.summary = "List the C compilers on PATH (with version, target and identity), the\n"
-		   "workloads (one name per line), or the preset studies.",
+		   "workloads (name, where each was found, description), or the preset\n"
+		   "studies.  Workloads are found on the search path, first match wins: the\n"
+		   "workloads/ folder beside STUDY (default: the current folder's), each\n"
+		   "$FLAGSCOPE_PATH folder's workloads/, $XDG_DATA_HOME/flagscope/workloads,\n"
+		   "then the bundled or installed ones; presets likewise in presets/.",
 	.opts = list_options,
 };
 
@@ -63,23 +67,60 @@ static int list_toolchains(int json)
 	return 0;
 }
 
-static int list_workloads(int json)
+/* Where an entry came from, for the text listing: the level's name, and
+ * the folder too when it is the user's (study, FLAGSCOPE_PATH, user). */
+static void origin_text(struct strbuf *sb, const struct searchpath *sp, const struct sp_entry *e)
 {
-	struct strlist names = {0};
-	workloads_list(&names);
+	const struct sp_level *lv = &sp->levels[e->level];
+	if (lv->origin == SP_BUNDLED || lv->origin == SP_INSTALLED)
+		sb_addf(sb, "%-10s", sp_origin_name(lv->origin));
+	else
+		sb_addf(sb, "%s %s", sp_origin_name(lv->origin), lv->dir);
+}
+
+static void origin_json(struct strbuf *sb, const struct searchpath *sp, const struct sp_entry *e)
+{
+	sb_add(sb, ",\"origin\":");
+	sb_add_json(sb, sp_origin_name(sp->levels[e->level].origin));
+	sb_add(sb, ",\"folder\":");
+	sb_add_json(sb, sp->levels[e->level].dir);
+	sb_add(sb, ",\"path\":");
+	sb_add_json(sb, e->path);
+	sb_add(sb, ",\"shadows\":[");
+	for (size_t k = 0; k < e->shadows.n; k++) {
+		if (k)
+			sb_addc(sb, ',');
+		sb_add_json(sb, e->shadows.v[k]);
+	}
+	sb_addc(sb, ']');
+}
+
+static int list_workloads(const char *study_file, int json)
+{
+	struct searchpath sp;
+	struct sp_entry *e;
+	size_t n;
+	searchpath_init(&sp, SP_WORKLOADS, study_file);
+	searchpath_list(&sp, &e, &n);
 	if (json)
 		fputc('[', stdout);
-	for (size_t i = 0; i < names.n; i++) {
-		if (!json) {
-			printf("%s\n", names.v[i]);
-			continue;
-		}
+	for (size_t i = 0; i < n; i++) {
 		struct recipe r;
 		struct strbuf err = {0}, sb = {0};
-		int ok = !recipe_load(names.v[i], &r, &err) && !recipe_check_names(&r, &err);
-		sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
-		sb_add_json(&sb, names.v[i]);
-		if (ok) {
+		int ok = !recipe_load(e[i].name, study_file, &r, &err) && !recipe_check_names(&r, &err);
+		if (!json) {
+			sb_addf(&sb, "%-14s ", e[i].name);
+			origin_text(&sb, &sp, &e[i]);
+			sb_addf(&sb, "  %s", ok ? (r.description ? r.description : "") : sb_str(&err));
+			if (e[i].shadows.n)
+				sb_addf(&sb, " (shadows %s)", e[i].shadows.v[0]);
+			sb_addc(&sb, '\n');
+		} else {
+			sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
+			sb_add_json(&sb, e[i].name);
+			origin_json(&sb, &sp, &e[i]);
+		}
+		if (ok && json) {
 			sb_add(&sb, ",\"description\":");
 			sb_add_json(&sb, r.description ? r.description : "");
 			sb_add(&sb, ",\"source\":");
@@ -91,69 +132,63 @@ static int list_workloads(int json)
 				sb_add_json(&sb, r.runs[k].name);
 			}
 			sb_addc(&sb, ']');
-			recipe_release(&r);
-		} else {
+		} else if (json) {
 			sb_add(&sb, ",\"error\":");
 			sb_add_json(&sb, sb_str(&err));
 		}
-		sb_addc(&sb, '}');
+		if (json)
+			sb_addc(&sb, '}');
+		recipe_release(&r); /* it keeps what it read before an error */
 		fputs(sb_str(&sb), stdout);
 		sb_release(&sb);
 		sb_release(&err);
 	}
 	if (json)
 		fputs("]\n", stdout);
-	sl_release(&names);
+	sp_entries_free(e, n);
+	searchpath_release(&sp);
 	return 0;
 }
 
 static int list_presets(int json)
 {
-	char *dir = xasprintf("%s/flagsets/presets", flagscope_home());
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort), shown = 0;
+	struct searchpath sp;
+	struct sp_entry *e;
+	size_t n;
+	searchpath_init(&sp, SP_PRESETS, NULL);
+	searchpath_list(&sp, &e, &n);
 	if (json)
 		fputc('[', stdout);
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		size_t len = strlen(name);
-		if (len > 6 && !strcmp(name + len - 6, ".study")) {
-			char *path = xasprintf("%s/%s", dir, name);
-			struct study s;
-			struct strbuf err = {0};
-			int ok = !study_load(path, &s, &err) && !study_check_names(&s, &err);
-			if (json) {
-				struct strbuf sb = {0};
-				sb_add(&sb, shown ? ",{\"name\":" : "{\"name\":");
-				char *base = xstrndup(name, len - 6);
-				sb_add_json(&sb, base);
-				free(base);
-				sb_add(&sb, ",\"path\":");
-				sb_add_json(&sb, path);
-				sb_add(&sb, ",\"description\":");
-				sb_add_json(&sb, ok && s.description ? s.description : "");
-				sb_addc(&sb, '}');
-				fputs(sb_str(&sb), stdout);
-				sb_release(&sb);
-			} else {
-				printf("%-20.*s %s\n", (int)(len - 6), name,
-				       ok ? (s.description ? s.description : "") : "(does not load: see flagscope run --dry-run)");
-			}
-			shown++;
-			if (ok)
-				study_release(&s);
-			else
-				study_release(&s);
-			sb_release(&err);
-			free(path);
+	for (size_t i = 0; i < n; i++) {
+		struct study s;
+		struct strbuf err = {0}, sb = {0};
+		int ok = !study_load(e[i].path, &s, &err) && !study_check_names(&s, &err);
+		const char *desc = ok ? (s.description ? s.description : "")
+				      : "(does not load: see flagscope run --dry-run)";
+		if (json) {
+			sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
+			sb_add_json(&sb, e[i].name);
+			origin_json(&sb, &sp, &e[i]);
+			sb_add(&sb, ",\"description\":");
+			sb_add_json(&sb, ok && s.description ? s.description : "");
+			sb_addc(&sb, '}');
+		} else {
+			sb_addf(&sb, "%-20s ", e[i].name);
+			origin_text(&sb, &sp, &e[i]);
+			sb_addf(&sb, "  %s", desc);
+			if (e[i].shadows.n)
+				sb_addf(&sb, " (shadows %s)", e[i].shadows.v[0]);
+			sb_addc(&sb, '\n');
 		}
-		free(ents[i]);
+		fputs(sb_str(&sb), stdout);
+		study_release(&s);
+		sb_release(&sb);
+		sb_release(&err);
 	}
-	if (n >= 0)
-		free(ents);
 	if (json)
 		fputs("]\n", stdout);
-	free(dir);
+	sp_entries_free(e, n);
+	searchpath_release(&sp);
 	return 0;
 }
 
@@ -167,12 +202,12 @@ int cmd_list(int argc, char **argv)
 		return rc > 0 ? 0 : 2;
 	int json = !strcmp(opt.format, "json");
 	rc = 2;
-	if (pos.n != 1)
-		error_msg("list: say what to list: toolchains, workloads or presets (see flagscope list --help)");
+	if (pos.n < 1 || pos.n > (pos.n && !strcmp(pos.v[0], "workloads") ? 2u : 1u))
+		error_msg("list: say what to list: toolchains, workloads [STUDY] or presets (see flagscope list --help)");
 	else if (!strcmp(pos.v[0], "toolchains"))
 		rc = list_toolchains(json);
 	else if (!strcmp(pos.v[0], "workloads"))
-		rc = list_workloads(json);
+		rc = list_workloads(pos.n > 1 ? pos.v[1] : ".", json);
 	else if (!strcmp(pos.v[0], "presets"))
 		rc = list_presets(json);
 	else

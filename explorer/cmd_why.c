@@ -124,7 +124,10 @@ static int explain(struct store *st, const char *study, char **argv)
 	struct why_counts c[2] = {{0}};
 	char *in_dir = NULL, *dir[2] = {NULL, NULL};
 	int rc = 2;
-	if (recipe_load(workload, &r, &err) || recipe_check_names(&r, &err)) {
+	char *study_file = results_study_path(st, study); /* its workloads/ folder */
+	int loaded = recipe_load(workload, study_file, &r, &err) || recipe_check_names(&r, &err);
+	free(study_file);
+	if (loaded) {
 		error_msg("%s", sb_str(&err));
 		recipe_release(&r); /* it keeps what it read before the error */
 		free(workload);

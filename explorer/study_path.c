@@ -1,13 +1,21 @@
 /* study_path.c - see study_path.h */
 #include "explorer/study_path.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "workloads/searchpath.h"
 
 char *study_path_resolve(const char *arg)
 {
 	if (file_exists(arg) || strchr(arg, '/'))
 		return xstrdup(arg);
-	return xasprintf("%s/flagsets/presets/%s.study", flagscope_home(), arg);
+	struct searchpath sp;
+	searchpath_init(&sp, SP_PRESETS, NULL);
+	char *path = searchpath_find(&sp, arg, NULL);
+	if (!path) /* the last level's name, so the error names a real place */
+		path = xasprintf("%s/%s.study", sp.levels[sp.n - 1].dir, arg);
+	searchpath_release(&sp);
+	return path;
 }

@@ -1,6 +1,8 @@
 /*
- * study_path.h - a study argument is a file path or the name of a preset
- * in flagsets/presets/NAME.study.
+ * study_path.h - a study argument is a file path or the name of a preset,
+ * found on the presets search path (workloads/searchpath.h: each
+ * $FLAGSCOPE_PATH folder's presets/, $XDG_DATA_HOME/flagscope/presets, then
+ * the bundled or installed presets).
  */
 #ifndef FLAGSCOPE_STUDY_PATH_H
 #define FLAGSCOPE_STUDY_PATH_H

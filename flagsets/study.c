@@ -518,7 +518,7 @@ static void check_study(struct loader *ld)
 			   "no workloads (add 'workloads = NAME ...' under [study]; see flagscope list workloads)");
 	} else {
 		struct strlist known = {0};
-		workloads_list(&known);
+		workloads_list(s->path, &known);
 		for (size_t i = 0; i < s->workloads.n; i++)
 			if (sl_find(&known, s->workloads.v[i]) < 0)
 				load_error(ld, s->workloads_line, "unknown workload '%s' (see flagscope list workloads)",

@@ -216,6 +216,9 @@ const char *qemu_plugin_path(struct strbuf *err)
 		sb_addf(err, "FLAGSCOPE_QEMU_PLUGIN=%s does not exist", env);
 		return NULL;
 	}
+	static char *installed; /* an installed binary's own, never the build tree's */
+	if (installed || (installed = paths_installed_qemu_plugin()))
+		return installed;
 #ifdef FLAGSCOPE_QEMU_PLUGIN
 	if (file_exists(FLAGSCOPE_QEMU_PLUGIN))
 		return FLAGSCOPE_QEMU_PLUGIN;

@@ -60,7 +60,8 @@ int qemu_cpu_models(const char *qemu_binary, struct strlist *models, struct strb
 int qemu_cpu_can_run(const char *elf_path, const char *cpu, const char **run_cpu,
 		     struct strbuf *reason);
 
-/* The plugin's path: $FLAGSCOPE_QEMU_PLUGIN, else the one this build made.
+/* The plugin's path: $FLAGSCOPE_QEMU_PLUGIN, else an installed binary's
+ * own (PREFIX/lib/flagscope, base/paths.h), else the one this build made.
  * NULL (with the reason in err) when neither exists. */
 const char *qemu_plugin_path(struct strbuf *err);
 

@@ -18,10 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef FLAGSCOPE_SOURCE_DIR
-#define FLAGSCOPE_SOURCE_DIR "."
-#endif
-
 /* how long a board may take to accept a connection, and to answer a
  * small command */
 #define CONNECT_SECONDS 15
@@ -495,11 +491,7 @@ char *ssh_helper_build(const char *machine, struct strbuf *err)
 			machine);
 		return NULL;
 	}
-	char *src = xasprintf("%s/harness/remote-helper/helper.c", flagscope_home());
-	if (!file_exists(src)) {
-		free(src);
-		src = xstrdup(FLAGSCOPE_SOURCE_DIR "/harness/remote-helper/helper.c");
-	}
+	char *src = paths_remote_helper();
 	size_t len;
 	char *text = file_read(src, &len);
 	if (!text) {

@@ -69,12 +69,16 @@ static int store_study(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
 	struct study *st = &p->study;
+	/* absolute, so `why` finds the study's own workloads/ from anywhere */
+	char *abs = st->path ? realpath(st->path, NULL) : NULL;
 	struct store_study ss = {
-		.name = st->name, .path = st->path, .metric = st->metric,
+		.name = st->name, .path = abs ? abs : st->path, .metric = st->metric,
 		.repeat_target = st->repeat_auto ? st->target : 0,
 		.repeat_min = st->repeat, .repeat_max = st->max_repeat,
 	};
-	if (pipeline_stored(pl, store_put_study(pl->store, &ss)))
+	int rc = store_put_study(pl->store, &ss);
+	free(abs);
+	if (pipeline_stored(pl, rc))
 		return -1;
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		const struct plan_config *pc = &p->configs[c];

@@ -43,7 +43,7 @@ int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *er
 	p->nworkloads = p->study.workloads.n;
 	p->workloads = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*p->workloads));
 	for (size_t w = 0; w < p->nworkloads; w++)
-		if (recipe_load(p->study.workloads.v[w], &p->workloads[w].recipe, err) ||
+		if (recipe_load(p->study.workloads.v[w], p->study.path, &p->workloads[w].recipe, err) ||
 		    recipe_check_names(&p->workloads[w].recipe, err))
 			return -1;
 	return 0;

@@ -168,7 +168,8 @@ fs report --db two.db --metric size.text --format json > size.json
 python3 -c "
 import json; r=json.load(open('size.json'))
 assert r['metric']=='size.text' and all(c['workloads'][0]['exact'] for c in r['configs']), r"
-[ "$(fs list workloads | tr '\n' ' ')" = "near tiny " ] || fail "list workloads"
+[ "$(fs list workloads | awk '{print $1 "/" $2}' | tr '\n' ' ')" = "near/bundled tiny/bundled " ] ||
+	fail "list workloads: $(fs list workloads)"
 fs list toolchains --format json | python3 -c "import json,sys; t=json.load(sys.stdin); assert any(x['kind']=='gcc' for x in t)"
 for c in run report list verify; do fs $c --help | grep -q "^usage: flagscope $c" || fail "$c --help"; done
 echo "ok 6 - report formats, size metric, list, help"

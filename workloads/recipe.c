@@ -176,16 +176,21 @@ static void recipe_hash(struct recipe *r)
 	sb_release(&sb);
 }
 
-int recipe_load(const char *name, struct recipe *r, struct strbuf *err)
+int recipe_load(const char *name, const char *study_file, struct recipe *r, struct strbuf *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->name = xstrdup(name);
-	r->dir = xasprintf("%s/workloads/%s", flagscope_home(), name);
-	char *path = xasprintf("%s/recipe.ini", r->dir);
+	r->dir = workload_find(study_file, name);
+	char *path = r->dir ? xasprintf("%s/recipe.ini", r->dir) : NULL;
 	struct recipe_loader ld = {.r = r, .path = path};
 	int rc = 0;
-	if (strchr(name, '/') || !file_exists(path)) {
-		sb_addf(err, "%s: no such workload (see flagscope list workloads)", name);
+	if (!r->dir) {
+		struct searchpath sp;
+		searchpath_init(&sp, SP_WORKLOADS, study_file);
+		char *where = searchpath_describe(&sp);
+		sb_addf(err, "%s: no such workload (looked in %s; see flagscope list workloads)", name, where);
+		free(where);
+		searchpath_release(&sp);
 		rc = -1;
 	} else if (ini_load(path, on_item, &ld, err)) {
 		rc = -1;
@@ -236,26 +241,4 @@ void recipe_release(struct recipe *r)
 	}
 	free(r->runs);
 	memset(r, 0, sizeof(*r));
-}
-
-int workloads_list(struct strlist *names)
-{
-	char *dir = xasprintf("%s/workloads", flagscope_home());
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0) {
-		int err = -errno;
-		free(dir);
-		return err;
-	}
-	for (int i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s/recipe.ini", dir, ents[i]->d_name);
-		if (ents[i]->d_name[0] != '.' && file_exists(p))
-			sl_push(names, ents[i]->d_name);
-		free(p);
-		free(ents[i]);
-	}
-	free(ents);
-	free(dir);
-	return 0;
 }

@@ -8,6 +8,7 @@
 #define FLAGSCOPE_RECIPE_H
 
 #include "base/util.h"
+#include "workloads/searchpath.h"
 
 struct recipe_metric {
 	char *name;  /* "score": stored as metric "<run>/score" */
@@ -45,12 +46,13 @@ struct recipe {
 	char hash[65];
 };
 
-/* Load workloads/NAME from flagscope_home().  On error returns -1 and puts
- * "file:line: what is wrong (what to do)" in err. */
-int recipe_load(const char *name, struct recipe *r, struct strbuf *err);
+/* Load workload NAME, found on the search path as seen from study_file
+ * (the study's path, or NULL: no study level; workloads/searchpath.h).
+ * On error returns -1 and puts "file:line: what is wrong (what to do)" in
+ * err. */
+int recipe_load(const char *name, const char *study_file, struct recipe *r, struct strbuf *err);
 void recipe_release(struct recipe *r);
 
-/* Names of every workload folder with a recipe.ini, sorted. */
-int workloads_list(struct strlist *names);
+/* workloads_list(study_file, names): workloads/searchpath.h */
 
 #endif

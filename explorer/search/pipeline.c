@@ -18,6 +18,7 @@
 #include "harness/execute.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/profile.h"
+#include "workloads/searchpath.h"
 #include "harness/study_names.h"
 
 #define AXIS_NAME "flagscope-search"
@@ -39,6 +40,9 @@ static char *last_level(const char *cflags)
 
 int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 {
+	/* the generated studies live in DB.search/: the user's study's
+	 * workloads/ folder stays first on their search path */
+	searchpath_export_study(pl->study_path);
 	if (study_load(pl->study_path, &pl->study, err) || study_check_names(&pl->study, err))
 		return -1;
 	if (matrix_expand(&pl->study, &pl->matrix, err))
@@ -60,7 +64,7 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 		pl->base->libc ? pl->base->libc : "", pl->base->target ? pl->base->target : "",
 		pl->base->cpu ? pl->base->cpu : "", pl->metric);
 	for (size_t w = 0; w < pl->nrecipes; w++) {
-		if (recipe_load(pl->study.workloads.v[w], &pl->recipes[w], err) ||
+		if (recipe_load(pl->study.workloads.v[w], pl->study.path, &pl->recipes[w], err) ||
 		    recipe_check_names(&pl->recipes[w], err)) {
 			sb_release(&ctx);
 			return -1;

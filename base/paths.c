@@ -1,0 +1,135 @@
+/* paths.c - see paths.h */
+#include "base/paths.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+#ifndef FLAGSCOPE_SOURCE_DIR
+#define FLAGSCOPE_SOURCE_DIR "."
+#endif
+#ifndef FLAGSCOPE_REL_DATADIR
+#define FLAGSCOPE_REL_DATADIR "../share/flagscope"
+#endif
+#ifndef FLAGSCOPE_REL_LIBDIR
+#define FLAGSCOPE_REL_LIBDIR "../lib/flagscope"
+#endif
+
+const char *paths_exe_dir(void)
+{
+	static char dir[PATH_MAX];
+	static int done;
+	if (!done) {
+		done = 1;
+		ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+		if (n <= 0) {
+			dir[0] = 0;
+		} else {
+			dir[n] = 0;
+			char *slash = strrchr(dir, '/');
+			if (slash)
+				*slash = 0;
+		}
+	}
+	return dir[0] ? dir : NULL;
+}
+
+/* The installed data folder, canonical, when this binary sits in an
+ * installed tree; NULL in a build tree.  Decided once: the binary does not
+ * move while it runs. */
+static const char *installed_data_dir(void)
+{
+	static char *data;
+	static int done;
+	if (!done) {
+		done = 1;
+		const char *exe = paths_exe_dir();
+		if (exe) {
+			char *p = xasprintf("%s/%s/workloads", exe, FLAGSCOPE_REL_DATADIR);
+			char *real = is_dir(p) ? realpath(p, NULL) : NULL;
+			if (real) {
+				*strrchr(real, '/') = 0;
+				data = real;
+			}
+			free(p);
+		}
+	}
+	return data;
+}
+
+static const char *home_env(void)
+{
+	const char *h = getenv("FLAGSCOPE_HOME");
+	return h && *h ? h : NULL;
+}
+
+enum paths_layout paths_layout(void)
+{
+	if (home_env())
+		return PATHS_HOME;
+	return installed_data_dir() ? PATHS_INSTALLED : PATHS_SOURCE;
+}
+
+const char *flagscope_home(void)
+{
+	const char *h = home_env();
+	if (h)
+		return h;
+	const char *data = installed_data_dir();
+	return data ? data : FLAGSCOPE_SOURCE_DIR;
+}
+
+char *paths_workloads_dir(void)
+{
+	return xasprintf("%s/workloads", flagscope_home());
+}
+
+char *paths_presets_dir(void)
+{
+	const char *root = flagscope_home();
+	if (paths_layout() == PATHS_INSTALLED)
+		return xasprintf("%s/presets", root);
+	/* a home may be a source tree or an installed data folder */
+	char *p = xasprintf("%s/flagsets/presets", root);
+	if (paths_layout() == PATHS_HOME && !is_dir(p)) {
+		char *flat = xasprintf("%s/presets", root);
+		if (is_dir(flat)) {
+			free(p);
+			return flat;
+		}
+		free(flat);
+	}
+	return p;
+}
+
+char *paths_remote_helper(void)
+{
+	const char *h = home_env();
+	if (h) {
+		static const char *const within[] = {"harness/remote-helper/helper.c",
+						     "remote-helper/helper.c"};
+		for (size_t i = 0; i < ARRAY_SIZE(within); i++) {
+			char *p = xasprintf("%s/%s", h, within[i]);
+			if (file_exists(p))
+				return p;
+			free(p);
+		}
+	}
+	const char *data = installed_data_dir();
+	if (data)
+		return xasprintf("%s/remote-helper/helper.c", data);
+	return xstrdup(FLAGSCOPE_SOURCE_DIR "/harness/remote-helper/helper.c");
+}
+
+char *paths_installed_qemu_plugin(void)
+{
+	if (!installed_data_dir())
+		return NULL;
+	char *p = xasprintf("%s/%s/libinsncount.so", paths_exe_dir(), FLAGSCOPE_REL_LIBDIR);
+	char *real = realpath(p, NULL);
+	free(p);
+	return real;
+}

@@ -1,0 +1,106 @@
+#!/bin/bash
+# it_searchpath.sh - the workload and preset search path through the CLI:
+# a recipe from each level (the study's workloads/, $FLAGSCOPE_PATH, the
+# user's XDG folder, the bundled home) runs in one study; a recipe beside the
+# study that shadows the bundled one is the one built and is said exactly once
+# on stderr; `list workloads` says where each came from (text and JSON);
+# a preset is found in $FLAGSCOPE_PATH's presets/.  Expected: all ok.
+set -euo pipefail
+. "$FLAGSCOPE_SRC/tests/lib_it.sh" it_searchpath
+tiny=$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny
+# the same tiny program under other names, one per level
+mkdir -p proj/workloads p1/workloads user/flagscope/workloads
+cp -r "$tiny" p1/workloads/tiny-path
+cp -r "$tiny" user/flagscope/workloads/tiny-user
+cp -r "$tiny" proj/workloads/tiny-study
+# each its own description: byte-identical recipe folders share a build key
+# (the recipe's hash is its files'), and only one of them would be run
+for d in p1/workloads/tiny-path user/flagscope/workloads/tiny-user proj/workloads/tiny-study; do
+	sed -i "s|^description = .*|description = tiny as ${d##*/}|" "$d/recipe.ini"
+done
+# and a tiny beside the study that shadows the bundled one: a different
+# description, so the listing shows which won
+cp -r "$tiny" proj/workloads/tiny
+sed -i 's/^description = .*/description = the study'"'"'s own tiny/' proj/workloads/tiny/recipe.ini
+export FLAGSCOPE_PATH=$T/nothing-here:$T/p1 XDG_DATA_HOME=$T/user
+cat > proj/levels.study <<'S'
+; expect: one configuration, ok on all four workloads
+[study]
+name = levels
+workloads = tiny tiny-study tiny-path tiny-user
+repeat = 1
+[axis opt]
+O1 = -O1
+S
+fs run proj/levels.study --db levels.db --format json -q > levels.json 2> levels.err ||
+	fail "the study failed: $(cat levels.err)"
+python3 - <<'P'
+import json
+r = json.load(open("levels.json"))
+c = r["configs"][0]
+assert c["status"] == "ok", c
+assert sorted(w["name"] for w in c["workloads"]) == ["tiny", "tiny-path", "tiny-study", "tiny-user"], c
+assert all(w["status"] == "ok" for w in c["workloads"]), c
+P
+n=$(grep -c "shadows" levels.err || true)
+[ "$n" = 1 ] || fail "the shadowing said $n times, not once: $(cat levels.err)"
+grep -q "workload 'tiny' from $T/proj/workloads/tiny (study) shadows the bundled one ($T/home/workloads/tiny)" levels.err ||
+	fail "the shadowing line: $(cat levels.err)"
+
+# the listing, from the study's point of view
+fs list workloads proj/levels.study > list.txt 2> list.err
+grep -Eq "^tiny +study $T/proj/workloads +the study's own tiny \(shadows $T/home/workloads/tiny\)$" list.txt ||
+	fail "list: tiny: $(cat list.txt)"
+grep -Eq "^tiny-path +FLAGSCOPE_PATH $T/p1/workloads +tiny as tiny-path$" list.txt ||
+	fail "list: tiny-path: $(cat list.txt)"
+grep -Eq "^tiny-user +user $T/user/flagscope/workloads " list.txt || fail "list: tiny-user: $(cat list.txt)"
+[ "$(grep -c shadows list.err)" = 1 ] || fail "list: the shadowing said once: $(cat list.err)"
+fs list workloads proj/levels.study --format json > list.json 2>/dev/null
+python3 - "$T" <<'P'
+import json, sys
+t = sys.argv[1]
+ws = {w["name"]: w for w in json.load(open("list.json"))}
+assert ws["tiny"]["origin"] == "study" and ws["tiny"]["shadows"] == [t + "/home/workloads/tiny"], ws["tiny"]
+assert ws["tiny"]["description"] == "the study's own tiny", ws["tiny"]
+assert ws["tiny-path"]["origin"] == "FLAGSCOPE_PATH" and ws["tiny-path"]["folder"] == t + "/p1/workloads", ws
+assert ws["tiny-user"]["origin"] == "user", ws["tiny-user"]
+assert ws["tiny-study"]["origin"] == "study" and ws["tiny-study"]["source"] == "bundled", ws["tiny-study"]
+P
+# without a study: the current folder's workloads/ is the study level
+(cd proj && fs list workloads 2>/dev/null) | grep -Eq "^tiny-study +study $T/proj/workloads " ||
+	fail "list without a study: the current folder"
+fs list workloads 2>/dev/null | grep -Eq "^tiny +bundled +the harness's own tiny" ||
+	fail "list from elsewhere: the bundled tiny"
+
+# a study elsewhere does not see proj's recipes
+cp proj/levels.study other.study
+fs run other.study --dry-run > other.out 2>&1 && fail "a study elsewhere saw proj/workloads"
+grep -q "unknown workload 'tiny-study'" other.out || fail "unknown workload: $(cat other.out)"
+
+# presets: $FLAGSCOPE_PATH's presets/, shown with their origin
+mkdir -p p1/presets
+sed 's/tiny tiny-study tiny-path tiny-user/tiny-path tiny-user/' proj/levels.study > p1/presets/mypreset.study
+fs list presets | grep -Eq "^mypreset +FLAGSCOPE_PATH $T/p1/presets " || fail "list presets: $(fs list presets)"
+fs run mypreset --dry-run > preset.out 2>&1 || fail "run a preset from FLAGSCOPE_PATH: $(cat preset.out)"
+# a FLAGSCOPE_PATH folder holding recipes directly is not the shape: said
+FLAGSCOPE_PATH=$T/p1/workloads fs list workloads 2> shape.err >/dev/null
+grep -q "FLAGSCOPE_PATH folder $T/p1/workloads has neither workloads/ nor presets/" shape.err ||
+	fail "the wrong shape is not said: $(cat shape.err)"
+# search generates its candidates' studies in DB.search/: they still find
+# the user's study's own workloads/
+cat > proj/s.study <<'S'
+; expect: a search over the study's own tiny-study finds a best set
+[study]
+name = s
+workloads = tiny-study
+repeat = 1
+baseline = O1
+[axis opt]
+O1 = -O1
+S
+printf '[space]\nflags = -funroll-loops\n' > s.space
+fs search proj/s.study --space s.space --strategy ce --budget 2 --metric size \
+	--confirm-repeat 1 --db s.db --format json -q > s.json 2> s.err || fail "search: $(cat s.err)"
+python3 -c 'import json; r = json.load(open("s.json")); assert r["best"]["objective"] is not None, r["best"]' ||
+	fail "search over a study-local workload: $(cat s.err)"
+echo "it_searchpath: ok"
