@@ -8,6 +8,7 @@
 #define FLAGSCOPE_RECIPE_H
 
 #include "base/util.h"
+#include "workloads/buildsys.h"
 
 struct recipe_metric {
 	char *name;  /* "score": stored as metric "<run>/score" */
@@ -33,9 +34,13 @@ struct recipe {
 	char *name;
 	char *dir; /* absolute folder of the recipe */
 	char *description;
-	char *source; /* "bundled", "debian:lame", ... */
+	char *source; /* "bundled", "debian:lame", ... (after any override) */
+	/* recipe_override_source: where the replacement came from ("--source",
+	 * "study.study:12"), and the recipe's own source; NULL without one */
+	char *source_origin, *source_own;
 	int slow;
-	char *build_script;
+	char *build_script;          /* or NULL when system.name is set */
+	struct recipe_system system; /* [build] system = ...: see buildsys.h */
 	struct strlist binaries;
 	char *input_script; /* or NULL */
 	struct recipe_run *runs;
@@ -48,6 +53,15 @@ struct recipe {
  * "file:line: what is wrong (what to do)" in err. */
 int recipe_load(const char *name, struct recipe *r, struct strbuf *err);
 void recipe_release(struct recipe *r);
+
+/* Replace r's source with spec (a source spec as in fetch.h), for a study's
+ * [sources] or `run --source`: a relative local:PATH is taken from base_dir
+ * (the study file's folder, or the current directory) and made absolute.
+ * origin says where the override was written, for messages and the report.
+ * The build key then names the override (source_own is kept).  0, or -1
+ * with "what is wrong (what to do)" in err and r unchanged. */
+int recipe_override_source(struct recipe *r, const char *spec, const char *base_dir,
+			   const char *origin, struct strbuf *err);
 
 /* Names of every workload folder with a recipe.ini, sorted. */
 int workloads_list(struct strlist *names);
