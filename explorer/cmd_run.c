@@ -42,6 +42,7 @@ static struct {
 	const char *meters;
 	const char *metric;
 	const char *shard;
+	struct strlist sources; /* --source NAME=SPEC */
 } opt;
 
 static const struct option_spec run_options[] = {
@@ -59,6 +60,8 @@ static const struct option_spec run_options[] = {
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
+	{"source", 0, OPT_LIST, &opt.sources, "NAME=SPEC",
+	 "build workload NAME from SPEC (e.g. local:/path) instead of its recipe's source; repeatable"},
 	{NULL},
 };
 
@@ -526,12 +529,15 @@ int cmd_run(int argc, char **argv)
 	opt.db = "flagscope.db";
 	opt.format = "table";
 	int rc = options_parse(&run_cmd, argc, argv, &pos);
-	if (rc)
+	if (rc) {
+		sl_release(&opt.sources);
 		return rc > 0 ? 0 : 2;
+	}
 	progress_init(opt.quiet, -1);
 	if (pos.n > 1) {
 		error_msg("run: one study at a time (see flagscope run --help)");
 		sl_release(&pos);
+		sl_release(&opt.sources);
 		return 2;
 	}
 	s.shard_n = 1;
@@ -539,6 +545,7 @@ int cmd_run(int argc, char **argv)
 			  s.shard_i < 0 || s.shard_i >= s.shard_n)) {
 		error_msg("run: --shard wants I/N with 0 <= I < N, not '%s'", opt.shard);
 		sl_release(&pos);
+		sl_release(&opt.sources);
 		return 2;
 	}
 	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
@@ -565,7 +572,8 @@ int cmd_run(int argc, char **argv)
 		sl_release(&s.study.workloads);
 		s.study.workloads = only;
 	}
-	if (matrix_expand(&s.study, &s.matrix, &err) || load_recipes(&s, &err)) {
+	if (matrix_expand(&s.study, &s.matrix, &err) || load_recipes(&s, &err) ||
+	    study_override_sources(&s.study, s.recipes, s.nrecipes, &opt.sources, &err)) {
 		print_errors(sb_str(&err));
 		goto out;
 	}
@@ -584,6 +592,13 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	store_put_study(&s.store, s.study.name, path, s.study.metric);
+	for (size_t w = 0; w < s.nrecipes; w++) {
+		char *key = xasprintf("source.%s", s.recipes[w].name);
+		char *value = recipe_source_fact(&s.recipes[w]);
+		store_put_fact(&s.store, s.study.name, key, value);
+		free(key);
+		free(value);
+	}
 	if (s.study.repeat_auto) {
 		char *v = xasprintf("target=%g min=%d max=%d", s.study.target, s.study.repeat,
 				    s.study.max_repeat);
@@ -616,6 +631,7 @@ int cmd_run(int argc, char **argv)
 out:
 	sb_release(&err);
 	session_release(&s);
+	sl_release(&opt.sources);
 	free(path);
 	return rc;
 }

@@ -355,3 +355,11 @@ int recipe_override_source(struct recipe *r, const char *spec, const char *base_
 	r->source_origin = xstrdup(origin);
 	return 0;
 }
+
+char *recipe_source_fact(const struct recipe *r)
+{
+	if (!r->source_origin)
+		return xstrdup(r->source);
+	return xasprintf("%s (from %s; the recipe's: %s)", r->source, r->source_origin,
+			 r->source_own);
+}

@@ -63,6 +63,11 @@ void recipe_release(struct recipe *r);
 int recipe_override_source(struct recipe *r, const char *spec, const char *base_dir,
 			   const char *origin, struct strbuf *err);
 
+/* What the report says of r's source: "debian:gzip", or for an override
+ * "local:/src/coremark (from --source; the recipe's: git:URL commit=H)".
+ * Heap string. */
+char *recipe_source_fact(const struct recipe *r);
+
 /* Names of every workload folder with a recipe.ini, sorted. */
 int workloads_list(struct strlist *names);
 
