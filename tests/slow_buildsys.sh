@@ -13,7 +13,10 @@
 # (mips64el-linux-gnuabi64, -march=loongson2f -mabi=64) with a meson cross
 # file against flagscope's musl sysroot, its generators built natively:
 # ok, an n64 static ELF for loongson, run under qemu-mips64el -cpu
-# Loongson-2F with an instruction count.  Build times are printed.  Sources,
+# Loongson-2F with an instruction count; and the fixture project
+# (tests/fixtures/systems) cross-built the same way by each of the four
+# systems (configure --host, a CMake toolchain file, a meson cross file,
+# make with the triple's ar): ok, n64 static.  Build times are printed.  Sources,
 # builds and the sysroot go to the user's cache (shared with slow_cross), so
 # a second run is quick.
 set -uo pipefail
@@ -150,6 +153,44 @@ w = c["workloads"][0]
 assert w["median"] > 0, w
 secs = sqlite3.connect("cross.db").execute("select seconds from builds").fetchone()[0]
 print(f"ok: fribidi-sys {c['label']}: n64 static loongson, built in {secs:.0f} s, {w['median']:.0f} insns")
+P
+
+# ---- the fixture project through every system, cross-built the same way ----
+FIX=$FLAGSCOPE_SRC/tests/fixtures/systems
+for s in make cmake meson autotools; do
+	mkdir -p "$W/bs-$s"
+	cat >"$W/bs-$s/recipe.ini" <<EOF
+; bs-$s: tests/fixtures/systems built by system = $s alone
+[workload]
+description = systems fixture ($s)
+source = local:$FIX
+[build]
+system = $s
+binaries = bsprog
+[run]
+args = bsprog 200000
+timeout = 60
+EOF
+done
+sed 's/^workloads = .*/workloads = bs-make bs-cmake bs-meson bs-autotools/' cross.study >cross-bs.study
+start=$(date +%s)
+"$FLAGSCOPE_BIN" run cross-bs.study --db cross-bs.db -q >cross-bs.out 2>cross-bs.err ||
+	fail "cross study of the fixture: $(tail -5 cross-bs.err)"
+echo "cross study of the fixture (4 systems): $(($(date +%s) - start)) s"
+python3 - <<'P' || fail "cross builds of the fixture (above); files kept in $PWD"
+import json, sqlite3, sys
+db = sqlite3.connect("cross-bs.db")
+bad = 0
+for w, status, detail, facts, secs in db.execute("select workload, status, detail, facts, seconds from builds order by workload"):
+    elf = json.loads(facts)[0] if status == "ok" else {}
+    if status != "ok" or elf.get("abi") != "n64" or not elf.get("static"):
+        print(f"FAIL: {w}: {status} {detail} {elf}"); bad += 1
+    else:
+        print(f"ok: {w}: n64 static, verified, built in {secs:.0f} s")
+for w, status, detail in db.execute("select workload, status, detail from runs where rep >= 1"):
+    if status != "ok":
+        print(f"FAIL: run {w}: {status} {detail}"); bad += 1
+sys.exit(1 if bad else 0)
 P
 echo PASS
 rm -rf "$T"
