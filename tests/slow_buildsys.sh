@@ -7,6 +7,8 @@
 #   FriBidi 1.0.8 system = meson     (debian:fribidi, upstream's meson.build;
 #                                     its table generators are build-machine
 #                                     programs)
+# and LAME 3.100 (system = autotools, a libtool project) static only: the
+# binary must be static (libtool needs -all-static for that).
 # Expected: every build ok (each unit of each binary verified with the
 # configuration's flags), static where the study says static, every run ok
 # with the baseline's output.  Then FriBidi cross-built for Loongson 2F n64
@@ -154,6 +156,55 @@ assert w["median"] > 0, w
 secs = sqlite3.connect("cross.db").execute("select seconds from builds").fetchone()[0]
 print(f"ok: fribidi-sys {c['label']}: n64 static loongson, built in {secs:.0f} s, {w['median']:.0f} insns")
 P
+
+# ---- libtool: LAME 3.100 through system = autotools, static ----
+# libtool drops a plain -static from a program's link: only -all-static at
+# make time makes the binary static (workloads/lame/build.sh solved it by
+# hand; the system does it for every libtool project)
+mkdir -p "$W/lame-sys"
+cat >"$W/lame-sys/recipe.ini" <<'EOF'
+; lame-sys: LAME 3.100 through system = autotools alone (libtool); encodes 2 s
+[workload]
+description = LAME (system = autotools, libtool)
+source = debian:lame
+[build]
+system = autotools
+options = --disable-gtktest --disable-mp3x --disable-mp3rtp
+  ac_cv_lib_termcap_initscr=no ac_cv_lib_curses_initscr=no ac_cv_lib_ncurses_initscr=no
+build_args = CFLAGS="$CFLAGS"
+binaries = frontend/lame
+[input]
+script = cc -O2 -o genwav "$FLAGSCOPE_SRC/workloads/lame/genwav.c" && ./genwav 2 >signal.wav
+[run]
+args = ${BUILD}/frontend/lame -S --cbr -b 128 ${IN}/signal.wav out.mp3
+outputs = out.mp3
+timeout = 60
+EOF
+sed -i "s|\$FLAGSCOPE_SRC|$FLAGSCOPE_SRC|" "$W/lame-sys/recipe.ini"
+cat >lame.study <<'EOF'
+; expect: lame-sys ok and static (libtool got -all-static)
+[study]
+workloads = lame-sys
+repeat = 1
+[axis opt]
+O2 = -O2
+[axis link]
+static =
+EOF
+start=$(date +%s)
+"$FLAGSCOPE_BIN" run lame.study --db lame.db -q >lame.out 2>lame.err || fail "lame study: $(tail -5 lame.err)"
+python3 - <<'P' || fail "lame-sys (above); files kept in $PWD"
+import json, sqlite3
+db = sqlite3.connect("lame.db")
+status, detail, facts, secs = db.execute("select status, detail, facts, seconds from builds").fetchone()
+assert status == "ok", (status, detail)
+elf = json.loads(facts)[0]
+assert elf["static"], elf
+runs = db.execute("select status, detail from runs where rep >= 1").fetchall()
+assert runs and all(s == "ok" for s, _ in runs), runs
+print(f"ok: lame-sys O2 static: libtool linked it static (-all-static), verified, built in {secs:.0f} s")
+P
+echo "lame study: $(($(date +%s) - start)) s"
 
 # ---- the fixture project through every system, cross-built the same way ----
 FIX=$FLAGSCOPE_SRC/tests/fixtures/systems
