@@ -12,7 +12,8 @@
 # differs from the one of the recipe's own source (dry run without the
 # override), and the report's facts say "source.coremark: local:<abs path>
 # (from --source|<study>:<line>; the recipe's: git:...)".  Also: --source
-# wins over [sources]; a malformed --source, one naming a workload the
+# wins over [sources]; `search` carries [sources] into the studies it
+# generates; a malformed --source, one naming a workload the
 # study does not run, and a [sources] line for such a workload are refused
 # (exit 2, naming the option or file:line).
 set -uo pipefail
@@ -89,6 +90,13 @@ fs run "$T/studies/s.study" --dry-run --source "coremark=local:$T/here/cm" >both
 cli_key=$(sql cli.db "select substr(key, 1, 16) from builds where workload='coremark'")
 [ "$(key_of both.out)" = "$cli_key" ] || fail "--source did not win over [sources]: $(key_of both.out) vs $cli_key"
 echo "ok: --source wins over [sources]"
+
+# 3b. search's generated studies carry the study's [sources]
+fs search "$T/studies/s.study" --db search.db --metric size --budget 1 >search.out 2>search.err ||
+	fail "search with [sources]: $(tail -3 search.err)"
+grep -lq "^coremark = local:$T/studies/tree$" search.db.search/*.study ||
+	fail "search's generated study has no [sources]: $(cat search.db.search/*.study | head -20)"
+echo "ok: search's generated studies build from the [sources] tree"
 
 # 4. refused
 expect_refused() { # WHAT PATTERN ARGS...

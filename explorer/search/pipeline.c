@@ -67,6 +67,14 @@ int pipeline_init(struct pipeline *pl, struct strbuf *err)
 		}
 		sb_addf(&ctx, "%s%s:%.16s", w ? "," : "", pl->recipes[w].name, pl->recipes[w].hash);
 	}
+	/* the study's [sources] reach the generated studies (study_text) */
+	if (study_override_sources(&pl->study, pl->recipes, pl->nrecipes, NULL, err)) {
+		sb_release(&ctx);
+		return -1;
+	}
+	for (size_t w = 0; w < pl->nrecipes; w++)
+		if (pl->recipes[w].source_origin)
+			sb_addf(&ctx, " source.%s=%s", pl->recipes[w].name, pl->recipes[w].source);
 	pl->context_text = sb_detach(&ctx);
 	sha256_hex(pl->context_text, strlen(pl->context_text), pl->context);
 	pl->workdir = xasprintf("%s.search", pl->db);
@@ -121,6 +129,13 @@ static char *study_text(const struct pipeline *pl, const char *name, char *const
 		sb_addf(&sb, "meters = %s\n", m);
 		free(m);
 	}
+	for (size_t w = 0, first = 1; w < pl->nrecipes; w++)
+		if (pl->recipes[w].source_origin) {
+			/* absolute already: the generated study lives elsewhere */
+			sb_addf(&sb, "%s%s = %s\n", first ? "[sources]\n" : "", pl->recipes[w].name,
+				pl->recipes[w].source);
+			first = 0;
+		}
 	for (size_t a = 0; a < s->naxes; a++) {
 		const struct level *l = &s->axes[a].levels[pl->base->levels[a]];
 		sb_addf(&sb, "[axis %s]\n%s = %s\n", s->axes[a].name, l->name, l->value);
