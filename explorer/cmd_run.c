@@ -33,6 +33,7 @@ static struct {
 	const char *meters;
 	const char *metric;
 	const char *shard;
+	struct strlist sources; /* --source NAME=SPEC */
 } opt;
 
 static const struct option_spec run_options[] = {
@@ -50,6 +51,8 @@ static const struct option_spec run_options[] = {
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
+	{"source", 0, OPT_LIST, &opt.sources, "NAME=SPEC",
+	 "build workload NAME from SPEC (e.g. local:/path) instead of its recipe's source; repeatable"},
 	{NULL},
 };
 
@@ -165,8 +168,10 @@ int cmd_run(int argc, char **argv)
 	opt.db = "flagscope.db";
 	opt.format = "table";
 	int rc = options_parse(&run_cmd, argc, argv, &pos);
-	if (rc)
+	if (rc) {
+		sl_release(&opt.sources);
 		return rc > 0 ? 0 : 2;
+	}
 	progress_init(opt.quiet, -1);
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .pin_cpu = opt.pin, .dry_run = opt.dry_run, .shard_n = 1,
@@ -178,12 +183,14 @@ int cmd_run(int argc, char **argv)
 	if (pos.n > 1) {
 		error_msg("run: one study at a time (see flagscope run --help)");
 		sl_release(&pos);
+		sl_release(&opt.sources);
 		return 2;
 	}
 	if (opt.shard && (sscanf(opt.shard, "%d/%d", &po.shard_i, &po.shard_n) != 2 ||
 			  po.shard_n < 1 || po.shard_i < 0 || po.shard_i >= po.shard_n)) {
 		error_msg("run: --shard wants I/N with 0 <= I < N, not '%s'", opt.shard);
 		sl_release(&pos);
+		sl_release(&opt.sources);
 		return 2;
 	}
 	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
@@ -191,7 +198,7 @@ int cmd_run(int argc, char **argv)
 	rc = 2;
 	if (load_study(path, &study))
 		goto out;
-	if (study_plan_init(&plan, &study, &err) || pipeline_prepare(&plan, &po, &err)) {
+	if (study_plan_init(&plan, &study, &opt.sources, &err) || pipeline_prepare(&plan, &po, &err)) {
 		print_error_lines(sb_str(&err));
 		goto out;
 	}
@@ -221,6 +228,7 @@ out:
 	store_close(&store);
 	study_plan_release(&plan);
 	study_release(&study);
+	sl_release(&opt.sources);
 	free(path);
 	return rc;
 }

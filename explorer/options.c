@@ -62,6 +62,9 @@ static int set_value(const struct command_spec *cmd, const struct option_spec *o
 	case OPT_STRING:
 		*(const char **)o->value = arg;
 		return 0;
+	case OPT_LIST:
+		sl_push(o->value, arg);
+		return 0;
 	case OPT_INT: {
 		char *end;
 		errno = 0;

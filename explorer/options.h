@@ -14,6 +14,7 @@ enum opt_type {
 	OPT_STRING, /* const char **: the argument */
 	OPT_INT,    /* int *: a decimal argument */
 	OPT_CHOICE, /* const char **: one of .choices */
+	OPT_LIST,   /* struct strlist *: each use adds its argument (caller releases) */
 };
 
 struct option_spec {

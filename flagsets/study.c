@@ -453,6 +453,25 @@ static void run_key(struct loader *ld, const char *name, const char *value, int 
 	*field = xstrdup(value);
 }
 
+static void sources_key(struct loader *ld, const char *name, const char *value, int line)
+{
+	struct study *s = ld->s;
+	for (size_t i = 0; i < s->nsources; i++)
+		if (!strcmp(s->sources[i].workload, name)) {
+			load_error(ld, line, "workload '%s' already has a source at line %d (keep one)",
+				   name, s->sources[i].line);
+			return;
+		}
+	if (!*value) {
+		load_error(ld, line, "'%s' in [sources] has no source (write e.g. '%s = local:../%s')",
+			   name, name, name);
+		return;
+	}
+	s->sources = xrealloc(s->sources, (s->nsources + 1) * sizeof(*s->sources));
+	s->sources[s->nsources++] = (struct study_source){
+		.workload = xstrdup(name), .spec = xstrdup(value), .line = line};
+}
+
 static int on_item(void *user, const char *section, const char *name, const char *value,
 		   int line, int continued, struct strbuf *err)
 {
@@ -466,10 +485,12 @@ static int on_item(void *user, const char *section, const char *name, const char
 		exclude_key(ld, name, value, line, continued);
 	else if (!strcmp(section, "run"))
 		run_key(ld, name, value, line);
+	else if (!strcmp(section, "sources"))
+		sources_key(ld, name, value, line);
 	else if (!*section)
 		load_error(ld, line, "'%s' is outside any section (put it under [study])", name);
 	else
-		load_error(ld, line, "unknown section [%s] (known: [study], [axis NAME], [exclude], [run])",
+		load_error(ld, line, "unknown section [%s] (known: [study], [axis NAME], [exclude], [run], [sources])",
 			   section);
 	return 0;
 }
@@ -548,6 +569,10 @@ static void check_study(struct loader *ld)
 		check_level_list(ld, &s->excludes[i].levels, s->excludes[i].line, what);
 		free(what);
 	}
+	for (size_t i = 0; i < s->nsources; i++)
+		if (sl_find(&s->workloads, s->sources[i].workload) < 0)
+			load_error(ld, s->sources[i].line, "[sources] names workload '%s', which the study does not run (add it to workloads or remove the line)",
+				   s->sources[i].workload);
 	if (s->run_line && !s->run_host)
 		load_error(ld, s->run_line, "[run] names no board (add 'host = user@board', or 'hosts = a b' for a pool)");
 	/* meter names are the harness's: study_check_names() (harness/study_names.h) */
@@ -635,5 +660,64 @@ void study_release(struct study *s)
 	free(s->run_known_hosts);
 	free(s->run_helper_cc);
 	free(s->run_cpu);
+	for (size_t i = 0; i < s->nsources; i++) {
+		free(s->sources[i].workload);
+		free(s->sources[i].spec);
+	}
+	free(s->sources);
 	memset(s, 0, sizeof(*s));
+}
+
+static struct recipe *recipe_named(struct recipe **recipes, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(recipes[i]->name, name))
+			return recipes[i];
+	return NULL;
+}
+
+int study_override_sources(const struct study *s, struct recipe **recipes, size_t n,
+			   const struct strlist *cli, struct strbuf *err)
+{
+	int rc = 0;
+	char *study_dir = NULL;
+	char *abs = realpath(s->path, NULL);
+	if (abs) {
+		*strrchr(abs, '/') = '\0';
+		study_dir = abs;
+	}
+	/* a workload that --workloads left out keeps its line unused */
+	for (size_t i = 0; i < s->nsources; i++) {
+		struct recipe *r = recipe_named(recipes, n, s->sources[i].workload);
+		char *origin = xasprintf("%s:%d", s->path, s->sources[i].line);
+		struct strbuf why = {0};
+		if (r && recipe_override_source(r, s->sources[i].spec, study_dir, origin, &why)) {
+			sb_addf(err, "%s%s: %s", err->len ? "\n" : "", origin, sb_str(&why));
+			rc = -1;
+		}
+		sb_release(&why);
+		free(origin);
+	}
+	for (size_t i = 0; cli && i < cli->n; i++) {
+		const char *arg = cli->v[i], *eq = strchr(arg, '=');
+		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
+		struct recipe *r = name ? recipe_named(recipes, n, name) : NULL;
+		struct strbuf why = {0};
+		if (!eq || eq == arg) {
+			sb_addf(err, "%s--source '%s': write NAME=SPEC (e.g. coremark=local:/path/to/coremark)",
+				err->len ? "\n" : "", arg);
+			rc = -1;
+		} else if (!r) {
+			sb_addf(err, "%s--source '%s': the study does not run a workload '%s'",
+				err->len ? "\n" : "", arg, name);
+			rc = -1;
+		} else if (recipe_override_source(r, eq + 1, NULL, "--source", &why)) {
+			sb_addf(err, "%s--source '%s': %s", err->len ? "\n" : "", arg, sb_str(&why));
+			rc = -1;
+		}
+		sb_release(&why);
+		free(name);
+	}
+	free(study_dir);
+	return rc;
 }

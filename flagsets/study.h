@@ -13,6 +13,8 @@
  *   [run]        host (or hosts, a pool), port, identity, workdir, known_hosts,
  *                per_board, helper_cc, cpu: run on boards over ssh
  *                (harness/runner_ssh.h)
+ *   [sources]    workload = source spec: replaces the recipe's source =
+ *                (a relative local:PATH is taken from the study's folder)
  *
  * How to add a reserved axis: one entry in axis_kinds[] (study.c) with
  * check_level/read_value saying which names and values mean something
@@ -82,6 +84,13 @@ struct exclude_rule {
 	int line;
 };
 
+/* [sources]: a workload's source in place of its recipe's */
+struct study_source {
+	char *workload;
+	char *spec;
+	int line;
+};
+
 struct study {
 	char *path;
 	char *name;
@@ -113,6 +122,8 @@ struct study {
 	char *run_helper_cc; /* compiler words for the board's helper, or NULL */
 	char *run_cpu;      /* the study's words for the boards' CPU, or NULL */
 	int run_line;
+	struct study_source *sources; /* [sources], in file order */
+	size_t nsources;
 };
 
 /* Load and check a study file: syntax, unknown keys, duplicate levels,
@@ -121,6 +132,16 @@ struct study {
  * in err.  Nothing is built before this succeeds. */
 int study_load(const char *path, struct study *s, struct strbuf *err);
 void study_release(struct study *s);
+
+struct recipe;
+
+/* Replace the sources of the recipes that the study's [sources] names, then
+ * those that `run --source NAME=SPEC` names (cli may be NULL; it wins).  A
+ * relative local: path is taken from the study file's folder ([sources])
+ * or the current folder (cli).  Returns 0, or -1 with one line per problem
+ * ("file:line: ..." or "--source ...: ...") in err. */
+int study_override_sources(const struct study *s, struct recipe **recipes, size_t n,
+			   const struct strlist *cli, struct strbuf *err);
 
 /* Find the axis and level index of a level name; -1 if none. */
 int study_find_level(const struct study *s, const char *level, size_t *axis, size_t *index);

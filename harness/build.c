@@ -26,6 +26,15 @@ void build_init(struct build *b)
 	if (b->cfg->target)
 		sb_addf(&sb, "target=%s\nsysroot=%s\n", b->cfg->target,
 			b->cfg->sysroot ? b->cfg->sysroot : "");
+	/* the commands a build system runs, and a study's or the command
+	 * line's source in place of the recipe's, are not in recipe.ini */
+	if (b->recipe->system.name) {
+		char *script = recipe_build_script(b->recipe);
+		sb_addf(&sb, "system=%s\n", script);
+		free(script);
+	}
+	if (b->recipe->source_origin)
+		sb_addf(&sb, "source_override=%s\n", b->recipe->source);
 	sha256_hex(sb.buf, sb.len, b->key);
 	sb_release(&sb);
 	b->dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), b->key);
@@ -253,6 +262,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 	char *log = xasprintf("%s/build.log", b->dir);
 	char *cflags = build_cflags(b);
 	char *jobs = xasprintf("%d", jobs_each);
+	char *script = recipe_build_script(b->recipe);
 	int seeded = 0;
 	b->config_seeded = configcache_ready(b);
 	pid_t pid = fork();
@@ -282,9 +292,10 @@ static pid_t build_start(struct build *b, int jobs_each)
 		setenv("LC_ALL", "C", 1);
 		unsetenv("MAKEFLAGS");
 		unsetenv("CPPFLAGS");
-		execl("/bin/sh", "sh", "-e", "-c", b->recipe->build_script, (char *)NULL);
+		execl("/bin/sh", "sh", "-e", "-c", script, (char *)NULL);
 		_exit(127);
 	}
+	free(script);
 	free(log);
 	free(cflags);
 	free(jobs);

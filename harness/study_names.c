@@ -36,7 +36,9 @@ int recipe_check_names(const struct recipe *r, struct strbuf *err)
 		return 0;
 	struct strbuf why = {0};
 	int rc = source_parse(r->source, NULL, &why);
-	if (rc) {
+	if (rc && r->source_origin) { /* an override: where it was written */
+		sb_addf(err, "%s%s: %s", err->len ? "\n" : "", r->source_origin, sb_str(&why));
+	} else if (rc) {
 		char *path = xasprintf("%s/recipe.ini", r->dir);
 		add_line(err, path, r->source_line, sb_str(&why));
 		free(path);

@@ -80,6 +80,16 @@ static int store_study(struct pipeline *pl)
 	free(abs);
 	if (pipeline_stored(pl, rc))
 		return -1;
+	/* where each workload's source came from (an override says so) */
+	for (size_t w = 0; w < p->nworkloads; w++) {
+		const struct recipe *r = &p->workloads[w].recipe;
+		char *key = xasprintf("source.%s", r->name), *value = recipe_source_fact(r);
+		rc = store_put_fact(pl->store, st->name, key, value);
+		free(key);
+		free(value);
+		if (pipeline_stored(pl, rc))
+			return -1;
+	}
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		const struct plan_config *pc = &p->configs[c];
 		const struct config *cfg = pc->cfg;

@@ -3,7 +3,7 @@
  * build -> run, every result written to the store as it lands.
  *
  *   struct study_plan plan;
- *   study_plan_init(&plan, &study, &err);      // matrix + recipes
+ *   study_plan_init(&plan, &study, NULL, &err); // matrix + recipes
  *   pipeline_prepare(&plan, &opt);             // toolchains, sysroots, sources,
  *                                              // final ids, shard, build keys
  *   pipeline_init(&pl, &plan, &store, &opt);
@@ -104,8 +104,11 @@ struct pipeline_options {
 };
 
 /* Take the study (moved in: *study is cleared), expand its matrix and load
- * its recipes.  0, or -1 with "file:line: ..." lines in err. */
-int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *err);
+ * its recipes, their sources replaced as the study's [sources] and then
+ * source_args ("NAME=SPEC" from `run --source`; may be NULL) say
+ * (study_override_sources).  0, or -1 with "file:line: ..." lines in err. */
+int study_plan_init(struct study_plan *p, struct study *study, const struct strlist *source_args,
+		    struct strbuf *err);
 void study_plan_release(struct study_plan *p);
 
 /* Compilers (libc drivers, cross compilers, sysroots), flag probes (not on

@@ -28,7 +28,8 @@ void pipeline_say(const struct pipeline_options *o, const char *fmt, ...)
 	free(line);
 }
 
-int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *err)
+int study_plan_init(struct study_plan *p, struct study *study, const struct strlist *source_args,
+		    struct strbuf *err)
 {
 	memset(p, 0, sizeof(*p));
 	p->study = *study;
@@ -42,11 +43,19 @@ int study_plan_init(struct study_plan *p, struct study *study, struct strbuf *er
 		p->configs[c].cfg = &p->matrix.configs[c];
 	p->nworkloads = p->study.workloads.n;
 	p->workloads = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*p->workloads));
-	for (size_t w = 0; w < p->nworkloads; w++)
-		if (recipe_load(p->study.workloads.v[w], p->study.path, &p->workloads[w].recipe, err) ||
-		    recipe_check_names(&p->workloads[w].recipe, err))
-			return -1;
-	return 0;
+	struct recipe **recipes = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*recipes));
+	int rc = 0;
+	for (size_t w = 0; w < p->nworkloads && !rc; w++) {
+		recipes[w] = &p->workloads[w].recipe;
+		rc = recipe_load(p->study.workloads.v[w], p->study.path, recipes[w], err);
+	}
+	/* [sources] and --source replace a recipe's source before it is checked */
+	if (!rc)
+		rc = study_override_sources(&p->study, recipes, p->nworkloads, source_args, err);
+	for (size_t w = 0; w < p->nworkloads && !rc; w++)
+		rc = recipe_check_names(recipes[w], err);
+	free(recipes);
+	return rc;
 }
 
 /* A cross configuration gets its compiler: Debian's cross gcc for glibc,

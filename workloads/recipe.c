@@ -6,6 +6,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/ini.h"
 
@@ -111,6 +112,39 @@ static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char 
 	return 0;
 }
 
+/* [build] system and the keys that go with it (buildsys.h) */
+static int system_key(struct recipe_loader *ld, const char *name, const char *value, int line,
+		      int continued, struct strbuf *err)
+{
+	struct recipe_system *sys = &ld->r->system;
+	if (!strcmp(name, "system")) {
+		if (!buildsys_lookup(value)) {
+			sb_addf(err, "%s:%d: unknown build system '%s' (known: %s; or write a script)",
+				ld->path, line, value, buildsys_names());
+			return -1;
+		}
+		set_text(&sys->name, value, 0, "");
+	} else if (!strcmp(name, "options")) {
+		set_text(&sys->options, value, continued, " ");
+	} else if (!strcmp(name, "build_args")) {
+		set_text(&sys->args, value, continued, " ");
+	} else if (!strcmp(name, "targets")) {
+		set_text(&sys->targets, value, continued, " ");
+	} else if (!strcmp(name, "subdir")) {
+		if (value[0] == '/' || strstr(value, "..")) {
+			sb_addf(err, "%s:%d: subdir '%s' must be a folder inside the source (a relative path without '..')",
+				ld->path, line, value);
+			return -1;
+		}
+		set_text(&sys->subdir, value, 0, "");
+	} else {
+		sb_addf(err, "%s:%d: unknown key '%s' in [build] (known: script, binaries, system, options, build_args, targets, subdir)",
+			ld->path, line, name);
+		return -1;
+	}
+	return 0;
+}
+
 static int on_item(void *user, const char *section, const char *name, const char *value,
 		   int line, int continued, struct strbuf *err)
 {
@@ -134,7 +168,7 @@ static int on_item(void *user, const char *section, const char *name, const char
 		else if (!strcmp(name, "binaries"))
 			sl_split_ws(&r->binaries, value);
 		else
-			goto unknown;
+			return system_key(ld, name, value, line, continued, err);
 	} else if (!strcmp(section, "input")) {
 		if (!strcmp(name, "script"))
 			set_text(&r->input_script, value, continued, "\n");
@@ -176,6 +210,31 @@ static void recipe_hash(struct recipe *r)
 	sb_release(&sb);
 }
 
+/* A recipe builds with its own script or with a system, never both. */
+static int recipe_check_build(const struct recipe *r, const char *path, struct strbuf *err)
+{
+	const struct recipe_system *sys = &r->system;
+	if (r->build_script && sys->name) {
+		sb_addf(err, "%s: [build] has both a script and system = %s (keep one)", path,
+			sys->name);
+		return -1;
+	}
+	if (!r->build_script && !sys->name) {
+		if (sys->options || sys->args || sys->targets || sys->subdir)
+			sb_addf(err, "%s: [build] sets options of a build system but no system (add 'system = %s')",
+				path, buildsys_names());
+		else
+			sb_addf(err, "%s: no [build] script or system (see workloads/README.md)", path);
+		return -1;
+	}
+	if (r->build_script && (sys->options || sys->args || sys->targets || sys->subdir)) {
+		sb_addf(err, "%s: [build] options, build_args, targets and subdir go with system =, not with a script (put them in the script)",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
 int recipe_load(const char *name, const char *study_file, struct recipe *r, struct strbuf *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -194,8 +253,7 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 		rc = -1;
 	} else if (ini_load(path, on_item, &ld, err)) {
 		rc = -1;
-	} else if (!r->build_script) {
-		sb_addf(err, "%s: no [build] script (see workloads/README.md)", path);
+	} else if (recipe_check_build(r, path, err)) {
 		rc = -1;
 	} else if (!r->nruns) {
 		sb_addf(err, "%s: no [run] section (see workloads/README.md)", path);
@@ -221,7 +279,10 @@ void recipe_release(struct recipe *r)
 	free(r->dir);
 	free(r->description);
 	free(r->source);
+	free(r->source_origin);
+	free(r->source_own);
 	free(r->build_script);
+	recipe_system_release(&r->system);
 	free(r->input_script);
 	sl_release(&r->binaries);
 	for (size_t i = 0; i < r->nruns; i++) {
@@ -241,4 +302,48 @@ void recipe_release(struct recipe *r)
 	}
 	free(r->runs);
 	memset(r, 0, sizeof(*r));
+}
+
+int recipe_override_source(struct recipe *r, const char *spec, const char *base_dir,
+			   const char *origin, struct strbuf *err)
+{
+	/* the kind is checked with the recipe's own (recipe_check_names,
+	 * harness/study_names.h); here only its shape */
+	const char *colon = strchr(spec, ':'), *blank = strpbrk(spec, " \t");
+	if (!colon || colon == spec || (blank && blank < colon)) {
+		sb_addf(err, "'%s' is not a source (write KIND:WHERE, e.g. local:/path or debian:gzip)",
+			spec);
+		return -1;
+	}
+	char *effective;
+	const char *where = colon + 1;
+	while (*where == ' ' || *where == '\t')
+		where++;
+	/* a relative local: path is the writer's, not the recipe folder's */
+	if (!strncmp(spec, "local:", 6) && where[0] != '/') {
+		char *cwd = base_dir ? NULL : getcwd(NULL, 0);
+		effective = xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", where);
+		free(cwd);
+	} else {
+		struct strlist words = {0};
+		sl_split_ws(&words, spec);
+		effective = sl_join(&words, " ");
+		sl_release(&words);
+	}
+	if (!r->source_own)
+		r->source_own = r->source;
+	else
+		free(r->source);
+	r->source = effective;
+	free(r->source_origin);
+	r->source_origin = xstrdup(origin);
+	return 0;
+}
+
+char *recipe_source_fact(const struct recipe *r)
+{
+	if (!r->source_origin)
+		return xstrdup(r->source);
+	return xasprintf("%s (from %s; the recipe's: %s)", r->source, r->source_origin,
+			 r->source_own);
 }

@@ -8,6 +8,7 @@
 #define FLAGSCOPE_RECIPE_H
 
 #include "base/util.h"
+#include "workloads/buildsys.h"
 #include "workloads/searchpath.h"
 
 struct recipe_metric {
@@ -34,10 +35,14 @@ struct recipe {
 	char *name;
 	char *dir; /* absolute folder of the recipe */
 	char *description;
-	char *source; /* "bundled", "debian:lame", ... */
+	char *source; /* "bundled", "debian:lame", ... (after any override) */
 	int source_line; /* of recipe.ini; recipe_check_names() (harness) reads it */
+	/* recipe_override_source: where the replacement came from ("--source",
+	 * "study.study:12"), and the recipe's own source; NULL without one */
+	char *source_origin, *source_own;
 	int slow;
-	char *build_script;
+	char *build_script;          /* or NULL when system.name is set */
+	struct recipe_system system; /* [build] system = ...: see buildsys.h */
 	struct strlist binaries;
 	char *input_script; /* or NULL */
 	struct recipe_run *runs;
@@ -54,5 +59,19 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 void recipe_release(struct recipe *r);
 
 /* workloads_list(study_file, names): workloads/searchpath.h */
+
+/* Replace r's source with spec (a source spec as in fetch.h), for a study's
+ * [sources] or `run --source`: a relative local:PATH is taken from base_dir
+ * (the study file's folder, or the current directory) and made absolute.
+ * origin says where the override was written, for messages and the report.
+ * The build key then names the override (source_own is kept).  0, or -1
+ * with "what is wrong (what to do)" in err and r unchanged. */
+int recipe_override_source(struct recipe *r, const char *spec, const char *base_dir,
+			   const char *origin, struct strbuf *err);
+
+/* What the report says of r's source: "debian:gzip", or for an override
+ * "local:/src/coremark (from --source; the recipe's: git:URL commit=H)".
+ * Heap string. */
+char *recipe_source_fact(const struct recipe *r);
 
 #endif

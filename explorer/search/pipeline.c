@@ -71,6 +71,19 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 		}
 		sb_addf(&ctx, "%s%s:%.16s", w ? "," : "", pl->recipes[w].name, pl->recipes[w].hash);
 	}
+	/* the study's [sources] reach the generated studies (study_text) */
+	struct recipe **rp = xcalloc(pl->nrecipes ? pl->nrecipes : 1, sizeof(*rp));
+	for (size_t w = 0; w < pl->nrecipes; w++)
+		rp[w] = &pl->recipes[w];
+	int overridden = study_override_sources(&pl->study, rp, pl->nrecipes, NULL, err);
+	free(rp);
+	if (overridden) {
+		sb_release(&ctx);
+		return -1;
+	}
+	for (size_t w = 0; w < pl->nrecipes; w++)
+		if (pl->recipes[w].source_origin)
+			sb_addf(&ctx, " source.%s=%s", pl->recipes[w].name, pl->recipes[w].source);
 	pl->context_text = sb_detach(&ctx);
 	sha256_hex(pl->context_text, strlen(pl->context_text), pl->context);
 	pl->workdir = xasprintf("%s.search", pl->db);
@@ -125,6 +138,13 @@ static char *study_text(const struct search_pipeline *pl, const char *name, char
 		sb_addf(&sb, "meters = %s\n", m);
 		free(m);
 	}
+	for (size_t w = 0, first = 1; w < pl->nrecipes; w++)
+		if (pl->recipes[w].source_origin) {
+			/* absolute already: the generated study lives elsewhere */
+			sb_addf(&sb, "%s%s = %s\n", first ? "[sources]\n" : "", pl->recipes[w].name,
+				pl->recipes[w].source);
+			first = 0;
+		}
 	for (size_t a = 0; a < s->naxes; a++) {
 		const struct level *l = &s->axes[a].levels[pl->base->levels[a]];
 		sb_addf(&sb, "[axis %s]\n%s = %s\n", s->axes[a].name, l->name, l->value);
@@ -179,7 +199,7 @@ static int run_study(struct search_pipeline *pl, const char *study_file, const c
 		       .log = lf},
 	};
 	int rc = -1;
-	if (!study_load(study_file, &study, err) && !study_plan_init(&plan, &study, err) &&
+	if (!study_load(study_file, &study, err) && !study_plan_init(&plan, &study, NULL, err) &&
 	    !pipeline_prepare(&plan, &o, err) && !store_open(&st, pl->db, 1, err) &&
 	    !store_lock(&st, err)) {
 		struct pipeline run;

@@ -1,0 +1,252 @@
+/* cmd_workload.c - flagscope workload new: a recipe skeleton for a source
+ * tree or a Debian package, built by `[build] system =` (workloads/buildsys.h),
+ * with its programs and runs left for the user. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "harness/fetch.h"
+#include "workloads/buildsys.h"
+
+static struct {
+	const char *source;
+	const char *system;
+	const char *dir;
+	int force;
+} opt;
+
+static const char *const system_choices[] = {"autotools", "cmake", "meson", "make", NULL};
+
+static const struct option_spec workload_options[] = {
+	{"source", 's', OPT_STRING, &opt.source, "SPEC",
+	 "where the source comes from: debian:PKG, local:PATH, url:URL sha256=HEX, git:URL commit=HASH"},
+	{"system", 0, OPT_CHOICE, &opt.system, "SYSTEM",
+	 "the build system (default: guessed from the source tree)", system_choices},
+	{"dir", 'd', OPT_STRING, &opt.dir, "DIR",
+	 "write DIR/NAME/recipe.ini (default: $XDG_DATA_HOME/flagscope/workloads)"},
+	{"force", 'f', OPT_FLAG, &opt.force, NULL, "replace an existing recipe.ini"},
+	{NULL},
+};
+
+static const struct command_spec workload_cmd = {
+	.name = "workload",
+	.usage = "new NAME --source SPEC [--system autotools|cmake|meson|make] [--dir DIR]",
+	.summary = "Write a recipe skeleton for a program of yours or a Debian package: its\n"
+		   "source and build system (guessed from the unpacked tree when --system is\n"
+		   "not given: configure, CMakeLists.txt, meson.build, Makefile, in that order),\n"
+		   "with the programs to verify and the runs left for you to fill in.",
+	.details = "The source is fetched once to guess the system (into the cache, where the\n"
+		   "first build finds it).  A relative local:PATH is taken from the current\n"
+		   "folder.  The recipe's format is in workloads/README.md.\n"
+		   "Exit status: 0 written, 1 the source could not be fetched or the recipe\n"
+		   "exists (see --force), 2 bad usage.",
+	.opts = workload_options,
+};
+
+/* Where a new recipe goes when --dir is not given. */
+static char *default_dir(void)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/flagscope/workloads", xdg);
+	return xasprintf("%s/.local/share/flagscope/workloads", home && *home ? home : ".");
+}
+
+static int valid_name(const char *name)
+{
+	if (!*name || name[0] == '.' || strlen(name) > 64)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			return 0;
+	return 1;
+}
+
+/* The spec as the recipe will hold it: a relative local: path made
+ * absolute (a recipe's relative path would be taken from its own folder). */
+static char *recipe_spec(const struct source_spec *s, const char *spec)
+{
+	if (strcmp(s->ops->name, "local") || s->location[0] == '/') {
+		struct strlist words = {0};
+		sl_split_ws(&words, spec);
+		char *joined = sl_join(&words, " ");
+		sl_release(&words);
+		return joined;
+	}
+	char *cwd = getcwd(NULL, 0);
+	char *abs = xasprintf("local:%s/%s", cwd ? cwd : ".", s->location);
+	free(cwd);
+	return abs;
+}
+
+struct system_hints {
+	const char *name;
+	const char *options; /* an example of options = */
+	const char *targets; /* what targets = names */
+	const char *where;   /* where binaries are */
+};
+
+static const struct system_hints hints[] = {
+	{"autotools", "--disable-nls", "make targets, e.g. src/prog",
+	 "relative to the build folder (configure's out-of-tree build), e.g. src/prog"},
+	{"cmake", "-DBUILD_TESTING=OFF", "CMake target names, e.g. prog",
+	 "relative to the build folder (CMake's binary dir), e.g. prog or tools/prog"},
+	{"meson", "-Dtests=false", "ninja's output paths, e.g. src/prog",
+	 "relative to the build folder (meson's build dir), e.g. src/prog"},
+	{"make", "PREFIX=/usr", "make targets, e.g. prog",
+	 "relative to the top of the tree (make builds in a copy of it), e.g. prog"},
+};
+
+/* "left" then its comment in a column, as the bundled recipes align them */
+static void commented(struct strbuf *sb, const char *left, const char *comment)
+{
+	size_t n = strlen(left);
+	sb_add(sb, left);
+	do
+		sb_addc(sb, ' ');
+	while (++n < 30);
+	sb_addf(sb, "; %s\n", comment);
+}
+
+static void write_skeleton(struct strbuf *sb, const char *name, const char *spec,
+			   const char *system, const char *why)
+{
+	const struct system_hints *h = NULL;
+	for (size_t i = 0; system && i < ARRAY_SIZE(hints); i++)
+		if (!strcmp(hints[i].name, system))
+			h = &hints[i];
+	sb_addf(sb,
+		"; %s: <what it measures and what output it expects: say it here>\n"
+		"; Written by `flagscope workload new`: fill in binaries and [run] (the\n"
+		"; format is in workloads/README.md of flagscope's sources), then run a\n"
+		"; study that names %s in its workloads.\n"
+		"[workload]\n"
+		"description = %s (%s)\n"
+		"source = %s\n"
+		"slow = no\n\n"
+		"[build]\n",
+		name, name, name, spec, spec);
+	char *left = NULL, *what = NULL;
+	if (h) {
+		left = xasprintf("system = %s", system);
+		commented(sb, left, why);
+		free(left);
+		left = xasprintf("; options = %s", h->options);
+		commented(sb, left, "the configure step's extra arguments");
+		what = xasprintf("what to build: %s (default: everything)", h->targets);
+		commented(sb, "; targets =", what);
+		commented(sb, "; build_args =", "extra arguments of the build step (make, ninja)");
+		commented(sb, "; subdir =", "where the build files are, if not at the top");
+		free(what);
+		what = xasprintf("TODO: the programs to verify and run, %s", h->where);
+		commented(sb, "; binaries = PROGRAM", what);
+	} else {
+		what = xasprintf("TODO: autotools, cmake, meson or make (%s), or a script", why);
+		commented(sb, "; system =", what);
+		commented(sb, "; binaries = PROGRAM",
+			  "TODO: the programs to verify and run, relative to the build folder");
+	}
+	free(left);
+	free(what);
+	sb_addc(sb, '\n');
+	commented(sb, "; [input]", "optional: makes inputs once, in $IN, with the system's cc");
+	sb_add(sb, "; script = ...\n\n");
+	commented(sb, "; [run]", "TODO: how to run it; [run NAME] for several runs");
+	commented(sb, "; args = PROGRAM ARGS",
+		  "the first word is a program of the build folder; ${IN} is the input folder");
+	commented(sb, "; stdin = FILE", "optional, relative to $IN");
+	sb_add(sb, "; timeout = 60\n");
+}
+
+static int workload_new(const char *name)
+{
+	struct source_spec parsed;
+	struct strbuf err = {0}, text = {0};
+	char *src_dir = NULL, src_id[65];
+	const char *system = opt.system, *why = "given with --system";
+	char *guessed_why = NULL;
+	int rc = 1;
+
+	if (!valid_name(name)) {
+		error_msg("workload new: '%s' is not a workload name (letters, digits, '.', '_', '-')", name);
+		return 2;
+	}
+	if (!opt.source) {
+		error_msg("workload new: --source is required (e.g. --source debian:%s)", name);
+		return 2;
+	}
+	if (source_parse(opt.source, &parsed, &err)) {
+		error_msg("workload new: --source: %s", sb_str(&err));
+		sb_release(&err);
+		return 2;
+	}
+	char *spec = recipe_spec(&parsed, opt.source);
+	source_spec_release(&parsed);
+	char *dir = opt.dir ? xstrdup(opt.dir) : default_dir();
+	char *folder = xasprintf("%s/%s", dir, name);
+	char *path = xasprintf("%s/recipe.ini", folder);
+	if (file_exists(path) && !opt.force) {
+		error_msg("workload new: %s exists (edit it, or --force to replace it)", path);
+		goto out;
+	}
+	if (!system) {
+		fprintf(stderr, "workload new: fetching %s to guess its build system\n", spec);
+		if (source_fetch(spec, folder, &src_dir, src_id, &err)) {
+			warn_msg("workload new: %s (system left for you to fill in)", sb_str(&err));
+			why = "the source could not be fetched to guess it";
+		} else {
+			const struct buildsys_ops *ops = buildsys_guess(src_dir);
+			for (size_t m = 0; ops && ops->marks[m]; m++) {
+				char *p = xasprintf("%s/%s", src_dir, ops->marks[m]);
+				if (!guessed_why && file_exists(p))
+					guessed_why = xasprintf("guessed from the tree's %s", ops->marks[m]);
+				free(p);
+			}
+			system = ops ? ops->name : NULL;
+			why = ops ? guessed_why : "no configure, CMakeLists.txt, meson.build or Makefile at the tree's top";
+		}
+	}
+	write_skeleton(&text, name, spec, system, why);
+	int w = mkdir_p(folder, 0755);
+	if (!w)
+		w = file_write(path, text.buf, text.len);
+	if (w) {
+		error_msg("workload new: cannot write %s: %s", path, strerror(-w));
+		goto out;
+	}
+	printf("%s\n", path);
+	fprintf(stderr, "workload new: wrote %s (system %s); fill in binaries and [run]\n", path,
+		system ? system : "to fill in");
+	rc = 0;
+out:
+	free(guessed_why);
+	free(src_dir);
+	free(spec);
+	free(dir);
+	free(folder);
+	free(path);
+	sb_release(&err);
+	sb_release(&text);
+	return rc;
+}
+
+int cmd_workload(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	memset(&opt, 0, sizeof(opt));
+	int rc = options_parse(&workload_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (pos.n != 2 || strcmp(pos.v[0], "new")) {
+		error_msg("workload: usage: flagscope %s %s", workload_cmd.name, workload_cmd.usage);
+		sl_release(&pos);
+		return 2;
+	}
+	rc = workload_new(pos.v[1]);
+	sl_release(&pos);
+	return rc;
+}

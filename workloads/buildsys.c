@@ -1,0 +1,307 @@
+/* buildsys.c - the scripts of `[build] system =`; see buildsys.h */
+#include "workloads/buildsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "workloads/recipe.h"
+
+/* The start every system shares: trace the commands into the build log,
+ * find the build files, and say whether this is a static link. */
+static void script_head(const struct recipe *r, struct strbuf *sb)
+{
+	const struct recipe_system *s = &r->system;
+	sb_addf(sb, "# written by flagscope for [build] system = %s (workloads/README.md)\n",
+		s->name);
+	sb_add(sb, "set -x\n");
+	if (s->subdir) {
+		sb_add(sb, "srcdir=$SRC/");
+		sh_quote(sb, s->subdir);
+		sb_addc(sb, '\n');
+	} else {
+		sb_add(sb, "srcdir=$SRC\n");
+	}
+	sb_add(sb, "static=\ncase \" $LDFLAGS \" in *\" -static \"*) static=yes ;; esac\n");
+}
+
+/* " WORDS" when the recipe gave them (inserted as shell words), else "" */
+static void add_words(struct strbuf *sb, const char *words)
+{
+	if (words && *words) {
+		sb_addc(sb, ' ');
+		sb_add(sb, words);
+	}
+}
+
+/* ---- autotools ---- */
+
+static void autotools_script(const struct recipe *r, struct strbuf *sb)
+{
+	const struct recipe_system *s = &r->system;
+	script_head(r, sb);
+	/* a tree without configure (a git checkout) is made in a copy */
+	sb_add(sb,
+	       "if [ ! -x \"$srcdir/configure\" ]; then\n"
+	       "\tif ! command -v autoreconf >/dev/null; then\n"
+	       "\t\techo \"flagscope: $srcdir has no configure and autoreconf is not installed"
+	       " (apt-get install autoconf automake libtool)\" >&2\n"
+	       "\t\texit 1\n"
+	       "\tfi\n"
+	       "\tmkdir flagscope-src\n"
+	       "\tcp -R \"$srcdir/.\" flagscope-src\n"
+	       "\trm -rf flagscope-src/.git\n"
+	       "\t(cd flagscope-src && autoreconf -fi)\n"
+	       "\tsrcdir=$PWD/flagscope-src\n"
+	       "fi\n"
+	       /* --disable-shared: libtool projects link their own libraries
+		* into the programs (a project without libtool warns and goes on) */
+	       "set -- CC=\"$CC\" CFLAGS=\"$CFLAGS\" LDFLAGS=\"$LDFLAGS\" --disable-shared\n"
+	       /* --build too: with --host alone configure may run a target
+		* program through binfmt and decide it is not cross-compiling */
+	       "if [ -n \"$HOST\" ]; then\n"
+	       "\tset -- \"$@\" --host=\"$HOST\" --build=\"$(cc -dumpmachine)\"\n"
+	       "fi\n"
+	       "if [ -n \"${FLAGSCOPE_CONFIG_CACHE:-}\" ]; then\n"
+	       "\tset -- \"$@\" --cache-file=\"$FLAGSCOPE_CONFIG_CACHE\"\n"
+	       "fi\n"
+	       "\"$srcdir/configure\" \"$@\"");
+	add_words(sb, s->options);
+	/* libtool takes -static to mean "no shared libtool libraries" and drops
+	 * it from the program's link; -all-static is what reaches the driver */
+	sb_add(sb, "\n"
+		   "set --\n"
+		   "if [ -n \"$static\" ] && [ -x libtool ]; then\n"
+		   "\tlt=\n"
+		   "\tfor f in $LDFLAGS; do\n"
+		   "\t\t[ \"$f\" = -static ] && f=-all-static\n"
+		   "\t\tlt=\"$lt $f\"\n"
+		   "\tdone\n"
+		   "\tset -- LDFLAGS=\"$lt\"\n"
+		   "fi\n"
+		   "make -j\"$JOBS\" \"$@\"");
+	add_words(sb, s->args);
+	add_words(sb, s->targets);
+	sb_addc(sb, '\n');
+}
+
+/* ---- CMake ---- */
+
+static void cmake_script(const struct recipe *r, struct strbuf *sb)
+{
+	const struct recipe_system *s = &r->system;
+	script_head(r, sb);
+	/* the compiler command may carry words of its own (CMake reads them
+	 * from CC natively; a toolchain file takes the program alone) */
+	sb_add(sb,
+	       "cc_prog=${CC%% *}\n"
+	       "cc_rest=\n"
+	       "case $CC in *\" \"*) cc_rest=\"${CC#* } \" ;; esac\n"
+	       "set -- -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=\"$cc_rest$CFLAGS\""
+	       " -DCMAKE_EXE_LINKER_FLAGS=\"$LDFLAGS\" -DBUILD_SHARED_LIBS=OFF\n"
+	       "if [ -n \"$static\" ]; then\n"
+	       "\tset -- \"$@\" -DCMAKE_FIND_LIBRARY_SUFFIXES=.a\n"
+	       "fi\n"
+	       "if [ -n \"$HOST\" ]; then\n"
+	       /* find_library and find_path look in the target's libraries
+		* only: flagscope's sysroot, or Debian's cross libc */
+	       "\troot=${SYSROOT:-/usr/$HOST}\n"
+	       "\tcat >flagscope-toolchain.cmake <<EOF\n"
+	       "# written by flagscope: cross-compiling for $HOST\n"
+	       "set(CMAKE_SYSTEM_NAME Linux)\n"
+	       "set(CMAKE_SYSTEM_PROCESSOR ${HOST%%-*})\n"
+	       "set(CMAKE_C_COMPILER \"$cc_prog\")\n"
+	       "set(CMAKE_FIND_ROOT_PATH \"$root\")\n"
+	       "set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)\n"
+	       "set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)\n"
+	       "set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)\n"
+	       "set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)\n"
+	       "EOF\n"
+	       /* the host's ar cannot index another machine's objects */
+	       "\tif command -v \"$HOST-ar\" >/dev/null; then\n"
+	       "\t\techo \"set(CMAKE_AR $(command -v \"$HOST-ar\"))\" >>flagscope-toolchain.cmake\n"
+	       "\t\techo \"set(CMAKE_RANLIB $(command -v \"$HOST-ranlib\"))\" >>flagscope-toolchain.cmake\n"
+	       "\tfi\n"
+	       "\tset -- \"$@\" -DCMAKE_TOOLCHAIN_FILE=\"$PWD/flagscope-toolchain.cmake\"\n"
+	       "fi\n"
+	       "cmake -S \"$srcdir\" -B . -G \"Unix Makefiles\" \"$@\"");
+	add_words(sb, s->options);
+	sb_add(sb, "\ncmake --build . --parallel \"$JOBS\"");
+	if (s->targets && *s->targets) {
+		sb_add(sb, " --target");
+		add_words(sb, s->targets);
+	}
+	if (s->args && *s->args) {
+		sb_add(sb, " --");
+		add_words(sb, s->args);
+	}
+	sb_addc(sb, '\n');
+}
+
+/* ---- meson ---- */
+
+static void meson_script(const struct recipe *r, struct strbuf *sb)
+{
+	const struct recipe_system *s = &r->system;
+	script_head(r, sb);
+	/* b_staticpic=false: the project's static libraries are linked into
+	 * programs, and -fPIC is code generation the configuration did not ask for */
+	sb_add(sb,
+	       "set -- --buildtype=plain --default-library=static -Db_staticpic=false\n"
+	       "if [ -n \"$static\" ]; then\n"
+	       "\tset -- \"$@\" -Dprefer_static=true\n"
+	       "fi\n"
+	       "if [ -n \"$HOST\" ]; then\n"
+	       /* the cross file holds the target's compiler and flags; CC and
+		* CFLAGS leave the environment so the build machine's own
+		* programs (generators) are built by the native cc */
+	       "\tmeson_list() {\n"
+	       "\t\tout=\n"
+	       "\t\tfor w in \"$@\"; do out=\"$out${out:+, }'$w'\"; done\n"
+	       "\t\tprintf '[%s]' \"$out\"\n"
+	       "\t}\n"
+	       "\tarch=${HOST%%-*}\n"
+	       "\tcase $arch in\n"
+	       "\ti?86) family=x86 ;;\n"
+	       "\tarm*) family=arm ;;\n"
+	       "\tmips64*) family=mips64 ;;\n"
+	       "\tmips*) family=mips ;;\n"
+	       "\tpowerpc64*) family=ppc64 ;;\n"
+	       "\tpowerpc*) family=ppc ;;\n"
+	       "\t*) family=$arch ;;\n"
+	       "\tesac\n"
+	       "\tcase $arch in\n"
+	       "\t*el | *le | x86_64 | i?86 | aarch64 | arm | armv* | riscv*) endian=little ;;\n"
+	       "\t*) endian=big ;;\n"
+	       "\tesac\n"
+	       "\t{\n"
+	       "\t\techo \"# written by flagscope: cross-compiling for $HOST\"\n"
+	       "\t\techo '[binaries]'\n"
+	       "\t\techo \"c = $(meson_list $CC)\"\n"
+	       "\t\techo \"ar = '$HOST-ar'\"\n"
+	       "\t\techo \"strip = '$HOST-strip'\"\n"
+	       "\t\techo '[built-in options]'\n"
+	       "\t\techo \"c_args = $(meson_list $CFLAGS)\"\n"
+	       "\t\techo \"c_link_args = $(meson_list $LDFLAGS)\"\n"
+	       "\t\tif [ -n \"$SYSROOT\" ]; then\n"
+	       "\t\t\techo '[properties]'\n"
+	       "\t\t\techo \"sys_root = '$SYSROOT'\"\n"
+	       "\t\tfi\n"
+	       "\t\techo '[host_machine]'\n"
+	       "\t\techo \"system = 'linux'\"\n"
+	       "\t\techo \"cpu_family = '$family'\"\n"
+	       "\t\techo \"cpu = '$arch'\"\n"
+	       "\t\techo \"endian = '$endian'\"\n"
+	       "\t} >flagscope-cross.ini\n"
+	       "\tenv -u CC -u CFLAGS -u LDFLAGS meson setup \"$@\" --cross-file flagscope-cross.ini");
+	add_words(sb, s->options);
+	sb_add(sb, " . \"$srcdir\"\n"
+		   "else\n"
+		   "\tmeson setup \"$@\"");
+	add_words(sb, s->options);
+	sb_add(sb, " . \"$srcdir\"\n"
+		   "fi\n"
+		   "ninja -j \"$JOBS\"");
+	add_words(sb, s->args);
+	add_words(sb, s->targets);
+	sb_addc(sb, '\n');
+}
+
+/* ---- make ---- */
+
+static void make_script(const struct recipe *r, struct strbuf *sb)
+{
+	const struct recipe_system *s = &r->system;
+	script_head(r, sb);
+	/* variables on make's command line win over the Makefile's own */
+	sb_add(sb, "cp -R \"$SRC/.\" .\n"
+		   "rm -rf .git\n"
+		   "set -- CC=\"$CC\" CFLAGS=\"$CFLAGS\" LDFLAGS=\"$LDFLAGS\"\n"
+		   "if [ -n \"$HOST\" ] && command -v \"$HOST-ar\" >/dev/null; then\n"
+		   "\tset -- \"$@\" AR=\"$HOST-ar\" RANLIB=\"$HOST-ranlib\"\n"
+		   "fi\n"
+		   "make");
+	if (s->subdir) {
+		sb_add(sb, " -C ");
+		sh_quote(sb, s->subdir);
+	}
+	sb_add(sb, " -j\"$JOBS\" \"$@\"");
+	add_words(sb, s->options);
+	add_words(sb, s->args);
+	add_words(sb, s->targets);
+	sb_addc(sb, '\n');
+}
+
+static const char *const autotools_marks[] = {"configure", "configure.ac", "configure.in", NULL};
+static const char *const cmake_marks[] = {"CMakeLists.txt", NULL};
+static const char *const meson_marks[] = {"meson.build", NULL};
+static const char *const make_marks[] = {"GNUmakefile", "makefile", "Makefile", NULL};
+
+static const struct buildsys_ops buildsys_autotools = {
+	.name = "autotools", .marks = autotools_marks, .script = autotools_script,
+};
+static const struct buildsys_ops buildsys_cmake = {
+	.name = "cmake", .marks = cmake_marks, .script = cmake_script,
+};
+static const struct buildsys_ops buildsys_meson = {
+	.name = "meson", .marks = meson_marks, .script = meson_script,
+};
+static const struct buildsys_ops buildsys_make = {
+	.name = "make", .marks = make_marks, .script = make_script,
+};
+
+const struct buildsys_ops *const build_systems[] = {
+	&buildsys_autotools, &buildsys_cmake, &buildsys_meson, &buildsys_make, NULL,
+};
+
+const struct buildsys_ops *buildsys_lookup(const char *name)
+{
+	for (size_t i = 0; build_systems[i]; i++)
+		if (!strcmp(build_systems[i]->name, name))
+			return build_systems[i];
+	return NULL;
+}
+
+const char *buildsys_names(void)
+{
+	static char names[128];
+	if (!names[0])
+		for (size_t i = 0; build_systems[i]; i++) {
+			if (i)
+				strcat(names, ", ");
+			strcat(names, build_systems[i]->name);
+		}
+	return names;
+}
+
+const struct buildsys_ops *buildsys_guess(const char *tree)
+{
+	for (size_t i = 0; build_systems[i]; i++)
+		for (size_t m = 0; build_systems[i]->marks[m]; m++) {
+			char *p = xasprintf("%s/%s", tree, build_systems[i]->marks[m]);
+			int found = file_exists(p);
+			free(p);
+			if (found)
+				return build_systems[i];
+		}
+	return NULL;
+}
+
+char *recipe_build_script(const struct recipe *r)
+{
+	const struct buildsys_ops *ops = r->system.name ? buildsys_lookup(r->system.name) : NULL;
+	if (!ops)
+		return xstrdup(r->build_script ? r->build_script : "");
+	struct strbuf sb = {0};
+	ops->script(r, &sb);
+	return sb_detach(&sb);
+}
+
+void recipe_system_release(struct recipe_system *s)
+{
+	free(s->name);
+	free(s->options);
+	free(s->args);
+	free(s->targets);
+	free(s->subdir);
+	memset(s, 0, sizeof(*s));
+}

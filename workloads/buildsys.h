@@ -1,0 +1,71 @@
+/*
+ * buildsys.h - recipes without a build script: `[build] system = NAME`
+ * builds $SRC with a common build system, passing the configuration's CC,
+ * CFLAGS, LDFLAGS and HOST the way that system expects (workloads/README.md
+ * describes the keys).  A system writes a /bin/sh script from the recipe
+ * alone; harness/build.c runs it where it would run a recipe's own script,
+ * in the same environment (CC CFLAGS LDFLAGS SRC RECIPE HOST SYSROOT JOBS
+ * FLAGSCOPE_CONFIG_CACHE).  The script decides static and cross builds at
+ * run time from that environment (-static among LDFLAGS, HOST set), so one
+ * recipe has one script, and the script is part of every build key: a
+ * change to a system's commands rebuilds.
+ *
+ * What every system does alike:
+ *   - out of tree (make: in a copy of the tree, as most Makefiles cannot
+ *     build elsewhere), the cached source is never written;
+ *   - the project's own libraries are built static, so every unit of the
+ *     project is inside the binaries that verify reads; link = static also
+ *     links the system's libraries statically;
+ *   - the build type adds no flags of its own (CMake None, meson plain, as
+ *     Debian's debhelper builds them), so CFLAGS are the only -O flags.
+ *
+ * How to add a build system: write its script function in buildsys.c, fill
+ * a `const struct buildsys_ops`, list it in build_systems[] (the order is
+ * the guess order), describe it in workloads/README.md and add a fixture to
+ * tests/fixtures/workloads/ run by tests/it_buildsys.sh.
+ */
+#ifndef FLAGSCOPE_BUILDSYS_H
+#define FLAGSCOPE_BUILDSYS_H
+
+#include "base/util.h"
+
+struct recipe;
+
+/* A recipe's [build] keys for a system; strings are owned, NULL when the
+ * recipe does not set them.  options, args and targets are shell words
+ * (quotes and $CFLAGS work). */
+struct recipe_system {
+	char *name;    /* "autotools", "cmake", "meson", "make" */
+	char *options; /* the configure step's extra arguments (make: make's) */
+	char *args;    /* build_args: the build step's (make, ninja) extra arguments */
+	char *targets; /* what to build (default: everything) */
+	char *subdir;  /* where the build files are, relative to $SRC */
+};
+
+struct buildsys_ops {
+	const char *name;
+	/* files whose presence at a tree's top says the tree uses this system */
+	const char *const *marks;
+	/* Append the build script for r (r->system.name is this system). */
+	void (*script)(const struct recipe *r, struct strbuf *sb);
+};
+
+/* Every build system, NULL-terminated, in the order buildsys_guess tries
+ * them (debhelper's: configure before CMake before meson before make). */
+extern const struct buildsys_ops *const build_systems[];
+
+const struct buildsys_ops *buildsys_lookup(const char *name);
+/* "autotools, cmake, meson, make", for messages; static string. */
+const char *buildsys_names(void);
+
+/* The system a source tree uses, from the files at its top (or in subdir
+ * when not NULL), or NULL when none is recognised. */
+const struct buildsys_ops *buildsys_guess(const char *tree);
+
+/* The script a build runs for r: its own [build] script, or the one its
+ * system writes.  Heap string; never NULL for a loaded recipe. */
+char *recipe_build_script(const struct recipe *r);
+
+void recipe_system_release(struct recipe_system *s);
+
+#endif
