@@ -11,6 +11,7 @@
 #include "explorer/options.h"
 #include "harness/fetch.h"
 #include "workloads/buildsys.h"
+#include "workloads/searchpath.h"
 
 static struct {
 	const char *source;
@@ -27,7 +28,7 @@ static const struct option_spec workload_options[] = {
 	{"system", 0, OPT_CHOICE, &opt.system, "SYSTEM",
 	 "the build system (default: guessed from the source tree)", system_choices},
 	{"dir", 'd', OPT_STRING, &opt.dir, "DIR",
-	 "write DIR/NAME/recipe.ini (default: $XDG_DATA_HOME/flagscope/workloads)"},
+	 "write DIR/NAME/recipe.ini (default: the first writable folder of the search path)"},
 	{"force", 'f', OPT_FLAG, &opt.force, NULL, "replace an existing recipe.ini"},
 	{NULL},
 };
@@ -41,19 +42,25 @@ static const struct command_spec workload_cmd = {
 		   "with the programs to verify and the runs left for you to fill in.",
 	.details = "The source is fetched once to guess the system (into the cache, where the\n"
 		   "first build finds it).  A relative local:PATH is taken from the current\n"
-		   "folder.  The recipe's format is in workloads/README.md.\n"
+		   "folder.  Without --dir the recipe goes to the first writable folder of the\n"
+		   "search path ($FLAGSCOPE_PATH's workloads/, else\n"
+		   "$XDG_DATA_HOME/flagscope/workloads), where `flagscope run` finds it.\n"
+		   "The recipe's format is in workloads/README.md.\n"
 		   "Exit status: 0 written, 1 the source could not be fetched or the recipe\n"
 		   "exists (see --force), 2 bad usage.",
 	.opts = workload_options,
 };
 
-/* Where a new recipe goes when --dir is not given. */
+/* Where a new recipe goes when --dir is not given: the first writable
+ * folder of the search path ($FLAGSCOPE_PATH's, then the user's), so
+ * `flagscope run` finds it there; NULL when none is writable. */
 static char *default_dir(void)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg == '/')
-		return xasprintf("%s/flagscope/workloads", xdg);
-	return xasprintf("%s/.local/share/flagscope/workloads", home && *home ? home : ".");
+	struct searchpath sp;
+	searchpath_init(&sp, SP_WORKLOADS, NULL);
+	char *dir = searchpath_first_writable(&sp);
+	searchpath_release(&sp);
+	return dir;
 }
 
 static int valid_name(const char *name)
@@ -187,6 +194,11 @@ static int workload_new(const char *name)
 	char *spec = recipe_spec(&parsed, opt.source);
 	source_spec_release(&parsed);
 	char *dir = opt.dir ? xstrdup(opt.dir) : default_dir();
+	if (!dir) {
+		error_msg("workload new: no writable folder on the search path (pass --dir DIR, or set FLAGSCOPE_PATH)");
+		free(spec);
+		return 1;
+	}
 	char *folder = xasprintf("%s/%s", dir, name);
 	char *path = xasprintf("%s/recipe.ini", folder);
 	if (file_exists(path) && !opt.force) {

@@ -20,8 +20,11 @@
 void build_init(struct build *b)
 {
 	struct strbuf sb = {0};
-	sb_addf(&sb, "recipe=%s\nsource=%s\ntoolchain=%s\ncc=%s\ncflags=%s\nldflags=%s\nlink=%d\n",
-		b->recipe->hash, b->src_id, b->tc->id, b->cfg->cc, b->cfg->cflags,
+	/* the name too: two workloads from byte-identical recipe folders (a
+	 * user's copy under another name) are two builds, never one folder
+	 * built twice at once */
+	sb_addf(&sb, "workload=%s\nrecipe=%s\nsource=%s\ntoolchain=%s\ncc=%s\ncflags=%s\nldflags=%s\nlink=%d\n",
+		b->recipe->name, b->recipe->hash, b->src_id, b->tc->id, b->cfg->cc, b->cfg->cflags,
 		b->cfg->ldflags, b->cfg->link);
 	if (b->cfg->target)
 		sb_addf(&sb, "target=%s\nsysroot=%s\n", b->cfg->target,

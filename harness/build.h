@@ -4,8 +4,9 @@
  *
  * Layout: <cache>/builds/<key>/{out/,build.log,status}.  status is written
  * last, so a build killed half-way is simply redone.  The key is a hash of
- * the recipe (every file of its folder), the source's identity, the
- * toolchain's identity, CFLAGS, LDFLAGS and linkage.
+ * the workload's name, its recipe (every file of its folder), the source's
+ * identity (or its override), the toolchain's identity, CFLAGS, LDFLAGS,
+ * linkage, the target and sysroot, and a build system's commands.
  */
 #ifndef FLAGSCOPE_BUILD_H
 #define FLAGSCOPE_BUILD_H

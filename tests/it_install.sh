@@ -3,7 +3,8 @@
 # user's own with no source tree: `cmake --install` into a prefix, the tree
 # copied to another prefix and the first removed, FLAGSCOPE_HOME unset, and
 # from an unrelated folder a study whose own workloads/ holds a recipe the
-# test writes (a tiny C program) plus the installed crc32.  Expected: both
+# test writes (a tiny C program and its Makefile, built through `system =
+# make`) plus the installed crc32.  Expected: both
 # workloads ranked in every configuration, `list workloads` says where each
 # came from, and strace shows no file of the source tree or build tree read.
 # Then the Debian package (cpack): its fields, its files, and its binary
@@ -52,13 +53,15 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
+printf 'hello: hello.c\n\t$(CC) $(CFLAGS) -o $@ hello.c $(LDFLAGS)\n' > workloads/hello/Makefile
 cat > workloads/hello/recipe.ini <<'R'
-; hello: the install test's own program; stdout is one hash
+; hello: the install test's own program, built by its own Makefile through
+; system = make (no build script); stdout is one hash
 [workload]
 description = the install test's own program
 source = bundled
 [build]
-script = $CC $CFLAGS -o hello "$RECIPE/hello.c" $LDFLAGS
+system = make
 binaries = hello
 [run]
 args = hello 3000000

@@ -27,7 +27,10 @@ reps() { python3 -c "
 import sqlite3
 db = sqlite3.connect('$1')
 print(sorted(set(n for (n,) in db.execute(\"select count(*) from runs where run<>'@build' and rep>=1 group by config_id\"))))"; }
-fs run auto.study --db time.db -q > /dev/null
+# every item stays NOISY, so nothing is ranked: exit 1 with that line
+rc=0; fs run auto.study --db time.db -q > /dev/null 2>time.err || rc=$?
+[ "$rc" = 1 ] && grep -q "nothing ranked: every configuration is noisy" time.err ||
+	fail "a target no item meets: exit $rc, $(tail -1 time.err) (want 1, nothing ranked)"
 [ "$(reps time.db)" = "[8]" ] || fail "ranked by time: repetitions per item $(reps time.db), not [8]"
 echo "ok 1 - by time: a target no item meets runs every item to max_repeat"
 fs run auto.study --db sum.db --metric sum -q > /dev/null

@@ -8,7 +8,9 @@
 #     system for the user; a relative local: path is made absolute
 #   - the skeleton loads once binaries and [run] are filled in (two lines),
 #     and `flagscope run` builds it ok (flags verified) and runs it
-#   - without --dir it goes to $XDG_DATA_HOME/flagscope/workloads/NAME
+#   - without --dir it goes to the first writable folder of the search
+#     path: $FLAGSCOPE_PATH's first folder's workloads/NAME, else
+#     $XDG_DATA_HOME/flagscope/workloads/NAME, and `list workloads` finds it
 #   - an existing recipe is kept (exit 1) unless --force; a bad name or
 #     source is exit 2
 #   - with apt-get source working: debian:gzip is guessed autotools
@@ -57,6 +59,14 @@ echo "ok: the completed skeleton builds (verified) and runs"
 XDG_DATA_HOME=$T/xdg fs workload new deflt --source local:trees/k >/dev/null 2>&1 || fail "default dir"
 [ -f "$T/xdg/flagscope/workloads/deflt/recipe.ini" ] || fail "not in \$XDG_DATA_HOME/flagscope/workloads"
 echo "ok: without --dir: \$XDG_DATA_HOME/flagscope/workloads/NAME"
+mkdir -p mine
+FLAGSCOPE_PATH=$T/mine:$T/elsewhere XDG_DATA_HOME=$T/xdg fs workload new onpath \
+	--source local:trees/k >/dev/null 2>&1 || fail "default dir with FLAGSCOPE_PATH"
+[ -f "$T/mine/workloads/onpath/recipe.ini" ] || fail "not in \$FLAGSCOPE_PATH's first folder"
+[ ! -e "$T/xdg/flagscope/workloads/onpath" ] || fail "also written to the user's folder"
+FLAGSCOPE_PATH=$T/mine fs list workloads >list.out 2>&1 || fail "list: $(cat list.out)"
+grep -q "^onpath .*FLAGSCOPE_PATH" list.out || fail "list does not show it from FLAGSCOPE_PATH: $(grep onpath list.out)"
+echo "ok: without --dir, with FLAGSCOPE_PATH: its first folder's workloads/NAME, listed from there"
 
 # refusals
 fs workload new bs --source local:trees/k --dir home/workloads >/dev/null 2>exists.err

@@ -17,7 +17,7 @@ static void check_keys(void)
 	T_CHECK(gcc.kind == TC_GCC && strlen(gcc.id) == 16 && strstr(gcc.target, "linux"),
 		"gcc facts: kind %d id %s target %s", gcc.kind, gcc.id, gcc.target);
 	T_CHECK(!strcmp(toolchain_record_flag(&gcc), "-g -frecord-gcc-switches"), "record flag");
-	struct recipe r = {.hash = "r1"};
+	struct recipe r = {.name = "w", .hash = "r1"};
 	struct config c = {.cc = "gcc", .cflags = "-O2", .ldflags = "", .link = -1};
 	struct build a = {.cfg = &c, .tc = &gcc, .recipe = &r, .src_id = "bundled"};
 	build_init(&a);
@@ -33,10 +33,17 @@ static void check_keys(void)
 	build_init(&b);
 	T_CHECK(strcmp(key1, b.key), "cflags do not change the key");
 	build_release(&b);
-	struct recipe r2 = {.hash = "r2"};
+	struct recipe r2 = {.name = "w", .hash = "r2"};
 	b = (struct build){.cfg = &c, .tc = &gcc, .recipe = &r2, .src_id = "bundled"};
 	build_init(&b);
 	T_CHECK(strcmp(key1, b.key), "the recipe does not change the key");
+	build_release(&b);
+	/* a copy of a recipe under another name is another build: one key
+	 * for both had them built into one folder at once */
+	struct recipe copy = {.name = "w-copy", .hash = "r1"};
+	b = (struct build){.cfg = &c, .tc = &gcc, .recipe = &copy, .src_id = "bundled"};
+	build_init(&b);
+	T_CHECK(strcmp(key1, b.key), "the workload's name does not change the key");
 	build_release(&b);
 	b = (struct build){.cfg = &c, .tc = &gcc, .recipe = &r, .src_id = "other"};
 	build_init(&b);
