@@ -22,6 +22,8 @@
 #     glibc in every run but malloc_big1/2 (what the published comparison
 #     found; there the peak VmHWM counts the header pages musl's allocator
 #     writes into each live block, 2 per block against glibc's 1);
+#   - every run stores libc-bench's own memory figures heap_virt, heap_res
+#     and heap_dirty;
 #   - malloc_big1 and malloc_big2 have libc-bench's live set: 2000 blocks
 #     of 16-64 KiB (78 MiB) allocated at once and never written, so in every
 #     configuration mem.virt >= 80000 KiB (the blocks' sum) and
@@ -161,6 +163,9 @@ for b in p["blocks"]:
             got = [c["value"], c["virt"], c["res"], c["dirty"]]
             assert all(w is not None and close(x, w) for x, w in zip(got, want)), (label, row["run"], got, want)
             assert all(x > 0 for x in got), (label, row["run"], got)
+            # libc-bench's own memory figures (smaps after the benchmark)
+            assert all(median(label, row["run"], m) is not None
+                       for m in ("heap_virt", "heap_res", "heap_dirty")), (label, row["run"], "heap_*")
             if row["run"] in ("malloc_big1", "malloc_big2"):
                 # libc-bench's live set: 2000 blocks, 16/32/48/64 KiB, all live at once
                 total_kib = 500 * (16 + 32 + 48 + 64)

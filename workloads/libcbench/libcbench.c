@@ -11,7 +11,10 @@
  * PASSES repeats libc-bench's work (default 1: exactly libc-bench's
  * workload; blocks a pass leaves allocated, as libc-bench's do, stay).
  * stdout: "NAME passes N check V", deterministic for a given NAME and N.
- * stderr: "time: SECONDS", the CLOCK_MONOTONIC time of the measured part.
+ * stderr: "time: SECONDS", the CLOCK_MONOTONIC time of the measured part,
+ * then "heap_virt: KB", "heap_res: KB", "heap_dirty: KB": what libc-bench
+ * prints after each benchmark (the figures of the published memory
+ * tables), when /proc/self/smaps can be read.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "libcbench.h"
@@ -85,6 +88,44 @@ void *bench_alloc(unsigned long n)
 	return p;
 }
 
+/* libc-bench's memory figures: Size, Rss and Private_Dirty summed over the
+ * mappings it counts as heap, read after the benchmark: anonymous (device
+ * 00:00), not inaccessible (---p), and either [heap] or without a [name]
+ * (so not [stack], [vdso], ...).  Thread stacks and mmapped blocks count. */
+static void print_heap(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return;
+	char line[512];
+	unsigned long size = 0, rss = 0, dirty = 0;
+	int in_heap = 0;
+	while (fgets(line, sizeof line, f)) {
+		/* a mapping's line starts with its lowercase hex start address,
+		 * its fields' lines with a capitalised name ("Size:") */
+		if (strchr("0123456789abcdef", line[0]) && line[0]) {
+			/* start-end perms offset major:minor inode [path] */
+			char perms[8] = "", dev[16] = "";
+			const char *sp = strchr(line, ' ');
+			in_heap = sp && sscanf(sp + 1, "%7s %*s %15s", perms, dev) == 2 &&
+				  !strcmp(dev, "00:00") && strcmp(perms, "---p") &&
+				  (strstr(line, "[heap]") || !strchr(line, '['));
+			continue;
+		}
+		if (!in_heap)
+			continue;
+		unsigned long v;
+		if (sscanf(line, "Size: %lu", &v) == 1)
+			size += v;
+		else if (sscanf(line, "Rss: %lu", &v) == 1)
+			rss += v;
+		else if (sscanf(line, "Private_Dirty: %lu", &v) == 1)
+			dirty += v;
+	}
+	fclose(f);
+	fprintf(stderr, "heap_virt: %lu\nheap_res: %lu\nheap_dirty: %lu\n", size, rss, dirty);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "list") == 0) {
@@ -110,6 +151,7 @@ int main(int argc, char **argv)
 		}
 		printf("%s passes %ld check %llu\n", b->name, passes, check);
 		fprintf(stderr, "time: %.6f\n", elapsed);
+		print_heap();
 		return 0;
 	}
 	fprintf(stderr, "libcbench: no sub-benchmark '%s' (see: libcbench list)\n", argv[1]);
