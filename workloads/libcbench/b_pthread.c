@@ -92,16 +92,15 @@ check_t b_pthread_createjoin_minimal2(const char *arg)
 }
 
 /* Created with a 16 KiB stack and never joined or detached: their stacks
- * stay until the process exits, as in libc-bench. */
+ * stay until the process exits, as in libc-bench.  A libc whose minimum is
+ * larger (glibc on aarch64: 128 KiB) refuses the size; libc-bench ignores
+ * that and so gets the default stack, and so does this. */
 check_t b_pthread_create_serial1(const char *arg)
 {
 	(void)arg;
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
-	if (pthread_attr_setstacksize(&attr, 16384) != 0) {
-		fprintf(stderr, "libcbench: pthread_attr_setstacksize(16384) refused\n");
-		return BENCH_FAILED;
-	}
+	(void)pthread_attr_setstacksize(&attr, 16384);
 	bench_start();
 	for (int i = 0; i < NTHREADS; i++) {
 		pthread_t t;
