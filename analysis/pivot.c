@@ -182,8 +182,10 @@ static void fill_ratios(const struct pivot *p, struct pivot_row *r)
 		double q = p->higher_better ? ratio(c->value, ref->value) : ratio(ref->value, c->value);
 		int is_ref = ref->present && c->present && l == p->ref;
 		c->pct = is_ref ? NAN : 100 * (q - 1);
-		for (int k = 0; k < PIVOT_NMEM; k++)
+		for (int k = 0; k < PIVOT_NMEM; k++) {
 			c->mem_ratio[k] = is_ref ? NAN : ratio(ref->mem[k], c->mem[k]);
+			c->mem_pct[k] = 100 * (c->mem_ratio[k] - 1);
+		}
 	}
 }
 
@@ -191,7 +193,7 @@ static void cell_init(struct pivot_cell *cell)
 {
 	cell->value = cell->pct = NAN;
 	for (int k = 0; k < PIVOT_NMEM; k++)
-		cell->mem[k] = cell->mem_ratio[k] = NAN;
+		cell->mem[k] = cell->mem_ratio[k] = cell->mem_pct[k] = NAN;
 	cell->status = OUTCOME_UNSUPPORTED;
 }
 

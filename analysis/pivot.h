@@ -29,7 +29,10 @@
  *                positive when this level is faster), 100 * (this / ref - 1)
  *                for a higher-is-better one (positive: better again);
  *   mem_ratio  = ref / this for each memory metric (virtual, resident,
- *                dirty): above 1 when this level uses less.
+ *                dirty): above 1 when this level uses less;
+ *   mem_pct    = 100 * (mem_ratio - 1), the memory in the published
+ *                tables' "performance ratio" form (glibc/musl - 1):
+ *                positive when this level uses less.
  * Values are medians over the good repetitions (results.h), and only an
  * item whose outcome is ok has them: a cell of a failed build, an
  * UNSUPPORTED combination, a wrong output, or a metric not measured has
@@ -61,6 +64,7 @@ struct pivot_cell {
 	double mem[PIVOT_NMEM];
 	double pct;                   /* NAN for the reference or without values */
 	double mem_ratio[PIVOT_NMEM]; /* NAN likewise */
+	double mem_pct[PIVOT_NMEM];   /* NAN likewise */
 };
 
 struct pivot_row {

@@ -44,15 +44,51 @@ static void table_begin(FILE *out, const struct pivot *p)
 	fprintf(out, "metric %s%s%s%s%s, %s is better; reference level %s (the baseline's).\n",
 		p->metric, *p->unit ? " in " : "", p->unit, p->scope ? " over " : "",
 		p->scope ? p->scope : "", p->higher_better ? "higher" : "lower", r);
+	fputs("Per block, as the published tables: the metric per level and each level's "
+	      "performance ratio ", out);
 	if (p->higher_better)
-		fprintf(out, "%% = LEVEL/%s - 1", r);
+		fprintf(out, "LEVEL/%s - 1", r);
 	else
-		fprintf(out, "%% = %s_%s/LEVEL_%s - 1", r, p->metric, p->metric);
-	fprintf(out, " (positive: LEVEL is better); virt res dirty = %s/LEVEL of %s, %s, %s "
-		     "(above 1: LEVEL uses less); the reference's memory in KiB.\n",
-		r, p->memory[0], p->memory[1], p->memory[2]);
+		fprintf(out, "%s_%s/LEVEL_%s - 1", r, p->metric, p->metric);
+	fprintf(out, " (positive: LEVEL is better); then the memory tables virt, res and dirty "
+		     "(%s, %s, %s in KiB) with ratio %s/LEVEL - 1 (positive: LEVEL uses less).\n",
+		p->memory[0], p->memory[1], p->memory[2], r);
 	fprintf(out, "One block per combination of the other axes' levels; medians of the good "
 		     "repetitions.\n");
+}
+
+/* One table of a block: its title row, then the level names with a ratio
+ * column after each level but the reference. */
+static void table_head(FILE *out, const struct pivot *p, const char *title)
+{
+	fprintf(out, "%-*s", name_width(p), title);
+	for (size_t l = 0; l < p->nlevels; l++) {
+		fprintf(out, " %*s", VAL_W, p->levels[l]);
+		if (l != p->ref)
+			fprintf(out, " %*s", NUM_W, "ratio");
+	}
+	fputc('\n', out);
+}
+
+/* One row: k < 0 the metric, else memory metric k. */
+static void table_line(FILE *out, const struct pivot *p, const struct pivot_row *r, int k)
+{
+	fprintf(out, "%-*s", name_width(p), r->name);
+	for (size_t l = 0; l < p->nlevels; l++) {
+		const struct pivot_cell *c = &r->cells[l];
+		if (!c->present || c->status != OUTCOME_OK) {
+			fprintf(out, " %*s", VAL_W, c->present ? outcome_name(c->status) : "-");
+			if (l != p->ref)
+				fprintf(out, " %*s", NUM_W, "");
+			continue;
+		}
+		double v = k < 0 ? c->value : c->mem[k];
+		/* sizes in bytes read better whole than as 6.431e+05 */
+		put_num(out, v, k >= 0 || (fabs(v) >= 1e4 && fabs(v) < 1e10) ? "%.0f" : "%.4g", VAL_W);
+		if (l != p->ref)
+			put_num(out, k < 0 ? c->pct : c->mem_pct[k], "%+.1f%%", NUM_W);
+	}
+	fputc('\n', out);
 }
 
 static void table_block(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -64,21 +100,10 @@ static void table_block(FILE *out, const struct pivot *p, const struct pivot_blo
 		fprintf(out, "  ratios against %s (the baseline: this block has no %s)",
 			b->ref_label, ref_level(p));
 	fputc('\n', out);
-	int w = name_width(p);
-	fprintf(out, "%-*s", w, "");
-	for (size_t l = 0; l < p->nlevels; l++) {
-		int span = l == p->ref ? VAL_W + 3 * (NUM_W + 1) + 1 : VAL_W + 4 * (NUM_W + 1) + 1;
-		fprintf(out, " | %-*s", span - 2, p->levels[l]);
-	}
-	fprintf(out, "\n%-*s", w, "item");
-	for (size_t l = 0; l < p->nlevels; l++) {
-		fprintf(out, " | %*s", VAL_W - 1, p->metric);
-		if (l != p->ref)
-			fprintf(out, " %*s", NUM_W, "%");
-		for (int k = 0; k < PIVOT_NMEM; k++)
-			fprintf(out, " %*s", NUM_W, pivot_memory_keys[k]);
-	}
-	fputc('\n', out);
+	char *title = xasprintf("%s%s%s%s", p->metric, *p->unit ? " (" : "", p->unit,
+				*p->unit ? ")" : "");
+	table_head(out, p, title);
+	free(title);
 }
 
 static void table_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -86,29 +111,24 @@ static void table_row(FILE *out, const struct pivot *p, const struct pivot_block
 {
 	(void)b;
 	(void)index;
-	fprintf(out, "%-*s", name_width(p), r->name);
-	for (size_t l = 0; l < p->nlevels; l++) {
-		const struct pivot_cell *c = &r->cells[l];
-		fputs(" |", out);
-		if (!c->present || c->status != OUTCOME_OK) {
-			fprintf(out, " %*s", VAL_W - 1, c->present ? outcome_name(c->status) : "-");
-			for (int k = 0; k < PIVOT_NMEM + (l != p->ref); k++)
-				fprintf(out, " %*s", NUM_W, "");
-			continue;
-		}
-		/* sizes in bytes read better whole than as 6.431e+05 */
-		put_num(out, c->value, fabs(c->value) >= 1e4 && fabs(c->value) < 1e10 ? "%.0f" : "%.4g",
-			VAL_W - 1);
-		if (l == p->ref) {
-			for (int k = 0; k < PIVOT_NMEM; k++)
-				put_num(out, c->mem[k], "%.0f", NUM_W);
-			continue;
-		}
-		put_num(out, c->pct, "%+.1f%%", NUM_W);
-		for (int k = 0; k < PIVOT_NMEM; k++)
-			put_num(out, c->mem_ratio[k], c->mem_ratio[k] >= 100 ? "%.0f" : "%.3g", NUM_W);
+	table_line(out, p, r, -1);
+}
+
+static const char *const memory_titles[PIVOT_NMEM] = {
+	"VSZ: virt (KiB)",
+	"RSS: res (KiB)",
+	"dirty (KiB)",
+};
+
+/* The memory tables, after the metric's, in the same form. */
+static void table_memory(FILE *out, const struct pivot *p, const struct pivot_block *b)
+{
+	for (int k = 0; k < PIVOT_NMEM; k++) {
+		fputc('\n', out);
+		table_head(out, p, memory_titles[k]);
+		for (size_t i = 0; i < b->nrows; i++)
+			table_line(out, p, &b->rows[i], k);
 	}
-	fputc('\n', out);
 }
 
 /* Why cells are empty: one line per level when every row of the block
@@ -118,6 +138,7 @@ static void table_block_end(FILE *out, const struct pivot *p, const struct pivot
 			    size_t index)
 {
 	(void)index;
+	table_memory(out, p, b);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const struct pivot_cell *first = b->nrows ? &b->rows[0].cells[l] : NULL;
 		size_t failed = 0, same = 0;
@@ -162,6 +183,8 @@ static void csv_begin(FILE *out, const struct pivot *p)
 			fprintf(out, ",%s.%s", n, pivot_memory_keys[k]);
 		for (int k = 0; k < PIVOT_NMEM; k++)
 			fprintf(out, ",%s.%s_ratio", n, pivot_memory_keys[k]);
+		for (int k = 0; k < PIVOT_NMEM; k++)
+			fprintf(out, ",%s.%s_pct", n, pivot_memory_keys[k]);
 	}
 	fputc('\n', out);
 }
@@ -183,6 +206,7 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 		rep_csv_nums(out, 2, (double[]){c->value, c->pct});
 		rep_csv_nums(out, PIVOT_NMEM, c->mem);
 		rep_csv_nums(out, PIVOT_NMEM, c->mem_ratio);
+		rep_csv_nums(out, PIVOT_NMEM, c->mem_pct);
 	}
 	fputc('\n', out);
 }
@@ -252,6 +276,8 @@ static void json_cell(FILE *out, const struct pivot_cell *c)
 		rep_json_num(out, c->mem[k]);
 		fprintf(out, ",\"%s_ratio\":", pivot_memory_keys[k]);
 		rep_json_num(out, c->mem_ratio[k]);
+		fprintf(out, ",\"%s_pct\":", pivot_memory_keys[k]);
+		rep_json_num(out, c->mem_pct[k]);
 	}
 	fputc('}', out);
 }

@@ -9,7 +9,9 @@
 # `flagscope run` (gcc and clang at -O2, one repetition): every build and
 # run is ok and each sub-run's own time metric is stored.
 # Expected result: PASS, one "ok" line per workload and compiler, then
-# "ok flagscope ...".
+# "ok flagscope ...".  Known and said: dietlibc does not run
+# libcbench/regex_search_abcdb (its regexec takes minutes on libc-bench's
+# 260000-byte text).
 #
 # Part 1 drives the build by hand, the way the recipe format says the
 # harness does it: /bin/sh -e in an empty build directory with CC CFLAGS
@@ -122,6 +124,12 @@ for wl in $workloads; do
 		while IFS=$'\t' read -r kind name args targs expect metric; do
 			[ "$kind" = run ] || continue
 			out=$tmp/$wl/$cc/$name.out
+			if [ "$cc" = diet-gcc ] && [ "$wl/$name" = libcbench/regex_search_abcdb ]; then
+				# libc-bench's "(a|b|c)*d*b" over 260000 bytes: dietlibc's
+				# backtracking regexec does not finish within minutes
+				echo "known: $wl/$name ($cc) is not run: dietlibc's regexec takes minutes on it"
+				continue
+			fi
 			if ! run_one "$tmp/$wl/$cc/run-$name" "$build" "$targs" "$out"; then
 				if [ "$cc" = diet-gcc ] && [ "$diet_threads" != ok ] &&
 					[[ $name == *thread* ]]; then

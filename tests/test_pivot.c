@@ -144,8 +144,10 @@ static void check_libc_pivot(struct store *st)
 					     {g->dirty, m->dirty}};
 		for (int k = 0; k < PIVOT_NMEM; k++)
 			T_CHECK(near(mc->mem_ratio[k], planted[k][0] / planted[k][1]) &&
-					near(gc->mem[k], planted[k][0]),
-				"%s ratio %g", pivot_memory_keys[k], mc->mem_ratio[k]);
+					near(mc->mem_pct[k], 100 * (planted[k][0] / planted[k][1] - 1)) &&
+					near(gc->mem[k], planted[k][0]) && isnan(gc->mem_pct[k]),
+				"%s ratio %g pct %g", pivot_memory_keys[k], mc->mem_ratio[k],
+				mc->mem_pct[k]);
 	}
 	const struct pivot_cell *dd = cell(&p, "dynamic O2", "a", "dietlibc");
 	T_CHECK(dd && dd->present && dd->status == OUTCOME_UNSUPPORTED &&
@@ -174,11 +176,36 @@ static void check_libc_pivot(struct store *st)
 				lines += *c == '\n';
 			T_CHECK(lines == 1 + 2 * 2, "csv: header + 2 blocks x 2 rows, got %zu", lines);
 			T_CHECK(strstr(text, "musl.time,musl.pct,musl.virt"), "csv columns");
+			T_CHECK(strstr(text, "musl.virt_pct,musl.res_pct,musl.dirty_pct"),
+				"csv memory ratio columns");
+		}
+		if (!strcmp(fmts[f], "table")) {
+			/* the published shape: time per level with a ratio after each
+			 * non-reference level, then VSZ, RSS and dirty alike */
+			const char *tables[] = {"\ntime (s) ", "\nVSZ: virt (KiB) ", "\nRSS: res (KiB) ",
+						"\ndirty (KiB) "};
+			const char *at = text;
+			for (size_t t = 0; t < ARRAY_SIZE(tables); t++) {
+				const char *h = strstr(at, tables[t]);
+				T_CHECK(h, "table %s in order", tables[t] + 1);
+				if (!h)
+					break;
+				const char *eol = strchr(h + 1, '\n');
+				char *line = strndup(h + 1, (size_t)(eol - h - 1));
+				T_CHECK(strstr(line, " glibc ") && strstr(line, " musl    ratio ") &&
+						strstr(line, " dietlibc    ratio"),
+					"columns of %s", line);
+				free(line);
+				at = h + 1;
+			}
+			T_CHECK(strstr(text, "performance ratio glibc_time/LEVEL_time - 1"),
+				"the ratio's form is stated");
 		}
 		if (!strcmp(fmts[f], "json"))
 			T_CHECK(strstr(text, "\"reference\":\"glibc\"") &&
-					strstr(text, "\"virt_ratio\":2"),
-				"json keys (musl dynamic virt ratio 3000/1500 = 2)");
+					strstr(text, "\"virt_ratio\":2") &&
+					strstr(text, "\"virt_pct\":100"),
+				"json keys (musl dynamic virt ratio 3000/1500 = 2, +100%%)");
 		free(text);
 	}
 	T_CHECK(!pivot_format("html"), "no html pivot");

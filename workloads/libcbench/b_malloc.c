@@ -1,253 +1,216 @@
 /*
- * b_malloc.c - malloc/free patterns: a heap with holes, a sliding window,
- * tiny blocks, blocks above the mmap threshold, and two threads at once.
- * Every block is written and read back so no compiler can drop the pair.
+ * b_malloc.c - libc-bench's malloc patterns: a sparse heap and a bubble of
+ * 4000-byte blocks, tiny blocks freed in order and scattered, 16-64 KiB
+ * blocks that all live at once, and two threads sharing (or not) a table
+ * of blocks.  Counts and sizes are libc-bench's; see recipe.ini.
+ * Like libc-bench, the tiny and big blocks are never written: the cost is
+ * the allocator's, not page faults'.  Blocks libc-bench leaves allocated
+ * (sparse, bubble) stay allocated here too.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "libcbench.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ROUND 4096 /* blocks per round in sparse/tiny */
-
-/* Mark a block with its size at both ends; return what was read back. */
-static check_t mark(unsigned char *p, size_t n)
-{
-	p[0] = (unsigned char)(n % 251);
-	p[n - 1] = (unsigned char)(n / 7 % 253);
-	keep(p);
-	return (check_t)p[0] + p[n - 1];
-}
+#define NBLOCKS 10000     /* sparse, bubble, tiny */
+#define NBIG 2000         /* big1, big2 */
+#define KEEP_EVERY 150    /* sparse keeps every 150th block */
+#define SCATTER_STEP 57   /* tiny2, big2 free in steps of 57 (mod the count) */
 
 /* The process ends right after a failure, so nothing is freed here. */
-static check_t oom(void)
+static check_t oom(size_t n)
 {
-	fprintf(stderr, "libcbench: malloc returned NULL\n");
+	fprintf(stderr, "libcbench: malloc(%zu) returned NULL\n", n);
 	return BENCH_FAILED;
 }
 
-/* Fill a heap, punch every other block out, refill the holes with blocks
- * twice as large (which do not fit them), then free everything. */
-check_t b_malloc_sparse(long iters)
+/* 4000-byte blocks, each zeroed; then every block but one in 150 (sparse)
+ * or all but the last (bubble) is freed. */
+static check_t blocks4000(int sparse)
 {
-	static void *v[ROUND];
-	unsigned rng = 12345;
-	check_t sum = 0;
+	static void *p[NBLOCKS];
+	check_t kept = 0;
 	bench_start();
-	for (long it = 0; it < iters; it++) {
-		for (int i = 0; i < ROUND; i++) {
-			size_t n = 16 + bench_rand(&rng) % 512;
-			if (!(v[i] = malloc(n)))
-				return oom();
-			sum += n + mark(v[i], n);
-		}
-		for (int i = 1; i < ROUND; i += 2)
-			free(v[i]);
-		for (int i = 1; i < ROUND; i += 2) {
-			size_t n = 32 + bench_rand(&rng) % 1024;
-			if (!(v[i] = malloc(n)))
-				return oom();
-			sum += n + mark(v[i], n);
-		}
-		for (int i = 0; i < ROUND; i++)
-			free(v[i]);
+	for (int i = 0; i < NBLOCKS; i++) {
+		if (!(p[i] = malloc(4000)))
+			return oom(4000);
+		memset(p[i], 0, 4000);
+		keep(p[i]);
+	}
+	for (int i = 0; i < NBLOCKS; i++) {
+		if (sparse ? i % KEEP_EVERY != 0 : i < NBLOCKS - 1)
+			free(p[i]);
+		else
+			kept++;
 	}
 	bench_stop();
-	return sum;
+	return kept;
 }
 
-/* A window of 64 live blocks slides through the heap: each step allocates
- * one block and frees the oldest. */
-check_t b_malloc_bubble(long iters)
+check_t b_malloc_sparse(const char *arg)
 {
-	void *win[64] = { 0 };
-	check_t sum = 0;
+	(void)arg;
+	return blocks4000(1);
+}
+
+check_t b_malloc_bubble(const char *arg)
+{
+	(void)arg;
+	return blocks4000(0);
+}
+
+/* count blocks of (i%4+1)*unit bytes, all allocated, then all freed: in
+ * allocation order, or scattered (from index 1 in steps of 57 modulo the
+ * count until it comes back to 0; block 0 stays, as in libc-bench). */
+static check_t alloc_free(void **p, int count, size_t unit, int scattered)
+{
+	check_t bytes = 0;
 	bench_start();
-	for (long i = 0; i < iters; i++) {
-		size_t n = 16 + (size_t)(i * 37 % 240);
-		free(win[i & 63]);
-		if (!(win[i & 63] = malloc(n)))
-			return oom();
-		sum += mark(win[i & 63], n);
+	for (int i = 0; i < count; i++) {
+		size_t n = (size_t)(i % 4 + 1) * unit;
+		if (!(p[i] = malloc(n)))
+			return oom(n);
+		keep(p[i]);
+		bytes += n;
 	}
-	for (int i = 0; i < 64; i++)
-		free(win[i]);
-	bench_stop();
-	return sum;
-}
-
-/* Tiny blocks (1 to 16 bytes): freed in the order they were allocated (1),
- * or every other first and then the rest from the end (2). */
-static check_t tiny(long iters, int scattered)
-{
-	static void *v[ROUND * 4];
-	const int n = ROUND * 4;
-	unsigned rng = 777;
-	check_t sum = 0;
-	bench_start();
-	for (long it = 0; it < iters; it++) {
-		for (int i = 0; i < n; i++) {
-			size_t sz = 1 + bench_rand(&rng) % 16;
-			if (!(v[i] = malloc(sz)))
-				return oom();
-			sum += mark(v[i], sz);
-		}
-		if (!scattered) {
-			for (int i = 0; i < n; i++)
-				free(v[i]);
-			continue;
-		}
-		for (int i = 0; i < n; i += 2)
-			free(v[i]);
-		for (int i = n - 1; i > 0; i -= 2)
-			free(v[i]);
+	if (!scattered) {
+		for (int i = 0; i < count; i++)
+			free(p[i]);
+	} else {
+		for (int i = 1; i; i = (i + SCATTER_STEP) % count)
+			free(p[i]);
 	}
 	bench_stop();
-	return sum;
+	return bytes;
 }
 
-check_t b_malloc_tiny1(long iters)
+check_t b_malloc_tiny1(const char *arg)
 {
-	return tiny(iters, 0);
+	static void *p[NBLOCKS];
+	(void)arg;
+	return alloc_free(p, NBLOCKS, 16, 0);
 }
 
-check_t b_malloc_tiny2(long iters)
+check_t b_malloc_tiny2(const char *arg)
 {
-	return tiny(iters, 1);
+	static void *p[NBLOCKS];
+	(void)arg;
+	return alloc_free(p, NBLOCKS, 16, 1);
 }
 
-/* One large block at a time, above glibc's initial mmap threshold; one
- * byte in every 64 KiB is written, so the cost is the allocator's (and the
- * mapping's, where the libc maps each block) more than page faults'. */
-check_t b_malloc_big1(long iters)
+check_t b_malloc_big1(const char *arg)
 {
-	check_t sum = 0;
-	bench_start();
-	for (long i = 0; i < iters; i++) {
-		size_t n = (size_t)(256 + (i & 3) * 64) << 10;
-		unsigned char *p = malloc(n);
-		if (!p)
-			return oom();
-		for (size_t o = 0; o < n; o += 65536)
-			p[o] = (unsigned char)(o >> 16);
-		sum += n + mark(p, n);
-		free(p);
-	}
-	bench_stop();
-	return sum;
+	static void *p[NBIG];
+	(void)arg;
+	return alloc_free(p, NBIG, 16384, 0);
 }
 
-/* Eight large blocks of different sizes live together, every page touched. */
-check_t b_malloc_big2(long iters)
+check_t b_malloc_big2(const char *arg)
 {
-	unsigned char *v[8];
-	check_t sum = 0;
-	bench_start();
-	for (long it = 0; it < iters; it++) {
-		for (int i = 0; i < 8; i++) {
-			size_t n = (size_t)(64 + ((it + i) % 8) * 48) << 10;
-			if (!(v[i] = malloc(n)))
-				return oom();
-			for (size_t o = 0; o < n; o += 4096)
-				v[i][o] = (unsigned char)o;
-			sum += n + mark(v[i], n);
-		}
-		for (int i = 7; i >= 0; i--)
-			free(v[i]);
-	}
-	bench_stop();
-	return sum;
+	static void *p[NBIG];
+	(void)arg;
+	return alloc_free(p, NBIG, 16384, 1);
 }
 
-#define NTHREADS 2
-#define NSLOTS 64
+#define LOOPS 100000
+#define SLOTS 300
+#define MAX_SZ 500
 
-struct mthread {
-	long iters;
+struct slot {
+	pthread_mutex_t lock;
+	void *mem;
+};
+
+struct stress_arg {
+	struct slot *slots;
 	unsigned seed;
-	check_t sum;
 	int failed;
 };
 
-static _Atomic(void *) slots[NSLOTS];
-
-/* Blocks are handed through shared slots, so most are freed by the other
- * thread than the one that allocated them. */
-static void *stress_main(void *arg)
+static unsigned lcg(unsigned *r)
 {
-	struct mthread *t = arg;
-	for (long i = 0; i < t->iters; i++) {
-		unsigned r = bench_rand(&t->seed);
-		size_t n = 1 + r % 512;
-		void *p = malloc(n);
-		if (!p) {
-			t->failed = 1;
+	return *r = *r * 1103515245u + 12345u;
+}
+
+/* LOOPS times: pick a slot and a size below 500; take the slot's block
+ * and free it, or, when the slot was empty, allocate one and put it there
+ * (freeing it if the other thread filled the slot meanwhile). */
+static void *stress(void *argp)
+{
+	struct stress_arg *a = argp;
+	unsigned r = a->seed;
+	for (int i = 0; i < LOOPS; i++) {
+		struct slot *s = &a->slots[lcg(&r) % SLOTS];
+		size_t sz = lcg(&r) % MAX_SZ;
+		pthread_mutex_lock(&s->lock);
+		void *p = s->mem;
+		s->mem = NULL;
+		pthread_mutex_unlock(&s->lock);
+		free(p);
+		if (p)
+			continue;
+		/* malloc(0) may return NULL: that is not a failure */
+		if (!(p = malloc(sz)) && sz) {
+			a->failed = 1;
 			break;
 		}
-		t->sum += n + mark(p, n);
-		free(atomic_exchange(&slots[(r >> 9) % NSLOTS], p));
-	}
-	return NULL;
-}
-
-/* Each thread allocates a batch of 256 blocks and frees them itself. */
-static void *local_main(void *arg)
-{
-	struct mthread *t = arg;
-	void *v[256];
-	for (long it = 0; it < t->iters; it++) {
-		for (int i = 0; i < 256; i++) {
-			size_t n = 1 + bench_rand(&t->seed) % 1024;
-			if (!(v[i] = malloc(n))) {
-				oom();
-				t->failed = 1;
-				return NULL;
-			}
-			t->sum += n + mark(v[i], n);
+		pthread_mutex_lock(&s->lock);
+		if (!s->mem) {
+			s->mem = p;
+			p = NULL;
 		}
-		for (int i = 0; i < 256; i++)
-			free(v[i]);
+		pthread_mutex_unlock(&s->lock);
+		free(p);
 	}
 	return NULL;
 }
 
-static check_t run_threads(long iters, void *(*fn)(void *))
+/* Two threads over one table of 300 slots (stress: blocks are freed by
+ * the other thread as often as not) or each over its own (local).
+ * libc-bench seeds each thread from pthread_self(); here the seeds are
+ * fixed, so the sequence of sizes is the same in every run. */
+static check_t two_threads(int shared)
 {
-	pthread_t tid[NTHREADS];
-	struct mthread t[NTHREADS];
-	check_t sum = 0;
-	int failed = 0, started = 0;
+	static struct slot table[2][SLOTS];
+	struct stress_arg a[2];
+	pthread_t td[2];
+	int started = 0, failed = 0;
+	for (int t = 0; t < 2; t++)
+		for (int i = 0; i < SLOTS; i++) {
+			pthread_mutex_init(&table[t][i].lock, NULL);
+			table[t][i].mem = NULL;
+		}
 	bench_start();
-	for (int i = 0; i < NTHREADS; i++) {
-		t[i] = (struct mthread){ .iters = iters, .seed = 99991u * (unsigned)(i + 1) };
-		if (pthread_create(&tid[i], NULL, fn, &t[i]) != 0) {
+	for (int t = 0; t < 2; t++) {
+		a[t] = (struct stress_arg){ .slots = table[shared ? 0 : t], .seed = 1u + (unsigned)t };
+		if (pthread_create(&td[t], NULL, stress, &a[t]) != 0) {
 			fprintf(stderr, "libcbench: pthread_create failed\n");
 			failed = 1;
 			break;
 		}
 		started++;
 	}
-	for (int i = 0; i < started; i++) {
-		pthread_join(tid[i], NULL);
-		sum += t[i].sum;
-		failed |= t[i].failed;
+	for (int t = 0; t < started; t++) {
+		pthread_join(td[t], NULL);
+		failed |= a[t].failed;
 	}
-	for (int i = 0; i < NSLOTS; i++)
-		free(atomic_exchange(&slots[i], NULL));
 	bench_stop();
-	return failed ? BENCH_FAILED : sum;
+	if (failed)
+		return BENCH_FAILED;
+	return 2 * LOOPS;
 }
 
-check_t b_malloc_thread_stress(long iters)
+check_t b_malloc_thread_stress(const char *arg)
 {
-	return run_threads(iters, stress_main);
+	(void)arg;
+	return two_threads(1);
 }
 
-check_t b_malloc_thread_local(long iters)
+check_t b_malloc_thread_local(const char *arg)
 {
-	return run_threads(iters, local_main);
+	(void)arg;
+	return two_threads(0);
 }
