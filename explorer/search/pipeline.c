@@ -9,16 +9,15 @@
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
-#include "analysis/why.h"
 #include "explorer/search/children.h"
 #include "explorer/search/culprit.h"
 #include "explorer/search/search.h"
 #include "explorer/search/minimise.h"
 #include "harness/build.h"
 #include "harness/execute.h"
-#include "pipeline/pipeline.h"
-#include "pipeline/profile.h"
+#include "harness/meter_cachegrind.h"
 #include "harness/study_names.h"
+#include "pipeline/pipeline.h"
 
 #define AXIS_NAME "flagscope-search"
 
@@ -287,10 +286,13 @@ static void profile_child(size_t i, void *user, struct strbuf *out)
 	const struct profile_ctx *p = user;
 	struct strbuf err = {0};
 	char *in_dir = NULL;
-	struct why_counts wc;
+	struct fn_counts fc = {0};
 	if (!workload_inputs(p->recs[i], &in_dir, &err) &&
-	    !why_profile(p->build_dirs[i], p->runs[i], in_dir, &wc, &err))
-		sb_addf(out, "%.17g", wc.total);
+	    !cachegrind_run(p->build_dirs[i], p->runs[i], in_dir, &fc, &err))
+		sb_addf(out, "%.17g", fc.total);
+	fn_counts_release(&fc);
+	free(in_dir);
+	sb_release(&err);
 }
 
 /* Instruction counts of several builds' runs under cachegrind, in child
@@ -582,36 +584,86 @@ static int base_values(struct search_pipeline *pl, const char *study, struct str
 	return rc;
 }
 
+/* A batch of flag sets measured in one study: each set's level name there
+ * (c and a hash of its flags; "base" for the empty set, the baseline
+ * itself) and the study's name. */
+struct batch {
+	char **names;
+	size_t n;
+	char *study;
+};
+
+/* Run flags[0..n) in one study, `repeat` measured runs each.  0, or -1
+ * with a reason. */
+static int batch_run(struct search_pipeline *pl, char *const *flags, size_t n, int repeat,
+		     struct batch *b, struct strbuf *err)
+{
+	b->n = n;
+	b->study = NULL;
+	b->names = xcalloc(n ? n : 1, sizeof(char *));
+	char **lnames = xcalloc(n ? n : 1, sizeof(char *));
+	char **lflags = xcalloc(n ? n : 1, sizeof(char *));
+	size_t nl = 0;
+	for (size_t i = 0; i < n; i++) {
+		char h[65];
+		sha256_hex(flags[i], strlen(flags[i]), h);
+		b->names[i] = *flags[i] ? xasprintf("c%.12s", h) : xstrdup("base");
+		if (*flags[i]) {
+			lnames[nl] = b->names[i];
+			lflags[nl++] = flags[i];
+		}
+	}
+	int rc = search_pipeline_run_levels(pl, lnames, lflags, nl, repeat, &b->study, err);
+	free(lnames);
+	free(lflags);
+	return rc;
+}
+
+/* rc, or -1 when a signal came while the batch's values were read: a
+ * measurement cut short must not be cached as a failure. */
+static int batch_interrupted(const struct search_pipeline *pl, const struct batch *b, int rc,
+			     struct strbuf *err)
+{
+	if (rc || !pl->stop || !*pl->stop)
+		return rc;
+	sb_addf(err, "interrupted while measuring %s (run the same search again to resume)",
+		b->study);
+	return -1;
+}
+
+static void batch_release(struct batch *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->names[i]);
+	free(b->names);
+	free(b->study);
+}
+
 int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eval_result *res,
 		      struct strbuf *err)
 {
 	struct search_pipeline *pl = ctx;
-	char **names = xcalloc(n, sizeof(char *));
-	for (size_t i = 0; i < n; i++) {
-		char h[65];
-		sha256_hex(flags[i], strlen(flags[i]), h);
-		names[i] = xasprintf("c%.12s", h);
-	}
-	char *study = NULL;
+	struct batch b;
 	int repeat = !strcmp(pl->metric, "time") ? pl->repeat : 1;
-	int rc = search_pipeline_run_levels(pl, names, flags, n, repeat, &study, err);
+	int rc = batch_run(pl, flags, n, repeat, &b, err);
 	struct strlist bitems = {0};
 	double **bv = NULL;
 	size_t *bc = NULL;
 	if (!rc)
-		rc = base_values(pl, study, &bitems, &bv, &bc, err);
+		rc = base_values(pl, b.study, &bitems, &bv, &bc, err);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strlist items = {0};
 		double **v;
 		size_t *c;
 		char *status = NULL;
 		struct strbuf why = {0};
-		res[i].batch = xstrdup(study);
-		if (search_pipeline_values(pl, study, names[i], pl->metric, &items, &v, &c, &status, &why)) {
+		res[i].batch = xstrdup(b.study);
+		if (search_pipeline_values(pl, b.study, b.names[i], pl->metric, &items, &v, &c, &status,
+					   &why)) {
 			res[i].obj = INFINITY;
 			res[i].status = status ? status : xstrdup("run_failed");
 			res[i].detail = sb_detach(&why);
-			remember_rejection(pl, flags[i], res[i].status, study, names[i],
+			remember_rejection(pl, flags[i], res[i].status, b.study, b.names[i],
 					   &res[i].detail);
 		} else {
 			struct strbuf d = {0};
@@ -636,21 +688,13 @@ int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eva
 		sb_release(&why);
 		sl_release(&items);
 	}
-	if (!rc && pl->stop && *pl->stop) {
-		/* a measurement cut short must not be cached as a failure */
-		sb_addf(err, "interrupted while measuring %s (run the same search again to resume)",
-			study);
-		rc = -1;
-	}
+	rc = batch_interrupted(pl, &b, rc, err);
 	if (rc)
 		for (size_t i = 0; i < n; i++)
 			eval_result_release(&res[i]);
 	free_values(bv, bc, bitems.n);
 	sl_release(&bitems);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(study);
+	batch_release(&b);
 	return rc;
 }
 
@@ -658,28 +702,14 @@ int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, 
 		    struct strbuf *err)
 {
 	struct search_pipeline *pl = ctx;
-	/* the baseline is always in a generated study, as "base" */
-	char **names = xcalloc(n ? n : 1, sizeof(char *));
-	char **lnames = xcalloc(n ? n : 1, sizeof(char *));
-	char **lflags = xcalloc(n ? n : 1, sizeof(char *));
-	size_t nl = 0;
-	for (size_t i = 0; i < n; i++) {
-		char h[65];
-		sha256_hex(flags[i], strlen(flags[i]), h);
-		names[i] = *flags[i] ? xasprintf("c%.12s", h) : xstrdup("base");
-		if (*flags[i]) {
-			lnames[nl] = names[i];
-			lflags[nl++] = flags[i];
-		}
-	}
-	char *study = NULL;
-	int rc = search_pipeline_run_levels(pl, lnames, lflags, nl, repeat, &study, err);
+	struct batch b;
+	int rc = batch_run(pl, flags, n, repeat, &b, err);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strlist items = {0};
 		struct strbuf why = {0};
 		memset(&out[i], 0, sizeof(out[i]));
-		if (search_pipeline_values(pl, study, names[i], pl->metric, &items, &out[i].v, &out[i].n,
-				    &out[i].status, &why)) {
+		if (search_pipeline_values(pl, b.study, b.names[i], pl->metric, &items, &out[i].v,
+					   &out[i].n, &out[i].status, &why)) {
 			if (!out[i].status)
 				out[i].status = xstrdup("run_failed");
 			out[i].detail = sb_detach(&why);
@@ -690,19 +720,10 @@ int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, 
 		sb_release(&why);
 		sl_release(&items);
 	}
-	if (!rc && pl->stop && *pl->stop) {
-		sb_addf(err, "interrupted while measuring %s (run the same search again to resume)",
-			study);
-		rc = -1;
-	}
+	rc = batch_interrupted(pl, &b, rc, err);
 	if (rc)
 		for (size_t i = 0; i < n; i++)
 			eval_samples_release(&out[i]);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(lnames);
-	free(lflags);
-	free(study);
+	batch_release(&b);
 	return rc;
 }
