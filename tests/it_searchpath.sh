@@ -111,4 +111,14 @@ import os, sqlite3, sys
 paths = {p for (p,) in sqlite3.connect("s.db").execute("select path from studies where name like 'search-%'")}
 assert paths == {os.path.realpath(sys.argv[1])}, paths
 P
+# so `why` on a batch finds the study's own workload from anywhere
+if command -v valgrind > /dev/null; then
+	read -r batch level < <(python3 -c 'import sqlite3
+print(*sqlite3.connect("s.db").execute("select study, label from configs where study like '"'search-%'"' "
+      "and label not like '"'% base'"' order by study limit 1").fetchone())' | sed 's/ O1 / /')
+	(cd / && fs why --db "$T/s.db" --study "$batch" base "$level" tiny-study) > why.out 2>&1 ||
+		fail "why on a search batch ($batch, $level): $(cat why.out)"
+else
+	echo "it_searchpath: valgrind is not installed, why on a search batch not checked"
+fi
 echo "it_searchpath: ok"
