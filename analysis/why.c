@@ -1,31 +1,12 @@
 /* why.c - see why.h */
 #include "analysis/why.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-
-void why_counts_release(struct why_counts *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		free(c->name[i]);
-	free(c->name);
-	free(c->ir);
-	memset(c, 0, sizeof(*c));
-}
-
-static size_t find_fn(const struct why_counts *c, const char *name)
-{
-	for (size_t i = c->n; i-- > 0;)
-		if (!strcmp(c->name[i], name))
-			return i;
-	return SIZE_MAX;
-}
+#include "base/util.h"
 
 static int by_change(const void *x, const void *y)
 {
@@ -36,16 +17,16 @@ static int by_change(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-struct why_row *why_diff(const struct why_counts *a, const struct why_counts *b, size_t *n)
+struct why_row *why_diff(const struct fn_counts *a, const struct fn_counts *b, size_t *n)
 {
 	struct why_row *rows = xcalloc(a->n + b->n + 1, sizeof(*rows));
 	*n = 0;
 	for (size_t i = 0; i < a->n; i++) {
-		size_t k = find_fn(b, a->name[i]);
+		size_t k = fn_counts_find(b, a->name[i]);
 		rows[(*n)++] = (struct why_row){a->name[i], a->ir[i], k == SIZE_MAX ? 0 : b->ir[k]};
 	}
 	for (size_t i = 0; i < b->n; i++)
-		if (find_fn(a, b->name[i]) == SIZE_MAX)
+		if (fn_counts_find(a, b->name[i]) == SIZE_MAX)
 			rows[(*n)++] = (struct why_row){b->name[i], 0, b->ir[i]};
 	qsort(rows, *n, sizeof(*rows), by_change);
 	return rows;

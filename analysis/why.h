@@ -3,24 +3,14 @@
  * instructions each function executes (cachegrind's Ir) in one run of
  * the workload, for both builds, side by side.
  *
- * The counts come from why_profile (pipeline/profile.h, over the cachegrind
- * meter's harness/meter_cachegrind.h: analysis runs no programs).  Instruction counts are deterministic, so one run of each
- * build is enough.
+ * The counts come from the cachegrind meter (cachegrind_run,
+ * harness/meter_cachegrind.h: analysis runs no programs).  Instruction
+ * counts are deterministic, so one run of each build is enough.
  */
 #ifndef FLAGSCOPE_WHY_H
 #define FLAGSCOPE_WHY_H
 
-#include "workloads/recipe.h"
-
-/* Instructions per function of one run; names are as cachegrind prints
- * them (demangled), counts summed over the files a function spans. */
-struct why_counts {
-	char **name;
-	double *ir;
-	size_t n;
-	double total; /* the file's summary line */
-};
-void why_counts_release(struct why_counts *c);
+#include "base/fn_counts.h"
 
 struct why_row {
 	const char *name; /* points into one of the counts */
@@ -29,6 +19,6 @@ struct why_row {
 
 /* Every function of either side, sorted by |b - a|, largest first (ties
  * by name); heap array, *n set. */
-struct why_row *why_diff(const struct why_counts *a, const struct why_counts *b, size_t *n);
+struct why_row *why_diff(const struct fn_counts *a, const struct fn_counts *b, size_t *n);
 
 #endif

@@ -61,24 +61,35 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+static char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+	if (vasprintf(&p, fmt, ap) < 0)
+		out_of_memory();
+	return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *p;
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		out_of_memory();
+	char *p = xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 }
 
 void error_msg(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("flagscope: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("flagscope: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -86,9 +97,7 @@ void warn_msg(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("flagscope: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("flagscope: warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -124,10 +133,8 @@ void sb_addc(struct strbuf *sb, char c)
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	char *p;
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		out_of_memory();
+	char *p = xvasprintf(fmt, ap);
 	va_end(ap);
 	sb_add(sb, p);
 	free(p);

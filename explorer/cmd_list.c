@@ -95,95 +95,88 @@ static void origin_json(struct strbuf *sb, const struct searchpath *sp, const st
 	sb_addc(sb, ']');
 }
 
-static int list_workloads(const char *study_file, int json)
+/* What the listing says of a workload after its name and origin: its
+ * description (text), its description, source, slowness and runs (json),
+ * or why its recipe does not load. */
+static void describe_workload(const struct sp_entry *e, const char *study_file, int json,
+			      struct strbuf *sb)
 {
-	struct searchpath sp;
-	struct sp_entry *e;
-	size_t n;
-	searchpath_init(&sp, SP_WORKLOADS, study_file);
-	searchpath_list(&sp, &e, &n);
-	if (json)
-		fputc('[', stdout);
-	for (size_t i = 0; i < n; i++) {
-		struct recipe r;
-		struct strbuf err = {0}, sb = {0};
-		int ok = !recipe_load(e[i].name, study_file, &r, &err) && !recipe_check_names(&r, &err);
-		if (!json) {
-			sb_addf(&sb, "%-14s ", e[i].name);
-			origin_text(&sb, &sp, &e[i]);
-			sb_addf(&sb, "  %s", ok ? (r.description ? r.description : "") : sb_str(&err));
-			if (e[i].shadows.n)
-				sb_addf(&sb, " (shadows %s)", e[i].shadows.v[0]);
-			sb_addc(&sb, '\n');
-		} else {
-			sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
-			sb_add_json(&sb, e[i].name);
-			origin_json(&sb, &sp, &e[i]);
+	struct recipe r;
+	struct strbuf err = {0};
+	int ok = !recipe_load(e->name, study_file, &r, &err) && !recipe_check_names(&r, &err);
+	if (!json) {
+		sb_add(sb, ok ? (r.description ? r.description : "") : sb_str(&err));
+	} else if (ok) {
+		sb_add(sb, ",\"description\":");
+		sb_add_json(sb, r.description ? r.description : "");
+		sb_add(sb, ",\"source\":");
+		sb_add_json(sb, r.source);
+		sb_addf(sb, ",\"slow\":%s,\"runs\":[", r.slow ? "true" : "false");
+		for (size_t k = 0; k < r.nruns; k++) {
+			if (k)
+				sb_addc(sb, ',');
+			sb_add_json(sb, r.runs[k].name);
 		}
-		if (ok && json) {
-			sb_add(&sb, ",\"description\":");
-			sb_add_json(&sb, r.description ? r.description : "");
-			sb_add(&sb, ",\"source\":");
-			sb_add_json(&sb, r.source);
-			sb_addf(&sb, ",\"slow\":%s,\"runs\":[", r.slow ? "true" : "false");
-			for (size_t k = 0; k < r.nruns; k++) {
-				if (k)
-					sb_addc(&sb, ',');
-				sb_add_json(&sb, r.runs[k].name);
-			}
-			sb_addc(&sb, ']');
-		} else if (json) {
-			sb_add(&sb, ",\"error\":");
-			sb_add_json(&sb, sb_str(&err));
-		}
-		if (json)
-			sb_addc(&sb, '}');
-		recipe_release(&r); /* it keeps what it read before an error */
-		fputs(sb_str(&sb), stdout);
-		sb_release(&sb);
-		sb_release(&err);
+		sb_addc(sb, ']');
+	} else {
+		sb_add(sb, ",\"error\":");
+		sb_add_json(sb, sb_str(&err));
 	}
-	if (json)
-		fputs("]\n", stdout);
-	sp_entries_free(e, n);
-	searchpath_release(&sp);
-	return 0;
+	recipe_release(&r); /* it keeps what it read before an error */
+	sb_release(&err);
 }
 
-static int list_presets(int json)
+static void describe_preset(const struct sp_entry *e, const char *study_file, int json,
+			    struct strbuf *sb)
+{
+	struct study s;
+	struct strbuf err = {0};
+	(void)study_file;
+	int ok = !study_load(e->path, &s, &err) && !study_check_names(&s, &err);
+	if (json) {
+		sb_add(sb, ",\"description\":");
+		sb_add_json(sb, ok && s.description ? s.description : "");
+	} else {
+		sb_add(sb, ok ? (s.description ? s.description : "")
+			      : "(does not load: see flagscope run --dry-run)");
+	}
+	study_release(&s);
+	sb_release(&err);
+}
+
+/* Every entry of one kind on the search path, first match wins: its name,
+ * where it came from, and what describe() says of it. */
+static int list_entries(enum sp_kind kind, const char *study_file, int width,
+			void (*describe)(const struct sp_entry *e, const char *study_file, int json,
+					 struct strbuf *sb),
+			int json)
 {
 	struct searchpath sp;
 	struct sp_entry *e;
 	size_t n;
-	searchpath_init(&sp, SP_PRESETS, NULL);
+	searchpath_init(&sp, kind, study_file);
 	searchpath_list(&sp, &e, &n);
 	if (json)
 		fputc('[', stdout);
 	for (size_t i = 0; i < n; i++) {
-		struct study s;
-		struct strbuf err = {0}, sb = {0};
-		int ok = !study_load(e[i].path, &s, &err) && !study_check_names(&s, &err);
-		const char *desc = ok ? (s.description ? s.description : "")
-				      : "(does not load: see flagscope run --dry-run)";
+		struct strbuf sb = {0};
 		if (json) {
 			sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
 			sb_add_json(&sb, e[i].name);
 			origin_json(&sb, &sp, &e[i]);
-			sb_add(&sb, ",\"description\":");
-			sb_add_json(&sb, ok && s.description ? s.description : "");
+			describe(&e[i], study_file, 1, &sb);
 			sb_addc(&sb, '}');
 		} else {
-			sb_addf(&sb, "%-20s ", e[i].name);
+			sb_addf(&sb, "%-*s ", width, e[i].name);
 			origin_text(&sb, &sp, &e[i]);
-			sb_addf(&sb, "  %s", desc);
+			sb_add(&sb, "  ");
+			describe(&e[i], study_file, 0, &sb);
 			if (e[i].shadows.n)
 				sb_addf(&sb, " (shadows %s)", e[i].shadows.v[0]);
 			sb_addc(&sb, '\n');
 		}
 		fputs(sb_str(&sb), stdout);
-		study_release(&s);
 		sb_release(&sb);
-		sb_release(&err);
 	}
 	if (json)
 		fputs("]\n", stdout);
@@ -207,9 +200,10 @@ int cmd_list(int argc, char **argv)
 	else if (!strcmp(pos.v[0], "toolchains"))
 		rc = list_toolchains(json);
 	else if (!strcmp(pos.v[0], "workloads"))
-		rc = list_workloads(pos.n > 1 ? pos.v[1] : ".", json);
+		rc = list_entries(SP_WORKLOADS, pos.n > 1 ? pos.v[1] : ".", 14, describe_workload,
+				  json);
 	else if (!strcmp(pos.v[0], "presets"))
-		rc = list_presets(json);
+		rc = list_entries(SP_PRESETS, NULL, 20, describe_preset, json);
 	else
 		error_msg("list: cannot list '%s' (toolchains, workloads or presets)", pos.v[0]);
 	sl_release(&pos);

@@ -12,11 +12,12 @@
 #include "explorer/results_args.h"
 
 static struct {
-	const char *db, *study, *alpha, *min_effect, *metric, *format;
+	struct results_opts r;
+	const char *metric, *format;
 } opt;
 
 static const struct option_spec recommend_options[] = {
-	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
+	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
 	{"metric", 'm', OPT_STRING, &opt.metric, "WHAT",
 	 "optimise for time (wall time), size (.text), rss (mem.res: peak resident memory at "
 	 "exit), insns (instructions), or a metric selector such as libcbench/malloc_big1 "
@@ -45,26 +46,15 @@ static const struct command_spec recommend_cmd = {
 
 int cmd_recommend(int argc, char **argv)
 {
-	struct strlist pos = {0};
 	struct strbuf err = {0};
 	struct rank_options ro;
 	struct store st;
-	memset(&opt, 0, sizeof(opt));
-	opt.db = "flagscope.db";
-	opt.format = "make.conf";
-	int rc = options_parse(&recommend_cmd, argc, argv, &pos);
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	if (pos.n) {
-		error_msg("recommend: unexpected argument '%s' (see flagscope recommend --help)",
-			  pos.v[0]);
-		sl_release(&pos);
-		return 2;
-	}
 	char *study;
-	if (results_stat_options("recommend", opt.alpha, opt.min_effect, &ro) ||
-	    results_open(opt.db, opt.study, &st, &study))
-		return 2;
+	memset(&opt, 0, sizeof(opt));
+	opt.format = "make.conf";
+	int rc = results_command_start(&recommend_cmd, argc, argv, &opt.r, &ro, &st, &study);
+	if (rc)
+		return rc == 1 ? 0 : 2;
 	struct recommendation rec;
 	rc = 2;
 	const char *metric = opt.metric && recommend_metric(opt.metric) ? recommend_metric(opt.metric)

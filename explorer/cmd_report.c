@@ -11,12 +11,13 @@
 #include "explorer/results_args.h"
 
 static struct {
-	const char *db, *format, *study, *metric, *alpha, *min_effect, *pareto, *pivot, *memory;
+	struct results_opts r;
+	const char *format, *metric, *pareto, *pivot, *memory;
 	const char *output;
 } opt;
 
 static const struct option_spec report_options[] = {
-	RESULTS_OPTIONS(&opt.db, &opt.study, &opt.alpha, &opt.min_effect),
+	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_format_names},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the report (any format, --pivot too) to FILE instead of stdout"},
@@ -186,26 +187,15 @@ static int print_pivot(struct store *st, const char *study)
 
 int cmd_report(int argc, char **argv)
 {
-	struct strlist pos = {0};
 	struct strbuf err = {0};
 	struct store st;
 	struct rank_options ro;
-	memset(&opt, 0, sizeof(opt));
-	opt.db = "flagscope.db";
-	opt.format = "table";
-	int rc = options_parse(&report_cmd, argc, argv, &pos);
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	if (pos.n) {
-		error_msg("report: unexpected argument '%s' (see flagscope report --help)", pos.v[0]);
-		sl_release(&pos);
-		return 2;
-	}
-	if (results_stat_options("report", opt.alpha, opt.min_effect, &ro))
-		return 2;
 	char *study;
-	if (results_open(opt.db, opt.study, &st, &study))
-		return 2;
+	memset(&opt, 0, sizeof(opt));
+	opt.format = "table";
+	int rc = results_command_start(&report_cmd, argc, argv, &opt.r, &ro, &st, &study);
+	if (rc)
+		return rc == 1 ? 0 : 2;
 	if (opt.pivot) {
 		rc = print_pivot(&st, study);
 		free(study);

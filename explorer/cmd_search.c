@@ -72,9 +72,9 @@ static const struct command_spec search_cmd = {
 		   "size compares single exact values (the metric is deterministic); with time it\n"
 		   "measures the removals again, interleaved with the best set, and drops a flag\n"
 		   "only when Mann-Whitney (p < 0.05) and the bootstrap interval of the geometric\n"
-		   "mean find no loss of at least the tolerance.  Generated studies and logs are\n"
-		   "in DB.search/.  Exit status: 0 done, 1 interrupted, 2 bad input or a pipeline\n"
-		   "that cannot run.",
+		   "mean find no loss of at least the tolerance.  The logs of the batches' builds\n"
+		   "and runs are in DB.search/.  Exit status: 0 done, 1 interrupted, 2 bad input\n"
+		   "or a pipeline that cannot run.",
 	.opts = search_options,
 };
 

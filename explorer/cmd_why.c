@@ -14,7 +14,7 @@
 #include "explorer/options.h"
 #include "explorer/results_args.h"
 #include "harness/build.h"
-#include "pipeline/profile.h"
+#include "harness/meter_cachegrind.h"
 #include "harness/study_names.h"
 
 static struct {
@@ -72,7 +72,7 @@ static char *build_dir(struct store *st, const char *study, const char *label,
 }
 
 static void print_table(const char *a, const char *b, const char *workload,
-			const struct why_counts *ca, const struct why_counts *cb,
+			const struct fn_counts *ca, const struct fn_counts *cb,
 			const struct why_row *rows, size_t n)
 {
 	printf("why: %s -> %s on %s: instructions executed per function (valgrind cachegrind "
@@ -90,7 +90,7 @@ static void print_table(const char *a, const char *b, const char *workload,
 }
 
 static void print_json(const char *a, const char *b, const char *workload,
-		       const struct why_counts *ca, const struct why_counts *cb,
+		       const struct fn_counts *ca, const struct fn_counts *cb,
 		       const struct why_row *rows, size_t n)
 {
 	struct strbuf sb = {0};
@@ -121,7 +121,7 @@ static int explain(struct store *st, const char *study, char **argv)
 									: NULL;
 	struct recipe r;
 	struct strbuf err = {0};
-	struct why_counts c[2] = {{0}};
+	struct fn_counts c[2] = {{0}};
 	char *in_dir = NULL, *dir[2] = {NULL, NULL};
 	int rc = 2;
 	char *study_file = results_study_path(st, study); /* its workloads/ folder */
@@ -151,7 +151,7 @@ static int explain(struct store *st, const char *study, char **argv)
 		goto out;
 	}
 	for (int k = 0; k < 2; k++)
-		if (why_profile(dir[k], run, in_dir, &c[k], &err)) {
+		if (cachegrind_run(dir[k], run, in_dir, &c[k], &err)) {
 			error_msg("%s: %s", label[k], sb_str(&err));
 			goto out;
 		}
@@ -166,7 +166,7 @@ static int explain(struct store *st, const char *study, char **argv)
 	rc = 0;
 out:
 	for (int k = 0; k < 2; k++) {
-		why_counts_release(&c[k]);
+		fn_counts_release(&c[k]);
 		free(dir[k]);
 	}
 	free(in_dir);

@@ -5,6 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+int results_command_start(const struct command_spec *cmd, int argc, char **argv,
+			  const struct results_opts *r, struct rank_options *ro, struct store *st,
+			  char **study)
+{
+	struct strlist pos = {0};
+	int rc = options_parse(cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 1 : 2;
+	if (pos.n) {
+		error_msg("%s: unexpected argument '%s' (see flagscope %s --help)", cmd->name,
+			  pos.v[0], cmd->name);
+		sl_release(&pos);
+		return 2;
+	}
+	if (results_stat_options(cmd->name, r->alpha, r->min_effect, ro) ||
+	    results_open(r->db ? r->db : "flagscope.db", r->study, st, study))
+		return 2;
+	return 0;
+}
+
 int results_open(const char *path, const char *study, struct store *st, char **name)
 {
 	struct strbuf err = {0};

@@ -9,6 +9,7 @@
 
 #include "analysis/rank.h"
 #include "analysis/store.h"
+#include "explorer/options.h"
 
 /* Open an existing database at path and pick the study: `study` if not
  * NULL, else the latest stored.  0 with st open and *name (heap) set. */
@@ -19,6 +20,22 @@ int results_open(const char *path, const char *study, struct store *st, char **n
  * min_effect may be written as a percentage ("2%"). */
 int results_stat_options(const char *cmd, const char *alpha, const char *min_effect,
 			 struct rank_options *o);
+
+/* The options every such command has (RESULTS_OPTIONS fills them). */
+struct results_opts {
+	const char *db; /* NULL: ./flagscope.db */
+	const char *study, *alpha, *min_effect;
+};
+
+/* The start of a command that reads one study and takes no positional
+ * argument (report, recommend): parse argv with cmd's table (whose
+ * RESULTS_OPTIONS lines fill *r), refuse a positional argument, then
+ * results_stat_options and results_open as *r says.  0: go on, with *ro
+ * set, st open and *study (heap); else the exit status is 0 (--help was
+ * printed) for 1 and 2 (an error was printed) for 2. */
+int results_command_start(const struct command_spec *cmd, int argc, char **argv,
+			  const struct results_opts *r, struct rank_options *ro, struct store *st,
+			  char **study);
 
 /* The option table lines every such command has, to paste into its own:
  * --db, --study, --alpha, --min-effect. */

@@ -318,50 +318,46 @@ static struct axis *axis_get(struct loader *ld, const char *name, int line)
 	return a;
 }
 
-static void level_key(struct loader *ld, struct axis *a, const char *name, const char *dot,
-		      const char *value, int line)
+/* Set key k (LKEY_COUNT: not a known key, named `key`) of level `level`
+ * of axis a; `what` is how the line names it ("LEVEL.KEY"). */
+static void set_level_key(struct loader *ld, struct axis *a, const char *level, int k,
+			  const char *key, const char *what, const char *value, int line)
 {
-	char *level = xstrndup(name, (size_t)(dot - name));
 	struct level *l = NULL;
 	for (size_t i = 0; i < a->nlevels; i++)
 		if (!strcmp(a->levels[i].name, level))
 			l = &a->levels[i];
-	int k = 0;
-	while (k < LKEY_COUNT && strcmp(level_key_names[k], dot + 1))
-		k++;
 	if (!l)
 		load_error(ld, line, "'%s' sets a key of level '%s', which [axis %s] does not define above it (define the level first)",
-			   name, level, a->name);
+			   what, level, a->name);
 	else if (k == LKEY_COUNT)
-		load_error(ld, line, "unknown level key '%s' (known: target, cpu, cc, ldflags, libc)", dot + 1);
+		load_error(ld, line, "unknown level key '%s' (known: target, cpu, cc, ldflags, libc)", key);
 	else if (!*value)
-		load_error(ld, line, "'%s' has no value", name);
+		load_error(ld, line, "'%s' has no value", what);
 	else if (k == LKEY_LIBC && !libc_kind_known(value))
-		load_error(ld, line, "'%s' names a C library flagscope does not know (known: %s)", name,
+		load_error(ld, line, "'%s' names a C library flagscope does not know (known: %s)", what,
 			   libc_kind_names());
 	else {
 		free(l->keys[k]);
 		l->keys[k] = xstrdup(value);
 	}
+}
+
+static void level_key(struct loader *ld, struct axis *a, const char *name, const char *dot,
+		      const char *value, int line)
+{
+	char *level = xstrndup(name, (size_t)(dot - name));
+	int k = 0;
+	while (k < LKEY_COUNT && strcmp(level_key_names[k], dot + 1))
+		k++;
+	set_level_key(ld, a, level, k, dot + 1, name, value, line);
 	free(level);
 }
 
-static void axis_key(struct loader *ld, const char *axis_name, const char *name,
-		     const char *value, int line, int continued)
+/* A new level of axis a: unique across axes, as the axis' kind allows. */
+static void add_level(struct loader *ld, struct axis *a, const char *name, const char *value,
+		      int line)
 {
-	struct axis *a = axis_get(ld, axis_name, line);
-	if (continued && a->nlevels && !strcmp(a->levels[a->nlevels - 1].name, name)) {
-		struct level *l = &a->levels[a->nlevels - 1];
-		char *joined = xasprintf("%s %s", l->value, value);
-		free(l->value);
-		l->value = joined;
-		return;
-	}
-	const char *dot = strchr(name, '.');
-	if (dot) {
-		level_key(ld, a, name, dot, value, line);
-		return;
-	}
 	size_t ai, li;
 	if (!study_find_level(ld->s, name, &ai, &li)) {
 		const struct axis *other = &ld->s->axes[ai];
@@ -378,6 +374,24 @@ static void axis_key(struct loader *ld, const char *axis_name, const char *name,
 	a->levels = xrealloc(a->levels, (a->nlevels + 1) * sizeof(*a->levels));
 	a->levels[a->nlevels++] = (struct level){.name = xstrdup(name), .value = xstrdup(value),
 						 .line = line};
+}
+
+static void axis_key(struct loader *ld, const char *axis_name, const char *name,
+		     const char *value, int line, int continued)
+{
+	struct axis *a = axis_get(ld, axis_name, line);
+	if (continued && a->nlevels && !strcmp(a->levels[a->nlevels - 1].name, name)) {
+		struct level *l = &a->levels[a->nlevels - 1];
+		char *joined = xasprintf("%s %s", l->value, value);
+		free(l->value);
+		l->value = joined;
+		return;
+	}
+	const char *dot = strchr(name, '.');
+	if (dot)
+		level_key(ld, a, name, dot, value, line);
+	else
+		add_level(ld, a, name, value, line);
 }
 
 static void exclude_key(struct loader *ld, const char *name, const char *value, int line,
@@ -578,7 +592,7 @@ static void check_study(struct loader *ld)
 	/* meter names are the harness's: study_check_names() (harness/study_names.h) */
 }
 
-int study_load(const char *path, struct study *s, struct strbuf *err)
+void study_init(struct study *s, const char *path)
 {
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);
@@ -586,21 +600,15 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 	s->max_repeat = 30;
 	s->target = 0.01;
 	s->warmup = 1;
-	struct loader ld = {.s = s, .errors = err};
-	struct strbuf syntax = {0};
-	if (ini_load_sections(path, on_item, on_section, &ld, &syntax)) {
-		if (err->len && syntax.len)
-			sb_addc(err, '\n');
-		sb_add(err, sb_str(&syntax));
-		sb_release(&syntax);
-		return -1;
-	}
-	sb_release(&syntax);
-	if (!ld.nerrors)
-		check_study(&ld);
+}
+
+/* What a study that does not say gets once it is read: its name from the
+ * file's, and its metric from its axes. */
+static void fill_defaults(struct study *s)
+{
 	if (!s->name) {
-		const char *base = strrchr(path, '/');
-		base = base ? base + 1 : path;
+		const char *base = strrchr(s->path, '/');
+		base = base ? base + 1 : s->path;
 		const char *dot = strrchr(base, '.');
 		s->name = dot ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
 	}
@@ -614,7 +622,70 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 					    s->axes[a].levels[l].keys[LKEY_TARGET] != NULL;
 		s->metric = xstrdup(emulated ? "insns" : "time");
 	}
+}
+
+int study_load(const char *path, struct study *s, struct strbuf *err)
+{
+	study_init(s, path);
+	struct loader ld = {.s = s, .errors = err};
+	struct strbuf syntax = {0};
+	if (ini_load_sections(path, on_item, on_section, &ld, &syntax)) {
+		if (err->len && syntax.len)
+			sb_addc(err, '\n');
+		sb_add(err, sb_str(&syntax));
+		sb_release(&syntax);
+		return -1;
+	}
+	sb_release(&syntax);
+	if (!ld.nerrors)
+		check_study(&ld);
+	fill_defaults(s);
 	return ld.nerrors ? -1 : 0;
+}
+
+int study_add_level(struct study *s, const char *axis, const struct level *l, struct strbuf *err)
+{
+	struct loader ld = {.s = s, .errors = err};
+	struct axis *a = axis_get(&ld, axis, l->line);
+	add_level(&ld, a, l->name, l->value, l->line);
+	for (int k = 0; k < LKEY_COUNT && !ld.nerrors; k++)
+		if (l->keys[k]) {
+			char *what = xasprintf("%s.%s", l->name, level_key_names[k]);
+			set_level_key(&ld, a, l->name, k, level_key_names[k], what, l->keys[k], l->line);
+			free(what);
+		}
+	return ld.nerrors ? -1 : 0;
+}
+
+int study_check(struct study *s, struct strbuf *err)
+{
+	struct loader ld = {.s = s, .errors = err};
+	check_study(&ld);
+	fill_defaults(s);
+	return ld.nerrors ? -1 : 0;
+}
+
+int study_init_reduced(struct study *s, const struct study *from, const size_t *levels,
+		       struct strbuf *err)
+{
+	study_init(s, from->path);
+	for (size_t i = 0; i < from->workloads.n; i++)
+		sl_push(&s->workloads, from->workloads.v[i]);
+	s->workloads_line = from->workloads_line;
+	s->timeout = from->timeout;
+	for (size_t i = 0; i < from->meters.n; i++)
+		sl_push(&s->meters, from->meters.v[i]);
+	s->meters_line = from->meters_line;
+	if (from->nsources)
+		s->sources = xcalloc(from->nsources, sizeof(*s->sources));
+	for (size_t i = 0; i < from->nsources; i++)
+		s->sources[s->nsources++] = (struct study_source){
+			.workload = xstrdup(from->sources[i].workload),
+			.spec = xstrdup(from->sources[i].spec), .line = from->sources[i].line};
+	for (size_t a = 0; a < from->naxes; a++)
+		if (study_add_level(s, from->axes[a].name, &from->axes[a].levels[levels[a]], err))
+			return -1;
+	return 0;
 }
 
 int study_find_level(const struct study *s, const char *level, size_t *axis, size_t *index)

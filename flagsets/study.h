@@ -133,6 +133,39 @@ struct study {
 int study_load(const char *path, struct study *s, struct strbuf *err);
 void study_release(struct study *s);
 
+/*
+ * A study made in memory (search's candidates) gets what a file gets:
+ *
+ *   study_init(&s, path);           // study_load's defaults; path's folder
+ *                                   // holds its workloads/ and relative sources
+ *   study_add_level(&s, "opt", &(struct level){.name = "O2", .value = "-O2"}, &err);
+ *   s.name = xstrdup(...); ...      // other fields: heap, as study_load's
+ *   study_check(&s, &err);          // study_load's checks and defaults
+ *
+ * Errors are study_load's, "path:line: ..." (a level's line; none when 0).
+ */
+void study_init(struct study *s, const char *path);
+
+/* Add level l (name, value, line and keys; copied) to axis `axis`, made
+ * when new, as the line "name = value" and its "name.KEY = value" lines in
+ * [axis AXIS] would: level names unique across axes, the axis' own rules.
+ * 0, or -1 with a reason in err. */
+int study_add_level(struct study *s, const char *axis, const struct level *l, struct strbuf *err);
+
+/* Check s as study_load checks a file it has read (workloads that exist,
+ * each axis' values, baseline and exclude levels, [sources], [run]) and
+ * fill what s leaves out (name from the path, metric from the axes).
+ * 0, or -1 with one line per problem in err. */
+int study_check(struct study *s, struct strbuf *err);
+
+/* study_init() for one configuration of `from`: its path, workloads,
+ * timeout, meters and [sources], and each of its axes with only the level
+ * levels[a] (with its keys).  Not from's name, repeat, warmup, metric,
+ * baseline, excludes or [run].  Add levels, set the rest, then
+ * study_check().  0, or -1 with a reason in err. */
+int study_init_reduced(struct study *s, const struct study *from, const size_t *levels,
+		       struct strbuf *err);
+
 struct recipe;
 
 /* Replace the sources of the recipes that the study's [sources] names, then

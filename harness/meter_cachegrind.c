@@ -9,24 +9,7 @@
 
 #include "harness/execute.h"
 
-void cachegrind_profile_release(struct cachegrind_profile *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		free(p->name[i]);
-	free(p->name);
-	free(p->ir);
-	memset(p, 0, sizeof(*p));
-}
-
-static size_t find_fn(const struct cachegrind_profile *p, const char *name)
-{
-	for (size_t i = p->n; i-- > 0;)
-		if (!strcmp(p->name[i], name))
-			return i;
-	return SIZE_MAX;
-}
-
-int cachegrind_parse(const char *path, struct cachegrind_profile *out, struct strbuf *err)
+int cachegrind_parse(const char *path, struct fn_counts *out, struct strbuf *err)
 {
 	memset(out, 0, sizeof(*out));
 	FILE *f = fopen(path, "r");
@@ -43,7 +26,7 @@ int cachegrind_parse(const char *path, struct cachegrind_profile *out, struct st
 			events_ok = str_starts_with(str_trim(line + 7), "Ir");
 		} else if (str_starts_with(line, "fn=")) {
 			/* a function spread over several files comes back: one row */
-			cur = find_fn(out, line + 3);
+			cur = fn_counts_find(out, line + 3);
 			if (cur == SIZE_MAX) {
 				out->name = xrealloc(out->name, (out->n + 1) * sizeof(char *));
 				out->ir = xrealloc(out->ir, (out->n + 1) * sizeof(double));
@@ -64,7 +47,7 @@ int cachegrind_parse(const char *path, struct cachegrind_profile *out, struct st
 	if (!events_ok || !out->n) {
 		sb_addf(err, "%s: %s (is this a cachegrind output file?)", path,
 			!events_ok ? "no Ir event" : "no function counts");
-		cachegrind_profile_release(out);
+		fn_counts_release(out);
 		return -1;
 	}
 	return 0;
@@ -112,19 +95,19 @@ static void cg_wrap(const struct meter_run *mr, struct strlist *prefix)
 	sl_push_owned(prefix, xasprintf("--cachegrind-out-file=%s", mr->scratch));
 }
 
-/* mr->out, when given, is a struct cachegrind_profile that gets the
- * per-function counts (cachegrind_run) */
+/* mr->out, when given, is a struct fn_counts that gets the per-function
+ * counts (cachegrind_run) */
 static int cg_collect(const struct meter_run *mr, struct measurements *out, struct strbuf *note)
 {
-	struct cachegrind_profile p;
+	struct fn_counts p;
 	if (cachegrind_parse(mr->scratch, &p, note))
 		return -1;
 	measurements_add(out, "insns", p.total, "insn");
 	if (mr->out) {
-		cachegrind_profile_release(mr->out);
-		*(struct cachegrind_profile *)mr->out = p;
+		fn_counts_release(mr->out);
+		*(struct fn_counts *)mr->out = p;
 	} else {
-		cachegrind_profile_release(&p);
+		fn_counts_release(&p);
 	}
 	return 0;
 }
@@ -139,7 +122,7 @@ const struct meter_ops meter_cachegrind = {
 };
 
 int cachegrind_run(const char *build_dir, const struct recipe_run *run, const char *in_dir,
-		   struct cachegrind_profile *out, struct strbuf *err)
+		   struct fn_counts *out, struct strbuf *err)
 {
 	memset(out, 0, sizeof(*out));
 	struct exec_ctx ctx = {

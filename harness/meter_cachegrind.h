@@ -9,23 +9,14 @@
 #ifndef FLAGSCOPE_METER_CACHEGRIND_H
 #define FLAGSCOPE_METER_CACHEGRIND_H
 
+#include "base/fn_counts.h"
 #include "harness/meter.h"
 #include "workloads/recipe.h"
-
-/* Instructions per function of one run; names are as cachegrind prints
- * them (demangled), counts summed over the files a function spans. */
-struct cachegrind_profile {
-	char **name;
-	double *ir;
-	size_t n;
-	double total; /* the file's summary line */
-};
-void cachegrind_profile_release(struct cachegrind_profile *p);
 
 /* Parse a cachegrind output file (format: events, fl=/fi=/fe=/fn= lines,
  * "LINE COUNT..." lines, summary).  The first event must be Ir.  0, or -1
  * with a reason in err. */
-int cachegrind_parse(const char *path, struct cachegrind_profile *out, struct strbuf *err);
+int cachegrind_parse(const char *path, struct fn_counts *out, struct strbuf *err);
 
 /* The absolute path of valgrind on PATH (heap), or NULL. */
 char *cachegrind_valgrind_path(void);
@@ -38,6 +29,6 @@ char *cachegrind_valgrind_path(void);
  * with a reason in err (valgrind missing, the build gone, the plain run
  * failed, the program failed under valgrind). */
 int cachegrind_run(const char *build_dir, const struct recipe_run *run, const char *in_dir,
-		   struct cachegrind_profile *out, struct strbuf *err);
+		   struct fn_counts *out, struct strbuf *err);
 
 #endif

@@ -86,8 +86,9 @@ fs run mypreset --dry-run > preset.out 2>&1 || fail "run a preset from FLAGSCOPE
 FLAGSCOPE_PATH=$T/p1/workloads fs list workloads 2> shape.err >/dev/null
 grep -q "FLAGSCOPE_PATH folder $T/p1/workloads has neither workloads/ nor presets/" shape.err ||
 	fail "the wrong shape is not said: $(cat shape.err)"
-# search generates its candidates' studies in DB.search/: they still find
-# the user's study's own workloads/
+# search's batches are studies made in memory from the user's study: they
+# find its own workloads/ (no $FLAGSCOPE_PATH needed), write no study files
+# and record the user's study file as their path
 cat > proj/s.study <<'S'
 ; expect: a search over the study's own tiny-study finds a best set
 [study]
@@ -103,4 +104,21 @@ fs search proj/s.study --space s.space --strategy ce --budget 2 --metric size \
 	--confirm-repeat 1 --db s.db --format json -q > s.json 2> s.err || fail "search: $(cat s.err)"
 python3 -c 'import json; r = json.load(open("s.json")); assert r["best"]["objective"] is not None, r["best"]' ||
 	fail "search over a study-local workload: $(cat s.err)"
+ls s.db.search/*.study > /dev/null 2>&1 && fail "search wrote study files: $(ls s.db.search)"
+ls s.db.search/search-*.log > /dev/null 2>&1 || fail "no batch logs in s.db.search: $(ls s.db.search)"
+python3 - "$T/proj/s.study" <<'P' || fail "the batches' recorded study path is not the user's study"
+import os, sqlite3, sys
+paths = {p for (p,) in sqlite3.connect("s.db").execute("select path from studies where name like 'search-%'")}
+assert paths == {os.path.realpath(sys.argv[1])}, paths
+P
+# so `why` on a batch finds the study's own workload from anywhere
+if command -v valgrind > /dev/null; then
+	read -r batch level < <(python3 -c 'import sqlite3
+print(*sqlite3.connect("s.db").execute("select study, label from configs where study like '"'search-%'"' "
+      "and label not like '"'% base'"' order by study limit 1").fetchone())' | sed 's/ O1 / /')
+	(cd / && fs why --db "$T/s.db" --study "$batch" base "$level" tiny-study) > why.out 2>&1 ||
+		fail "why on a search batch ($batch, $level): $(cat why.out)"
+else
+	echo "it_searchpath: valgrind is not installed, why on a search batch not checked"
+fi
 echo "it_searchpath: ok"

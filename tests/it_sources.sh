@@ -12,8 +12,8 @@
 # differs from the one of the recipe's own source (dry run without the
 # override), and the report's facts say "source.coremark: local:<abs path>
 # (from --source|<study>:<line>; the recipe's: git:...)".  Also: --source
-# wins over [sources]; `search` carries [sources] into the studies it
-# generates; a malformed --source, one naming a workload the
+# wins over [sources]; `search` carries [sources] into the studies of its
+# batches; a malformed --source, one naming a workload the
 # study does not run, and a [sources] line for such a workload are refused
 # (exit 2, naming the option or file:line).
 set -uo pipefail
@@ -91,12 +91,23 @@ cli_key=$(sql cli.db "select substr(key, 1, 16) from builds where workload='core
 [ "$(key_of both.out)" = "$cli_key" ] || fail "--source did not win over [sources]: $(key_of both.out) vs $cli_key"
 echo "ok: --source wins over [sources]"
 
-# 3b. search's generated studies carry the study's [sources]
+# 3b. search's batch studies carry the study's [sources] (named where
+# the user's study wrote them) and build from that tree
 fs search "$T/studies/s.study" --db search.db --metric size --budget 1 >search.out 2>search.err ||
 	fail "search with [sources]: $(tail -3 search.err)"
-grep -lq "^coremark = local:$T/studies/tree$" search.db.search/*.study ||
-	fail "search's generated study has no [sources]: $(cat search.db.search/*.study | head -20)"
-echo "ok: search's generated studies build from the [sources] tree"
+facts=$(sql search.db "select value from facts where study like 'search-%' and key='source.coremark'")
+[ -n "$facts" ] || fail "search's batches stored no source.coremark fact"
+while read -r fact; do
+	case $fact in
+	"local:$T/studies/tree (from $T/studies/s.study:8;"*) ;;
+	*) fail "search's batch source fact: $fact" ;;
+	esac
+done <<<"$facts"
+for key in $(sql search.db "select key from builds where study like 'search-%' and workload='coremark' and status='ok'"); do
+	grep -aq FLAGSCOPE-FAKE-COREMARK-TREE "$FLAGSCOPE_CACHE/builds/$key/out/coremark" ||
+		fail "search's batch build $key was not built from $T/studies/tree"
+done
+echo "ok: search's batch studies build from the [sources] tree"
 
 # 4. refused
 expect_refused() { # WHAT PATTERN ARGS...

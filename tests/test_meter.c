@@ -34,7 +34,7 @@ static void check_cachegrind(const char *dir)
 	char *path = test_write(dir, "cachegrind.out",
 				"events: Ir\nfl=a.c\nfn=main\n3 100\n4 20\nfl=b.c\nfn=crc\n1 500\n"
 				"fi=c.h\nfn=main\n9 5\nsummary: 625\n");
-	struct cachegrind_profile p;
+	struct fn_counts p;
 	struct strbuf err = {0};
 	struct measurements m = {0};
 	struct meter_state st = {0};
@@ -45,7 +45,7 @@ static void check_cachegrind(const char *dir)
 	T_CHECK(p.n == 2 && !strcmp(p.name[0], "main") && p.ir[0] == 125 && p.ir[1] == 500 &&
 			p.total == 625,
 		"per function: n %zu", p.n);
-	cachegrind_profile_release(&p);
+	fn_counts_release(&p);
 	measurements_release(&m);
 	free(path);
 	path = test_write(dir, "not-cachegrind", "events: Dr\nfn=x\n1 2\n");

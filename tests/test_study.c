@@ -214,6 +214,61 @@ static void check_continuation_and_long_line(const char *dir)
 	free(path);
 }
 
+/* A study made in memory (search's batches) gets study_load's checks and
+ * defaults: reduced to one configuration, its levels carry their keys and
+ * read values, a level name taken twice and a value only the level's name
+ * are refused as in a file, and the metric comes from the axes. */
+static void check_in_memory(const char *dir)
+{
+	char *path = test_write(dir, "mem.study",
+				"[study]\nname = m\nworkloads = crc32\ntimeout = 9\nmeters = rusage\n"
+				"repeat = 7\nwarmup = 3\nbaseline = O2 n64\n[axis opt]\nO1 = -O1\nO2 = -O2\n"
+				"[axis link]\nstatic = static\n[axis isa]\nnative = \n"
+				"n64 = -mabi=64\nn64.target = mips64el-linux-gnuabi64\n[sources]\n"
+				"crc32 = local:../crc\n");
+	struct study from, s;
+	struct strbuf err = {0};
+	T_CHECK(!study_load(path, &from, &err), "%s", sb_str(&err));
+	size_t levels[] = {1, 0, 1};
+	T_CHECK(!study_init_reduced(&s, &from, levels, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(s.path, path) && s.workloads.n == 1 && s.timeout == 9 && s.meters.n == 1 &&
+			s.nsources == 1 && s.sources[0].line == 19,
+		"settings of the reduced study");
+	T_CHECK(s.repeat == 5 && s.warmup == 1 && !s.baseline.n && !s.name && !s.metric,
+		"the reduced study keeps study_load's defaults");
+	T_CHECK(s.naxes == 3 && s.axes[0].nlevels == 1 && !strcmp(s.axes[0].levels[0].name, "O2") &&
+			!strcmp(s.axes[1].levels[0].value, "") &&
+			!strcmp(s.axes[2].levels[0].keys[LKEY_TARGET], "mips64el-linux-gnuabi64") &&
+			s.axes[2].levels[0].line == 16,
+		"reduced axes");
+	T_CHECK(study_add_level(&s, "extra", &(struct level){.name = "O2", .value = "-O2"}, &err) == -1 &&
+			strstr(sb_str(&err), "level 'O2' is already defined at line 11 in [axis opt]"),
+		"a level name taken twice: '%s'", sb_str(&err));
+	sb_release(&err);
+	T_CHECK(!study_add_level(&s, "extra", &(struct level){.name = "base", .value = ""}, &err) &&
+			!study_add_level(&s, "extra", &(struct level){.name = "c1", .value = "-funroll-loops"},
+					 &err),
+		"%s", sb_str(&err));
+	sl_push(&s.baseline, "base");
+	T_CHECK(!study_check(&s, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(s.name, "mem") && !strcmp(s.metric, "insns"), "defaults: name %s metric %s",
+		s.name, s.metric);
+	study_release(&s);
+
+	size_t native[] = {0, 0, 0};
+	T_CHECK(!study_init_reduced(&s, &from, native, &err), "%s", sb_str(&err));
+	T_CHECK(!study_add_level(&s, "extra", &(struct level){.name = "same", .value = "same"}, &err) &&
+			study_check(&s, &err) == -1 &&
+			str_starts_with(sb_str(&err), path) &&
+			strstr(sb_str(&err), "level 'same' has the value 'same'"),
+		"a value that is only its level's name: '%s'", sb_str(&err));
+	T_CHECK(!strcmp(s.metric, "time"), "native: metric %s", s.metric);
+	study_release(&s);
+	study_release(&from);
+	sb_release(&err);
+	free(path);
+}
+
 static void check_libc_names(void)
 {
 	size_t n = 0;
@@ -249,6 +304,7 @@ int main(void)
 		check_value_case(dir, &value_cases[i]);
 	check_good_contents(dir);
 	check_continuation_and_long_line(dir);
+	check_in_memory(dir);
 	struct study s;
 	struct strbuf err = {0};
 	T_CHECK(study_load("/nonexistent/x.study", &s, &err) == -1 &&

@@ -309,21 +309,6 @@ char *searchpath_first_writable(const struct searchpath *sp)
 	return NULL;
 }
 
-void searchpath_export_study(const char *study_file)
-{
-	char *dir = study_dir(study_file), *abs = absolute(dir);
-	char *w = xasprintf("%s/workloads", abs);
-	if (is_dir(w)) { /* else nothing to add, and no FLAGSCOPE_PATH shape warning */
-		const char *old = getenv("FLAGSCOPE_PATH");
-		char *path = old && *old ? xasprintf("%s:%s", abs, old) : xstrdup(abs);
-		setenv("FLAGSCOPE_PATH", path, 1);
-		free(path);
-	}
-	free(w);
-	free(abs);
-	free(dir);
-}
-
 char *workload_find(const char *study_file, const char *name)
 {
 	struct searchpath sp;

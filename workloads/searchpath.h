@@ -71,13 +71,6 @@ char *searchpath_describe(const struct searchpath *sp);
  * when none is writable. */
 char *searchpath_first_writable(const struct searchpath *sp);
 
-/* For a study generated into another folder from study_file (search's
- * candidates): put study_file's folder first on $FLAGSCOPE_PATH in this
- * process's environment, so a child `flagscope run` of the generated study
- * finds the same workloads in the same order (the generated study's own
- * folder has no workloads/).  Call it in the child, before exec. */
-void searchpath_export_study(const char *study_file);
-
 /* Convenience for one lookup: the recipe folder of workload name as seen
  * from study_file (or NULL), or NULL when there is none. */
 char *workload_find(const char *study_file, const char *name);

@@ -1,11 +1,11 @@
 /*
  * pipeline.h - evaluating flag sets through the real pipeline: each batch
- * of candidates becomes a generated study (the user's baseline
- * configuration, plus one axis whose levels are the candidates' flags
- * appended to the baseline's CFLAGS) that the pipeline (pipeline/pipeline.h)
- * builds, verifies, runs and validates against the baseline into the
- * search's database, in this process.  The objective is then read from the
- * stored results.
+ * of candidates becomes a study made in memory (flagsets/study.h: the
+ * user's study reduced to its baseline configuration, plus one axis whose
+ * levels are the candidates' flags appended to the baseline's CFLAGS) that
+ * the pipeline (pipeline/pipeline.h) builds, verifies, runs and validates
+ * against the baseline into the search's database, in this process.  The
+ * objective is then read from the stored results.
  *
  * A candidate is broken when any workload's build or run is not ok (wrong
  * output, crash, flags not applied, a compiler that rejects or crashes on
@@ -24,9 +24,12 @@
  *          parallel; deterministic, so one run is enough
  *   size   .text bytes of the binaries
  *
- * Generated studies and the logs of their runs are kept in DB.search/.
- * A generated study's name is a hash of its content, so a batch killed
- * half-way resumes where the pipeline stopped.
+ * A batch's study keeps the user's study file as its path (its workloads/
+ * folder and relative [sources] are found from there, and the database
+ * records it); its name is a hash of what its results depend on, so a
+ * batch killed half-way resumes where the pipeline stopped.  The log of
+ * each batch's builds and runs (what `run` would print) is kept in
+ * DB.search/NAME.log.
  */
 #ifndef FLAGSCOPE_SEARCH_PIPELINE_H
 #define FLAGSCOPE_SEARCH_PIPELINE_H
@@ -54,7 +57,7 @@ struct search_pipeline {
 	const struct config *base;
 	struct toolchain tc;
 	char *level;        /* the baseline's -O level: "-O2" */
-	char *workdir;      /* DB.search */
+	char *workdir;      /* DB.search: the batches' logs */
 	char context[65];   /* hash of context_text */
 	char *context_text; /* what the objective depends on */
 	char *metric_desc;  /* what the objective measured, for reports */
@@ -62,7 +65,7 @@ struct search_pipeline {
 	size_t nrecipes;
 	struct strlist base_items; /* insns: the baseline's counts, per item */
 	double *base_values;
-	size_t batches;     /* generated studies run in this session */
+	size_t batches;     /* batch studies run in this session */
 };
 
 /* Load the study, find its baseline, identify its compiler, compute the
@@ -75,13 +78,13 @@ int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eva
 		      struct strbuf *err);
 
 /* The sampler (minimise.h): ctx is a struct search_pipeline; the samples are
- * the pipeline's metric, per item, from one generated study. */
+ * the pipeline's metric, per item, from one batch's study. */
 struct eval_samples;
 struct known_bad;
 int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, struct eval_samples *out,
 		    struct strbuf *err);
 
-/* Run a generated study whose extra axis has the levels names[i] =
+/* Run a batch's study whose extra axis has the levels names[i] =
  * flags[i] (plus "base" = the baseline itself) with `repeat` measured
  * runs; *study gets its name (heap).  0, or -1 with a reason. */
 int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, char *const *flags, size_t n,
