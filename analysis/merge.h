@@ -1,11 +1,6 @@
 /*
- * merge.h - a study spread over machines: which (configuration, workload)
- * pairs a shard runs, and joining the shards' databases into one.
- *
- * Sharding: `flagscope run STUDY --shard I/N` runs the pairs for which
- * shard_selects(config id, workload, I, N) is 1, into its own database.
- * Every pair belongs to exactly one shard of N, the same on every machine
- * (a hash, not an order), so N shards together run the whole study.
+ * merge.h - a study spread over machines: joining the shards' databases
+ * into one.  Which pairs a shard runs is shard_selects() (flagsets/matrix.h).
  *
  * Merging: merge_database() copies one shard's rows into the output
  * database, table by table, keyed by each table's primary key:
@@ -27,10 +22,6 @@
 
 #include "analysis/store.h"
 #include "base/util.h"
-
-/* 1 when shard i of n runs this pair, else 0 (also for i outside
- * [0, n) or n < 1). */
-int shard_selects(const char *config_id, const char *workload, int i, int n);
 
 /* "I/N" with 0 <= I < N: 0 with *i, *n set, or -1 with the reason. */
 int shard_parse(const char *text, int *i, int *n, struct strbuf *err);

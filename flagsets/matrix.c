@@ -1,6 +1,7 @@
 /* matrix.c - see matrix.h */
 #include "flagsets/matrix.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,4 +277,18 @@ void matrix_release(struct matrix *m)
 	free(m->configs);
 	memset(m, 0, sizeof(*m));
 	m->baseline = -1;
+}
+
+int shard_selects(const char *config_id, const char *workload, int i, int n)
+{
+	if (n < 1 || i < 0 || i >= n)
+		return 0;
+	struct strbuf key = {0};
+	sb_addf(&key, "%s\n%s", config_id, workload);
+	char hex[65];
+	sha256_hex(key.buf, key.len, hex);
+	sb_release(&key);
+	hex[16] = '\0';
+	uint64_t h = strtoull(hex, NULL, 16);
+	return h % (uint64_t)n == (uint64_t)i;
 }

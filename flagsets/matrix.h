@@ -63,4 +63,12 @@ int config_label_find(const char *const *labels, size_t n, const char *want,
 /* 16 hex digits of sha256 over cc, cflags, ldflags and linkage. */
 void config_compute_id(struct config *c);
 
+/* Sharding: `flagscope run STUDY --shard I/N` runs the (configuration,
+ * workload) pairs for which this is 1, into its own database (joined by
+ * flagscope merge, analysis/merge.h).  Every pair belongs to exactly one
+ * shard of N, the same on every machine (a hash, not an order), so N
+ * shards together run the whole study.  0 also for i outside [0, n) or
+ * n < 1. */
+int shard_selects(const char *config_id, const char *workload, int i, int n);
+
 #endif

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/merge.h"
 #include "harness/fetch.h"
 #include "harness/libc.h"
 #include "harness/study_names.h"

@@ -8,6 +8,7 @@
  * study and different for another study or other configurations.
  */
 #include "analysis/merge.h"
+#include "flagsets/matrix.h"
 #include "tests/testlib.h"
 
 static char *dir;
