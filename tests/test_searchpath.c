@@ -114,7 +114,8 @@ int main(void)
 	unsetenv("XDG_DATA_HOME");
 	char *fakehome = xasprintf("%s/fakehome", t);
 	setenv("HOME", fakehome, 1);
-	put_recipe(xasprintf("%s/.local/share/flagscope", fakehome), "dot-local", "from ~/.local");
+	char *dot_local = xasprintf("%s/.local/share/flagscope", fakehome);
+	put_recipe(dot_local, "dot-local", "from ~/.local");
 	T_CHECK(origin_of(NULL, "dot-local", NULL) && !strcmp(origin_of(NULL, "dot-local", NULL), "user"),
 		"~/.local/share/flagscope without XDG_DATA_HOME");
 	setenv("XDG_DATA_HOME", "relative/ignored", 1);
@@ -220,5 +221,9 @@ int main(void)
 	free(pp);
 	searchpath_release(&sp);
 
+	char *owned[] = {t, home, p1, p2, xdg, proj, xdg_root, pathvar, study, fakehome, dot_local,
+			 ro, ro_study, beside, hp};
+	for (size_t i = 0; i < ARRAY_SIZE(owned); i++)
+		free(owned[i]);
 	return test_summary("test_searchpath");
 }
