@@ -56,19 +56,23 @@ static const struct command_spec report_cmd = {
 		   "Formats: table (coloured where a difference is significant, when stdout is\n"
 		   "a terminal and NO_COLOR is unset), csv (one row per workload; no Pareto\n"
 		   "front), json, html (one self-contained file with SVG charts:\n"
-		   "flagscope report --format html > report.html).\n"
+		   "flagscope report --format html -o report.html).\n"
 		   "\n"
-		   "--pivot AXIS prints the study as the libc comparisons do (table, csv or\n"
-		   "json): per workload and run, per level of AXIS the median of METRIC,\n"
-		   "% = REF/LEVEL - 1 (positive: LEVEL is faster) and the memory ratios\n"
-		   "REF/LEVEL (above 1: LEVEL uses less), REF being the baseline's level.\n"
+		   "--pivot AXIS prints the study as the published libc comparisons do\n"
+		   "(table, csv or json): per block a table of METRIC (per workload and run,\n"
+		   "each level's median and the performance ratio REF/LEVEL - 1 in %,\n"
+		   "positive: LEVEL is faster), then one table each for the memory figures\n"
+		   "(VSZ, RSS, dirty) in the same form (positive: LEVEL uses less), REF\n"
+		   "being the baseline's level; csv and json also carry the plain ratios.\n"
 		   "Configurations are compared within each combination of the other axes'\n"
 		   "levels (one block each); a block without the reference level compares\n"
 		   "with the baseline.  --metric takes the same selectors as above: the\n"
 		   "pivot shows its metric over its items only (--pivot libc --metric\n"
 		   "libcbench/malloc_big1).  E.g. flagscope report --pivot libc, or for the\n"
 		   "dietlibc preset: --pivot libc --memory\n"
-		   "server_virt_kb,server_rss_kb,server_dirty_kb.",
+		   "server_virt_kb,server_rss_kb,server_dirty_kb.\n"
+		   "Exit status: 0 printed, 1 nothing could be ranked (said in one line),\n"
+		   "2 bad usage, a database or file that cannot be read or written.",
 	.opts = report_options,
 };
 

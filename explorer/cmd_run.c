@@ -76,8 +76,10 @@ static const struct command_spec run_cmd = {
 		   "every sample in SQLite and print the ranking.  Rerunning resumes: stored\n"
 		   "samples are kept and only missing ones run.",
 	.details = "STUDY is a study file or the name of a preset (flagscope list presets).\n"
-		   "Exit status: 0 the study ran (failed configurations are results),\n"
-		   "2 bad input (the study file, an option) or results that could not be stored.",
+		   "Exit status: 0 the study ran and ranked (failed configurations are\n"
+		   "results), 1 nothing could be ranked (said in one line) or the run was\n"
+		   "interrupted, 2 bad input (the study file, an option) or results that\n"
+		   "could not be stored.",
 	.opts = run_options,
 	.more_help = run_plugins_help,
 };
