@@ -18,7 +18,9 @@
  *         with the baseline's
  * stderr: "OP latency: X ns", "OP throughput: X ns" (per operation, the
  *         independent chains) and "OP parallelism: X" (latency divided by
- *         throughput), timed with CLOCK_MONOTONIC
+ *         throughput), timed with CLOCK_MONOTONIC; X has a fixed width
+ *         (000000012.0353) so that printing it costs the same instructions
+ *         whatever the time (the counts under QEMU are exact)
  *
  * What keeps the compiler from removing or reshaping the chains at -O3:
  *   - operands come from a volatile table read at run time, and STEPS from
@@ -211,6 +213,29 @@ static const struct op {
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
+/*
+ * fixed4(out, v): v >= 0 as "DDDDDDDDD.DDDD", nine integer digits with
+ * leading zeros and four decimals, by a loop of fixed length on 32-bit
+ * integers, so that every value costs the same instructions: printf's %f
+ * takes more or fewer steps for different times, which would make the
+ * instruction counts under QEMU differ from run to run.
+ */
+static void fixed4(char out[16], double v)
+{
+	if (!(v >= 0))
+		v = 0;
+	if (v > 999999999.0)
+		v = 999999999.0;
+	int32_t ip = (int32_t)v;
+	int32_t fp = (int32_t)((v - ip) * 10000.0);
+	out[14] = 0;
+	out[9] = '.';
+	for (int d = 13; d > 9; d--, fp /= 10)
+		out[d] = (char)('0' + fp % 10);
+	for (int d = 8; d >= 0; d--, ip /= 10)
+		out[d] = (char)('0' + ip % 10);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: ops OP STEPS | ops list  (OP: `ops list`; STEPS >= %d)\n", CHAINS);
@@ -237,10 +262,13 @@ int main(int argc, char **argv)
 		ops[i].run(steps, &r);
 		printf("%s steps=%ld lat=%016" PRIx64 " par=%016" PRIx64 "\n",
 		       ops[i].name, steps, r.lat, r.par);
-		fprintf(stderr, "%s latency: %.4f ns\n", ops[i].name, r.lat_ns);
-		fprintf(stderr, "%s throughput: %.4f ns\n", ops[i].name, r.par_ns);
-		if (r.par_ns > 0)
-			fprintf(stderr, "%s parallelism: %.3f\n", ops[i].name, r.lat_ns / r.par_ns);
+		char lat[16], par[16], ratio[16];
+		fixed4(lat, r.lat_ns);
+		fixed4(par, r.par_ns);
+		fixed4(ratio, r.par_ns > 0 ? r.lat_ns / r.par_ns : 0);
+		fprintf(stderr, "%s latency: %s ns\n", ops[i].name, lat);
+		fprintf(stderr, "%s throughput: %s ns\n", ops[i].name, par);
+		fprintf(stderr, "%s parallelism: %s\n", ops[i].name, ratio);
 		return 0;
 	}
 	fprintf(stderr, "ops: unknown operation '%s' (`ops list` names them)\n", argv[1]);
