@@ -9,8 +9,8 @@
 #     chains' final values (stdout) are the same under o32, n32 and n64
 #   - each run's instruction count is exact (two repetitions, one value)
 #   - int64_div and int64_mod execute fewer instructions under n64 and n32
-#     than under o32 (o32 calls libgcc's __divdi3/__moddi3, n32 and n64
-#     divide with ddiv): the 2008 study's 64-bit divide finding, by count
+#     than under o32 (o32 calls __divdi3/__moddi3, n32 and n64 divide
+#     with ddiv): the 2008 study's 64-bit divide finding, by count
 #   - the 32-bit int_div does not show that gap (within a factor of 2)
 # Expected: PASS; about 2 minutes with the sysroots cached.
 set -euo pipefail
