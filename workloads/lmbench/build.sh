@@ -19,8 +19,9 @@
 #
 # bench.h includes <rpc/rpc.h>, which glibc no longer ships (2.32+): the
 # build uses libtirpc's copy (-I/usr/include/tirpc, Debian's libtirpc-dev)
-# when the compiler does not find one; none of the five programs calls RPC,
-# so nothing links libtirpc.  A cross sysroot without <rpc/rpc.h> (the musl
+# when the compiler does not find one, with -ltirpc in LDLIBS as Debian's
+# own lmbench package does (the five programs call no RPC function; a
+# static link takes nothing from it).  A cross sysroot without <rpc/rpc.h> (the musl
 # sysroots of the MIPS studies) fails here, and says so: lmbench is a
 # native workload (its timing loops calibrate their iteration counts to the
 # clock, so instruction counts under QEMU would not be exact anyway).
@@ -28,10 +29,10 @@ set -e
 rm -rf lmbench
 cp -R "$SRC/." lmbench
 rm -rf lmbench/.git # a local: tree may be a clone
-extra=
+extra= libs=
 if ! printf '#include <rpc/rpc.h>\n' | $CC $CFLAGS -E -x c - >/dev/null 2>&1; then
 	if [ -z "$HOST" ] && [ -f /usr/include/tirpc/rpc/rpc.h ]; then
-		extra=-I/usr/include/tirpc
+		extra=-I/usr/include/tirpc libs=-ltirpc
 	else
 		echo "build.sh: $CC finds no <rpc/rpc.h>, which lmbench's bench.h includes" \
 			"(natively: install libtirpc-dev; a cross sysroot needs its own)" >&2
@@ -42,7 +43,7 @@ ar=
 [ -z "$HOST" ] || ar="AR=$HOST-ar"
 o=../bin/flagscope
 cd lmbench/src
-env CC="$CC" CFLAGS="$CFLAGS${extra:+ $extra}" LDFLAGS="$LDFLAGS" OS=flagscope \
+env CC="$CC" CFLAGS="$CFLAGS${extra:+ $extra}" LDFLAGS="$LDFLAGS" LDLIBS="$libs" OS=flagscope \
 	MAKE=make TARGET=linux sh ../scripts/build $ar \
 	$o/lat_ops $o/par_ops $o/lat_syscall $o/lat_proc $o/hello
 cd ../..
