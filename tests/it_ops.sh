@@ -11,8 +11,12 @@
 #      imul, add, xor, mulss/divss/addss and mulsd/divsd/addsd -- the
 #      chains were neither folded nor vectorised (no packed ...ps/...pd
 #      arithmetic in them)
+#   3. `flagscope why O0 O3 ops --run int64_div` (cachegrind, when valgrind
+#      is installed): lat_int64_div and par_int64_div each execute at least
+#      one instruction per step (200000) in both builds, -O3 no more than
+#      -O0: the loops run step by step, not folded away
 # x86_64 only (the instruction names); elsewhere part 2 prints SKIP.
-# Expected: PASS in about 10 s.
+# Expected: PASS in about 15 s.
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_ops
 cp -r "$FLAGSCOPE_SRC/workloads/ops" "$T/home/workloads/ops"
@@ -105,5 +109,21 @@ print("  lat_int64_div at -O3: " + "; ".join(mn + " " + a for _, mn, a in code i
 raise SystemExit(1 if bad else 0)
 P2
 echo "ok 2 - -O3: each of the 32 loops still does its scalar operation, once per chain, in a loop, unvectorised"
+
+if command -v valgrind > /dev/null; then
+	fs why --db ops.db O0 O3 ops --run int64_div --format json --top 0 > why.json || fail "why: see above"
+	python3 - <<'P3'
+import json
+fns = {f["name"]: f for f in json.load(open("why.json"))["functions"]}
+for fn in ("lat_int64_div", "par_int64_div"):
+    f = fns.get(fn)
+    assert f, (fn, sorted(fns)[:20])
+    assert f["a"] >= 200000 and f["b"] >= 200000 and f["b"] <= f["a"], f
+    print("  why %s: -O0 %d, -O3 %d instructions for 200000 steps" % (fn, f["a"], f["b"]))
+P3
+	echo "ok 3 - why: the int64_div loops execute per step at -O0 and -O3"
+else
+	echo "ok 3 # SKIP valgrind is not installed (flagscope why)"
+fi
 echo PASS
 rm -rf "$T"
