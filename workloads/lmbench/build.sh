@@ -20,8 +20,9 @@
 # bench.h includes <rpc/rpc.h>, which glibc no longer ships (2.32+): the
 # build uses libtirpc's copy (-I/usr/include/tirpc, Debian's libtirpc-dev)
 # when the compiler does not find one, with -ltirpc in LDLIBS as Debian's
-# own lmbench package does (the five programs call no RPC function; a
-# static link takes nothing from it).  A cross sysroot without <rpc/rpc.h> (the musl
+# own lmbench package does, when the configuration can link it (musl-gcc
+# cannot: glibc's libtirpc is not on its library path; the five programs
+# call no RPC function, so they link without it).  A cross sysroot without <rpc/rpc.h> (the musl
 # sysroots of the MIPS studies) fails here, and says so: lmbench is a
 # native workload (its timing loops calibrate their iteration counts to the
 # clock, so instruction counts under QEMU would not be exact anyway).
@@ -32,7 +33,12 @@ rm -rf lmbench/.git # a local: tree may be a clone
 extra= libs=
 if ! printf '#include <rpc/rpc.h>\n' | $CC $CFLAGS -E -x c - >/dev/null 2>&1; then
 	if [ -z "$HOST" ] && [ -f /usr/include/tirpc/rpc/rpc.h ]; then
-		extra=-I/usr/include/tirpc libs=-ltirpc
+		extra=-I/usr/include/tirpc
+		printf 'int main(void) { return 0; }\n' > tirpc-probe.c
+		if $CC $CFLAGS -o tirpc-probe tirpc-probe.c $LDFLAGS -ltirpc >/dev/null 2>&1; then
+			libs=-ltirpc
+		fi
+		rm -f tirpc-probe tirpc-probe.c
 	else
 		echo "build.sh: $CC finds no <rpc/rpc.h>, which lmbench's bench.h includes" \
 			"(natively: install libtirpc-dev; a cross sysroot needs its own)" >&2
