@@ -189,7 +189,7 @@ static void pgo_use(struct build *b, struct build *gen)
 	sb_release(&err);
 }
 
-void pgo_train_all(struct build *builds, size_t n, int jobs)
+size_t pgo_train_all(struct build *builds, size_t n, int jobs)
 {
 	struct build *gen = xcalloc(n ? n : 1, sizeof(*gen));
 	size_t *of = xcalloc(n ? n : 1, sizeof(*of)), m = 0;
@@ -204,4 +204,5 @@ void pgo_train_all(struct build *builds, size_t n, int jobs)
 	}
 	free(gen);
 	free(of);
+	return m;
 }
