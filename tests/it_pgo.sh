@@ -16,6 +16,8 @@
 #     the none binaries;
 #   - a second identical run builds nothing (the instrumented builds and
 #     their profiles are reused, the profile-guided keys are stable);
+#   - a cross-built configuration (MIPS n64 with Debian's cross glibc, when
+#     its compiler is installed) is unsupported under gen-use, with why;
 #   - a recipe whose [train] run equals its [run] is refused with one line
 #     recipe.ini:LINE before anything is built.
 # SKIP when clang or llvm-profdata (scripts/packages.txt: clang, llvm-14)
@@ -112,6 +114,30 @@ done
 fs run pgo.study --db r.db >run2.out 2>run2.err || fail "second run exited $?"
 grep -q 'builds in the last run: 0 built, 8 cached, 0 failed' run2.out ||
 	fail "the second run built again: $(grep 'builds in' run2.out)"
+
+# a cross-built configuration is refused under gen-use, with why (when
+# Debian's MIPS cross compiler is here: glibc needs no sysroot build)
+if command -v mips64el-linux-gnuabi64-gcc >/dev/null; then
+	cat >cross.study <<'EOF'
+[study]
+workloads = crc32
+[axis target]
+n64 = mips64el-linux-gnuabi64
+[axis libc]
+glibc =
+[axis pgo]
+none =
+gen-use =
+EOF
+	fs run cross.study --db c.db --build-only >cross.out 2>&1 || { cat cross.out; fail "cross study exited $?"; }
+	got=$(sqlite3 c.db "SELECT c.label || ': ' || b.status || ' ' || b.detail FROM builds b
+			    JOIN configs c ON c.id=b.config_id AND c.study=b.study ORDER BY c.label")
+	grep -q '^n64 glibc gen-use: unsupported pgo gen-use: not for cross-built configurations' <<<"$got" &&
+		grep -q '^n64 glibc none: ok' <<<"$got" || fail "cross: $got"
+	echo "ok cross: gen-use unsupported, none built"
+else
+	echo "SKIP part: no mips64el-linux-gnuabi64-gcc for the cross refusal"
+fi
 
 # a training run equal to the measured one is refused at its line
 sed -i 's/^args = crc32 1$/args = crc32  2/' workloads/crc32/recipe.ini
