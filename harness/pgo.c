@@ -1,6 +1,7 @@
 /* pgo.c - see pgo.h */
 #include "harness/pgo.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,19 @@ static void profile_hash(const char *profile, char hex[65])
 		strcpy(hex, "unreadable");
 }
 
+static int profile_written(const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, NULL), files = 0;
+	for (int i = 0; i < n; i++) {
+		files += names[i]->d_name[0] != '.';
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return files > 0;
+}
+
 /* Run the training run on gen and leave its profile; its path in
  * *profile.  A cached instrumented build keeps the profile it made. */
 static int pgo_train(struct build *gen, const struct recipe_run *t, char **profile,
@@ -154,6 +168,13 @@ static int pgo_train(struct build *gen, const struct recipe_run *t, char **profi
 			rc = -1;
 		}
 		exec_result_release(&res);
+	}
+	/* a run that never reached the instrumented code (a script that runs
+	 * something else) trains nothing: the build would be a plain one */
+	if (!rc && !profile_written(raw)) {
+		sb_addf(err, "it wrote no profile into %s (the training run must run the workload's own binaries)",
+			raw);
+		rc = -1;
 	}
 	if (!rc && is_clang(gen))
 		rc = merge_clang(gen, *profile, err);

@@ -18,6 +18,7 @@
 #     their profiles are reused, the profile-guided keys are stable);
 #   - a cross-built configuration (MIPS n64 with Debian's cross glibc, when
 #     its compiler is installed) is unsupported under gen-use, with why;
+#   - a training run that writes no profile (/bin/true) fails the build;
 #   - a recipe whose [train] run equals its [run] is refused with one line
 #     recipe.ini:LINE before anything is built.
 # SKIP when clang or llvm-profdata (scripts/packages.txt: clang, llvm-14)
@@ -138,6 +139,17 @@ EOF
 else
 	echo "SKIP part: no mips64el-linux-gnuabi64-gcc for the cross refusal"
 fi
+
+# a training run that never runs the instrumented binary trains nothing:
+# the build fails with why, instead of passing for a profile-guided one
+cp -r workloads/crc32 workloads/untrained
+sed -i 's|^args = crc32 1$|args = /bin/true|' workloads/untrained/recipe.ini
+printf '[study]\nworkloads = untrained\n[axis pgo]\ngen-use =\n' >untrained.study
+fs run untrained.study --db u.db --build-only >untrained.out 2>&1
+got=$(sqlite3 u.db "SELECT status || ' ' || detail FROM builds")
+grep -q '^build_failed pgo training run \[train\] /bin/true failed: it wrote no profile' <<<"$got" ||
+	fail "a training run that wrote no profile: $got"
+echo "ok: a training run without a profile fails the build"
 
 # a training run equal to the measured one is refused at its line
 sed -i 's/^args = crc32 1$/args = crc32  2/' workloads/crc32/recipe.ini
