@@ -186,9 +186,13 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 		return store_failed(pl, err);
 	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
 		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat, o->jobs);
-	size_t trained = pgo_train_all(p->builds, p->nconfigs * p->nworkloads, o->jobs);
-	if (trained)
-		pipeline_say(o, "pgo: %zu profile-guided builds instrumented and trained", trained);
+	size_t nbuilds = p->nconfigs * p->nworkloads, npgo = 0;
+	for (size_t i = 0; i < nbuilds; i++)
+		npgo += p->builds[i].pgo_phase == PGO_USE && !p->builds[i].settled;
+	if (npgo)
+		pipeline_say(o, "pgo: %zu profile-guided builds: their instrumented builds and training runs first",
+			     npgo);
+	pgo_train_all(p->builds, nbuilds, o->jobs);
 	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user);
 	if (store_pgo_facts(pl) || store_builds(pl, &n))
 		return store_failed(pl, err);
