@@ -314,6 +314,25 @@ int sha256_file_hex(const char *path, char out[65])
 	return err;
 }
 
+void sha256_dir_hex(const char *dir, char out[65])
+{
+	struct strbuf sb = {0};
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]->d_name);
+		char hex[65];
+		if (!is_dir(p) && !sha256_file_hex(p, hex))
+			sb_addf(&sb, "%s %s\n", names[i]->d_name, hex);
+		free(p);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	sha256_hex(sb_str(&sb), sb.len, out);
+	sb_release(&sb);
+}
+
 char *file_read(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

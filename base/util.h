@@ -76,6 +76,9 @@ int str_starts_with(const char *s, const char *prefix);
 void sha256_hex(const void *data, size_t len, char out[65]);
 /* SHA-256 of a file's content; 0 or -errno. */
 int sha256_file_hex(const char *path, char out[65]);
+/* sha256 over the lines "NAME HASH" of the plain files of a folder (not
+ * its subfolders), in name order: a folder's contents, whatever its path */
+void sha256_dir_hex(const char *dir, char out[65]);
 
 /* Whole file into a NUL-terminated heap buffer (len optional); NULL on error
  * with errno set. */

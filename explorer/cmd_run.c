@@ -76,6 +76,9 @@ static const struct command_spec run_cmd = {
 		   "every sample in SQLite and print the ranking.  Rerunning resumes: stored\n"
 		   "samples are kept and only missing ones run.",
 	.details = "STUDY is a study file or the name of a preset (flagscope list presets).\n"
+		   "Reserved axes: cc, ldflags, link, libc, target, cpu and pgo (levels none,\n"
+		   "gen-use: build instrumented, run the recipe's [train] run, rebuild with the\n"
+		   "profile; the README's study format).\n"
 		   "Exit status: 0 the study ran and ranked (failed configurations are\n"
 		   "results), 1 nothing could be ranked (said in one line) or the run was\n"
 		   "interrupted, 2 bad input (the study file, an option) or results that\n"

@@ -26,6 +26,8 @@ void config_compute_id(struct config *c)
 		sb_addf(&sb, "libc=%s\n", c->libc);
 	if (c->target)
 		sb_addf(&sb, "target=%s\ncpu=%s\n", c->target, c->cpu ? c->cpu : "");
+	if (c->pgo)
+		sb_add(&sb, "pgo=gen-use\n");
 	sha256_hex(sb.buf, sb.len, hex);
 	memcpy(c->id, hex, 16);
 	c->id[16] = '\0';
@@ -152,6 +154,9 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 		case AXIS_CPU:
 			free(c->cpu);
 			c->cpu = xstrdup(l->value);
+			break;
+		case AXIS_PGO:
+			c->pgo = !strcmp(l->name, "gen-use");
 			break;
 		}
 		if (into && *l->value) {

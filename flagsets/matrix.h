@@ -21,6 +21,7 @@ struct config {
 	char *libc;      /* "glibc", "musl", ... or NULL when the study does not say */
 	char *target;    /* target triple, or NULL for native */
 	char *cpu;       /* emulator CPU model, or NULL */
+	int pgo;         /* 1: gen-use (harness/pgo.h), 0: none or no pgo axis */
 	/* set by the harness when it prepares a cross configuration */
 	char *sysroot;   /* the sysroot built for it, or NULL */
 	char *notes;     /* flags the harness had to add and why, or NULL */

@@ -47,6 +47,18 @@ static int check_libc(const char *level, const char *value, struct strbuf *err)
 	return 0;
 }
 
+/* gen-use: instrument, train, rebuild with the profile (harness/pgo.h) */
+static int check_pgo(const char *level, const char *value, struct strbuf *err)
+{
+	(void)value;
+	if (strcmp(level, "none") && strcmp(level, "gen-use")) {
+		sb_addf(err, "pgo level '%s' is neither none nor gen-use (name the levels 'none' and 'gen-use')",
+			level);
+		return -1;
+	}
+	return 0;
+}
+
 const char *const level_key_names[LKEY_COUNT] = {
 	[LKEY_TARGET] = "target",
 	[LKEY_CPU] = "cpu",
@@ -127,6 +139,19 @@ static int libc_value(const char *level, char **value, struct strbuf *err)
 /* A triple, or `native` for this machine (no cross compiler, no
  * emulator; kept as written, so a study written back from its levels, as
  * search does, reads the same). */
+/* the level's name is all it says: its flags are the pgo step's */
+static int pgo_refuse(const char *level, const char *word, struct strbuf *err)
+{
+	sb_addf(err, "pgo level '%s' has '%s' in its value (the level's name says what to do and the pgo step adds the profile flags: write '%s =', and flags in another axis)",
+		level, word, level);
+	return -1;
+}
+
+static int pgo_value(const char *level, char **value, struct strbuf *err)
+{
+	return take_meaning(level, value, pgo_refuse, err);
+}
+
 static int target_value(const char *level, char **value, struct strbuf *err)
 {
 	if (!strcmp(*value, "native"))
@@ -180,6 +205,7 @@ static const struct axis_kind_info axis_kinds[] = {
 	{.name = "target", .kind = AXIS_TARGET, .check_level = check_value,
 	 .read_value = target_value},
 	{.name = "cpu", .kind = AXIS_CPU, .check_level = check_value, .read_value = cpu_value},
+	{.name = "pgo", .kind = AXIS_PGO, .check_level = check_pgo, .read_value = pgo_value},
 };
 
 static const struct axis_kind_info axis_generic = {.name = NULL, .kind = AXIS_FLAGS,
@@ -589,6 +615,11 @@ static void check_study(struct loader *ld)
 				   s->sources[i].workload);
 	if (s->run_line && !s->run_host)
 		load_error(ld, s->run_line, "[run] names no board (add 'host = user@board', or 'hosts = a b' for a pool)");
+	/* the training run runs here, the measured ones would run there */
+	for (size_t a = 0; a < s->naxes && s->run_line; a++)
+		for (size_t l = 0; l < s->axes[a].nlevels; l++)
+			if (s->axes[a].kind->kind == AXIS_PGO && !strcmp(s->axes[a].levels[l].name, "gen-use"))
+				load_error(ld, s->axes[a].levels[l].line, "pgo level 'gen-use' is not supported with [run] boards (the training run would not run where the measured runs do: remove the level or the [run] section)");
 	/* meter names are the harness's: study_check_names() (harness/study_names.h) */
 }
 

@@ -16,6 +16,9 @@
  *   [sources]    workload = source spec: replaces the recipe's source =
  *                (a relative local:PATH is taken from the study's folder)
  *
+ * The reserved axis pgo has the levels none and gen-use (a profile-guided
+ * build: harness/pgo.h) and no values.
+ *
  * How to add a reserved axis: one entry in axis_kinds[] (study.c) with
  * check_level/read_value saying which names and values mean something
  * there, and the field it sets in struct config (matrix.h).
@@ -33,6 +36,7 @@ enum axis_kind {
 	AXIS_LIBC,    /* glibc | musl | dietlibc; the value adds CFLAGS */
 	AXIS_TARGET,  /* the value is a target triple (cross compile, run emulated) */
 	AXIS_CPU,     /* the value is the emulator's CPU model, e.g. Loongson-2F */
+	AXIS_PGO,     /* none | gen-use: profile-guided builds (harness/pgo.h); no value */
 };
 
 struct axis_kind_info {

@@ -16,6 +16,7 @@
 #include "harness/configcache.h"
 #include "harness/elf.h"
 #include "harness/libc.h"
+#include "harness/pgo.h"
 
 void build_init(struct build *b)
 {
@@ -38,6 +39,9 @@ void build_init(struct build *b)
 	}
 	if (b->recipe->source_origin)
 		sb_addf(&sb, "source_override=%s\n", b->recipe->source);
+	if (b->cfg->pgo && b->pgo_phase == PGO_NONE)
+		b->pgo_phase = PGO_USE;
+	pgo_key_add(b, &sb);
 	sha256_hex(sb.buf, sb.len, b->key);
 	sb_release(&sb);
 	b->dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), b->key);
@@ -56,15 +60,28 @@ void build_release(struct build *b)
 	free(b->out_dir);
 	free(b->detail);
 	free(b->facts_json);
-	b->dir = b->out_dir = b->detail = b->facts_json = NULL;
+	free(b->pgo_profile);
+	free(b->pgo_train);
+	b->dir = b->out_dir = b->detail = b->facts_json = b->pgo_profile = b->pgo_train = NULL;
+}
+
+/* The configuration's flags and the profile-guided phase's (pgo.h) */
+static char *build_flags(const struct build *b, const char *flags)
+{
+	char *pgo = pgo_flags(b);
+	char *all = xasprintf("%s%s%s", flags, *flags && *pgo ? " " : "", pgo);
+	free(pgo);
+	return all;
 }
 
 /* The record flag makes the compiler keep its switches in the object, so
  * verify can prove them; it does not change code generation. */
 static char *build_cflags(const struct build *b)
 {
-	return xasprintf("%s%s%s", b->cfg->cflags, *b->cfg->cflags ? " " : "",
-			 toolchain_record_flag(b->tc));
+	char *flags = build_flags(b, b->cfg->cflags);
+	char *all = xasprintf("%s%s%s", flags, *flags ? " " : "", toolchain_record_flag(b->tc));
+	free(flags);
+	return all;
 }
 
 static const char *const flag_complaints[] = {
@@ -273,7 +290,7 @@ static void set_extra_source_env(const struct build *b)
 static pid_t build_start(struct build *b, int jobs_each)
 {
 	char *log = xasprintf("%s/build.log", b->dir);
-	char *cflags = build_cflags(b);
+	char *cflags = build_cflags(b), *ldflags = build_flags(b, b->cfg->ldflags);
 	char *jobs = xasprintf("%d", jobs_each);
 	char *script = recipe_build_script(b->recipe);
 	int seeded = 0;
@@ -296,7 +313,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 		setenv("FLAGSCOPE_CONFIG_CACHE", config_cache, 1);
 		setenv("CC", b->cfg->cc, 1);
 		setenv("CFLAGS", cflags, 1);
-		setenv("LDFLAGS", b->cfg->ldflags, 1);
+		setenv("LDFLAGS", ldflags, 1);
 		setenv("SRC", b->src_dir, 1);
 		set_extra_source_env(b);
 		setenv("RECIPE", b->recipe->dir, 1);
@@ -312,6 +329,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 	free(script);
 	free(log);
 	free(cflags);
+	free(ldflags);
 	free(jobs);
 	return pid;
 }
@@ -393,8 +411,14 @@ static void build_verify(struct build *b)
 			sb_addf(&problems, "%s: %s", b->recipe->binaries.v[i], sb_str(&libc_why));
 		}
 		sb_release(&libc_why);
+		struct strbuf pgo_why = {0};
+		if (pgo_check_binary(b, path, &pgo_why))
+			sl_push_owned(&mism, sb_detach(&pgo_why));
+		sb_release(&pgo_why);
 		int want_static = b->cfg->link == 1 ? 1 : b->cfg->link == 0 ? 0 : -1;
-		elf_facts_check(&f, b->cfg->cflags, want_static, NULL, &mism);
+		char *expect = build_flags(b, b->cfg->cflags);
+		elf_facts_check(&f, expect, want_static, NULL, &mism);
+		free(expect);
 		elf_facts_check_sources(&f, &sources, &library, &mism);
 		/* the machine the file is for, from the triple and the flags the
 		 * compiler got (a --target= in the compiler command counts) */

@@ -6,7 +6,8 @@
  * last, so a build killed half-way is simply redone.  The key is a hash of
  * the workload's name, its recipe (every file of its folder), the source's
  * identity (or its override), the toolchain's identity, CFLAGS, LDFLAGS,
- * linkage, the target and sysroot, and a build system's commands.
+ * linkage, the target and sysroot, a build system's commands, and a
+ * profile-guided build's phase and profile hash (harness/pgo.h).
  */
 #ifndef FLAGSCOPE_BUILD_H
 #define FLAGSCOPE_BUILD_H
@@ -16,6 +17,10 @@
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
 
+/* harness/pgo.h: a gen-use configuration's measured build is PGO_USE, its
+ * instrumented build PGO_GENERATE */
+enum pgo_phase { PGO_NONE, PGO_GENERATE, PGO_USE };
+
 struct build {
 	/* in */
 	const struct config *cfg;
@@ -24,6 +29,10 @@ struct build {
 	const char *src_dir;
 	const char *src_id; /* covers the recipe's extra sources too */
 	char *const *extra_dirs; /* recipe->extra[i]'s tree, recipe->nextra of them */
+	enum pgo_phase pgo_phase; /* build_init: PGO_USE when cfg->pgo and not set */
+	char *pgo_profile;        /* PGO_USE: the trained profile (pgo_train_all) */
+	char pgo_profile_hash[65];
+	char *pgo_train;          /* the training run used (recipe_run_fact) */
 	/* out */
 	char key[65];
 	char *dir;     /* <cache>/builds/<key> */

@@ -17,6 +17,9 @@ void configcache_group(const struct build *b, char out[65])
 	for (size_t i = 0; i < words.n; i++)
 		if (!str_starts_with(words.v[i], "-O"))
 			sb_addf(&sb, "%s ", words.v[i]);
+	/* an instrumented build's configure links the profiling runtime */
+	if (b->pgo_phase != PGO_NONE)
+		sb_addf(&sb, "\npgo=%d", (int)b->pgo_phase);
 	sha256_hex(sb.buf, sb.len, out);
 	sl_release(&words);
 	sb_release(&sb);

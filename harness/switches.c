@@ -201,6 +201,11 @@ int switches_check(const char *label, const char *switches, const char *expect,
 		}
 		if (last && !strcmp(normal_form(last), normal_form(ex[j].flag)))
 			continue;
+		/* -fprofile-use asks for a profile-guided unit, whichever
+		 * profile it used (-fprofile-use=DIR) */
+		if (last && str_starts_with(ex[j].flag, "-f") && !strchr(ex[j].flag, '=') &&
+		    str_starts_with(last, ex[j].flag) && last[strlen(ex[j].flag)] == '=')
+			continue;
 		/* GCC records -march=native/-mtune=native as the CPU it found */
 		if (last && str_ends_with(ex[j].flag, "=native") &&
 		    (str_starts_with(ex[j].flag, "-march=") || str_starts_with(ex[j].flag, "-mtune=") ||

@@ -18,7 +18,8 @@
  * How expected flags are compared (switches_check):
  *  - the -O family: the last -O, -O0..-O3, -Os, -Oz, -Ofast, -Og wins
  *    (-O is -O1);
- *  - -fX and -fno-X are one flag, the last wins; -fX=V is keyed by X;
+ *  - -fX and -fno-X are one flag, the last wins; -fX=V is keyed by X, and
+ *    an expected -fX without a value accepts any -fX=V (-fprofile-use);
  *  - -mX and -mno-X likewise, -mX=V (-march=, -mabi=, -mcpu=, -mtune=,
  *    -mfpu=, ...) keyed by X, the last wins;
  *  - an expected flag of another kind (-g, -D..., -static, -pipe) is not

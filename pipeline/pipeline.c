@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/pgo.h"
 #include "harness/runner_ssh.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -146,6 +147,35 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 						      n->cached, n->failed));
 }
 
+/* pgo.train.NAME: the training run a workload's gen-use builds used, and
+ * the runs measured, so a reader sees they differ */
+static int store_pgo_facts(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	for (size_t w = 0; w < p->nworkloads; w++) {
+		const char *train = NULL;
+		for (size_t c = 0; c < p->nconfigs && !train; c++)
+			train = plan_build(p, c, w)->pgo_train;
+		if (!train)
+			continue;
+		const struct recipe *r = &p->workloads[w].recipe;
+		struct strbuf value = {0};
+		sb_addf(&value, "%s; measured:", train);
+		for (size_t i = 0; i < r->nruns; i++) {
+			char *run = recipe_run_fact("run", &r->runs[i]);
+			sb_addf(&value, "%s %s", i ? "," : "", run);
+			free(run);
+		}
+		char *key = xasprintf("pgo.train.%s", r->name);
+		int rc = store_put_fact(pl->store, p->study.name, key, sb_str(&value));
+		free(key);
+		sb_release(&value);
+		if (pipeline_stored(pl, rc))
+			return -1;
+	}
+	return 0;
+}
+
 enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
 				    struct strbuf *err)
 {
@@ -156,8 +186,15 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 		return store_failed(pl, err);
 	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
 		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat, o->jobs);
+	size_t nbuilds = p->nconfigs * p->nworkloads, npgo = 0;
+	for (size_t i = 0; i < nbuilds; i++)
+		npgo += p->builds[i].pgo_phase == PGO_USE && !p->builds[i].settled;
+	if (npgo)
+		pipeline_say(o, "pgo: %zu profile-guided builds: their instrumented builds and training runs first",
+			     npgo);
+	pgo_train_all(p->builds, nbuilds, o->jobs);
 	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user);
-	if (store_builds(pl, &n))
+	if (store_pgo_facts(pl) || store_builds(pl, &n))
 		return store_failed(pl, err);
 	if (counts)
 		*counts = n;

@@ -320,8 +320,13 @@ void study_plan_print(const struct study_plan *p, FILE *out)
 		}
 		for (size_t w = 0; w < p->nworkloads; w++) {
 			const struct build *b = plan_build(p, c, w);
-			fprintf(out, "  %-12s build %.16s  %s\n", b->recipe->name, b->key,
-			        b->settled ? outcome_name(b->outcome) : b->cached ? "cached" : "would build");
+			/* a profile-guided build's key names its profile, made later */
+			int pgo = b->pgo_phase == PGO_USE && !b->settled;
+			fprintf(out, "  %-12s build %-16.16s  %s\n", b->recipe->name,
+			        pgo ? "after training" : b->key,
+			        b->settled ? outcome_name(b->outcome)
+				: pgo ? "would build instrumented, train, build (pgo)"
+				: b->cached ? "cached" : "would build");
 			if (b->cached)
 				cached++;
 			else

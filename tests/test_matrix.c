@@ -133,6 +133,19 @@ int main(void)
 	study_release(&s);
 	check_label_match();
 
+	/* pgo: gen-use is its own build (its own id), none keeps the id a
+	 * study without the axis has; neither adds flags */
+	rc = load(dir, "[study]\nworkloads = crc32\n[axis opt]\nO2 = -O2\n[axis pgo]\nnone =\ngen-use =\n",
+		  &s, &m, &err);
+	struct config plain = {.cc = "gcc", .cflags = "-O2", .ldflags = "", .link = -1};
+	config_compute_id(&plain);
+	T_CHECK(rc == 0 && m.n == 2 && !m.configs[0].pgo && m.configs[1].pgo &&
+			!strcmp(m.configs[1].label, "O2 gen-use") && !strcmp(m.configs[1].cflags, "-O2") &&
+			!strcmp(m.configs[0].id, plain.id) && strcmp(m.configs[1].id, plain.id),
+		"pgo: %s", sb_str(&err));
+	matrix_release(&m);
+	study_release(&s);
+
 	/* no axes: one default configuration, which is the baseline */
 	rc = load(dir, "[study]\nworkloads = crc32\n", &s, &m, &err);
 	T_CHECK(rc == 0 && m.n == 1 && m.baseline == 0 && !strcmp(m.configs[0].cc, "gcc"),

@@ -89,6 +89,14 @@ static const struct study_case cases[] = {
 	 "e.g. 'static = -static', or use [axis link]", 4},
 	{"flags value is its name", "[study]\nworkloads = crc32\n[axis opt]\nO2 = O2\n",
 	 "level 'O2' has the value 'O2', which the compiler would take as a file name", 4},
+	{"pgo levels", "[study]\nworkloads = crc32\n[axis pgo]\nnone =\ngen-use =\n", NULL, 0},
+	{"bad pgo level", "[study]\nworkloads = crc32\n[axis pgo]\nnone =\nfdo =\n",
+	 "pgo level 'fdo' is neither none nor gen-use (name the levels 'none' and 'gen-use')", 5},
+	{"pgo value is a flag", "[study]\nworkloads = crc32\n[axis pgo]\ngen-use = -fprofile-use\n",
+	 "pgo level 'gen-use' has '-fprofile-use' in its value", 4},
+	{"pgo on boards",
+	 "[study]\nworkloads = crc32\n[axis pgo]\nnone =\ngen-use =\n[run]\nhost = u@board\n",
+	 "pgo level 'gen-use' is not supported with [run] boards", 5},
 };
 
 /* A value naming its level's own meaning is taken as that meaning: the
@@ -118,6 +126,8 @@ static const struct value_case value_cases[] = {
 	{"cpu model", "[study]\nworkloads = crc32\n[axis cpu]\nLoongson-2F = Loongson-2F\n",
 	 "Loongson-2F", "Loongson-2F"},
 	{"flags", "[study]\nworkloads = crc32\n[axis opt]\nO2 = -O2\n", "O2", "-O2"},
+	{"gen-use = gen-use", "[study]\nworkloads = crc32\n[axis pgo]\ngen-use = gen-use\n", "gen-use",
+	 ""},
 };
 
 static void check_value_case(const char *dir, const struct value_case *c)

@@ -124,6 +124,12 @@ static const struct check_case {
 	{"-mavx -mno-avx", "-mno-avx", 0, NULL},
 	{"-mno-avx -mavx", "-mno-avx", 1, "unit a.c: -mno-avx expected, -mavx given last"},
 	{"-flto=8", "-flto=auto", 1, "unit a.c: -flto=auto expected, -flto=8 given last"},
+	/* an expected -fX without a value: any -fX=V (the profile's path) */
+	{"-O2 -fprofile-use=/c/p -fprofile-correction", "-O2 -fprofile-use", 0, NULL},
+	{"-O2 -fprofile-instr-use=/c/m.profdata", "-fprofile-instr-use", 0, NULL},
+	{"-O2 -fprofile-generate=/c/p", "-fprofile-use", 1, "unit a.c: -fprofile-use expected, absent"},
+	{"-O2 -fno-profile-use", "-fprofile-use", 1,
+	 "unit a.c: -fprofile-use expected, -fno-profile-use given last"},
 	/* GCC's implied -march= and its -mips3 after -march=loongson2f. */
 	{"-march=x86-64-v3 -O3 -fasynchronous-unwind-tables", "-O3 -march=x86-64-v3", 0, NULL},
 	{"-mtune=generic -march=x86-64 -O3", "-O3 -march=x86-64-v3", 1,

@@ -2,7 +2,6 @@
 #include "workloads/recipe.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -16,16 +15,19 @@ struct recipe_loader {
 	const char *path;
 };
 
-static struct recipe_run *run_get(struct recipe *r, const char *name)
+/* [run NAME] in runs, [train NAME] in trains */
+static struct recipe_run *run_get(struct recipe_run **runs, size_t *nruns, const char *name,
+				  int line)
 {
-	for (size_t i = 0; i < r->nruns; i++)
-		if (!strcmp(r->runs[i].name, name))
-			return &r->runs[i];
-	r->runs = xrealloc(r->runs, (r->nruns + 1) * sizeof(*r->runs));
-	struct recipe_run *run = &r->runs[r->nruns++];
+	for (size_t i = 0; i < *nruns; i++)
+		if (!strcmp((*runs)[i].name, name))
+			return &(*runs)[i];
+	*runs = xrealloc(*runs, (*nruns + 1) * sizeof(**runs));
+	struct recipe_run *run = &(*runs)[(*nruns)++];
 	memset(run, 0, sizeof(*run));
 	run->name = xstrdup(name);
 	run->timeout = 300;
+	run->line = line;
 	return run;
 }
 
@@ -186,6 +188,9 @@ static int on_item(void *user, const char *section, const char *name, const char
 			r->source_line = line;
 		} else if (str_starts_with(name, "source.")) {
 			return extra_source_key(ld, name + 7, value, line, err);
+		} else if (!strcmp(name, "train")) {
+			set_text(&r->train, value, 0, "");
+			r->train_line = line;
 		} else if (!strcmp(name, "slow")) {
 			r->slow = !strcmp(value, "yes") || !strcmp(value, "true");
 		} else {
@@ -205,9 +210,19 @@ static int on_item(void *user, const char *section, const char *name, const char
 			goto unknown;
 	} else if (!strcmp(section, "run") || str_starts_with(section, "run ")) {
 		const char *run_name = section[3] ? section + 4 : "";
-		return run_key(ld, run_get(r, run_name), name, value, line, continued, err);
+		return run_key(ld, run_get(&r->runs, &r->nruns, run_name, line), name, value, line,
+			       continued, err);
+	} else if (!strcmp(section, "train") || str_starts_with(section, "train ")) {
+		if (strcmp(name, "args") && strcmp(name, "stdin") && strcmp(name, "timeout")) {
+			sb_addf(err, "%s:%d: unknown key '%s' in a [train] section (known: args, stdin, timeout; a training run is not measured or checked)",
+				ld->path, line, name);
+			return -1;
+		}
+		const char *train_name = section[5] ? section + 6 : "";
+		return run_key(ld, run_get(&r->trains, &r->ntrains, train_name, line), name, value,
+			       line, continued, err);
 	} else {
-		sb_addf(err, "%s:%d: unknown section [%s] (known: [workload], [build], [input], [run], [run NAME])",
+		sb_addf(err, "%s:%d: unknown section [%s] (known: [workload], [build], [input], [run], [run NAME], [train], [train NAME])",
 			ld->path, line, section);
 		return -1;
 	}
@@ -222,21 +237,7 @@ unknown:
  * source or a generator rebuilds. */
 static void recipe_hash(struct recipe *r)
 {
-	struct strbuf sb = {0};
-	struct dirent **names;
-	int n = scandir(r->dir, &names, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", r->dir, names[i]->d_name);
-		char hex[65];
-		if (!is_dir(p) && !sha256_file_hex(p, hex))
-			sb_addf(&sb, "%s %s\n", names[i]->d_name, hex);
-		free(p);
-		free(names[i]);
-	}
-	if (n >= 0)
-		free(names);
-	sha256_hex(sb_str(&sb), sb.len, r->hash);
-	sb_release(&sb);
+	sha256_dir_hex(r->dir, r->hash);
 }
 
 /* A recipe builds with its own script or with a system, never both. */
@@ -264,6 +265,61 @@ static int recipe_check_build(const struct recipe *r, const char *path, struct s
 	return 0;
 }
 
+static int same_words(const char *a, const char *b)
+{
+	struct strlist wa = {0}, wb = {0};
+	sl_split_ws(&wa, a ? a : "");
+	sl_split_ws(&wb, b ? b : "");
+	int same = wa.n == wb.n;
+	for (size_t i = 0; i < wa.n && same; i++)
+		same = !strcmp(wa.v[i], wb.v[i]);
+	sl_release(&wa);
+	sl_release(&wb);
+	return same;
+}
+
+/* train = names a [train] section; a training run has args and is not a
+ * measured run (a profile of the measured input flatters the build). */
+static int recipe_check_train(const struct recipe *r, const char *path, struct strbuf *err)
+{
+	if (r->train && !recipe_train_run(r)) {
+		sb_addf(err, "%s:%d: train = %s names no [train %s] section (add it, or name one of the recipe's [train] sections)",
+			path, r->train_line, r->train, r->train);
+		return -1;
+	}
+	for (size_t i = 0; i < r->ntrains; i++) {
+		const struct recipe_run *t = &r->trains[i];
+		if (!t->args) {
+			sb_addf(err, "%s:%d: [train%s%s] has no args (add 'args = PROGRAM ...' with a smaller input than the measured runs')",
+				path, t->line, *t->name ? " " : "", t->name);
+			return -1;
+		}
+		for (size_t k = 0; k < r->nruns; k++)
+			if (same_words(t->args, r->runs[k].args) &&
+			    same_words(t->stdin_file, r->runs[k].stdin_file)) {
+				sb_addf(err, "%s:%d: [train%s%s] runs what [run%s%s] measures (give the training run another, smaller input)",
+					path, t->line, *t->name ? " " : "", t->name,
+					*r->runs[k].name ? " " : "", r->runs[k].name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+const struct recipe_run *recipe_train_run(const struct recipe *r)
+{
+	for (size_t i = 0; i < r->ntrains; i++)
+		if (!r->train || !strcmp(r->trains[i].name, r->train))
+			return &r->trains[i];
+	return NULL;
+}
+
+char *recipe_run_fact(const char *section, const struct recipe_run *t)
+{
+	return xasprintf("[%s%s%s] %s%s%s", section, *t->name ? " " : "", t->name, t->args,
+			 t->stdin_file ? " < " : "", t->stdin_file ? t->stdin_file : "");
+}
+
 int recipe_load(const char *name, const char *study_file, struct recipe *r, struct strbuf *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -282,7 +338,7 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 		rc = -1;
 	} else if (ini_load(path, on_item, &ld, err)) {
 		rc = -1;
-	} else if (recipe_check_build(r, path, err)) {
+	} else if (recipe_check_build(r, path, err) || recipe_check_train(r, path, err)) {
 		rc = -1;
 	} else if (!r->nruns) {
 		sb_addf(err, "%s: no [run] section (see workloads/README.md)", path);
@@ -302,6 +358,26 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 	return rc;
 }
 
+static void runs_release(struct recipe_run *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct recipe_run *run = &runs[i];
+		free(run->name);
+		free(run->args);
+		free(run->stdin_file);
+		free(run->expect);
+		free(run->tolerate);
+		sl_release(&run->outputs);
+		for (size_t m = 0; m < run->nmetrics; m++) {
+			free(run->metrics[m].name);
+			free(run->metrics[m].regex);
+			free(run->metrics[m].unit);
+		}
+		free(run->metrics);
+	}
+	free(runs);
+}
+
 void recipe_release(struct recipe *r)
 {
 	free(r->name);
@@ -319,22 +395,9 @@ void recipe_release(struct recipe *r)
 	recipe_system_release(&r->system);
 	free(r->input_script);
 	sl_release(&r->binaries);
-	for (size_t i = 0; i < r->nruns; i++) {
-		struct recipe_run *run = &r->runs[i];
-		free(run->name);
-		free(run->args);
-		free(run->stdin_file);
-		free(run->expect);
-		free(run->tolerate);
-		sl_release(&run->outputs);
-		for (size_t m = 0; m < run->nmetrics; m++) {
-			free(run->metrics[m].name);
-			free(run->metrics[m].regex);
-			free(run->metrics[m].unit);
-		}
-		free(run->metrics);
-	}
-	free(r->runs);
+	runs_release(r->runs, r->nruns);
+	runs_release(r->trains, r->ntrains);
+	free(r->train);
 	memset(r, 0, sizeof(*r));
 }
 

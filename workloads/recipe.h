@@ -29,6 +29,7 @@ struct recipe_run {
 	char *tolerate;   /* script that may accept an output that differs, or NULL */
 	struct recipe_metric *metrics;
 	size_t nmetrics;
+	int line; /* of the section's first key */
 };
 
 /* [workload] source.NAME = SPEC: another tree the build needs (a library
@@ -58,6 +59,13 @@ struct recipe {
 	char *input_script; /* or NULL */
 	struct recipe_run *runs;
 	size_t nruns;
+	/* [train] and [train NAME]: the training runs of profile-guided builds
+	 * (a study's pgo axis, harness/pgo.h), never measured; only args, stdin
+	 * and timeout.  [workload] train = NAME picks one (default: the first). */
+	struct recipe_run *trains;
+	size_t ntrains;
+	char *train;    /* train = NAME, or NULL */
+	int train_line;
 	/* sha256 of recipe.ini and every file in the folder: part of build keys */
 	char hash[65];
 };
@@ -68,6 +76,16 @@ struct recipe {
  * err. */
 int recipe_load(const char *name, const char *study_file, struct recipe *r, struct strbuf *err);
 void recipe_release(struct recipe *r);
+
+/* The training run of a profile-guided build: [train NAME] of train =,
+ * else the first [train] section; NULL when the recipe has none.
+ * recipe_load() refused a training run equal to a measured run (same args
+ * and stdin). */
+const struct recipe_run *recipe_train_run(const struct recipe *r);
+
+/* What the report says of a run of section kind `section` ("run",
+ * "train"): "[train small] crc32 4 < in.bin" (heap string). */
+char *recipe_run_fact(const char *section, const struct recipe_run *t);
 
 /* workloads_list(study_file, names): workloads/searchpath.h */
 
