@@ -83,7 +83,8 @@ static int pgo_instrumented(struct build *b, struct build *gen)
 		return 0;
 	}
 	*gen = (struct build){.cfg = b->cfg, .tc = b->tc, .recipe = b->recipe,
-			      .src_dir = b->src_dir, .src_id = b->src_id, .extra_dirs = b->extra_dirs,
+			      .src_dir = b->src_dir, .src_id = b->src_id,
+			      .extra_dirs = b->extra_dirs,
 			      .pgo_phase = PGO_GENERATE};
 	build_init(gen);
 	return 1;
