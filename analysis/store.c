@@ -525,11 +525,7 @@ int store_baseline_save(struct store *st, const char *name, const char *study, i
 	if (!count_runs(st, study))
 		return 1;
 	char *to = xasprintf(STORE_BASELINE_PREFIX "%s", name);
-	size_t n;
-	struct store_baseline *old = store_baselines(st, &n);
-	for (size_t i = 0; i < n; i++)
-		*replaced |= !strcmp(old[i].name, name);
-	store_baselines_free(old, n);
+	*replaced = store_baseline_exists(st, name);
 	int rc = begin(st);
 	for (size_t i = 0; i < ARRAY_SIZE(study_tables) && !rc; i++)
 		rc = copy_study_rows(st, study_tables[i].table, study_tables[i].key, study, to);
@@ -544,15 +540,21 @@ int store_baseline_save(struct store *st, const char *name, const char *study, i
 	return end(st, rc);
 }
 
-int store_baseline_delete(struct store *st, const char *name)
+int store_baseline_exists(struct store *st, const char *name)
 {
-	char *study = xasprintf(STORE_BASELINE_PREFIX "%s", name);
-	int found = 0;
 	size_t n;
+	int found = 0;
 	struct store_baseline *b = store_baselines(st, &n);
 	for (size_t i = 0; i < n; i++)
 		found |= !strcmp(b[i].name, name);
 	store_baselines_free(b, n);
+	return found;
+}
+
+int store_baseline_delete(struct store *st, const char *name)
+{
+	char *study = xasprintf(STORE_BASELINE_PREFIX "%s", name);
+	int found = store_baseline_exists(st, name);
 	int rc = found ? begin(st) : 0;
 	for (size_t i = 0; found && i < ARRAY_SIZE(study_tables) && !rc; i++) {
 		char *sql = xasprintf("DELETE FROM %s WHERE %s=?", study_tables[i].table,

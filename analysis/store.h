@@ -150,6 +150,8 @@ struct store_baseline {
  * with the cause in store_errmsg(), or 1 when the study has no runs. */
 int store_baseline_save(struct store *st, const char *name, const char *study, int clear,
 			int *replaced);
+/* 1 when baseline name is saved, else 0. */
+int store_baseline_exists(struct store *st, const char *name);
 /* 0 deleted, 1 no such baseline, -1 failed (store_errmsg()). */
 int store_baseline_delete(struct store *st, const char *name);
 /* Every baseline, oldest first; heap array (*n set). */
