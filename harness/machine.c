@@ -257,7 +257,11 @@ void machine_read(struct machine_state *m, const char *root, const char *pin)
 void machine_finish(struct machine_state *m, const char *root, double max_sampled)
 {
 	double after = machine_load(root);
-	double max = m->v[MACHINE_LOAD_MAX] ? strtod(m->v[MACHINE_LOAD_MAX], NULL) : NAN;
+	const char *was = m->v[MACHINE_LOAD_MAX] ? m->v[MACHINE_LOAD_MAX] : "";
+	char *end;
+	double max = strtod(was, &end);
+	if (end == was)
+		max = NAN; /* "unknown" */
 	/* fmax ignores a NAN side: an unknown load never hides a known one */
 	max = fmax(fmax(max, max_sampled), after);
 	set(m, MACHINE_LOAD_AFTER, load_text(after));
@@ -276,15 +280,15 @@ static void *watch_loop(void *arg)
 {
 	struct machine_watch *w = arg;
 	pthread_mutex_lock(&w->lock);
-	while (!w->stop) {
-		double v = machine_load(w->root);
-		w->max = fmax(w->max, v);
+	/* one sample at least, however short the study */
+	do {
+		w->max = fmax(w->max, machine_load(w->root));
 		struct timespec until;
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += MACHINE_WATCH_SECONDS;
 		while (!w->stop && pthread_cond_timedwait(&w->wake, &w->lock, &until) != ETIMEDOUT) {
 		}
-	}
+	} while (!w->stop);
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
 }
