@@ -25,18 +25,6 @@ static char *dir;
 static const char *const labels[] = {"gcc O2", "gcc O3"};
 static const char *const keys[] = {"cpu", "cores", "governor", "load.max", "started"};
 
-static long count(struct store *st, const char *sql)
-{
-	sqlite3_stmt *s;
-	long n = -1;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) == SQLITE_OK) {
-		if (sqlite3_step(s) == SQLITE_ROW)
-			n = sqlite3_column_int64(s, 0);
-		sqlite3_finalize(s);
-	}
-	return n;
-}
-
 static void put_samples(struct store *st, double o2, uint64_t seed)
 {
 	synth_item(st, "s", "gcc O2", "crc32", "ok", "time", "s", o2, 0.005, 8, 1000, seed);
@@ -99,13 +87,13 @@ static void check_save(struct store *st)
 	int replaced = -1;
 	T_CHECK(!store_baseline_save(st, "before", "s", 1, &replaced) && replaced == 0,
 		"saved: %s", store_errmsg(st));
-	T_CHECK(count(st, "SELECT count(*) FROM runs WHERE study='s'") == 0, "the study's runs cleared");
-	T_CHECK(count(st, "SELECT count(*) FROM configs WHERE study='s'") == 2, "configs stay");
-	T_CHECK(count(st, "SELECT count(*) FROM runs WHERE study='baseline:before' AND rep>=1") == 16,
+	T_CHECK(synth_count(st, "SELECT count(*) FROM runs WHERE study='s'") == 0, "the study's runs cleared");
+	T_CHECK(synth_count(st, "SELECT count(*) FROM configs WHERE study='s'") == 2, "configs stay");
+	T_CHECK(synth_count(st, "SELECT count(*) FROM runs WHERE study='baseline:before' AND rep>=1") == 16,
 		"the baseline has the 16 repetitions");
-	T_CHECK(count(st, "SELECT count(*) FROM machine WHERE study='baseline:before'") == 5,
+	T_CHECK(synth_count(st, "SELECT count(*) FROM machine WHERE study='baseline:before'") == 5,
 		"and the machine state");
-	T_CHECK(count(st, "SELECT count(*) FROM build_sizes WHERE study='baseline:before'") == 2,
+	T_CHECK(synth_count(st, "SELECT count(*) FROM build_sizes WHERE study='baseline:before'") == 2,
 		"and the sizes");
 	T_CHECK(store_baseline_save(st, "again", "s", 1, &replaced) == 1, "no runs: nothing to save");
 	char *latest = store_latest_study(st);
@@ -145,7 +133,7 @@ static void check_list_delete(struct store *st)
 {
 	int replaced;
 	T_CHECK(!store_baseline_save(st, "after", "s", 0, &replaced), "saved, runs kept");
-	T_CHECK(count(st, "SELECT count(*) FROM runs WHERE study='s' AND rep>=1") == 16, "kept");
+	T_CHECK(synth_count(st, "SELECT count(*) FROM runs WHERE study='s' AND rep>=1") == 16, "kept");
 	T_CHECK(!store_baseline_save(st, "after", "s", 0, &replaced) && replaced == 1, "replaced");
 	size_t n;
 	struct store_baseline *b = store_baselines(st, &n);
@@ -155,8 +143,8 @@ static void check_list_delete(struct store *st)
 	T_CHECK(store_baseline_delete(st, "before") == 0, "deleted");
 	T_CHECK(store_baseline_delete(st, "before") == 1, "already gone");
 	T_CHECK(!store_baseline_exists(st, "before") && store_baseline_exists(st, "after"), "exists");
-	T_CHECK(count(st, "SELECT count(*) FROM samples WHERE study='baseline:before'") == 0 &&
-			count(st, "SELECT count(*) FROM studies WHERE name='baseline:before'") == 0,
+	T_CHECK(synth_count(st, "SELECT count(*) FROM samples WHERE study='baseline:before'") == 0 &&
+			synth_count(st, "SELECT count(*) FROM studies WHERE name='baseline:before'") == 0,
 		"every row of the baseline is gone");
 }
 
