@@ -251,17 +251,23 @@ static int board_facts(struct pipeline *pl, struct strbuf *err)
 }
 
 /* The machine state is stored before the runs (an interrupted study
- * keeps it) and again with the load during and after them. */
+ * keeps it) and again with the load during and after them; a rerun that
+ * runs nothing leaves the state of the runs stored. */
 static void run_watched(struct pipeline *pl)
 {
 	const char *study = pl->plan->study.name;
 	struct machine_watch watch;
-	pipeline_stored(pl, store_put_machine(pl->store, study, machine_key_names,
-					      pl->machine.v, MACHINE_NKEYS));
+	struct strlist keys = {0}, values = {0};
+	store_get_machine(pl->store, study, &keys, &values);
+	if (!keys.n)
+		pipeline_stored(pl, store_put_machine(pl->store, study, machine_key_names,
+						      pl->machine.v, MACHINE_NKEYS));
+	sl_release(&keys);
+	sl_release(&values);
 	machine_watch_start(&watch, machine_root());
 	pipeline_schedule(pl);
 	machine_finish(&pl->machine, machine_root(), machine_watch_stop(&watch));
-	if (!pl->store_failed)
+	if (pl->runs_done && !pl->store_failed)
 		pipeline_stored(pl, store_put_machine(pl->store, study, machine_key_names,
 						      pl->machine.v, MACHINE_NKEYS));
 }

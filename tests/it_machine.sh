@@ -9,7 +9,7 @@
 #   - baseline save clears the runs; a second run under a fake machine
 #     root (FLAGSCOPE_MACHINE_ROOT: governor powersave) then
 #     compare --against lists "governor: ... -> powersave" before the
-#     verdicts;
+#     verdicts; a third run, with nothing left to run, keeps that state;
 #   - isolate = yes with a fake load of 9.00 on the machine's cores refuses
 #     to start (exit 2, the load, the threshold and --force named); with
 #     --force it runs;
@@ -95,6 +95,10 @@ c = json.load(sys.stdin)
 assert c['old'] == 'baseline:first' and len(c['lines']) == 2, c
 assert any(d.startswith('governor: ') for d in c['machine_differences']) or '$old_gov' == 'powersave', c
 " || fail "compare --against json"
+# a rerun that runs nothing keeps the state of the runs stored
+fs run pin.study --pin 0 -q > /dev/null
+[ "$(q "select value from machine where study='pin' and key='governor'")" = powersave ] ||
+	fail "a rerun with nothing to run replaced the machine state"
 set +e; fs compare --against nosuch > /dev/null 2> e3.txt; rc=$?; set -e
 [ "$rc" = 2 ] && grep -q "no baseline 'nosuch'" e3.txt || fail "unknown baseline: rc $rc"
 
