@@ -111,6 +111,15 @@ static void lnt_machine(struct strbuf *sb, const char *study, const struct resul
 		if (k >= 0)
 			json_key(sb, lnt_machine_keys[i], values->v[k]);
 	}
+	/* the NTS schema's own machine fields */
+	int cpu = sl_find(keys, "cpu"), kernel = sl_find(keys, "kernel");
+	if (cpu >= 0)
+		json_key(sb, "hardware", values->v[cpu]);
+	if (kernel >= 0) {
+		char *os = xasprintf("Linux %s", values->v[kernel]);
+		json_key(sb, "os", os);
+		free(os);
+	}
 	sb_addc(sb, '}');
 }
 

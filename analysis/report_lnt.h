@@ -12,7 +12,8 @@
  *   machine info   what stays the same from one run of it to the next: the
  *                  configuration (cc, toolchain, cflags, ldflags, link, id)
  *                  and the machine state's cpu, cores, governor, boost,
- *                  freq, kernel, vm, pin
+ *                  freq, kernel, vm, pin; and the NTS schema's machine
+ *                  fields hardware (the CPU) and os ("Linux KERNEL")
  *   run            start_time and end_time (the machine state's started and
  *                  finished, else when the study was stored), the order
  *                  llvm_project_revision (the start time's digits,

@@ -135,6 +135,7 @@ for s in subs:
     assert s["format_version"] == "2"
     m, r, t = s["machine"], s["run"], s["tests"]
     assert isinstance(m["name"], str) and m["name"].startswith("pin__")
+    assert m["hardware"] and m["os"].startswith("Linux "), m
     assert all(isinstance(v, str) for v in m.values()), m
     names.add(m["name"])
     assert iso.match(r["start_time"]) and iso.match(r["end_time"]), r
