@@ -174,8 +174,8 @@ static int check_machine(const struct study *s)
 		rc = -1;
 	} else if (s->isolate && !opt.force &&
 		   machine_quiet_check(machine_root(), s->isolate_load, &why)) {
-		error_msg("%s: isolate = yes: %s (wait for a quieter machine, raise isolate_load, or pass --force)",
-			  s->path, sb_str(&why));
+		error_msg("%s:%d: isolate = yes: %s (wait for a quieter machine, raise isolate_load, or pass --force)",
+			  s->path, s->isolate_line, sb_str(&why));
 		rc = -1;
 	}
 	sb_release(&why);

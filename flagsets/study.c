@@ -248,6 +248,7 @@ static int machine_key(struct loader *ld, const char *name, const char *value, i
 		s->pin_line = line;
 	} else if (!strcmp(name, "isolate")) {
 		s->isolate = !strcmp(value, "yes");
+		s->isolate_line = line;
 		if (!s->isolate && strcmp(value, "no"))
 			load_error(ld, line, "isolate is yes or no, not '%s'", value);
 	} else if (!strcmp(name, "isolate_load")) {

@@ -127,6 +127,7 @@ struct study {
 	char *pin;          /* pin = CPU-LIST for the measured programs, or NULL */
 	int pin_line;
 	int isolate;        /* isolate = yes: refuse a busy machine (run --force) */
+	int isolate_line;
 	double isolate_load; /* the 1-minute load per core isolate allows (0.5) */
 	size_t nsources;
 };

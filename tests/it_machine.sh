@@ -117,7 +117,7 @@ set +e
 FLAGSCOPE_MACHINE_ROOT=$T/busy fs run quiet.study -q > /dev/null 2> e4.txt; rc=$?
 set -e
 [ "$rc" = 2 ] && [ "$(wc -l < e4.txt)" = 1 ] &&
-	grep -q "quiet.study: isolate = yes: the 1-minute load average is 9.00, above the isolate threshold" e4.txt &&
+	grep -q "quiet.study:6: isolate = yes: the 1-minute load average is 9.00, above the isolate threshold" e4.txt &&
 	grep -q -- "--force" e4.txt || fail "isolate refusal: rc $rc, $(cat e4.txt)"
 [ "$(q "select count(*) from studies where name='quiet'")" = 0 ] || fail "nothing stored when refused"
 FLAGSCOPE_MACHINE_ROOT=$T/busy fs run quiet.study --force -q > run3.txt || fail "--force runs"
