@@ -22,6 +22,11 @@
 
 static char *dir;
 
+static long count(struct store *st, const char *sql)
+{
+	return synth_count(st, sql);
+}
+
 /* The tables and rows flagscope wrote before build_sizes and the studies'
  * repeat_* columns existed. */
 static const char old_layout[] =
@@ -94,15 +99,15 @@ static void check_migration(void)
 			results_repeat_target(&st, "old"));
 		T_CHECK(results_repeat_target(&st, "fixed") == 0, "open %d: a fixed study has none",
 			pass);
-		T_CHECK(synth_count(&st, "SELECT count(*) FROM studies WHERE name='old' AND repeat_min=5 "
+		T_CHECK(count(&st, "SELECT count(*) FROM studies WHERE name='old' AND repeat_min=5 "
 				   "AND repeat_max=30") == 1, "open %d: min and max", pass);
-		T_CHECK(synth_count(&st, "SELECT count(*) FROM runs WHERE run='@build'") == 0 &&
-				synth_count(&st, "SELECT count(*) FROM samples WHERE run='@build'") == 0,
+		T_CHECK(count(&st, "SELECT count(*) FROM runs WHERE run='@build'") == 0 &&
+				count(&st, "SELECT count(*) FROM samples WHERE run='@build'") == 0,
 			"open %d: no fake run left", pass);
-		T_CHECK(synth_count(&st, "SELECT count(*) FROM build_sizes") == 2, "open %d: two sizes",
+		T_CHECK(count(&st, "SELECT count(*) FROM build_sizes") == 2, "open %d: two sizes",
 			pass);
-		T_CHECK(synth_count(&st, "SELECT count(*) FROM facts WHERE key='repeat.auto'") == 0 &&
-				synth_count(&st, "SELECT count(*) FROM facts WHERE key='meter.perf'") == 1,
+		T_CHECK(count(&st, "SELECT count(*) FROM facts WHERE key='repeat.auto'") == 0 &&
+				count(&st, "SELECT count(*) FROM facts WHERE key='meter.perf'") == 1,
 			"open %d: only the repeat fact moved", pass);
 		struct strlist w = {0}, r = {0};
 		results_items(&st, "old", &w, &r);
@@ -146,7 +151,7 @@ static void check_put_study(void)
 							    .metric = "time"}),
 		"put it fixed: %s", store_errmsg(&st));
 	T_CHECK(results_repeat_target(&st, "a") == 0 &&
-			synth_count(&st, "SELECT count(*) FROM studies WHERE repeat_min IS NULL") == 1,
+			count(&st, "SELECT count(*) FROM studies WHERE repeat_min IS NULL") == 1,
 		"a fixed study stores NULLs");
 	store_close(&st);
 }
@@ -164,7 +169,7 @@ static void check_full(void)
 	T_CHECK(!strcmp(store_errmsg(&st), ""), "no cause before a failure");
 	T_CHECK(!put_run(&st, 1), "first run: %s", store_errmsg(&st));
 	/* the test hook: no page more than it has now */
-	long pages = synth_count(&st, "PRAGMA page_count");
+	long pages = count(&st, "PRAGMA page_count");
 	char *cap = xasprintf("PRAGMA max_page_count=%ld", pages);
 	sqlite3_exec(st.db, cap, NULL, NULL, NULL);
 	free(cap);
@@ -175,23 +180,23 @@ static void check_full(void)
 	T_CHECK(strstr(store_errmsg(&st), "full"), "cause: '%s'", store_errmsg(&st));
 	T_CHECK(sqlite3_get_autocommit(st.db), "no transaction left open");
 	char *q = xasprintf("SELECT count(*) FROM runs WHERE rep=%d", rep);
-	long runs = synth_count(&st, q);
+	long runs = count(&st, q);
 	free(q);
 	q = xasprintf("SELECT count(*) FROM samples WHERE rep=%d", rep);
-	long samples = synth_count(&st, q);
+	long samples = count(&st, q);
 	free(q);
 	T_CHECK(runs == 0 && samples == 0, "nothing of the failed run stored (%ld runs, %ld samples)",
 		runs, samples);
 	struct store_metric size = {"size.text", 1, "B"};
 	T_CHECK(store_put_build_sizes(&st, "s", "c1", "big-workload-name-to-need-a-page", &size,
 				      1) == -1 ||
-			synth_count(&st, "SELECT count(*) FROM build_sizes") == 1,
+			count(&st, "SELECT count(*) FROM build_sizes") == 1,
 		"sizes: stored whole or not at all");
 	T_CHECK(sqlite3_get_autocommit(st.db), "no transaction left open after sizes");
 	sqlite3_exec(st.db, "PRAGMA max_page_count=1073741823", NULL, NULL, NULL);
 	T_CHECK(!put_run(&st, rep), "with room again the run is stored: %s", store_errmsg(&st));
 	q = xasprintf("SELECT count(*) FROM samples WHERE rep=%d", rep);
-	T_CHECK(synth_count(&st, q) == 3, "all three samples of the retried run");
+	T_CHECK(count(&st, q) == 3, "all three samples of the retried run");
 	free(q);
 	store_close(&st);
 }
@@ -235,11 +240,11 @@ static void check_failed_commit(void)
 	struct store_metric size = {"size.text", 1, "B"};
 	T_CHECK(store_put_build_sizes(&st, "s", "c1", "w", &size, 1) == -1, "sizes too");
 	sqlite3_commit_hook(st.db, NULL, NULL);
-	T_CHECK(synth_count(&st, "SELECT count(*) FROM runs") == 0 &&
-			synth_count(&st, "SELECT count(*) FROM samples") == 0 &&
-			synth_count(&st, "SELECT count(*) FROM build_sizes") == 0,
+	T_CHECK(count(&st, "SELECT count(*) FROM runs") == 0 &&
+			count(&st, "SELECT count(*) FROM samples") == 0 &&
+			count(&st, "SELECT count(*) FROM build_sizes") == 0,
 		"nothing of them stored");
-	T_CHECK(!put_run(&st, 1) && synth_count(&st, "SELECT count(*) FROM samples") == 3,
+	T_CHECK(!put_run(&st, 1) && count(&st, "SELECT count(*) FROM samples") == 3,
 		"committed once allowed: %s", store_errmsg(&st));
 	store_close(&st);
 }
@@ -248,10 +253,10 @@ static void check_sql_outcomes(void)
 {
 	struct store st;
 	open_fresh(&st, "sql.db");
-	T_CHECK(synth_count(&st, "SELECT outcome_ranked('ok') + 2 * outcome_retried('ok')") == 1, "ok");
-	T_CHECK(synth_count(&st, "SELECT outcome_ranked('board_fault') + 2 * outcome_retried('board_fault')") == 2,
+	T_CHECK(count(&st, "SELECT outcome_ranked('ok') + 2 * outcome_retried('ok')") == 1, "ok");
+	T_CHECK(count(&st, "SELECT outcome_ranked('board_fault') + 2 * outcome_retried('board_fault')") == 2,
 		"board_fault");
-	T_CHECK(synth_count(&st, "SELECT outcome_ranked('noisy') + outcome_retried('wrong_output') + "
+	T_CHECK(count(&st, "SELECT outcome_ranked('noisy') + outcome_retried('wrong_output') + "
 			   "outcome_ranked(NULL) + outcome_retried('nonsense')") == 0,
 		"the rest");
 	T_CHECK(!store_put_run(&st, "s", "c", "w", "", 1, "board_fault", "", NULL, 0),
