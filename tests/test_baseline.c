@@ -12,7 +12,7 @@
  *  - compare against a baseline lists the machine differences (not the
  *    load or times) and finds a planted 10% regression;
  *  - LNT: one submission per configuration and line, with the fields
- *    format 2 requires.
+ *    format 2 requires; an item that failed is LNT's FAIL, without samples.
  * Expected: all checks pass.
  */
 #include "analysis/compare.h"
@@ -150,6 +150,7 @@ static void check_list_delete(struct store *st)
 
 static void check_lnt(struct store *st)
 {
+	synth_build_failed(st, "s", "gcc O3", "nbody", "compile error");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -163,7 +164,8 @@ static void check_lnt(struct store *st)
 			      "\"governor\":\"powersave\"", "\"run\":{\"start_time\":\"2026-12-03T11:00:00\"",
 			      "\"llvm_project_revision\":\"20261203110000\"",
 			      "\"tests\":[{\"name\":\"flagscope/crc32\",\"execution_time\":[",
-			      "\"code_size\":1000", "\"code_size\":1200", "\"compile_time\":1"};
+			      "\"code_size\":1000", "\"code_size\":1200", "\"compile_time\":1",
+			      "{\"name\":\"flagscope/nbody\",\"execution_status\":1}"};
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		T_CHECK(text && strstr(text, want[i]), "LNT has %s:\n%s", want[i], text ? text : "");
 	free(text);
