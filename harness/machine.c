@@ -58,10 +58,11 @@ static char *cpuinfo_field(const char *text, const char *key)
 {
 	size_t n = strlen(key);
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		if (strncmp(l, key, n) || (l[n] != ' ' && l[n] != '\t' && l[n] != ':'))
+		if (strncmp(l, key, n))
 			continue;
-		const char *colon = strchr(l, ':'), *end = strchr(l, '\n');
-		if (!colon || (end && colon > end))
+		/* the whole name: "cpu" is not "cpu MHz" */
+		const char *colon = l + n + strspn(l + n, " \t"), *end = strchr(l, '\n');
+		if (*colon != ':')
 			continue;
 		char *v = xstrndup(colon + 1, end ? (size_t)(end - colon - 1) : strlen(colon + 1));
 		char *t = xstrdup(str_trim(v));

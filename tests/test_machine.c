@@ -3,8 +3,8 @@
  * /proc and /sys trees, so the parsing is tested without this machine:
  *  - an x86 host with cpufreq (governor, intel_pstate turbo, range), an
  *    x86 VM without cpufreq (hypervisor flag, DMI vendor, cpuinfo MHz), an
- *    arm board (no model name line, no flags line: vm unknown; cpufreq
- *    boost off) and an empty tree (everything "unknown", nothing fails);
+ *    arm board (no model name line, and "cpu MHz" is not "cpu"; no flags
+ *    line: vm unknown; cpufreq boost off) and an empty tree (everything "unknown", nothing fails);
  *  - the load: before, the largest sampled, after; the sampling thread;
  *  - isolate's check: refused above per_core x cores, with both numbers;
  *  - CPU lists (base/cpulist.h): good and bad lists, formatting, and the
@@ -73,7 +73,8 @@ static const struct file x86_vm[] = {
 
 static const struct file arm_board[] = {
 	{"proc/cpuinfo",
-	 "processor\t: 0\nBogoMIPS\t: 48.00\nFeatures\t: fp asimd\nCPU part\t: 0xd03\n\n"
+	 "processor\t: 0\nBogoMIPS\t: 48.00\nFeatures\t: fp asimd\nCPU part\t: 0xd03\n"
+	 "cpu MHz\t\t: 1200.000\n\n"
 	 "processor\t: 1\nBogoMIPS\t: 48.00\n\nHardware\t: BCM2835\nModel\t\t: Raspberry Pi 3\n"},
 	{"proc/loadavg", "bad\n"},
 	{"sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "ondemand\n"},
@@ -101,7 +102,7 @@ static const struct machine_case machine_cases[] = {
 	  [MACHINE_LOAD_BEFORE] = "3.00"}},
 	{"arm board", arm_board,
 	 {[MACHINE_CPU] = "unknown", [MACHINE_CORES] = "2", [MACHINE_GOVERNOR] = "ondemand",
-	  [MACHINE_BOOST] = "off", [MACHINE_FREQ] = "unknown", [MACHINE_VM] = "unknown",
+	  [MACHINE_BOOST] = "off", [MACHINE_FREQ] = "1200 MHz (cpuinfo; no cpufreq)", [MACHINE_VM] = "unknown",
 	  [MACHINE_PIN] = "none", [MACHINE_LOAD_BEFORE] = "unknown"}},
 	{"empty tree", NULL,
 	 {[MACHINE_CPU] = "unknown", [MACHINE_CORES] = "unknown", [MACHINE_GOVERNOR] = "unknown",
