@@ -201,40 +201,77 @@ static void release_selects(struct result_select *sel, size_t n)
 	free(sel);
 }
 
-int compare_databases(struct store *old, struct store *new, const char *study,
-		      const struct strlist *metrics, const struct rank_options *o,
-		      struct compare_result *res, struct strbuf *err)
+/* Keys of the machine state that differ between runs of an unchanged
+ * machine: not listed as differences. */
+static const char *const machine_changing[] = {"load.before", "load.max", "load.after",
+					       "started", "finished"};
+
+void compare_machine(struct store *old, const char *old_study, struct store *new,
+		     const char *new_study, struct strlist *out)
+{
+	struct strlist ok = {0}, ov = {0}, nk = {0}, nv = {0};
+	store_get_machine(old, old_study, &ok, &ov);
+	store_get_machine(new, new_study, &nk, &nv);
+	for (size_t i = 0; i < nk.n; i++) {
+		int skip = 0;
+		for (size_t c = 0; c < ARRAY_SIZE(machine_changing); c++)
+			skip |= !strcmp(nk.v[i], machine_changing[c]);
+		int k = sl_find(&ok, nk.v[i]);
+		const char *was = k < 0 ? "not recorded" : ov.v[k];
+		if (!skip && strcmp(was, nv.v[i]))
+			sl_push_owned(out, xasprintf("%s: %s -> %s", nk.v[i], was, nv.v[i]));
+	}
+	if (!ok.n && nk.n)
+		sl_push(out, "machine state: not recorded on the old side");
+	sl_release(&ok);
+	sl_release(&ov);
+	sl_release(&nk);
+	sl_release(&nv);
+}
+
+int compare_studies(struct store *old, const char *old_study, struct store *new,
+		    const char *new_study, const struct strlist *metrics,
+		    const struct rank_options *o, struct compare_result *res, struct strbuf *err)
 {
 	memset(res, 0, sizeof(*res));
 	compare_configs_opts(res, o);
-	res->old_name = xstrdup(old->path);
-	res->new_name = xstrdup(new->path);
-	res->study = xstrdup(study);
+	int same = old == new;
+	res->old_name = same ? xstrdup(old_study) : xstrdup(old->path);
+	res->new_name = same ? xstrdup(new_study) : xstrdup(new->path);
+	res->study = xstrdup(new_study);
 	size_t no, nn;
-	struct result_config *co = results_configs(old, study, &no);
-	struct result_config *cn = results_configs(new, study, &nn);
-	struct compare_side so = {old, study, NULL}, sn = {new, study, NULL};
+	struct result_config *co = results_configs(old, old_study, &no);
+	struct result_config *cn = results_configs(new, new_study, &nn);
+	struct compare_side so = {old, old_study, NULL}, sn = {new, new_study, NULL};
 	size_t nsel = 0;
 	struct result_select *sel = no && nn ? resolve(&so, &sn, metrics, &nsel, err) : NULL;
 	int paired = 0;
+	compare_machine(old, old_study, new, new_study, &res->machine);
 	for (size_t i = 0; sel && i < nn; i++) {
 		int k = results_find_label(co, no, cn[i].label);
 		if (k < 0)
 			continue;
-		struct compare_side a = {old, study, co[k].id}, b = {new, study, cn[i].id};
+		struct compare_side a = {old, old_study, co[k].id}, b = {new, new_study, cn[i].id};
 		compare_configs(&a, &b, cn[i].label, sel, nsel, o, res);
 		paired++;
 	}
 	if (!no || !nn)
 		sb_addf(err, "%s: no study '%s' in this database (name the study both hold with "
-			     "--study)", !no ? old->path : new->path, study);
+			     "--study)", !no ? old->path : new->path, !no ? old_study : new_study);
 	else if (sel && !paired)
 		sb_addf(err, "%s and %s: no configuration label is in both (compare the same "
-			     "study file run twice)", old->path, new->path);
+			     "study file run twice)", res->old_name, res->new_name);
 	result_configs_free(co, no);
 	result_configs_free(cn, nn);
 	release_selects(sel, nsel);
 	return paired ? 0 : -1;
+}
+
+int compare_databases(struct store *old, struct store *new, const char *study,
+		      const struct strlist *metrics, const struct rank_options *o,
+		      struct compare_result *res, struct strbuf *err)
+{
+	return compare_studies(old, study, new, study, metrics, o, res, err);
 }
 
 int compare_find_config(const struct result_config *c, size_t n, const char *levels,
@@ -298,6 +335,7 @@ void compare_result_release(struct compare_result *res)
 	}
 	free(res->v);
 	sl_release(&res->skipped);
+	sl_release(&res->machine);
 	free(res->old_name);
 	free(res->new_name);
 	free(res->study);
@@ -327,6 +365,13 @@ static void table_begin(FILE *out, const struct compare_result *res)
 		     "%g%% interval;\nsignificant: Mann-Whitney p < %g and |ratio - 1| >= %g%%\n\n",
 		res->study, res->old_name, res->new_name, 100 * (1 - res->opt.alpha),
 		res->opt.alpha, 100 * res->opt.min_effect);
+	/* first: a governor change explains more regressions than a compiler */
+	if (res->machine.n)
+		fputs("machine differences (old -> new):\n", out);
+	for (size_t i = 0; i < res->machine.n; i++)
+		fprintf(out, "  %s\n", res->machine.v[i]);
+	if (res->machine.n)
+		fputc('\n', out);
 	fprintf(out, "%-10s %-24s %-16s %-10s %-7s %-17s %-8s %-9s %s\n", "verdict",
 		"configuration", "workload", "metric", "ratio", "interval", "p", "n old/new",
 		"medians old -> new");
@@ -387,6 +432,17 @@ static void json_str(FILE *out, const char *key, const char *s)
 	sb_release(&sb);
 }
 
+/* the strings of l as JSON, comma-separated */
+static void json_strings(FILE *out, const struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct strbuf sb = {0};
+		sb_add_json(&sb, l->v[i]);
+		fprintf(out, "%s%s", i ? "," : "", sb_str(&sb));
+		sb_release(&sb);
+	}
+}
+
 static void json_begin(FILE *out, const struct compare_result *res)
 {
 	fputs("{\"format\":\"flagscope-compare\"", out);
@@ -395,7 +451,9 @@ static void json_begin(FILE *out, const struct compare_result *res)
 	json_str(out, "new", res->new_name);
 	json_num(out, "alpha", res->opt.alpha);
 	json_num(out, "min_effect", res->opt.min_effect);
-	fputs(",\"lines\":[", out);
+	fputs(",\"machine_differences\":[", out);
+	json_strings(out, &res->machine);
+	fputs("],\"lines\":[", out);
 }
 
 static void json_line(FILE *out, const struct compare_result *res, const struct compare_line *l,
@@ -428,12 +486,7 @@ static void json_line(FILE *out, const struct compare_result *res, const struct 
 static void json_end(FILE *out, const struct compare_result *res)
 {
 	fputs("],\"skipped\":[", out);
-	for (size_t i = 0; i < res->skipped.n; i++) {
-		struct strbuf sb = {0};
-		sb_add_json(&sb, res->skipped.v[i]);
-		fprintf(out, "%s%s", i ? "," : "", sb_str(&sb));
-		sb_release(&sb);
-	}
+	json_strings(out, &res->skipped);
 	fprintf(out, "],\"regressed\":%zu,\"improved\":%zu,\"unchanged\":%zu,"
 		     "\"not_comparable\":%zu}\n",
 		res->regressed, res->improved, res->unchanged, res->incomplete);

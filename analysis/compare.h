@@ -54,6 +54,7 @@ struct compare_result {
 	size_t n;
 	size_t improved, regressed, unchanged, incomplete;
 	struct strlist skipped; /* "lame/cbr128: no samples of X on either side" */
+	struct strlist machine; /* "governor: performance -> powersave" (compare_machine) */
 };
 
 /* Append the lines of one pair of configurations: every item either side
@@ -71,6 +72,20 @@ void compare_configs(const struct compare_side *old, const struct compare_side *
 int compare_databases(struct store *old, struct store *new, const char *study,
 		      const struct strlist *metrics, const struct rank_options *o,
 		      struct compare_result *res, struct strbuf *err);
+
+/* compare_databases for any two studies: old_study in old, new_study in
+ * new (the same store for a saved baseline, store.h).  When the store is
+ * the same, the names in the result are the studies'. */
+int compare_studies(struct store *old, const char *old_study, struct store *new,
+		    const char *new_study, const struct strlist *metrics,
+		    const struct rank_options *o, struct compare_result *res, struct strbuf *err);
+
+/* Append the differences between two studies' machine states (store.h),
+ * "KEY: OLD -> NEW", for every key but the load averages and times, which
+ * differ between any two runs; a key the old side lacks reads "not
+ * recorded". */
+void compare_machine(struct store *old, const char *old_study, struct store *new,
+		     const char *new_study, struct strlist *out);
 
 /* The configuration of c[0..n) named by its levels in any order, as a
  * study's baseline = names one ("gcc12", "O2 gcc12" for "gcc12 O2";

@@ -101,6 +101,8 @@ static const struct {
 	{"studies", " path updated "},
 	{"builds", " seconds cached detail facts "},
 	{"runs", " detail "},
+	/* each shard's machine state: the first database's is kept */
+	{"machine", " ord value "},
 };
 
 static int compared(const char *table, const char *column)

@@ -57,6 +57,7 @@ static void load_meta(struct store *st, struct ranking *r)
 		sl_push_owned(&r->facts, col_text(s, 0));
 	sqlite3_finalize(s);
 	r->noisy_target = results_repeat_target(st, r->study);
+	store_get_machine(st, r->study, &r->machine_keys, &r->machine_values);
 }
 
 static void load_facts(struct store *st, const char *study, struct rank_config *c)
@@ -562,6 +563,8 @@ void ranking_release(struct ranking *r)
 	free(r->metric);
 	free(r->unit);
 	sl_release(&r->facts);
+	sl_release(&r->machine_keys);
+	sl_release(&r->machine_values);
 	memset(r, 0, sizeof(*r));
 }
 

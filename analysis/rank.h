@@ -145,6 +145,7 @@ struct ranking {
 	int baseline; /* index in configs, -1 when the study has none */
 	int built, cached, failed; /* counts of the last run; -1 unknown */
 	struct strlist facts;      /* "meter.perf: ..." lines */
+	struct strlist machine_keys, machine_values; /* the machine state (store.h) */
 	struct rank_pareto *pareto;
 	size_t npareto;
 };

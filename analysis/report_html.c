@@ -304,12 +304,31 @@ static void html_facts(FILE *out, const struct ranking *r, const size_t *order)
 	sqlite3_close(mem);
 }
 
+static void html_machine(FILE *out, const struct ranking *r)
+{
+	if (!r->machine_keys.n)
+		return;
+	fputs("<h2>Machine</h2>\n", out);
+	char *warning = rep_machine_warning(r);
+	if (warning) {
+		fputs("<p class=\"rule\"><b>warning:</b> ", out);
+		esc(out, warning);
+		fputs("</p>\n", out);
+	}
+	free(warning);
+	fputs("<table class=\"facts\" id=\"machine\">\n", out);
+	for (size_t i = 0; i < r->machine_keys.n; i++)
+		fact_row(out, r->machine_keys.v[i], r->machine_values.v[i]);
+	fputs("</table>\n", out);
+}
+
 static void html_end(FILE *out, const struct ranking *r)
 {
 	size_t *order = report_order(r);
 	html_bars(out, r, order);
 	html_pareto(out, r);
 	html_facts(out, r, order);
+	html_machine(out, r);
 	fputs("<h2>Run</h2>\n<ul>\n", out);
 	if (r->built >= 0)
 		fprintf(out, "<li>builds in the last run: %d built, %d cached, %d failed</li>\n",

@@ -44,4 +44,19 @@ int rep_any_untested(const struct ranking *r);
  * significance rule, the rank rule, the noise target; heap string. */
 char *rep_rule_text(const struct ranking *r);
 
+/* The machine state (report_machine.c).  A study is "busy" when its
+ * largest sampled 1-minute load average exceeds REPORT_BUSY_PER_CORE x the
+ * cores: the measured program itself counts 1, so on 2 cores or more a
+ * busy study had other work competing with it. */
+#define REPORT_BUSY_PER_CORE 0.75
+/* The stored value of a machine key ("governor"), or NULL. */
+const char *rep_machine_value(const struct ranking *r, const char *key);
+/* The busy warning (one sentence, heap), or NULL. */
+char *rep_machine_warning(const struct ranking *r);
+/* "machine:" and one line per key, then the warning; nothing when none is
+ * stored. */
+void rep_machine_text(FILE *out, const struct ranking *r);
+/* ,"machine":{key: value...},"machine_warning":"..." or null */
+void rep_machine_json(FILE *out, const struct ranking *r);
+
 #endif

@@ -151,7 +151,9 @@ static void json_end(FILE *out, const struct ranking *r)
 			fputc(',', out);
 		rep_json_str(out, r->facts.v[i]);
 	}
-	fputs("],\"pareto\":[", out);
+	fputc(']', out);
+	rep_machine_json(out, r);
+	fputs(",\"pareto\":[", out);
 	for (size_t i = 0; i < r->npareto; i++) {
 		const struct rank_pareto *p = &r->pareto[i];
 		fprintf(out, "%s{\"x\":", i ? "," : "");

@@ -100,6 +100,7 @@ static void table_end(FILE *out, const struct ranking *r)
 			r->cached, r->failed);
 	for (size_t i = 0; i < r->facts.n; i++)
 		fprintf(out, "%s\n", r->facts.v[i]);
+	rep_machine_text(out, r);
 }
 
 const struct report_ops report_table = {

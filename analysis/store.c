@@ -33,7 +33,10 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS last_run(study TEXT PRIMARY KEY, built INT, cached INT,"
 	"  failed INT, finished TEXT);"
 	"CREATE TABLE IF NOT EXISTS facts(study TEXT, key TEXT, value TEXT,"
-	"  PRIMARY KEY(study, key));";
+	"  PRIMARY KEY(study, key));"
+	"CREATE TABLE IF NOT EXISTS machine(study TEXT, ord INT, key TEXT, value TEXT,"
+	"  PRIMARY KEY(study, key));"
+	"CREATE TABLE IF NOT EXISTS baselines(name TEXT PRIMARY KEY, study TEXT, saved TEXT);";
 
 /* Columns added to a table after databases were made with it: added when
  * missing, after the columns those databases have, so that both layouts
@@ -398,7 +401,9 @@ char *store_latest_study(struct store *st)
 {
 	sqlite3_stmt *stmt;
 	char *name = NULL;
-	if (sqlite3_prepare_v2(st->db, "SELECT name FROM studies ORDER BY updated DESC, rowid DESC LIMIT 1",
+	/* a saved baseline is the latest only when nothing else is stored */
+	if (sqlite3_prepare_v2(st->db, "SELECT name FROM studies ORDER BY name LIKE '"
+			       STORE_BASELINE_PREFIX "%', updated DESC, rowid DESC LIMIT 1",
 			       -1, &stmt, NULL) != SQLITE_OK)
 		return NULL;
 	if (sqlite3_step(stmt) == SQLITE_ROW)
@@ -431,4 +436,171 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
 	}
 	sqlite3_finalize(s);
 	return v;
+}
+
+int store_put_machine(struct store *st, const char *study, const char *const *keys,
+		      char *const *values, size_t n)
+{
+	int rc = begin(st);
+	if (!rc)
+		rc = exec_bound(st, "DELETE FROM machine WHERE study=?", "t", study);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = exec_bound(st, "INSERT INTO machine VALUES(?,?,?,?)", "titt", study, (int)i,
+				keys[i], values[i] ? values[i] : "unknown");
+	return end(st, rc);
+}
+
+void store_get_machine(struct store *st, const char *study, struct strlist *keys,
+		       struct strlist *values)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM machine WHERE study=? ORDER BY ord",
+			       -1, &s, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		sl_push(keys, (const char *)sqlite3_column_text(s, 0));
+		sl_push(values, (const char *)sqlite3_column_text(s, 1));
+	}
+	sqlite3_finalize(s);
+}
+
+/* The tables a study's rows live in, and the column naming the study */
+static const struct {
+	const char *table, *key;
+} study_tables[] = {
+	{"studies", "name"}, {"configs", "study"}, {"builds", "study"},
+	{"build_sizes", "study"}, {"runs", "study"}, {"samples", "study"},
+	{"last_run", "study"}, {"facts", "study"}, {"machine", "study"},
+};
+
+/* Copy the rows of study `from` in one table as study `to`: the column
+ * list is read from the table, so a column added later is copied too. */
+static int copy_study_rows(struct store *st, const char *table, const char *key,
+			   const char *from, const char *to)
+{
+	char *q = xasprintf("SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
+	sqlite3_stmt *s;
+	struct strbuf cols = {0}, sel = {0};
+	if (sqlite3_prepare_v2(st->db, q, -1, &s, NULL) == SQLITE_OK) {
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			const char *c = (const char *)sqlite3_column_text(s, 0);
+			sb_addf(&cols, "%s%s", cols.len ? "," : "", c);
+			sb_addf(&sel, "%s%s", sel.len ? "," : "", strcmp(c, key) ? c : "?1");
+		}
+		sqlite3_finalize(s);
+	}
+	free(q);
+	char *del = xasprintf("DELETE FROM %s WHERE %s=?", table, key);
+	char *ins = xasprintf("INSERT INTO %s(%s) SELECT %s FROM %s WHERE %s=?2", table,
+			      sb_str(&cols), sb_str(&sel), table, key);
+	int rc = exec_bound(st, del, "t", to);
+	if (!rc)
+		rc = exec_bound(st, ins, "tt", to, from);
+	free(del);
+	free(ins);
+	sb_release(&cols);
+	sb_release(&sel);
+	return rc;
+}
+
+static int count_runs(struct store *st, const char *study)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM runs WHERE study=? AND rep>=1", -1,
+			       &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+int store_baseline_save(struct store *st, const char *name, const char *study, int clear,
+			int *replaced)
+{
+	*replaced = 0;
+	if (!count_runs(st, study))
+		return 1;
+	char *to = xasprintf(STORE_BASELINE_PREFIX "%s", name);
+	*replaced = store_baseline_exists(st, name);
+	int rc = begin(st);
+	for (size_t i = 0; i < ARRAY_SIZE(study_tables) && !rc; i++)
+		rc = copy_study_rows(st, study_tables[i].table, study_tables[i].key, study, to);
+	if (!rc)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO baselines VALUES(?,?,datetime('now'))",
+				"tt", name, study);
+	if (!rc && clear)
+		rc = exec_bound(st, "DELETE FROM samples WHERE study=?", "t", study);
+	if (!rc && clear)
+		rc = exec_bound(st, "DELETE FROM runs WHERE study=?", "t", study);
+	free(to);
+	return end(st, rc);
+}
+
+int store_baseline_exists(struct store *st, const char *name)
+{
+	size_t n;
+	int found = 0;
+	struct store_baseline *b = store_baselines(st, &n);
+	for (size_t i = 0; i < n; i++)
+		found |= !strcmp(b[i].name, name);
+	store_baselines_free(b, n);
+	return found;
+}
+
+int store_baseline_delete(struct store *st, const char *name)
+{
+	char *study = xasprintf(STORE_BASELINE_PREFIX "%s", name);
+	int found = store_baseline_exists(st, name);
+	int rc = found ? begin(st) : 0;
+	for (size_t i = 0; found && i < ARRAY_SIZE(study_tables) && !rc; i++) {
+		char *sql = xasprintf("DELETE FROM %s WHERE %s=?", study_tables[i].table,
+				      study_tables[i].key);
+		rc = exec_bound(st, sql, "t", study);
+		free(sql);
+	}
+	if (found && !rc)
+		rc = exec_bound(st, "DELETE FROM baselines WHERE name=?", "t", name);
+	free(study);
+	if (!found)
+		return 1;
+	return end(st, rc);
+}
+
+struct store_baseline *store_baselines(struct store *st, size_t *n)
+{
+	sqlite3_stmt *s;
+	struct store_baseline *v = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT name, study, saved, (SELECT count(*) FROM runs WHERE "
+			       "runs.study='" STORE_BASELINE_PREFIX "' || name AND rep>=1) "
+			       "FROM baselines ORDER BY saved, rowid",
+			       -1, &s, NULL) != SQLITE_OK)
+		return NULL;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		v = xrealloc(v, (*n + 1) * sizeof(*v));
+		v[*n] = (struct store_baseline){
+			.name = xstrdup((const char *)sqlite3_column_text(s, 0)),
+			.study = xstrdup((const char *)sqlite3_column_text(s, 1)),
+			.saved = xstrdup((const char *)sqlite3_column_text(s, 2)),
+			.runs = sqlite3_column_int(s, 3),
+		};
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	return v;
+}
+
+void store_baselines_free(struct store_baseline *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(b[i].name);
+		free(b[i].study);
+		free(b[i].saved);
+	}
+	free(b);
 }

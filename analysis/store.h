@@ -7,7 +7,10 @@
  * build_sizes (one row per size metric of a build), runs (one row per
  * configuration, workload, run section and repetition, with its outcome),
  * samples (one row per metric of a run), last_run (counts of the latest
- * `run`), facts (meter facts such as which perf events were available).
+ * `run`), facts (meter facts such as which perf events were available),
+ * machine (the machine's state during the study, harness/machine.h's
+ * keys), baselines (named copies of a study, kept as the study
+ * "baseline:NAME").
  *
  * Writes: every store_put_* returns 0, or -1 with nothing of it stored (a
  * failed statement or COMMIT is rolled back, never left half done) and
@@ -119,5 +122,40 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
 /* The study stored most recently (for `report` without --study); heap
  * string or NULL. */
 char *store_latest_study(struct store *st);
+
+/* The machine state of a study: n keys and values in order (the keys of
+ * harness/machine.h), replacing what the study had; one transaction. */
+int store_put_machine(struct store *st, const char *study, const char *const *keys,
+		      char *const *values, size_t n);
+/* The stored machine state of a study, in the order it was stored,
+ * appended to keys and values (nothing when none is stored). */
+void store_get_machine(struct store *st, const char *study, struct strlist *keys,
+		       struct strlist *values);
+
+/*
+ * Baselines: `baseline save NAME` copies every row of a study (configs,
+ * builds, sizes, runs, samples, facts, machine state, counts) to the study
+ * STORE_BASELINE_PREFIX NAME and names it in the table baselines.  A
+ * saved baseline is an ordinary stored study (report --study
+ * baseline:NAME shows it), never the "latest" one unless alone.
+ */
+#define STORE_BASELINE_PREFIX "baseline:"
+struct store_baseline {
+	char *name, *study, *saved; /* saved: UTC "YYYY-MM-DD HH:MM:SS" */
+	int runs;                   /* stored repetitions (rep >= 1) */
+};
+/* Copy study to baseline name, replacing one of that name (*replaced set
+ * to 1 then); with clear, the study's runs and samples are deleted after
+ * (the next `run` measures afresh; builds stay).  One transaction.  0, -1
+ * with the cause in store_errmsg(), or 1 when the study has no runs. */
+int store_baseline_save(struct store *st, const char *name, const char *study, int clear,
+			int *replaced);
+/* 1 when baseline name is saved, else 0. */
+int store_baseline_exists(struct store *st, const char *name);
+/* 0 deleted, 1 no such baseline, -1 failed (store_errmsg()). */
+int store_baseline_delete(struct store *st, const char *name);
+/* Every baseline, oldest first; heap array (*n set). */
+struct store_baseline *store_baselines(struct store *st, size_t *n);
+void store_baselines_free(struct store_baseline *b, size_t n);
 
 #endif

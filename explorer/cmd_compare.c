@@ -14,6 +14,7 @@
 
 static struct {
 	const char *db, *study, *alpha, *min_effect, *metrics, *baseline, *candidate, *format;
+	const char *against;
 } opt;
 
 static const struct option_spec compare_options[] = {
@@ -26,13 +27,17 @@ static const struct option_spec compare_options[] = {
 	{"metric", 'm', OPT_STRING, &opt.metrics, "\"A B\"",
 	 "metrics or selectors to compare, e.g. \"time size.text mem.res\" or "
 	 "\"coremark/iterations_per_sec libcbench/malloc_big1\" (default: the study's)"},
+	{"against", 'a', OPT_STRING, &opt.against, "NAME",
+	 "test the study in --db (--study, else the latest) against the baseline NAME "
+	 "(flagscope baseline save NAME); machine-state differences are listed first"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
 	{NULL},
 };
 
 static const struct command_spec compare_cmd = {
 	.name = "compare",
-	.usage = "OLD.db NEW.db [options] | --db X --baseline LEVELS --candidate LEVELS",
+	.usage = "OLD.db NEW.db [options] | --db X --baseline LEVELS --candidate LEVELS |\n"
+		 "       --against NAME [--db X] [--study S]",
 	.summary = "Decide, per workload and metric, whether NEW is IMPROVED, REGRESSED or\n"
 		   "UNCHANGED against OLD: the ratio of medians with its bootstrap interval, the\n"
 		   "Mann-Whitney p and the sample counts.  Two databases of the same study (say\n"
@@ -49,24 +54,41 @@ static const struct command_spec compare_cmd = {
 		   "\n"
 		   "--baseline and --candidate name a configuration as a study's baseline =\n"
 		   "does: its levels in any order; levels that several configurations have are\n"
-		   "refused, naming them.",
+		   "refused, naming them.\n"
+		   "\n"
+		   "--against NAME pairs the study with the baseline NAME saved from it\n"
+		   "earlier (flagscope baseline --help) by label, as two databases are, and\n"
+		   "lists first what changed in the machine state between the two (CPU,\n"
+		   "cores, governor, boost, frequency range, kernel, VM, pin: \"governor:\n"
+		   "performance -> powersave\"); two databases list them too.",
 	.opts = compare_options,
 };
+
+/* 0 when the database holds baseline name, else -1 with why in err */
+static int against_known(struct store *st, const char *name, struct strbuf *err)
+{
+	int found = store_baseline_exists(st, name);
+	if (!found)
+		sb_addf(err, "%s: no baseline '%s' (see flagscope baseline list; save one with "
+			     "flagscope baseline save %s)", st->path, name, name);
+	return found ? 0 : -1;
+}
 
 int cmd_compare(int argc, char **argv)
 {
 	struct strlist pos = {0}, metrics = {0};
 	struct strbuf err = {0};
 	struct rank_options ro;
-	struct compare_result res;
+	struct compare_result res = {0};
 	memset(&opt, 0, sizeof(opt));
 	opt.format = "table";
 	int rc = options_parse(&compare_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	int by_label = opt.baseline || opt.candidate;
-	if (by_label ? (pos.n || !opt.baseline || !opt.candidate) : pos.n != 2) {
-		error_msg("compare: give OLD.db NEW.db, or --baseline and --candidate labels "
+	if (opt.against ? (pos.n || by_label)
+	    : by_label ? (pos.n || !opt.baseline || !opt.candidate) : pos.n != 2) {
+		error_msg("compare: give OLD.db NEW.db, --baseline and --candidate labels, or --against NAME "
 			  "(see flagscope compare --help)");
 		sl_release(&pos);
 		return 2;
@@ -80,7 +102,15 @@ int cmd_compare(int argc, char **argv)
 	struct store a, b;
 	char *study = NULL, *other = NULL;
 	rc = 2;
-	if (by_label) {
+	if (opt.against) {
+		if (!results_open(opt.db ? opt.db : "flagscope.db", opt.study, &a, &study)) {
+			other = xasprintf(STORE_BASELINE_PREFIX "%s", opt.against);
+			if (!against_known(&a, opt.against, &err) &&
+			    !compare_studies(&a, other, &a, study, &metrics, &ro, &res, &err))
+				rc = 0;
+			store_close(&a);
+		}
+	} else if (by_label) {
 		if (!results_open(opt.db ? opt.db : "flagscope.db", opt.study, &a, &study)) {
 			if (!compare_labels(&a, study, opt.baseline, opt.candidate, &metrics, &ro, &res,
 					    &err))

@@ -6,9 +6,13 @@
 #include "analysis/pivot.h"
 #include "analysis/rank.h"
 #include "analysis/report.h"
+#include "analysis/report_lnt.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/results_args.h"
+
+/* the ranking's formats, and lnt (not a ranking: every sample, per configuration) */
+static const char *const report_formats[] = {"table", "csv", "json", "html", "lnt", NULL};
 
 static struct {
 	struct results_opts r;
@@ -18,7 +22,7 @@ static struct {
 
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_format_names},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_formats},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the report (any format, --pivot too) to FILE instead of stdout"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "SEL",
@@ -56,7 +60,14 @@ static const struct command_spec report_cmd = {
 		   "Formats: table (coloured where a difference is significant, when stdout is\n"
 		   "a terminal and NO_COLOR is unset), csv (one row per workload; no Pareto\n"
 		   "front), json, html (one self-contained file with SVG charts:\n"
-		   "flagscope report --format html -o report.html).\n"
+		   "flagscope report --format html -o report.html), lnt (LNT's JSON report\n"
+		   "format 2, one submission per configuration and line: the configuration\n"
+		   "is LNT's machine, \"STUDY__LABEL\"; the run order llvm_project_revision\n"
+		   "is the start time's digits; tests \"flagscope/WORKLOAD[/RUN]\" carry\n"
+		   "execution_time, compile_time, code_size and mem_bytes; split -l 1 makes\n"
+		   "one file per submission for lnt submit).  Every format but csv and lnt\n"
+		   "ends with the machine state of the study and a warning when its load\n"
+		   "average exceeded 0.75 per core.\n"
 		   "\n"
 		   "--pivot AXIS prints the study as the published libc comparisons do\n"
 		   "(table, csv or json): per block a table of METRIC (per workload and run,\n"
@@ -189,6 +200,17 @@ static int print_pivot(struct store *st, const char *study)
 	return rc;
 }
 
+static int print_lnt(struct store *st, const char *study)
+{
+	FILE *out = output_open();
+	if (!out)
+		return 2;
+	int empty = report_lnt(out, st, study);
+	if (empty)
+		error_msg("%s: study '%s' has no configurations (run it first)", st->path, study);
+	return output_close(out) ? 2 : empty ? 1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct strbuf err = {0};
@@ -200,6 +222,12 @@ int cmd_report(int argc, char **argv)
 	int rc = results_command_start(&report_cmd, argc, argv, &opt.r, &ro, &st, &study);
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if (!strcmp(opt.format, "lnt")) {
+		rc = print_lnt(&st, study);
+		free(study);
+		store_close(&st);
+		return rc;
+	}
 	if (opt.pivot) {
 		rc = print_pivot(&st, study);
 		free(study);

@@ -14,6 +14,7 @@
 #include "explorer/options.h"
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
+#include "harness/machine.h"
 #include "harness/meter.h"
 #include "harness/runner.h"
 #include "pipeline/pipeline.h"
@@ -24,7 +25,8 @@ static struct {
 	int jobs;
 	int dry_run;
 	int repeat;
-	int pin;
+	const char *pin;
+	int force;
 	int quiet;
 	int build_only;
 	const char *db;
@@ -45,7 +47,10 @@ static const struct option_spec run_options[] = {
 	{"workloads", 'w', OPT_STRING, &opt.workloads, "\"A B\"", "run only these workloads"},
 	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
-	{"pin", 0, OPT_INT, &opt.pin, "CPU", "pin measured runs to one CPU"},
+	{"pin", 0, OPT_STRING, &opt.pin, "CPU-LIST",
+	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
+	{"force", 0, OPT_FLAG, &opt.force, NULL,
+	 "start even when isolate = yes finds the machine busy"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
@@ -157,6 +162,29 @@ static int load_study(const char *path, struct study *s)
 	return 0;
 }
 
+/* pin (--pin or the study's) names CPUs this process may use, and
+ * isolate = yes finds a quiet machine (unless --force); 0 or -1 (said). */
+static int check_machine(const struct study *s)
+{
+	struct strbuf why = {0};
+	const char *pin = opt.pin ? opt.pin : s->pin;
+	int rc = 0;
+	if (pin && machine_pin_check(pin, s->run_host != NULL, &why)) {
+		if (opt.pin)
+			error_msg("run: --pin: %s", sb_str(&why));
+		else
+			error_msg("%s:%d: pin: %s", s->path, s->pin_line, sb_str(&why));
+		rc = -1;
+	} else if (s->isolate && !opt.force &&
+		   machine_quiet_check(machine_root(), s->isolate_load, &why)) {
+		error_msg("%s:%d: isolate = yes: %s (wait for a quieter machine, raise isolate_load, or pass --force)",
+			  s->path, s->isolate_line, sb_str(&why));
+		rc = -1;
+	}
+	sb_release(&why);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct strlist pos = {0};
@@ -169,7 +197,6 @@ int cmd_run(int argc, char **argv)
 	memset(&opt, 0, sizeof(opt));
 	opt.jobs = cpu_count();
 	opt.repeat = -1;
-	opt.pin = -1;
 	opt.db = "flagscope.db";
 	opt.format = "table";
 	int rc = options_parse(&run_cmd, argc, argv, &pos);
@@ -179,7 +206,7 @@ int cmd_run(int argc, char **argv)
 	}
 	progress_init(opt.quiet, -1);
 	struct pipeline_options po = {
-		.jobs = opt.jobs, .pin_cpu = opt.pin, .dry_run = opt.dry_run, .shard_n = 1,
+		.jobs = opt.jobs, .pin = opt.pin, .dry_run = opt.dry_run, .shard_n = 1,
 		.meters = opt.meters, .metric = opt.metric,
 		.ev = {.say = progress_say_line, .build_done = progress_build,
 		       .run_done = progress_run, .user = &builds_started,
@@ -201,7 +228,7 @@ int cmd_run(int argc, char **argv)
 	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
 	sl_release(&pos);
 	rc = 2;
-	if (load_study(path, &study))
+	if (load_study(path, &study) || check_machine(&study))
 		goto out;
 	if (study_plan_init(&plan, &study, &opt.sources, &err) || pipeline_prepare(&plan, &po, &err)) {
 		print_error_lines(sb_str(&err));

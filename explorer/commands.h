@@ -23,5 +23,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_slurm(int argc, char **argv);
 int cmd_search(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
 
 #endif

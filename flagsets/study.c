@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cpulist.h"
 #include "base/ini.h"
 #include "flagsets/libc_kind.h"
 #include "workloads/recipe.h"
@@ -258,6 +259,38 @@ static int parse_int(const char *v, int lo, int hi, int *out)
 	return 0;
 }
 
+/* pin, isolate, isolate_load; 1 when name is none of them */
+static int machine_key(struct loader *ld, const char *name, const char *value, int line)
+{
+	struct study *s = ld->s;
+	struct strbuf why = {0};
+	cpu_set_t set;
+	char *end;
+	if (!strcmp(name, "pin")) {
+		if (cpulist_parse(value, &set, &why))
+			load_error(ld, line, "pin: %s", sb_str(&why));
+		free(s->pin);
+		s->pin = xstrdup(value);
+		s->pin_line = line;
+	} else if (!strcmp(name, "isolate")) {
+		s->isolate = !strcmp(value, "yes");
+		s->isolate_line = line;
+		if (!s->isolate && strcmp(value, "no"))
+			load_error(ld, line, "isolate is yes or no, not '%s'", value);
+	} else if (!strcmp(name, "isolate_load")) {
+		double v = strtod(value, &end);
+		if (end == value || *str_trim(end) || !(v >= 0))
+			load_error(ld, line, "isolate_load is a load average per core such as 0.5, not '%s'",
+				   value);
+		else
+			s->isolate_load = v;
+	} else {
+		return 1;
+	}
+	sb_release(&why);
+	return 0;
+}
+
 static void study_key(struct loader *ld, const char *name, const char *value, int line,
 		      int continued)
 {
@@ -323,8 +356,8 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 			sl_release(&s->baseline);
 		sl_split_ws(&s->baseline, value);
 		s->baseline_line = line;
-	} else {
-		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, target, warmup, timeout, metric, meters, baseline)",
+	} else if (machine_key(ld, name, value, line)) {
+		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, target, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
 			   name);
 	}
 }
@@ -631,6 +664,7 @@ void study_init(struct study *s, const char *path)
 	s->max_repeat = 30;
 	s->target = 0.01;
 	s->warmup = 1;
+	s->isolate_load = 0.5;
 }
 
 /* What a study that does not say gets once it is read: its name from the
@@ -737,6 +771,7 @@ void study_release(struct study *s)
 	free(s->name);
 	free(s->description);
 	free(s->metric);
+	free(s->pin);
 	sl_release(&s->workloads);
 	sl_release(&s->meters);
 	sl_release(&s->baseline);

@@ -4,7 +4,8 @@
  *
  * Format (fio-style INI, read with inih):
  *   [study]      name, workloads, repeat (N or auto), max_repeat, target,
- *                baseline, warmup, timeout, metric, meters, description
+ *                baseline, warmup, timeout, metric, meters, description,
+ *                pin (a CPU list), isolate (yes/no), isolate_load
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
  *                level.KEY = value sets a reserved key of that level
  *                (target, cpu, cc, ldflags, libc)
@@ -127,6 +128,11 @@ struct study {
 	char *run_cpu;      /* the study's words for the boards' CPU, or NULL */
 	int run_line;
 	struct study_source *sources; /* [sources], in file order */
+	char *pin;          /* pin = CPU-LIST for the measured programs, or NULL */
+	int pin_line;
+	int isolate;        /* isolate = yes: refuse a busy machine (run --force) */
+	int isolate_line;
+	double isolate_load; /* the 1-minute load per core isolate allows (0.5) */
 	size_t nsources;
 };
 

@@ -254,7 +254,7 @@ static void step_init(struct run_step *st, int warmup)
 			.stdout_path = st->out_path,
 			.stderr_path = st->err_path,
 			.timeout = st->ctx->timeout > 0 ? st->ctx->timeout : run->timeout,
-			.pin_cpu = st->ctx->pin_cpu,
+			.pin = st->ctx->pin,
 		},
 		.scratch = st->scratch,
 		.guests = st->guests.v,

@@ -25,7 +25,7 @@ struct exec_ctx {
 	const struct meter_ops *meters[8]; /* the meters that probed usable */
 	size_t nmeters;
 	struct meter_state mstate;
-	int pin_cpu;    /* -1: none */
+	const char *pin; /* the measured programs' CPU list ("0-1,3"); NULL: none */
 	const struct run_target *target; /* boards over ssh; NULL: here */
 	double timeout; /* > 0 overrides the recipe's */
 	/* a meter's own result beyond measurements, by its contract (NULL: none);

@@ -128,7 +128,6 @@ int cachegrind_run(const char *build_dir, const struct recipe_run *run, const ch
 	struct exec_ctx ctx = {
 		.meters = {&meter_cachegrind},
 		.nmeters = 1,
-		.pin_cpu = -1,
 		/* valgrind runs the program tens of times slower than it runs */
 		.timeout = 60 * (run->timeout > 0 ? run->timeout : 60),
 		.meter_out = out,

@@ -1,6 +1,8 @@
 /* runner.c - the runner table and the native runner */
 #include "harness/runner.h"
 
+#include "base/cpulist.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -31,12 +33,10 @@ static void child_exec(const struct run_spec *spec, int err_pipe)
 	setpgid(0, 0);
 	if (spec->exit_memory)
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-	if (spec->pin_cpu >= 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		CPU_SET(spec->pin_cpu, &set);
+	cpu_set_t set;
+	/* checked before the study (run --pin); a list that fails here runs unpinned */
+	if (spec->pin && !cpulist_parse(spec->pin, &set, NULL))
 		sched_setaffinity(0, sizeof(set), &set);
-	}
 	if (spec->cwd && chdir(spec->cwd))
 		goto fail;
 	int in = open(spec->stdin_path ? spec->stdin_path : "/dev/null", O_RDONLY);

@@ -43,7 +43,7 @@ struct run_spec {
 	const char *stdout_path;
 	const char *stderr_path;
 	double timeout;          /* seconds */
-	int pin_cpu;             /* -1: no pinning */
+	const char *pin;         /* CPU list ("0", "0-1,3", base/cpulist.h); NULL: no pinning */
 	int exit_memory;         /* stop the program at its exit (ptrace) and read
 				    its memory figures while it still exists */
 	const struct run_target *target; /* ssh: the board(s); NULL: run here */

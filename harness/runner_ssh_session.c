@@ -326,9 +326,9 @@ static void request_words(const struct run_spec *spec, const struct remote_argv 
 		sl_push(words, "-i");
 		sl_push(words, ra->stdin_path);
 	}
-	if (spec->pin_cpu >= 0) {
+	if (spec->pin) { /* one CPU: run --pin refuses a list for boards */
 		sl_push(words, "-c");
-		sl_push_owned(words, xasprintf("%d", spec->pin_cpu));
+		sl_push(words, spec->pin);
 	}
 	if (ra->perf_events) {
 		sl_push(words, "-e");

@@ -19,6 +19,9 @@ void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
 	pl->store = st;
 	pl->opt = o;
 	pl->metric = o->metric ? o->metric : p->study.metric;
+	pl->exec.pin = o->pin ? o->pin : p->study.pin;
+	/* before the builds, so load.before is the machine's, not flagscope's */
+	machine_read(&pl->machine, machine_root(), pl->exec.pin);
 	pthread_mutex_init(&pl->lock, NULL);
 	/* Test hook (tests/it_store_full.sh): a database that fills up after
 	 * N pages fails its writes as a full disk does (SQLITE_FULL). */
@@ -33,6 +36,7 @@ void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
 void pipeline_release(struct pipeline *pl)
 {
 	pthread_mutex_destroy(&pl->lock);
+	machine_release(&pl->machine);
 	sb_release(&pl->store_error);
 }
 
@@ -214,7 +218,6 @@ static void setup_meters(struct pipeline *pl)
 	else
 		sl_split_ws(&names, meter_names());
 	pl->exec.runner = &runner_native;
-	pl->exec.pin_cpu = o->pin_cpu;
 	if (p->study.run_host) {
 		pl->target = (struct run_target){
 			.host = p->study.run_host, .port = p->study.run_port,
@@ -284,6 +287,28 @@ static int board_facts(struct pipeline *pl, struct strbuf *err)
 	return 0;
 }
 
+/* The machine state is stored before the runs (an interrupted study
+ * keeps it) and again with the load during and after them; a rerun that
+ * runs nothing leaves the state of the runs stored. */
+static void run_watched(struct pipeline *pl)
+{
+	const char *study = pl->plan->study.name;
+	struct machine_watch watch;
+	struct strlist keys = {0}, values = {0};
+	store_get_machine(pl->store, study, &keys, &values);
+	if (!keys.n)
+		pipeline_stored(pl, store_put_machine(pl->store, study, machine_key_names,
+						      pl->machine.v, MACHINE_NKEYS));
+	sl_release(&keys);
+	sl_release(&values);
+	machine_watch_start(&watch, machine_root());
+	pipeline_schedule(pl);
+	machine_finish(&pl->machine, machine_root(), machine_watch_stop(&watch));
+	if (pl->runs_done && !pl->store_failed)
+		pipeline_stored(pl, store_put_machine(pl->store, study, machine_key_names,
+						      pl->machine.v, MACHINE_NKEYS));
+}
+
 enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
 {
 	setup_meters(pl);
@@ -293,7 +318,7 @@ enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
 		return PIPELINE_FAILED;
 	if (pl->store_failed)
 		return store_failed(pl, err);
-	pipeline_schedule(pl);
+	run_watched(pl);
 	if (pl->exec.target)
 		runner_ssh_release();
 	return pl->store_failed ? store_failed(pl, err) : PIPELINE_OK;

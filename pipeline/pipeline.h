@@ -28,6 +28,7 @@
 #include "flagsets/study.h"
 #include "harness/build.h"
 #include "harness/execute.h"
+#include "harness/machine.h"
 #include "harness/runner.h"
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
@@ -96,7 +97,7 @@ struct pipeline_events {
 
 struct pipeline_options {
 	int jobs;           /* builds at a time */
-	int pin_cpu;        /* -1: none */
+	const char *pin;    /* CPU list for the measured programs; NULL: the study's pin = */
 	int dry_run;        /* prepare without probing flags */
 	int shard_i, shard_n; /* 0/1: everything */
 	const char *meters; /* NULL: the study's, else every usable one */
@@ -137,6 +138,7 @@ struct pipeline {
 	const struct pipeline_options *opt;
 	const char *metric; /* what repeat = auto closes items on */
 	struct exec_ctx exec;
+	struct machine_state machine; /* read by pipeline_init, stored by pipeline_run */
 	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
 	double started;

@@ -18,6 +18,19 @@
 #include "analysis/store.h"
 #include "tests/testlib.h"
 
+/* The number a query such as "SELECT count(*) ..." answers, or -1. */
+static inline long synth_count(struct store *st, const char *sql)
+{
+	sqlite3_stmt *s;
+	long n = -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			n = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	return n;
+}
+
 /* The id a label gets; static buffer. */
 static inline const char *synth_id(const char *label)
 {

@@ -45,7 +45,7 @@ static void *work(void *arg)
 	struct recipe_run run = {.name = "", .args = "prog", .timeout = 30,
 				 .tolerate = (char *)near_tolerance};
 	struct build b = {.dir = w->dir, .out_dir = xasprintf("%s/out", w->dir)};
-	struct exec_ctx ctx = {.runner = &runner_native, .pin_cpu = -1};
+	struct exec_ctx ctx = {.runner = &runner_native};
 	for (int i = 0; i < NRUNS; i++) {
 		struct exec_result res;
 		execute_run(&ctx, &b, &run, w->dir, 0, w->ref, NULL, &res);
@@ -158,7 +158,7 @@ static void check_hooks(const char *dir)
 	char *prog = test_write(out, "prog", "#!/bin/sh\n[ \"$1\" = die ] && kill -SEGV $$\necho ok\n");
 	chmod(prog, 0755);
 	struct build b = {.dir = bdir, .out_dir = out};
-	struct exec_ctx ctx = {.runner = &runner_fake, .pin_cpu = -1,
+	struct exec_ctx ctx = {.runner = &runner_fake,
 			       .meters = {&meter_rusage}, .nmeters = 1};
 	struct recipe_run good = {.name = "", .args = "prog", .timeout = 10};
 	struct recipe_run bad = {.name = "", .args = "prog die", .timeout = 10};

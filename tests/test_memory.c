@@ -18,7 +18,7 @@
 static int run(char *const argv[], const char *dir, int traced, double timeout,
 	       struct run_result *r)
 {
-	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = timeout, .pin_cpu = -1,
+	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = timeout,
 				.exit_memory = traced};
 	struct strbuf err = {0};
 	int rc = runner_native.exec(&spec, r, &err);

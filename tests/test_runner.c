@@ -20,8 +20,7 @@ static int run_sh(const char *dir, const char *script, double timeout, struct ru
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
 	char *out = xasprintf("%s/stdout", dir);
-	struct run_spec spec = {.argv = argv, .cwd = dir, .stdout_path = out, .timeout = timeout,
-				.pin_cpu = -1};
+	struct run_spec spec = {.argv = argv, .cwd = dir, .stdout_path = out, .timeout = timeout};
 	struct strbuf err = {0};
 	int rc = runner_native.exec(&spec, r, &err);
 	sb_release(&err);
@@ -60,14 +59,14 @@ static void check_runner(const char *dir)
 		"rusage user %.3f sys %.3f rss %ld", r.user, r.sys, r.maxrss_kb);
 	/* a program that cannot start is an error, not a run */
 	char *argv[] = {"/nonexistent/program", NULL};
-	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = 5, .pin_cpu = -1};
+	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = 5};
 	struct strbuf err = {0};
 	T_CHECK(runner_native.exec(&spec, &r, &err) == -1 && strstr(sb_str(&err), "cannot start"),
 		"missing program: %s", sb_str(&err));
 	sb_release(&err);
 	/* pinning to CPU 0 still runs */
 	char *argv2[] = {"/bin/true", NULL};
-	struct run_spec pinned = {.argv = argv2, .cwd = dir, .timeout = 5, .pin_cpu = 0};
+	struct run_spec pinned = {.argv = argv2, .cwd = dir, .timeout = 5, .pin = "0"};
 	T_CHECK(!runner_native.exec(&pinned, &r, &err) && r.exited && r.status == 0, "pinned");
 	sb_release(&err);
 	free(out);

@@ -97,7 +97,7 @@ static void run_it(char **argv, const char *stdin_path, double timeout, struct o
 	mkdir_p(cwd, 0755);
 	struct run_spec spec = {.argv = argv, .cwd = cwd, .stdin_path = stdin_path,
 				.stdout_path = out, .stderr_path = errp, .timeout = timeout,
-				.pin_cpu = -1, .target = &target};
+				.target = &target};
 	memset(o, 0, sizeof(*o));
 	o->rc = runner_ssh.exec(&spec, &o->r, &o->err);
 	o->out = file_read(out, NULL);
@@ -406,7 +406,7 @@ static int mode_bench(int n)
 	char *cwd = xasprintf("%s/run", dir), *out = xasprintf("%s/run/stdout", dir);
 	mkdir_p(cwd, 0755);
 	struct run_spec spec = {.argv = argv, .cwd = cwd, .stdout_path = out, .timeout = 30,
-				.pin_cpu = -1, .target = &target};
+				.target = &target};
 	struct run_result r;
 	struct strbuf err = {0};
 	double t0 = now_seconds();
@@ -450,7 +450,7 @@ static void *par_thread(void *arg)
 	mkdir_p(cwd, 0755);
 	char *argv[] = {p->prog, "sleep", "3", NULL};
 	struct run_spec spec = {.argv = argv, .cwd = cwd, .stdout_path = out, .timeout = 60,
-				.pin_cpu = -1, .target = &target};
+				.target = &target};
 	struct run_result r;
 	struct strbuf err = {0};
 	p->rc = runner_ssh.exec(&spec, &r, &err);

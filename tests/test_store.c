@@ -16,7 +16,7 @@
 #include "analysis/merge.h"
 #include "analysis/results.h"
 #include "analysis/store.h"
-#include "tests/testlib.h"
+#include "tests/synthdb.h"
 
 #include <unistd.h>
 
@@ -24,14 +24,7 @@ static char *dir;
 
 static long count(struct store *st, const char *sql)
 {
-	sqlite3_stmt *s;
-	long n = -1;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) == SQLITE_OK) {
-		if (sqlite3_step(s) == SQLITE_ROW)
-			n = sqlite3_column_int64(s, 0);
-		sqlite3_finalize(s);
-	}
-	return n;
+	return synth_count(st, sql);
 }
 
 /* The tables and rows flagscope wrote before build_sizes and the studies'

@@ -191,7 +191,7 @@ static int run_study(struct search_pipeline *pl, struct study *study, const char
 	struct study_plan plan = {0};
 	struct store st = {0};
 	struct pipeline_options o = {
-		.jobs = pl->jobs > 0 ? pl->jobs : 1, .pin_cpu = -1, .shard_n = 1,
+		.jobs = pl->jobs > 0 ? pl->jobs : 1, .shard_n = 1,
 		.ev = {.say = log_line, .build_done = log_build, .run_done = log_run, .user = lf,
 		       .log = lf},
 	};

@@ -1,0 +1,139 @@
+/*
+ * cmd_baseline.c - flagscope baseline save|list|delete: named copies of a
+ * stored study, kept in the same database (analysis/store.h), for
+ * `compare --against NAME` to test a later run against.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/results_args.h"
+
+static const char *const format_choices[] = {"table", "json", NULL};
+
+static struct {
+	const char *db, *study, *format;
+	int keep;
+} opt;
+
+static const struct option_spec baseline_options[] = {
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
+	{"study", 's', OPT_STRING, &opt.study, "NAME", "save: which study (default: the latest stored)"},
+	{"keep", 0, OPT_FLAG, &opt.keep, NULL,
+	 "save: leave the study's runs in place (the next run of it then measures nothing new)"},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "list: output format", format_choices},
+	{NULL},
+};
+
+static const struct command_spec baseline_cmd = {
+	.name = "baseline",
+	.usage = "save NAME | list | delete NAME [options]",
+	.summary = "Keep a study's results as a named baseline, to test a later run of it\n"
+		   "against: flagscope compare --against NAME.  A baseline is a copy of every\n"
+		   "row of the study (configurations, builds, runs, samples, facts and the\n"
+		   "machine state) in the same database, stored as the study baseline:NAME\n"
+		   "(report --study baseline:NAME shows it).",
+	.details = "save NAME copies the study (replacing a baseline of that name), then\n"
+		   "clears the study's runs and samples so that the next `flagscope run`\n"
+		   "measures afresh (builds stay cached); --keep leaves them.  list shows\n"
+		   "each baseline with its study, when it was saved and its runs; delete\n"
+		   "removes one.  Exit status: 0 done, 1 no such baseline or nothing to\n"
+		   "save, 2 bad usage or a database that cannot be read or written.",
+	.opts = baseline_options,
+};
+
+static int baseline_save(struct store *st, const char *name)
+{
+	char *study = opt.study ? xstrdup(opt.study) : store_latest_study(st);
+	if (!study || str_starts_with(study, STORE_BASELINE_PREFIX)) {
+		error_msg("%s: no study to save (run one first, or name it with --study)", st->path);
+		free(study);
+		return 1;
+	}
+	int replaced;
+	int rc = store_baseline_save(st, name, study, !opt.keep, &replaced);
+	if (rc < 0)
+		error_msg("%s: cannot save baseline '%s': %s (make the database writable, or free space)",
+			  st->path, name, store_errmsg(st));
+	else if (rc > 0)
+		error_msg("%s: study '%s' has no runs to save (run it first, or name another with --study)",
+			  st->path, study);
+	else
+		printf("%s baseline %s: study %s%s\n", replaced ? "replaced" : "saved", name, study,
+		       opt.keep ? "" : " (its runs were cleared: the next run measures afresh)");
+	free(study);
+	return rc < 0 ? 2 : rc;
+}
+
+static void baseline_print(const struct store_baseline *b, size_t n)
+{
+	if (!strcmp(opt.format, "json")) {
+		struct strbuf sb = {0};
+		sb_add(&sb, "[");
+		for (size_t i = 0; i < n; i++) {
+			sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
+			sb_add_json(&sb, b[i].name);
+			sb_add(&sb, ",\"study\":");
+			sb_add_json(&sb, b[i].study);
+			sb_add(&sb, ",\"saved\":");
+			sb_add_json(&sb, b[i].saved);
+			sb_addf(&sb, ",\"runs\":%d}", b[i].runs);
+		}
+		printf("%s]\n", sb_str(&sb));
+		sb_release(&sb);
+		return;
+	}
+	if (!n)
+		printf("no baselines (save one with flagscope baseline save NAME)\n");
+	for (size_t i = 0; i < n; i++)
+		printf("%-20s study %-20s saved %s UTC, %d runs\n", b[i].name, b[i].study, b[i].saved,
+		       b[i].runs);
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	struct strbuf err = {0};
+	struct store st;
+	memset(&opt, 0, sizeof(opt));
+	opt.db = "flagscope.db";
+	opt.format = "table";
+	int rc = options_parse(&baseline_cmd, argc, argv, &pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	const char *verb = pos.n ? pos.v[0] : "";
+	int named = !strcmp(verb, "save") || !strcmp(verb, "delete");
+	if (!(named ? pos.n == 2 && *pos.v[1] : !strcmp(verb, "list") && pos.n == 1)) {
+		error_msg("baseline: give save NAME, list or delete NAME (see flagscope baseline --help)");
+		sl_release(&pos);
+		return 2;
+	}
+	if (store_open(&st, opt.db, 0, &err)) {
+		error_msg("%s", sb_str(&err));
+		sb_release(&err);
+		sl_release(&pos);
+		return 2;
+	}
+	if (!strcmp(verb, "save")) {
+		rc = baseline_save(&st, pos.v[1]);
+	} else if (!strcmp(verb, "delete")) {
+		rc = store_baseline_delete(&st, pos.v[1]);
+		if (rc > 0)
+			error_msg("%s: no baseline '%s' (see flagscope baseline list)", opt.db, pos.v[1]);
+		else if (rc < 0)
+			error_msg("%s: cannot delete baseline '%s': %s", opt.db, pos.v[1],
+				  store_errmsg(&st));
+		else
+			printf("deleted baseline %s\n", pos.v[1]);
+		rc = rc < 0 ? 2 : rc;
+	} else {
+		size_t n;
+		struct store_baseline *b = store_baselines(&st, &n);
+		baseline_print(b, n);
+		store_baselines_free(b, n);
+	}
+	store_close(&st);
+	sl_release(&pos);
+	return rc;
+}
