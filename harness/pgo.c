@@ -161,7 +161,7 @@ static int pgo_train(struct build *gen, const struct recipe_run *t, char **profi
 	if (workload_inputs(gen->recipe, &in_dir, err)) {
 		rc = -1;
 	} else {
-		struct exec_ctx ctx = {.runner = &runner_native, .pin_cpu = -1};
+		struct exec_ctx ctx = {.runner = &runner_native};
 		struct exec_result res;
 		execute_run(&ctx, gen, t, in_dir, 0, NULL, NULL, &res);
 		if (res.outcome != OUTCOME_OK) {
