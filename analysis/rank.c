@@ -12,6 +12,7 @@ void rank_options_default(struct rank_options *o)
 {
 	*o = (struct rank_options){
 		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
+		.settle_level = RANK_SETTLE_LEVEL,
 	};
 }
 
@@ -339,11 +340,37 @@ static int by_value(const void *a, const void *b)
 	return ia < ib ? -1 : ia > ib;
 }
 
-/* Not significantly different from the group's leader (see rank.h). */
+/* Every item's samples equal in both (identical binaries reusing one
+ * set of runs): the same program, whatever the bootstrap says. */
+static int same_samples(const struct sample_table *t, size_t a, size_t b)
+{
+	for (size_t w = 0; w < t->nitems; w++) {
+		size_t na, nb;
+		double *x = cell(t, a, w, &na), *y = cell(t, b, w, &nb);
+		if (na != nb || (na && memcmp(x, y, na * sizeof(*x))))
+			return 0;
+	}
+	return 1;
+}
+
+/* How sure the verdict is (see rank.h, "Settled"): the share of the
+ * bootstrap's geometric means outside the verdict's own region. */
+static double change_probability(const struct ranking *r, int same, double gm, const double *boot)
+{
+	double me = r->opt.min_effect;
+	double lo = same ? 1 - me : gm < 1 ? -INFINITY : 1 + me;
+	double hi = same ? 1 + me : gm < 1 ? 1 - me : INFINITY;
+	double in = stats_fraction_within(boot, (size_t)r->opt.iters, lo, hi);
+	return isnan(in) ? 1 : 1 - in;
+}
+
+/* Not significantly different from the group's leader (see rank.h); the
+ * verdict's change probability in *p_change. */
 static int same_group(const struct ranking *r, const struct sample_table *t, size_t lead,
-		      size_t c, struct rng *rng)
+		      size_t c, struct rng *rng, double *p_change)
 {
 	struct sample_pair *pairs = xcalloc(t->nitems ? t->nitems : 1, sizeof(*pairs));
+	double *boot = xcalloc(r->opt.iters > 0 ? (size_t)r->opt.iters : 1, sizeof(*boot));
 	size_t np = 0;
 	int untested = 0;
 	for (size_t w = 0; w < t->nitems; w++) {
@@ -356,26 +383,55 @@ static int same_group(const struct ranking *r, const struct sample_table *t, siz
 	}
 	double gm, lo, hi;
 	int same = 1;
+	*p_change = 1;
 	if (np && !untested &&
-	    !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo, &hi))
+	    !stats_geomean_ratio_boot(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo,
+				      &hi, boot)) {
 		same = (lo <= 1 && hi >= 1) || fabs(gm - 1) < r->opt.min_effect * (1 - 1e-9);
+		*p_change = change_probability(r, same, gm, boot);
+	}
+	if (np && same_samples(t, lead, c))
+		*p_change = 0;
+	free(boot);
 	free(pairs);
 	return same;
+}
+
+/* The fewest runs of an item in configuration c. */
+static size_t fewest_runs(const struct sample_table *t, size_t c)
+{
+	size_t least = 0;
+	for (size_t w = 0; w < t->nitems; w++) {
+		size_t n;
+		cell(t, c, w, &n);
+		if (w == 0 || n < least)
+			least = n;
+	}
+	return least;
 }
 
 static void assign_ranks(struct ranking *r, const struct sample_table *t, struct rng *rng)
 {
 	size_t *order = xcalloc(r->n ? r->n : 1, sizeof(size_t)), m = 0;
-	for (size_t c = 0; c < r->n; c++)
+	for (size_t c = 0; c < r->n; c++) {
+		r->configs[c].versus = -1;
+		r->configs[c].p_change = NAN;
 		if (!isnan(rank_value(r, &r->configs[c])))
 			order[m++] = c;
+	}
 	sort_r = r;
 	qsort(order, m, sizeof(size_t), by_value);
 	size_t lead = 0;
 	for (size_t k = 0; k < m; k++) {
-		if (k == 0 || !same_group(r, t, order[lead], order[k], rng))
-			lead = k;
-		r->configs[order[k]].rank = (int)lead + 1;
+		struct rank_config *rc = &r->configs[order[k]];
+		if (k > 0) {
+			rc->versus = (int)order[lead];
+			size_t a = fewest_runs(t, order[k]), b = fewest_runs(t, order[lead]);
+			rc->versus_runs = a < b ? a : b;
+			if (!same_group(r, t, order[lead], order[k], rng, &rc->p_change))
+				lead = k;
+		}
+		rc->rank = (int)lead + 1;
 	}
 	free(order);
 }
@@ -616,4 +672,28 @@ char *ranking_why_unranked(const struct ranking *r)
 		return xasprintf("nothing ranked: no workload has samples of %s", r->metric);
 	return xasprintf("nothing ranked: no configuration could be compared with the baseline%s%s",
 			 base ? " " : "", base ? base->label : "");
+}
+
+size_t ranking_fragile(const struct ranking *r)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < r->n; c++)
+		n += rank_config_fragile(r, &r->configs[c]);
+	return n;
+}
+
+int rank_config_fragile(const struct ranking *r, const struct rank_config *c)
+{
+	return c->rank && c->versus >= 0 && !(c->p_change <= r->opt.settle_level);
+}
+
+char *rank_config_fragility(const struct ranking *r, const struct rank_config *c)
+{
+	if (!rank_config_fragile(r, c))
+		return NULL;
+	return xasprintf("%s vs %s: not settled after %zu runs (%s with probability %.2f)",
+			 c->label, r->configs[c->versus].label, c->versus_runs,
+			 c->rank == r->configs[c->versus].rank ? "the tie would break"
+							       : "the order would change or tie",
+			 c->p_change);
 }

@@ -111,6 +111,18 @@ char *rep_left_out_text(const struct ranking *r)
 	return sb_detach(&sb);
 }
 
+char *rep_fragile_text(const struct ranking *r)
+{
+	struct strbuf sb = {0};
+	for (size_t c = 0; c < r->n; c++) {
+		char *line = rank_config_fragility(r, &r->configs[c]);
+		if (line)
+			sb_addf(&sb, "%s\n", line);
+		free(line);
+	}
+	return sb_detach(&sb);
+}
+
 void rep_item_ci(char *buf, size_t n, const struct rank_item *it)
 {
 	if (it->untested)

@@ -70,7 +70,6 @@ static void json_key_num(FILE *out, const char *key, double v)
 static void json_config(FILE *out, const struct ranking *r, const struct rank_config *c,
 			size_t index)
 {
-	(void)r;
 	fprintf(out, "%s{\"label\":", index ? "," : "");
 	rep_json_str(out, c->label);
 	fprintf(out, ",\"id\":\"%s\",\"rank\":", c->id);
@@ -96,6 +95,9 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 	json_key_str(out, "sysroot", c->sysroot);
 	json_key_str(out, "notes", c->notes);
 	fprintf(out, ",\"untested\":%s", c->untested ? "true" : "false");
+	json_key_str(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
+	json_key_num(out, "p_change", c->p_change);
+	fprintf(out, ",\"settled\":%s", rank_config_fragile(r, c) ? "false" : "true");
 	fputs(",\"workloads\":[", out);
 }
 
@@ -150,6 +152,16 @@ static void json_end(FILE *out, const struct ranking *r)
 		if (i)
 			fputc(',', out);
 		rep_json_str(out, r->facts.v[i]);
+	}
+	fputs("],\"fragile\":[", out);
+	for (size_t c = 0, first = 1; c < r->n; c++) {
+		char *line = rank_config_fragility(r, &r->configs[c]);
+		if (line) {
+			fputs(first ? "" : ",", out);
+			rep_json_str(out, line);
+			first = 0;
+		}
+		free(line);
 	}
 	fputs("],\"pareto\":[", out);
 	for (size_t i = 0; i < r->npareto; i++) {
