@@ -73,6 +73,28 @@ static void load_facts(struct store *st, const char *study, struct rank_config *
 	sqlite3_finalize(s);
 }
 
+/* The "identical.ID.WORKLOAD" facts (pipeline/identical.c): the label of
+ * the configuration whose runs c reuses, and on which workloads. */
+static void load_identical(struct store *st, struct ranking *r, struct rank_config *c)
+{
+	sqlite3_stmt *s = NULL;
+	char *prefix = xasprintf("identical.%s.", c->id);
+	sqlite3_prepare_v2(st->db, "SELECT substr(key, length(?2) + 1), value FROM facts "
+				   "WHERE study=?1 AND substr(key, 1, length(?2))=?2 ORDER BY key",
+			   -1, &s, NULL);
+	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, prefix, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *src = (const char *)sqlite3_column_text(s, 1);
+		for (size_t k = 0; src && k < r->n && !c->identical_to; k++)
+			if (!strcmp(r->configs[k].id, src))
+				c->identical_to = xstrdup(r->configs[k].label);
+		sl_push_owned(&c->identical_on, col_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	free(prefix);
+}
+
 static void load_configs(struct store *st, struct ranking *r)
 {
 	size_t n;
@@ -95,6 +117,8 @@ static void load_configs(struct store *st, struct ranking *r)
 			r->baseline = (int)i;
 		load_facts(st, r->study, c);
 	}
+	for (size_t i = 0; i < n; i++)
+		load_identical(st, r, &r->configs[i]);
 	free(rc);
 }
 
@@ -596,6 +620,8 @@ void ranking_release(struct ranking *r)
 		free(rc->notes);
 		free(rc->detail);
 		free(rc->facts);
+		free(rc->identical_to);
+		sl_release(&rc->identical_on);
 	}
 	for (size_t i = 0; i < r->npareto; i++) {
 		free(r->pareto[i].x);

@@ -125,6 +125,10 @@ struct rank_config {
 	char *detail; /* the first problem, "crc32: killed by signal 11" */
 	struct rank_item *items;
 	size_t nitems;
+	char *identical_to; /* the label of the configuration whose runs it
+			       reuses (identical builds, pipeline/identical.c),
+			       or NULL */
+	struct strlist identical_on; /* the workloads it reuses them on */
 	char *facts; /* JSON array with each build's ELF facts (an array, one
 			object per binary, see harness/elf.h), or NULL */
 };

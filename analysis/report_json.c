@@ -61,6 +61,14 @@ static void json_key_str(FILE *out, const char *key, const char *v)
 	rep_json_str(out, v);
 }
 
+static void json_key_str_or_null(FILE *out, const char *key, const char *v)
+{
+	if (v)
+		json_key_str(out, key, v);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
 static void json_key_num(FILE *out, const char *key, double v)
 {
 	fprintf(out, ",\"%s\":", key);
@@ -95,9 +103,16 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 	json_key_str(out, "sysroot", c->sysroot);
 	json_key_str(out, "notes", c->notes);
 	fprintf(out, ",\"untested\":%s", c->untested ? "true" : "false");
-	json_key_str(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
+	json_key_str_or_null(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
 	json_key_num(out, "p_change", c->p_change);
 	fprintf(out, ",\"settled\":%s", rank_config_fragile(r, c) ? "false" : "true");
+	json_key_str_or_null(out, "identical_to", c->identical_to);
+	fputs(",\"identical_on\":[", out);
+	for (size_t i = 0; i < c->identical_on.n; i++) {
+		fputs(i ? "," : "", out);
+		rep_json_str(out, c->identical_on.v[i]);
+	}
+	fputc(']', out);
 	fputs(",\"workloads\":[", out);
 }
 

@@ -136,7 +136,7 @@ static int load_study(const char *path, struct study *s)
 	}
 	if (opt.repeat > 0) {
 		s->repeat = opt.repeat;
-		s->repeat_auto = 0;
+		s->repeat_auto = s->repeat_stable = 0;
 	}
 	if (opt.workloads) {
 		struct strlist only = {0};

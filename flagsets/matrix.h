@@ -26,6 +26,8 @@ struct config {
 	char *notes;     /* flags the harness had to add and why, or NULL */
 	size_t *levels;  /* level index per axis */
 	int is_baseline;
+	int noise_floor; /* run --noise-floor's copy of the baseline: its own
+			    id and build, never sharing another's runs */
 };
 
 struct matrix {

@@ -250,11 +250,19 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		free(s->description);
 		s->description = xstrdup(value);
 	} else if (!strcmp(name, "repeat")) {
-		if (!strcmp(value, "auto"))
-			s->repeat_auto = 1;
-		else if (parse_int(value, 1, 100000, &s->repeat))
-			load_error(ld, line, "repeat must be a whole number from 1 or 'auto', not '%s' (write e.g. 'repeat = 5')",
+		s->repeat_auto = !strcmp(value, "auto");
+		s->repeat_stable = !strcmp(value, "stable");
+		if (!s->repeat_auto && !s->repeat_stable && parse_int(value, 1, 100000, &s->repeat))
+			load_error(ld, line, "repeat must be a whole number from 1, 'stable' or 'auto', not '%s' (write e.g. 'repeat = 5')",
 				   value);
+	} else if (!strcmp(name, "max_seconds")) {
+		char *end;
+		double t = strtod(value, &end);
+		if (end == value || *str_trim(end) || !(t > 0))
+			load_error(ld, line, "max_seconds must be a positive number of seconds, not '%s'",
+				   value);
+		else
+			s->max_seconds = t;
 	} else if (!strcmp(name, "max_repeat")) {
 		if (parse_int(value, 2, 100000, &s->max_repeat))
 			load_error(ld, line, "max_repeat must be a whole number from 2, not '%s'", value);
@@ -298,7 +306,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		sl_split_ws(&s->baseline, value);
 		s->baseline_line = line;
 	} else {
-		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, target, warmup, timeout, metric, meters, baseline)",
+		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, max_seconds, target, warmup, timeout, metric, meters, baseline)",
 			   name);
 	}
 }
@@ -599,6 +607,7 @@ void study_init(struct study *s, const char *path)
 	s->repeat = 5;
 	s->max_repeat = 30;
 	s->target = 0.01;
+	s->max_seconds = 300;
 	s->warmup = 1;
 }
 
@@ -627,6 +636,7 @@ static void fill_defaults(struct study *s)
 int study_load(const char *path, struct study *s, struct strbuf *err)
 {
 	study_init(s, path);
+	s->repeat_stable = 1; /* unless the file says `repeat` */
 	struct loader ld = {.s = s, .errors = err};
 	struct strbuf syntax = {0};
 	if (ini_load_sections(path, on_item, on_section, &ld, &syntax)) {

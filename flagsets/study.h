@@ -3,7 +3,8 @@
  * combinations to skip, which configuration is the baseline.
  *
  * Format (fio-style INI, read with inih):
- *   [study]      name, workloads, repeat (N or auto), max_repeat, target,
+ *   [study]      name, workloads, repeat (stable, N or auto), max_repeat,
+ *                max_seconds, target,
  *                baseline, warmup, timeout, metric, meters, description
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
  *                level.KEY = value sets a reserved key of that level
@@ -99,6 +100,9 @@ struct study {
 	int workloads_line;
 	int repeat;      /* fixed repetitions, or the first round of repeat = auto */
 	int repeat_auto; /* repeat = auto: go on until every interval is narrow */
+	int repeat_stable; /* repeat = stable (a loaded study's default): go on
+			      until every rank verdict is settled (rank.h) */
+	double max_seconds; /* stable: stop measuring after this long (300) */
 	int max_repeat;  /* auto: stop here (default 30); the rest is NOISY */
 	double target;   /* auto: relative half-width of the median's 95% interval (0.01) */
 	int warmup;
