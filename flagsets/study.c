@@ -232,6 +232,18 @@ static int parse_int(const char *v, int lo, int hi, int *out)
 	return 0;
 }
 
+/* timeout, max_seconds: a positive number of seconds */
+static void seconds_key(struct loader *ld, int line, const char *name, const char *value,
+			double *out)
+{
+	char *end;
+	double t = strtod(value, &end);
+	if (end == value || *str_trim(end) || !(t > 0))
+		load_error(ld, line, "%s must be a positive number of seconds, not '%s'", name, value);
+	else
+		*out = t;
+}
+
 static void study_key(struct loader *ld, const char *name, const char *value, int line,
 		      int continued)
 {
@@ -256,13 +268,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 			load_error(ld, line, "repeat must be a whole number from 1, 'stable' or 'auto', not '%s' (write e.g. 'repeat = 5')",
 				   value);
 	} else if (!strcmp(name, "max_seconds")) {
-		char *end;
-		double t = strtod(value, &end);
-		if (end == value || *str_trim(end) || !(t > 0))
-			load_error(ld, line, "max_seconds must be a positive number of seconds, not '%s'",
-				   value);
-		else
-			s->max_seconds = t;
+		seconds_key(ld, line, name, value, &s->max_seconds);
 	} else if (!strcmp(name, "max_repeat")) {
 		if (parse_int(value, 2, 100000, &s->max_repeat))
 			load_error(ld, line, "max_repeat must be a whole number from 2, not '%s'", value);
@@ -285,13 +291,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 			load_error(ld, line, "warmup must be a whole number from 1 to 100, not '%s' "
 				   "(the first warm-up run validates the output)", value);
 	} else if (!strcmp(name, "timeout")) {
-		char *end;
-		double t = strtod(value, &end);
-		if (end == value || *str_trim(end) || !(t > 0))
-			load_error(ld, line, "timeout must be a positive number of seconds, not '%s'",
-				   value);
-		else
-			s->timeout = t;
+		seconds_key(ld, line, name, value, &s->timeout);
 	} else if (!strcmp(name, "metric")) {
 		free(s->metric);
 		s->metric = xstrdup(value);
