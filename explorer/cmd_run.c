@@ -27,6 +27,7 @@ static struct {
 	int pin;
 	int quiet;
 	int build_only;
+	int noise_floor;
 	const char *db;
 	const char *format;
 	const char *workloads;
@@ -48,6 +49,8 @@ static const struct option_spec run_options[] = {
 	{"pin", 0, OPT_INT, &opt.pin, "CPU", "pin measured runs to one CPU"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
+	{"noise-floor", 0, OPT_FLAG, &opt.noise_floor, NULL,
+	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
@@ -138,6 +141,7 @@ static int load_study(const char *path, struct study *s)
 		s->repeat = opt.repeat;
 		s->repeat_auto = s->repeat_stable = 0;
 	}
+	s->noise_floor = opt.noise_floor;
 	if (opt.workloads) {
 		struct strlist only = {0};
 		sl_split_ws(&only, opt.workloads);

@@ -103,6 +103,8 @@ struct study {
 	int repeat_stable; /* repeat = stable (a loaded study's default): go on
 			      until every rank verdict is settled (rank.h) */
 	double max_seconds; /* stable: stop measuring after this long (300) */
+	int noise_floor;    /* run --noise-floor: the matrix gets a copy of the
+			       baseline (matrix.h) */
 	int max_repeat;  /* auto: stop here (default 30); the rest is NOISY */
 	double target;   /* auto: relative half-width of the median's 95% interval (0.01) */
 	int warmup;
