@@ -717,9 +717,9 @@ char *rank_config_fragility(const struct ranking *r, const struct rank_config *c
 {
 	if (!rank_config_fragile(r, c))
 		return NULL;
-	return xasprintf("%s vs %s: not settled after %zu runs (%s with probability %.2f)",
-			 c->label, r->configs[c->versus].label, c->versus_runs,
-			 c->rank == r->configs[c->versus].rank ? "the tie would break"
-							       : "the order would change or tie",
-			 c->p_change);
+	int tie = c->rank == r->configs[c->versus].rank;
+	return xasprintf("%s vs %s: not settled after %zu runs (%s, but %.0f%% of the resamples "
+			 "fall %s)", c->label, r->configs[c->versus].label, c->versus_runs,
+			 tie ? "tied" : "ranked apart", 100 * c->p_change,
+			 tie ? "outside the tie's band" : "in the tie's band or the other way");
 }

@@ -42,7 +42,7 @@ static const struct option_spec run_options[] = {
 	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL,
 	 "show the configurations, their build keys and what is cached; build nothing"},
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
-	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "repetitions per configuration (overrides the study)"},
+	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.workloads, "\"A B\"", "run only these workloads"},
 	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
@@ -79,6 +79,16 @@ static const struct command_spec run_cmd = {
 		   "every sample in SQLite and print the ranking.  Rerunning resumes: stored\n"
 		   "samples are kept and only missing ones run.",
 	.details = "STUDY is a study file or the name of a preset (flagscope list presets).\n"
+		   "Repetitions: a study without `repeat` (and the default study) has\n"
+		   "repeat = stable: 5 rounds, then a round at a time until every rank\n"
+		   "verdict (each configuration against the leader it is compared with) is\n"
+		   "settled, i.e. at most 5% of its 2000 bootstrap resamples would give\n"
+		   "another verdict, or max_repeat (30) rounds or max_seconds (300 s) are\n"
+		   "reached; the report lists what is still not settled (\"clang O2 vs gcc\n"
+		   "O2: not settled after 30 runs\"), also for repeat = N and repeat = auto.\n"
+		   "Identical builds (the same loadable ELF sections; notes, debug info and\n"
+		   ".GCC.command.line left out) are run once: the other configuration gets\n"
+		   "the same samples as its own rows and the report says \"identical to X\".\n"
 		   "Exit status: 0 the study ran and ranked (failed configurations are\n"
 		   "results), 1 nothing could be ranked (said in one line) or the run was\n"
 		   "interrupted, 2 bad input (the study file, an option) or results that\n"
