@@ -384,7 +384,7 @@ static double change_probability(const struct ranking *r, int same, double gm, c
 	double me = r->opt.min_effect;
 	double lo = same ? 1 - me : gm < 1 ? -INFINITY : 1 + me;
 	double hi = same ? 1 + me : gm < 1 ? 1 - me : INFINITY;
-	double in = stats_fraction_within(boot, (size_t)r->opt.iters, lo, hi);
+	double in = stats_fraction_within(boot, r->opt.iters > 0 ? (size_t)r->opt.iters : 0, lo, hi);
 	return isnan(in) ? 1 : 1 - in;
 }
 
