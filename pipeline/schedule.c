@@ -362,6 +362,9 @@ static int stable_enough(struct pipeline *pl, int rep)
 	sb_release(&err);
 	if (!fragile)
 		pipeline_say(pl->opt, "repeat = stable: every verdict settled after %d rounds", rep);
+	else if (rep >= p->study.max_repeat)
+		pipeline_say(pl->opt, "repeat = stable: %zu verdict(s) not settled after %d rounds "
+				      "(max_repeat)", fragile, rep);
 	return !fragile;
 }
 
