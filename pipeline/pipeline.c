@@ -154,8 +154,10 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 	struct pipeline_counts n = {0};
 	if (store_study(pl))
 		return store_failed(pl, err);
-	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
-		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat, o->jobs);
+	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions%s, %d build jobs",
+		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat,
+		     p->study.repeat_stable ? " and more until the ranks are settled (repeat = stable)"
+					    : "", o->jobs);
 	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user);
 	if (store_builds(pl, &n))
 		return store_failed(pl, err);
