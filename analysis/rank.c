@@ -12,6 +12,7 @@ void rank_options_default(struct rank_options *o)
 {
 	*o = (struct rank_options){
 		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
+		.settle_level = RANK_SETTLE_LEVEL,
 	};
 }
 
@@ -73,6 +74,28 @@ static void load_facts(struct store *st, const char *study, struct rank_config *
 	sqlite3_finalize(s);
 }
 
+/* The "identical.ID.WORKLOAD" facts (pipeline/identical.c): the label of
+ * the configuration whose runs c reuses, and on which workloads. */
+static void load_identical(struct store *st, struct ranking *r, struct rank_config *c)
+{
+	sqlite3_stmt *s = NULL;
+	char *prefix = xasprintf("identical.%s.", c->id);
+	sqlite3_prepare_v2(st->db, "SELECT substr(key, length(?2) + 1), value FROM facts "
+				   "WHERE study=?1 AND substr(key, 1, length(?2))=?2 ORDER BY key",
+			   -1, &s, NULL);
+	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, prefix, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *src = (const char *)sqlite3_column_text(s, 1);
+		for (size_t k = 0; src && k < r->n && !c->identical_to; k++)
+			if (!strcmp(r->configs[k].id, src))
+				c->identical_to = xstrdup(r->configs[k].label);
+		sl_push_owned(&c->identical_on, col_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	free(prefix);
+}
+
 static void load_configs(struct store *st, struct ranking *r)
 {
 	size_t n;
@@ -95,6 +118,8 @@ static void load_configs(struct store *st, struct ranking *r)
 			r->baseline = (int)i;
 		load_facts(st, r->study, c);
 	}
+	for (size_t i = 0; i < n; i++)
+		load_identical(st, r, &r->configs[i]);
 	free(rc);
 }
 
@@ -340,11 +365,37 @@ static int by_value(const void *a, const void *b)
 	return ia < ib ? -1 : ia > ib;
 }
 
-/* Not significantly different from the group's leader (see rank.h). */
+/* Every item's samples equal in both (identical binaries reusing one
+ * set of runs): the same program, whatever the bootstrap says. */
+static int same_samples(const struct sample_table *t, size_t a, size_t b)
+{
+	for (size_t w = 0; w < t->nitems; w++) {
+		size_t na, nb;
+		double *x = cell(t, a, w, &na), *y = cell(t, b, w, &nb);
+		if (na != nb || (na && memcmp(x, y, na * sizeof(*x))))
+			return 0;
+	}
+	return 1;
+}
+
+/* How sure the verdict is (see rank.h, "Settled"): the share of the
+ * bootstrap's geometric means outside the verdict's own region. */
+static double change_probability(const struct ranking *r, int same, double gm, const double *boot)
+{
+	double me = r->opt.min_effect;
+	double lo = same ? 1 - me : gm < 1 ? -INFINITY : 1 + me;
+	double hi = same ? 1 + me : gm < 1 ? 1 - me : INFINITY;
+	double in = stats_fraction_within(boot, r->opt.iters > 0 ? (size_t)r->opt.iters : 0, lo, hi);
+	return isnan(in) ? 1 : 1 - in;
+}
+
+/* Not significantly different from the group's leader (see rank.h); the
+ * verdict's change probability in *p_change. */
 static int same_group(const struct ranking *r, const struct sample_table *t, size_t lead,
-		      size_t c, struct rng *rng)
+		      size_t c, struct rng *rng, double *p_change)
 {
 	struct sample_pair *pairs = xcalloc(t->nitems ? t->nitems : 1, sizeof(*pairs));
+	double *boot = xcalloc(r->opt.iters > 0 ? (size_t)r->opt.iters : 1, sizeof(*boot));
 	size_t np = 0;
 	int untested = 0;
 	for (size_t w = 0; w < t->nitems; w++) {
@@ -357,26 +408,55 @@ static int same_group(const struct ranking *r, const struct sample_table *t, siz
 	}
 	double gm, lo, hi;
 	int same = 1;
+	*p_change = 1;
 	if (np && !untested &&
-	    !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo, &hi))
+	    !stats_geomean_ratio_boot(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo,
+				      &hi, boot)) {
 		same = (lo <= 1 && hi >= 1) || fabs(gm - 1) < r->opt.min_effect * (1 - 1e-9);
+		*p_change = change_probability(r, same, gm, boot);
+	}
+	if (np && same_samples(t, lead, c))
+		*p_change = 0;
+	free(boot);
 	free(pairs);
 	return same;
+}
+
+/* The fewest runs of an item in configuration c. */
+static size_t fewest_runs(const struct sample_table *t, size_t c)
+{
+	size_t least = 0;
+	for (size_t w = 0; w < t->nitems; w++) {
+		size_t n;
+		cell(t, c, w, &n);
+		if (w == 0 || n < least)
+			least = n;
+	}
+	return least;
 }
 
 static void assign_ranks(struct ranking *r, const struct sample_table *t, struct rng *rng)
 {
 	size_t *order = xcalloc(r->n ? r->n : 1, sizeof(size_t)), m = 0;
-	for (size_t c = 0; c < r->n; c++)
+	for (size_t c = 0; c < r->n; c++) {
+		r->configs[c].versus = -1;
+		r->configs[c].p_change = NAN;
 		if (!isnan(rank_value(r, &r->configs[c])))
 			order[m++] = c;
+	}
 	sort_r = r;
 	qsort(order, m, sizeof(size_t), by_value);
 	size_t lead = 0;
 	for (size_t k = 0; k < m; k++) {
-		if (k == 0 || !same_group(r, t, order[lead], order[k], rng))
-			lead = k;
-		r->configs[order[k]].rank = (int)lead + 1;
+		struct rank_config *rc = &r->configs[order[k]];
+		if (k > 0) {
+			rc->versus = (int)order[lead];
+			size_t a = fewest_runs(t, order[k]), b = fewest_runs(t, order[lead]);
+			rc->versus_runs = a < b ? a : b;
+			if (!same_group(r, t, order[lead], order[k], rng, &rc->p_change))
+				lead = k;
+		}
+		rc->rank = (int)lead + 1;
 	}
 	free(order);
 }
@@ -541,6 +621,8 @@ void ranking_release(struct ranking *r)
 		free(rc->notes);
 		free(rc->detail);
 		free(rc->facts);
+		free(rc->identical_to);
+		sl_release(&rc->identical_on);
 	}
 	for (size_t i = 0; i < r->npareto; i++) {
 		free(r->pareto[i].x);
@@ -619,4 +701,28 @@ char *ranking_why_unranked(const struct ranking *r)
 		return xasprintf("nothing ranked: no workload has samples of %s", r->metric);
 	return xasprintf("nothing ranked: no configuration could be compared with the baseline%s%s",
 			 base ? " " : "", base ? base->label : "");
+}
+
+size_t ranking_fragile(const struct ranking *r)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < r->n; c++)
+		n += rank_config_fragile(r, &r->configs[c]);
+	return n;
+}
+
+int rank_config_fragile(const struct ranking *r, const struct rank_config *c)
+{
+	return c->rank && c->versus >= 0 && !(c->p_change <= r->opt.settle_level);
+}
+
+char *rank_config_fragility(const struct ranking *r, const struct rank_config *c)
+{
+	if (!rank_config_fragile(r, c))
+		return NULL;
+	int tie = c->rank == r->configs[c->versus].rank;
+	return xasprintf("%s vs %s: not settled after %zu runs (%s, but %.0f%% of the resamples "
+			 "fall %s)", c->label, r->configs[c->versus].label, c->versus_runs,
+			 tie ? "tied" : "ranked apart", 100 * c->p_change,
+			 tie ? "outside the tie's band" : "in the tie's band or the other way");
 }

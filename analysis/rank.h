@@ -56,6 +56,20 @@
  * (competition ranking: 1, 1, 3).  Comparing with the leader, not with the
  * previous configuration, stops a chain of small steps from putting very
  * different configurations in one group.
+ *
+ * Settled.  Each of those comparisons (the configuration against the
+ * leader it was compared with: its `versus`) is a configuration-level
+ * verdict: same group, or a group of its own.  Its bootstrap resamples of
+ * the geometric mean say how sure it is: `p_change` is the share of them
+ * outside the verdict's own region (a tie: within min_effect of 1; better:
+ * at or below 1 - min_effect; worse: at or above 1 + min_effect), the
+ * probability that the same measurement again would give another verdict.
+ * A verdict is settled when p_change <= settle_level (RANK_SETTLE_LEVEL,
+ * 5%); two configurations whose samples are equal on every item
+ * (identical binaries sharing one set of runs) are settled as a tie; a
+ * comparison with fewer than two runs on a side is never settled.
+ * `repeat = stable` (the default) measures until every verdict is settled
+ * (pipeline/schedule.c); every report lists the verdicts that are not.
  */
 #ifndef FLAGSCOPE_RANK_H
 #define FLAGSCOPE_RANK_H
@@ -72,7 +86,9 @@ struct rank_options {
 	double min_effect; /* smallest relative difference that counts (0.01) */
 	int iters;         /* bootstrap resamples (2000) */
 	uint64_t seed;     /* the bootstrap's seed: same data, same intervals */
+	double settle_level; /* a verdict is settled when p_change <= this */
 };
+#define RANK_SETTLE_LEVEL 0.05
 /* alpha 0.05, min_effect 0.01, 2000 resamples, a fixed seed */
 void rank_options_default(struct rank_options *o);
 
@@ -99,6 +115,9 @@ struct rank_config {
 	int is_baseline;
 	int untested; /* some item is untested: no interval, no verdict */
 	int rank; /* 0: not ranked */
+	int versus;      /* the leader its group verdict is against; -1: none */
+	double p_change; /* that verdict's change probability; NAN: none */
+	size_t versus_runs; /* the fewest runs of an item in either */
 	double ratio, lo, hi; /* geometric mean of the item ratios */
 	enum verdict verdict; /* of the geometric mean, oriented */
 	int improved, regressed; /* items with a significant verdict */
@@ -106,6 +125,10 @@ struct rank_config {
 	char *detail; /* the first problem, "crc32: killed by signal 11" */
 	struct rank_item *items;
 	size_t nitems;
+	char *identical_to; /* the label of the configuration whose runs it
+			       reuses (identical builds, pipeline/identical.c),
+			       or NULL */
+	struct strlist identical_on; /* the workloads it reuses them on */
 	char *facts; /* JSON array with each build's ELF facts (an array, one
 			object per binary, see harness/elf.h), or NULL */
 };
@@ -159,6 +182,13 @@ int ranking_compute(struct store *st, const char *study, const char *metric,
 int ranking_compute_opts(struct store *st, const char *study, const char *metric,
 			 const struct rank_options *o, struct ranking *r, struct strbuf *err);
 void ranking_release(struct ranking *r);
+
+/* The verdicts not settled (see "Settled" above): how many; whether c's
+ * is one; and its line for a report ("clang O2 vs gcc O2: not settled
+ * after 30 runs (...)", heap), NULL when it is settled or has none. */
+size_t ranking_fragile(const struct ranking *r);
+int rank_config_fragile(const struct ranking *r, const struct rank_config *c);
+char *rank_config_fragility(const struct ranking *r, const struct rank_config *c);
 
 /* Why nothing is ranked: NULL when some configuration has a rank; else
  * one line (heap, no "flagscope:" prefix) with the reason and the first

@@ -111,6 +111,33 @@ char *rep_left_out_text(const struct ranking *r)
 	return sb_detach(&sb);
 }
 
+char *rep_fragile_text(const struct ranking *r)
+{
+	struct strbuf sb = {0};
+	for (size_t c = 0; c < r->n; c++) {
+		char *line = rank_config_fragility(r, &r->configs[c]);
+		if (line)
+			sb_addf(&sb, "%s\n", line);
+		free(line);
+	}
+	return sb_detach(&sb);
+}
+
+char *rep_identical_text(const struct ranking *r)
+{
+	struct strbuf sb = {0};
+	for (size_t c = 0; c < r->n; c++) {
+		const struct rank_config *rc = &r->configs[c];
+		if (!rc->identical_to)
+			continue;
+		sb_addf(&sb, "%s: identical to %s (", rc->label, rc->identical_to);
+		for (size_t i = 0; i < rc->identical_on.n; i++)
+			sb_addf(&sb, "%s%s", i ? ", " : "", rc->identical_on.v[i]);
+		sb_add(&sb, ")\n");
+	}
+	return sb_detach(&sb);
+}
+
 void rep_item_ci(char *buf, size_t n, const struct rank_item *it)
 {
 	if (it->untested)

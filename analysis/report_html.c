@@ -322,6 +322,21 @@ static void html_machine(FILE *out, const struct ranking *r)
 	fputs("</table>\n", out);
 }
 
+/* A heading and a list of text's lines (rep_*_text); nothing when "". */
+static void html_lines(FILE *out, const char *title, char *text)
+{
+	if (*text) {
+		fprintf(out, "<h2>%s</h2>\n<ul>\n", title);
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			fputs("<li>", out);
+			esc(out, line);
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	free(text);
+}
+
 static void html_end(FILE *out, const struct ranking *r)
 {
 	size_t *order = report_order(r);
@@ -338,7 +353,10 @@ static void html_end(FILE *out, const struct ranking *r)
 		esc(out, r->facts.v[i]);
 		fputs("</li>\n", out);
 	}
-	fputs("</ul>\n</body></html>\n", out);
+	fputs("</ul>\n", out);
+	html_lines(out, "Identical builds (measured once)", rep_identical_text(r));
+	html_lines(out, "Verdicts not settled", rep_fragile_text(r));
+	fputs("</body></html>\n", out);
 	free(order);
 }
 

@@ -36,6 +36,12 @@ void rep_config_ci(char *buf, size_t n, const struct rank_config *c);
  * every configuration: ..."), each ending in a newline; "" when none.
  * Heap string. */
 char *rep_left_out_text(const struct ranking *r);
+/* One line per configuration-level verdict not settled (rank.h,
+ * "Settled"), each ending in a newline; "" when none.  Heap string. */
+char *rep_fragile_text(const struct ranking *r);
+/* One line per configuration reusing an identical build's runs ("gcc O2
+ * -Wall: identical to gcc O2 (crc32, nbody)"); "" when none.  Heap. */
+char *rep_identical_text(const struct ranking *r);
 /* 1 when some configuration has an untested item. */
 int rep_any_untested(const struct ranking *r);
 /* What the numbers mean, in sentences: metric and the items it covers,

@@ -61,6 +61,14 @@ static void json_key_str(FILE *out, const char *key, const char *v)
 	rep_json_str(out, v);
 }
 
+static void json_key_str_or_null(FILE *out, const char *key, const char *v)
+{
+	if (v)
+		json_key_str(out, key, v);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
 static void json_key_num(FILE *out, const char *key, double v)
 {
 	fprintf(out, ",\"%s\":", key);
@@ -70,7 +78,6 @@ static void json_key_num(FILE *out, const char *key, double v)
 static void json_config(FILE *out, const struct ranking *r, const struct rank_config *c,
 			size_t index)
 {
-	(void)r;
 	fprintf(out, "%s{\"label\":", index ? "," : "");
 	rep_json_str(out, c->label);
 	fprintf(out, ",\"id\":\"%s\",\"rank\":", c->id);
@@ -96,6 +103,16 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 	json_key_str(out, "sysroot", c->sysroot);
 	json_key_str(out, "notes", c->notes);
 	fprintf(out, ",\"untested\":%s", c->untested ? "true" : "false");
+	json_key_str_or_null(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
+	json_key_num(out, "p_change", c->p_change);
+	fprintf(out, ",\"settled\":%s", rank_config_fragile(r, c) ? "false" : "true");
+	json_key_str_or_null(out, "identical_to", c->identical_to);
+	fputs(",\"identical_on\":[", out);
+	for (size_t i = 0; i < c->identical_on.n; i++) {
+		fputs(i ? "," : "", out);
+		rep_json_str(out, c->identical_on.v[i]);
+	}
+	fputc(']', out);
 	fputs(",\"workloads\":[", out);
 }
 
@@ -150,6 +167,16 @@ static void json_end(FILE *out, const struct ranking *r)
 		if (i)
 			fputc(',', out);
 		rep_json_str(out, r->facts.v[i]);
+	}
+	fputs("],\"fragile\":[", out);
+	for (size_t c = 0, first = 1; c < r->n; c++) {
+		char *line = rank_config_fragility(r, &r->configs[c]);
+		if (line) {
+			fputs(first ? "" : ",", out);
+			rep_json_str(out, line);
+			first = 0;
+		}
+		free(line);
 	}
 	fputc(']', out);
 	rep_machine_json(out, r);

@@ -100,6 +100,16 @@ static void table_end(FILE *out, const struct ranking *r)
 			r->cached, r->failed);
 	for (size_t i = 0; i < r->facts.n; i++)
 		fprintf(out, "%s\n", r->facts.v[i]);
+	char *same = rep_identical_text(r);
+	if (*same)
+		fprintf(out, "\nidentical builds (the same code: measured once, the runs shown "
+			     "under both):\n%s", same);
+	free(same);
+	char *fragile = rep_fragile_text(r);
+	if (*fragile)
+		fprintf(out, "\nverdicts not settled (the bootstrap would change them with "
+			     "probability > %g):\n%s", r->opt.settle_level, fragile);
+	free(fragile);
 	rep_machine_text(out, r);
 }
 

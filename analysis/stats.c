@@ -619,6 +619,12 @@ void stats_compare_noisy(const double *cand, size_t nc, const double *base, size
 int stats_geomean_ratio(const struct sample_pair *p, size_t np, double conf, int iters,
 			struct rng *r, double *gm, double *lo, double *hi)
 {
+	return stats_geomean_ratio_boot(p, np, conf, iters, r, gm, lo, hi, NULL);
+}
+
+int stats_geomean_ratio_boot(const struct sample_pair *p, size_t np, double conf, int iters,
+			     struct rng *r, double *gm, double *lo, double *hi, double *boot)
+{
 	struct rng fallback;
 
 	*gm = *lo = *hi = NAN;
@@ -651,6 +657,8 @@ int stats_geomean_ratio(const struct sample_pair *p, size_t np, double conf, int
 		*gm = exp(logsum / (double)np);
 		if (all_constant) {
 			*lo = *hi = *gm;
+			for (int it = 0; boot && it < iters; it++)
+				boot[it] = *gm;
 		} else if (iters > 0 && conf_valid(conf)) {
 			r = rng_or_default(r, &fallback);
 			double *t = xmalloc((size_t)iters * sizeof(*t));
@@ -664,6 +672,8 @@ int stats_geomean_ratio(const struct sample_pair *p, size_t np, double conf, int
 				}
 				t[it] = exp(s / (double)np);
 			}
+			if (boot)
+				memcpy(boot, t, (size_t)iters * sizeof(*t));
 			percentile_interval(t, (size_t)iters, conf, lo, hi);
 			free(count);
 			free(t);
@@ -732,4 +742,16 @@ void stats_pareto(const double *x, const double *y, size_t n, int *front)
 				front[i] = 0;
 		}
 	}
+}
+
+double stats_fraction_within(const double *t, size_t n, double lo, double hi)
+{
+	size_t in = 0, defined = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(t[i]))
+			continue;
+		defined++;
+		in += t[i] >= lo && t[i] <= hi;
+	}
+	return defined ? (double)in / (double)defined : NAN;
 }

@@ -173,6 +173,20 @@ struct sample_pair {
 int stats_geomean_ratio(const struct sample_pair *p, size_t np, double conf, int iters,
 			struct rng *r, double *gm, double *lo, double *hi);
 
+/* stats_geomean_ratio() that also hands back its bootstrap: boot (iters
+ * entries, may be NULL) receives every resample's geometric mean, NAN
+ * where a resample's ratio is undefined, gm itself when every sample is
+ * constant.  The same stream of r is used, so the interval is the one
+ * stats_geomean_ratio() gives. */
+int stats_geomean_ratio_boot(const struct sample_pair *p, size_t np, double conf, int iters,
+			     struct rng *r, double *gm, double *lo, double *hi, double *boot);
+
+/* The fraction of the defined (not NaN) values of t within [lo, hi]
+ * (INFINITY bounds allowed); NAN when none is defined.  With t a
+ * bootstrap distribution, 1 - this is the probability that a verdict
+ * drawn from the region [lo, hi] would change on data like this. */
+double stats_fraction_within(const double *t, size_t n, double lo, double hi);
+
 /* Shared competition ranks (1, 1, 3), lower value is better.  Items are
  * walked in order of value (ties by original index); the first item of a
  * group opens it with rank = 1 + the number of items ranked before it; each

@@ -29,6 +29,7 @@ static struct {
 	int force;
 	int quiet;
 	int build_only;
+	int noise_floor;
 	const char *db;
 	const char *format;
 	const char *workloads;
@@ -43,7 +44,7 @@ static const struct option_spec run_options[] = {
 	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL,
 	 "show the configurations, their build keys and what is cached; build nothing"},
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
-	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "repetitions per configuration (overrides the study)"},
+	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.workloads, "\"A B\"", "run only these workloads"},
 	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
@@ -53,6 +54,8 @@ static const struct option_spec run_options[] = {
 	 "start even when isolate = yes finds the machine busy"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
+	{"noise-floor", 0, OPT_FLAG, &opt.noise_floor, NULL,
+	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
@@ -84,6 +87,16 @@ static const struct command_spec run_cmd = {
 		   "Reserved axes: cc, ldflags, link, libc, target, cpu and pgo (levels none,\n"
 		   "gen-use: build instrumented, run the recipe's [train] run, rebuild with the\n"
 		   "profile; the README's study format).\n"
+		   "Repetitions: a study without `repeat` (and the default study) has\n"
+		   "repeat = stable: 5 rounds, then a round at a time until every rank\n"
+		   "verdict (each configuration against the leader it is compared with) is\n"
+		   "settled, i.e. at most 5% of its 2000 bootstrap resamples would give\n"
+		   "another verdict, or max_repeat (30) rounds or max_seconds (300 s) are\n"
+		   "reached; the report lists what is still not settled (\"clang O2 vs gcc\n"
+		   "O2: not settled after 30 runs\"), also for repeat = N and repeat = auto.\n"
+		   "Identical builds (the same loadable ELF sections; notes, debug info and\n"
+		   ".GCC.command.line left out) are run once: the other configuration gets\n"
+		   "the same samples as its own rows and the report says \"identical to X\".\n"
 		   "Exit status: 0 the study ran and ranked (failed configurations are\n"
 		   "results), 1 nothing could be ranked (said in one line) or the run was\n"
 		   "interrupted, 2 bad input (the study file, an option) or results that\n"
@@ -144,8 +157,9 @@ static int load_study(const char *path, struct study *s)
 	}
 	if (opt.repeat > 0) {
 		s->repeat = opt.repeat;
-		s->repeat_auto = 0;
+		s->repeat_auto = s->repeat_stable = 0;
 	}
+	s->noise_floor = opt.noise_floor;
 	if (opt.workloads) {
 		struct strlist only = {0};
 		sl_split_ws(&only, opt.workloads);

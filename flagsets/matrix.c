@@ -28,6 +28,8 @@ void config_compute_id(struct config *c)
 		sb_addf(&sb, "target=%s\ncpu=%s\n", c->target, c->cpu ? c->cpu : "");
 	if (c->pgo)
 		sb_add(&sb, "pgo=gen-use\n");
+	if (c->noise_floor)
+		sb_add(&sb, "copy=noise-floor\n");
 	sha256_hex(sb.buf, sb.len, hex);
 	memcpy(c->id, hex, 16);
 	c->id[16] = '\0';
@@ -253,6 +255,18 @@ int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 	}
 	free(named);
 	free(labels);
+	if (s->noise_floor && m->baseline >= 0) {
+		/* the baseline again, as if it were another configuration */
+		m->configs = xrealloc(m->configs, (m->n + 1) * sizeof(*m->configs));
+		struct config *nf = &m->configs[m->n];
+		config_fill(s, m->configs[m->baseline].levels, nf);
+		char *label = xasprintf("%s (noise floor)", nf->label);
+		free(nf->label);
+		nf->label = label;
+		nf->noise_floor = 1;
+		config_compute_id(nf);
+		m->n++;
+	}
 	/* two configurations that build identically are the same configuration */
 	for (size_t i = 0; i < m->n; i++)
 		for (size_t j = i + 1; j < m->n; j++)

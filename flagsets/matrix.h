@@ -27,6 +27,8 @@ struct config {
 	char *notes;     /* flags the harness had to add and why, or NULL */
 	size_t *levels;  /* level index per axis */
 	int is_baseline;
+	int noise_floor; /* run --noise-floor's copy of the baseline: its own
+			    id and build, never sharing another's runs */
 };
 
 struct matrix {
@@ -36,7 +38,8 @@ struct matrix {
 	int baseline;    /* index into configs */
 };
 
-/* Expand.  The baseline is the configuration whose levels include every
+/* Expand.  With s->noise_floor a copy of the baseline comes last,
+ * labelled "LABEL (noise floor)", with its own id (and build key).  The baseline is the configuration whose levels include every
  * level named by the study's baseline (unnamed axes take their first
  * level).  Returns 0, or -1 with "file:line: ..." in err (the baseline is
  * excluded, or everything is excluded). */

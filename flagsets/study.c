@@ -291,6 +291,18 @@ static int machine_key(struct loader *ld, const char *name, const char *value, i
 	return 0;
 }
 
+/* timeout, max_seconds: a positive number of seconds */
+static void seconds_key(struct loader *ld, int line, const char *name, const char *value,
+			double *out)
+{
+	char *end;
+	double t = strtod(value, &end);
+	if (end == value || *str_trim(end) || !(t > 0))
+		load_error(ld, line, "%s must be a positive number of seconds, not '%s'", name, value);
+	else
+		*out = t;
+}
+
 static void study_key(struct loader *ld, const char *name, const char *value, int line,
 		      int continued)
 {
@@ -309,11 +321,13 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		free(s->description);
 		s->description = xstrdup(value);
 	} else if (!strcmp(name, "repeat")) {
-		if (!strcmp(value, "auto"))
-			s->repeat_auto = 1;
-		else if (parse_int(value, 1, 100000, &s->repeat))
-			load_error(ld, line, "repeat must be a whole number from 1 or 'auto', not '%s' (write e.g. 'repeat = 5')",
+		s->repeat_auto = !strcmp(value, "auto");
+		s->repeat_stable = !strcmp(value, "stable");
+		if (!s->repeat_auto && !s->repeat_stable && parse_int(value, 1, 100000, &s->repeat))
+			load_error(ld, line, "repeat must be a whole number from 1, 'stable' or 'auto', not '%s' (write e.g. 'repeat = 5')",
 				   value);
+	} else if (!strcmp(name, "max_seconds")) {
+		seconds_key(ld, line, name, value, &s->max_seconds);
 	} else if (!strcmp(name, "max_repeat")) {
 		if (parse_int(value, 2, 100000, &s->max_repeat))
 			load_error(ld, line, "max_repeat must be a whole number from 2, not '%s'", value);
@@ -336,13 +350,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 			load_error(ld, line, "warmup must be a whole number from 1 to 100, not '%s' "
 				   "(the first warm-up run validates the output)", value);
 	} else if (!strcmp(name, "timeout")) {
-		char *end;
-		double t = strtod(value, &end);
-		if (end == value || *str_trim(end) || !(t > 0))
-			load_error(ld, line, "timeout must be a positive number of seconds, not '%s'",
-				   value);
-		else
-			s->timeout = t;
+		seconds_key(ld, line, name, value, &s->timeout);
 	} else if (!strcmp(name, "metric")) {
 		free(s->metric);
 		s->metric = xstrdup(value);
@@ -357,7 +365,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		sl_split_ws(&s->baseline, value);
 		s->baseline_line = line;
 	} else if (machine_key(ld, name, value, line)) {
-		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, target, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
+		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, max_seconds, target, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
 			   name);
 	}
 }
@@ -663,6 +671,7 @@ void study_init(struct study *s, const char *path)
 	s->repeat = 5;
 	s->max_repeat = 30;
 	s->target = 0.01;
+	s->max_seconds = 300;
 	s->warmup = 1;
 	s->isolate_load = 0.5;
 }
@@ -692,6 +701,7 @@ static void fill_defaults(struct study *s)
 int study_load(const char *path, struct study *s, struct strbuf *err)
 {
 	study_init(s, path);
+	s->repeat_stable = 1; /* unless the file says `repeat` */
 	struct loader ld = {.s = s, .errors = err};
 	struct strbuf syntax = {0};
 	if (ini_load_sections(path, on_item, on_section, &ld, &syntax)) {

@@ -3,9 +3,10 @@
  * combinations to skip, which configuration is the baseline.
  *
  * Format (fio-style INI, read with inih):
- *   [study]      name, workloads, repeat (N or auto), max_repeat, target,
- *                baseline, warmup, timeout, metric, meters, description,
- *                pin (a CPU list), isolate (yes/no), isolate_load
+ *   [study]      name, workloads, repeat (stable, N or auto), max_repeat,
+ *                max_seconds, target, baseline, warmup, timeout, metric,
+ *                meters, description, pin (a CPU list), isolate (yes/no),
+ *                isolate_load
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
  *                level.KEY = value sets a reserved key of that level
  *                (target, cpu, cc, ldflags, libc)
@@ -104,6 +105,11 @@ struct study {
 	int workloads_line;
 	int repeat;      /* fixed repetitions, or the first round of repeat = auto */
 	int repeat_auto; /* repeat = auto: go on until every interval is narrow */
+	int repeat_stable; /* repeat = stable (a loaded study's default): go on
+			      until every rank verdict is settled (rank.h) */
+	double max_seconds; /* stable: stop measuring after this long (300) */
+	int noise_floor;    /* run --noise-floor: the matrix gets a copy of the
+			       baseline (matrix.h) */
 	int max_repeat;  /* auto: stop here (default 30); the rest is NOISY */
 	double target;   /* auto: relative half-width of the median's 95% interval (0.01) */
 	int warmup;

@@ -37,6 +37,8 @@ void build_init(struct build *b)
 		sb_addf(&sb, "system=%s\n", script);
 		free(script);
 	}
+	if (b->cfg->noise_floor) /* built again, not the baseline's build */
+		sb_add(&sb, "copy=noise-floor\n");
 	if (b->recipe->source_origin)
 		sb_addf(&sb, "source_override=%s\n", b->recipe->source);
 	if (b->cfg->pgo && b->pgo_phase == PGO_NONE)

@@ -188,8 +188,10 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 	struct pipeline_counts n = {0};
 	if (store_study(pl))
 		return store_failed(pl, err);
-	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions, %d build jobs",
-		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat, o->jobs);
+	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions%s, %d build jobs",
+		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat,
+		     p->study.repeat_stable ? " and more until the ranks are settled (repeat = stable)"
+					    : "", o->jobs);
 	size_t nbuilds = p->nconfigs * p->nworkloads, npgo = 0;
 	for (size_t i = 0; i < nbuilds; i++)
 		npgo += p->builds[i].pgo_phase == PGO_USE && !p->builds[i].settled;

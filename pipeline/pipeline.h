@@ -68,6 +68,9 @@ struct study_plan {
 	 * build_all takes one: see plan_build() */
 	struct build *builds;
 	char *in_shard;  /* per build: this shard measures it */
+	int *twin;       /* per build: the configuration whose build is the same
+			    program (harness/identical.h), whose runs it reuses;
+			    -1 none (set when the runs start) */
 	int shard_i, shard_n;
 };
 

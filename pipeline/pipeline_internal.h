@@ -16,6 +16,10 @@ void pipeline_say(const struct pipeline_options *o, const char *fmt, ...)
  * hold pl->lock. */
 int pipeline_stored(struct pipeline *pl, int rc);
 
+/* Fill plan->twin and store the "identical.CONFIG.WORKLOAD" facts
+ * (identical.c). */
+void pipeline_find_identical(struct pipeline *pl);
+
 /* The measured runs (schedule.c). */
 void pipeline_schedule(struct pipeline *pl);
 

@@ -342,6 +342,7 @@ void study_plan_release(struct study_plan *p)
 		build_release(&p->builds[i]);
 	free(p->builds);
 	free(p->in_shard);
+	free(p->twin);
 	for (size_t c = 0; p->configs && c < p->nconfigs; c++) {
 		if (p->configs[c].tc_ok)
 			toolchain_release(&p->configs[c].tc);

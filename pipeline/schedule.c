@@ -92,9 +92,13 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 			    &res);
 	}
 	pthread_mutex_lock(&pl->lock);
-	/* the sample is stored before anyone is told it ran */
+	/* the sample is stored before anyone is told it ran; identical
+	 * builds get the same rows (identical.c) */
 	if (recorded)
 		record_run(pl, b, run, rep, &res);
+	for (size_t t = 0; recorded && p->twin && t < p->nconfigs; t++)
+		if (p->twin[t * p->nworkloads + w] == (int)c)
+			record_run(pl, plan_build(p, t, w), run, rep, &res);
 	if (!pl->store_failed)
 		run_done(pl, b, run, rep, &res);
 	pthread_mutex_unlock(&pl->lock);
@@ -286,10 +290,12 @@ static int build_ok(const struct study_plan *p, size_t c, size_t w)
 	return plan_build(p, c, w)->outcome == OUTCOME_OK;
 }
 
-/* built and measured by this run (not another shard's) */
+/* built and measured by this run (not another shard's, not reusing an
+ * identical build's runs) */
 static int measured_here(const struct study_plan *p, size_t c, size_t w)
 {
-	return build_ok(p, c, w) && p->in_shard[c * p->nworkloads + w];
+	size_t i = c * p->nworkloads + w;
+	return build_ok(p, c, w) && p->in_shard[i] && !(p->twin && p->twin[i] >= 0);
 }
 
 /* repeat = auto: still measuring configuration c's run section r of w */
@@ -335,6 +341,33 @@ static void auto_close(struct pipeline *pl)
 			}
 }
 
+/* repeat = stable: measuring stops once every configuration-level
+ * verdict of the ranking (rank.h, "Settled") is settled, or at the time
+ * cap; 1 to stop.  Rounds are whole, so the interleaving holds. */
+static int stable_enough(struct pipeline *pl, int rep)
+{
+	struct study_plan *p = pl->plan;
+	double spent = now_seconds() - pl->started;
+	if (spent >= p->study.max_seconds) {
+		pipeline_say(pl->opt, "repeat = stable: stopped after %d rounds, %.0f s (max_seconds %g)",
+			     rep, spent, p->study.max_seconds);
+		return 1;
+	}
+	struct ranking r;
+	struct strbuf err = {0};
+	size_t fragile = 1;
+	if (!ranking_compute(pl->store, p->study.name, pl->metric, &r, &err))
+		fragile = ranking_fragile(&r);
+	ranking_release(&r);
+	sb_release(&err);
+	if (!fragile)
+		pipeline_say(pl->opt, "repeat = stable: every verdict settled after %d rounds", rep);
+	else if (rep >= p->study.max_repeat)
+		pipeline_say(pl->opt, "repeat = stable: %zu verdict(s) not settled after %d rounds "
+				      "(max_repeat)", fragile, rep);
+	return !fragile;
+}
+
 void pipeline_schedule(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -350,7 +383,9 @@ void pipeline_schedule(struct pipeline *pl)
 		pw->open = xcalloc(n ? n : 1, 1);
 		memset(pw->open, 1, n);
 	}
-	int last = st->repeat_auto ? st->max_repeat : st->repeat;
+	pipeline_find_identical(pl);
+	int adaptive = st->repeat_auto || st->repeat_stable;
+	int last = adaptive ? st->max_repeat : st->repeat;
 	for (size_t c = 0; c < nc; c++)
 		for (size_t w = 0; w < nw; w++)
 			if (measured_here(p, c, w))
@@ -389,8 +424,11 @@ void pipeline_schedule(struct pipeline *pl)
 		if (!k.n)
 			break;
 		crew_round(&k);
-		if (st->repeat_auto && (rep >= st->repeat || results_metric_deterministic(pl->metric)))
+		int enough = rep >= st->repeat || results_metric_deterministic(pl->metric);
+		if (st->repeat_auto && enough)
 			auto_close(pl);
+		if (st->repeat_stable && enough && stable_enough(pl, rep))
+			break;
 	}
 	crew_release(&k);
 }

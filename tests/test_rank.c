@@ -578,6 +578,59 @@ static void test_unranked(const char *dir)
 	}
 }
 
+/* The settled rule (rank.h "Settled") on synthetic samples: a 10%
+ * difference at 1% noise is settled after 20 runs; a 1.2% difference at
+ * 3% noise after 5 runs is not (and its line says so); the same after
+ * 200 runs at 0.3% noise is; two identical sample sets are a settled tie;
+ * one run a side never settles. */
+static size_t fragile_of(const char *dir, double b_mu, double sd, size_t n, int same_seed,
+			 char **line)
+{
+	static const char *const l[] = {"gcc O2", "clang O2"};
+	struct store st;
+	synth_open(&st, dir, "settle.db", "s", "time", l, NULL, 2);
+	for (int w = 0; w < 2; w++) {
+		const char *wl = w ? "w2" : "w1";
+		synth_item(&st, "s", "gcc O2", wl, "ok", "time", "s", 1.0, sd, n, 100, 10 + w);
+		synth_item(&st, "s", "clang O2", wl, "ok", "time", "s", b_mu, sd, n, 100,
+			   same_seed ? 10 + w : 20 + w);
+	}
+	struct ranking r;
+	struct strbuf err = {0};
+	T_CHECK(!ranking_compute(&st, "s", NULL, &r, &err), "%s", sb_str(&err));
+	size_t k = ranking_fragile(&r);
+	*line = NULL;
+	for (size_t c = 0; c < r.n && !*line; c++)
+		*line = rank_config_fragility(&r, &r.configs[c]);
+	char *text = print(&r, "table"), *json = print(&r, "json");
+	T_CHECK((count(text, "not settled after") == k) && (count(json, "\"fragile\"") == 1),
+		"the reports list %zu fragile verdict(s):\n%s\n%s", k, text, json);
+	free(text);
+	free(json);
+	ranking_release(&r);
+	sb_release(&err);
+	store_close(&st);
+	return k;
+}
+
+static void test_settled(const char *dir)
+{
+	char *line;
+	T_CHECK(fragile_of(dir, 0.9, 0.01, 20, 0, &line) == 0, "10%% apart, 1%% noise: %s", line);
+	free(line);
+	T_CHECK(fragile_of(dir, 1.012, 0.03, 5, 0, &line) == 1 && line &&
+		strstr(line, "vs gcc O2: not settled after 5 runs"), "1.2%% at 3%%, 5 runs: %s",
+		line ? line : "(settled)");
+	free(line);
+	T_CHECK(fragile_of(dir, 1.05, 0.003, 200, 0, &line) == 0, "5%% at 0.3%%, 200 runs: %s",
+		line);
+	free(line);
+	T_CHECK(fragile_of(dir, 1.0, 0.05, 5, 1, &line) == 0, "identical samples: %s", line);
+	free(line);
+	T_CHECK(fragile_of(dir, 1.3, 0.01, 1, 0, &line) == 1, "one run a side settles nothing");
+	free(line);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_rank");
@@ -590,6 +643,7 @@ int main(void)
 	test_note(dir);
 	test_one_run(dir);
 	test_old_schema(dir);
+	test_settled(dir);
 	free(dir);
 	return test_summary("test_rank");
 }

@@ -48,6 +48,8 @@ static const struct study_case cases[] = {
 	 "unknown workload 'nosuchwork'", 2},
 	{"no workloads", "; none\n[study]\nname = x\n", "no workloads", 3},
 	{"bad repeat", "[study]\nworkloads = crc32\nrepeat = many\n", "repeat must be", 3},
+	{"bad max_seconds", "[study]\nworkloads = crc32\nmax_seconds = -1\n",
+	 "max_seconds must be a positive number of seconds", 3},
 	{"bad link level", "[study]\nworkloads = crc32\n[axis link]\nshared = \n",
 	 "neither static nor dynamic", 4},
 	{"empty compiler", "[study]\nworkloads = crc32\n[axis cc]\ngcc = \n", "has no command", 4},
@@ -193,7 +195,7 @@ static void check_good_contents(const char *dir)
 	T_CHECK(!study_load(path, &s, &err), "%s", sb_str(&err));
 	T_CHECK(!strcmp(s.name, "t"), "name %s", s.name);
 	T_CHECK(s.workloads.n == 2 && !strcmp(s.workloads.v[1], "nbody"), "workloads");
-	T_CHECK(s.repeat == 3, "repeat %d", s.repeat);
+	T_CHECK(s.repeat == 3 && !s.repeat_stable && !s.repeat_auto, "repeat %d", s.repeat);
 	T_CHECK(s.naxes == 2 && s.axes[0].kind->kind == AXIS_CC, "axes");
 	T_CHECK(!strcmp(s.axes[1].levels[1].value, "-O3 -funroll-loops"), "value '%s'",
 		s.axes[1].levels[1].value);
@@ -312,6 +314,39 @@ static void check_recipe_source(void)
 	sb_release(&err);
 }
 
+/* repeat = stable: a study file without `repeat` gets it, `repeat =
+ * stable` says it, a number or auto does not; max_seconds is its cap */
+static void check_repeat_modes(const char *dir)
+{
+	static const struct {
+		const char *line;
+		int stable, autom, repeat;
+		double max_seconds;
+	} want[] = {
+		{"", 1, 0, 5, 300}, {"repeat = stable\nmax_seconds = 60\n", 1, 0, 5, 60},
+		{"repeat = 4\n", 0, 0, 4, 300}, {"repeat = auto\n", 0, 1, 5, 300},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		char *text = xasprintf("[study]\nworkloads = crc32\n%s", want[i].line);
+		char *path = test_write(dir, "repeat.study", text);
+		struct study s;
+		struct strbuf err = {0};
+		T_CHECK(!study_load(path, &s, &err) && s.repeat_stable == want[i].stable &&
+				s.repeat_auto == want[i].autom && s.repeat == want[i].repeat &&
+				s.max_seconds == want[i].max_seconds,
+			"'%s': stable %d auto %d repeat %d max_seconds %g %s", want[i].line,
+			s.repeat_stable, s.repeat_auto, s.repeat, s.max_seconds, sb_str(&err));
+		study_release(&s);
+		sb_release(&err);
+		free(path);
+		free(text);
+	}
+	struct study mem;
+	study_init(&mem, "in-memory");
+	T_CHECK(!mem.repeat_stable, "an in-memory study (search's batches) keeps fixed repeats");
+	study_release(&mem);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("study");
@@ -322,6 +357,7 @@ int main(void)
 	check_good_contents(dir);
 	check_continuation_and_long_line(dir);
 	check_in_memory(dir);
+	check_repeat_modes(dir);
 	struct study s;
 	struct strbuf err = {0};
 	T_CHECK(study_load("/nonexistent/x.study", &s, &err) == -1 &&
