@@ -41,6 +41,7 @@ struct recipe {
 	 * "study.study:12"), and the recipe's own source; NULL without one */
 	char *source_origin, *source_own;
 	int slow;
+	char *gentoo; /* the Gentoo package atom ("media-libs/flac"), or NULL */
 	char *build_script;          /* or NULL when system.name is set */
 	struct recipe_system system; /* [build] system = ...: see buildsys.h */
 	struct strlist binaries;
