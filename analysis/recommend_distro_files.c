@@ -82,9 +82,20 @@ static void put_ratio(FILE *out, const struct distro_ratio *d)
 /* ---- Gentoo ---- */
 
 static void gentoo_flags(FILE *out, const char *var, const struct flag_split *f,
-			 const char *ldflags)
+			 const struct rank_config *c)
 {
+	const char *ldflags = c->ldflags;
 	char *s = sl_join(&f->keep, " ");
+	/* another compiler than the system's gcc is part of the choice */
+	if (*c->cc && strcmp(c->cc, "gcc") && strcmp(c->cc, "cc")) {
+		char *cxx = recommend_cxx(c->cc);
+		fputs("CC=", out);
+		recommend_put_dquoted(out, c->cc);
+		fputs("\nCXX=", out);
+		recommend_put_dquoted(out, cxx);
+		fputc('\n', out);
+		free(cxx);
+	}
 	fprintf(out, "%s=", var);
 	recommend_put_dquoted(out, s);
 	fputc('\n', out);
@@ -136,7 +147,7 @@ static char *gentoo_make_conf(const struct distro_advice *a)
 	flags_comments(out, &f);
 	fputs("# CPU_FLAGS_X86 is set on its own (app-portage/cpuid2cpuflags), never in "
 	      "COMMON_FLAGS\n", out);
-	gentoo_flags(out, "COMMON_FLAGS", &f, c->ldflags);
+	gentoo_flags(out, "COMMON_FLAGS", &f, c);
 	gentoo_lto_comments(out, a);
 	size_t own = 0;
 	for (size_t i = 0; i < a->n; i++)
@@ -163,7 +174,7 @@ static char *gentoo_env(const struct distro_advice *a, const struct distro_pick 
 	struct flag_split f;
 	flags_split(c->cflags, &f);
 	flags_comments(out, &f);
-	gentoo_flags(out, "CFLAGS", &f, c->ldflags);
+	gentoo_flags(out, "CFLAGS", &f, c);
 	flags_release(&f);
 	fclose(out);
 	return buf;

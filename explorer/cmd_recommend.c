@@ -38,7 +38,9 @@ static const struct command_spec recommend_cmd = {
 	.usage = "[--db X] [--metric time|size|rss|insns|SELECTOR] [--format make.conf|shell|json|package.env|dpkg-buildflags] [-o DIR]",
 	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
 		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
-		   "targets) whose comments give the evidence.",
+		   "targets) whose comments give the evidence; or as Gentoo's make.conf,\n"
+		   "package.env and env/ files with per-package choices and the LTO offer, or\n"
+		   "as the lines of a Debian package's debian/rules.",
 	.details = "Only configurations valid on every workload are eligible: builds ok with\n"
 		   "their flags verified, right output, no failure, not noisy.  Among them the\n"
 		   "best significant improvement over the baseline wins; when none improves\n"
