@@ -133,6 +133,29 @@ static void fill_row(struct store *st, struct distro_table *t, const struct resu
 	}
 }
 
+static void summarise(struct distro_table *t)
+{
+	t->summary = xcalloc(t->ncols ? t->ncols : 1, sizeof(*t->summary));
+	for (size_t k = 0; k < t->ncols; k++) {
+		double lt = 0, ls = 0;
+		size_t ns = 0;
+		struct distro_summary *sum = &t->summary[k];
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct distro_cell *c = &t->rows[r].cells[k];
+			if (c->time.status != OUTCOME_OK || !(c->time.ratio > 0))
+				continue;
+			lt += log(c->time.ratio);
+			sum->n++;
+			if (!isnan(c->size_pct)) {
+				ls += log(1 + c->size_pct / 100);
+				ns++;
+			}
+		}
+		sum->pct = sum->n ? pct(exp(lt / (double)sum->n)) : NAN;
+		sum->size_pct = ns ? pct(exp(ls / (double)ns)) : NAN;
+	}
+}
+
 int distro_table_compute(struct store *st, const char *study, const char *metric,
 			 const struct rank_options *o, struct distro_table *t,
 			 struct strbuf *err)
@@ -183,6 +206,7 @@ int distro_table_compute(struct store *st, const char *study, const char *metric
 		row->workload = xstrdup(ws.v[i]);
 		fill_row(st, t, c, nc, base, runs.v[i], row);
 	}
+	summarise(t);
 	sl_release(&ws);
 	sl_release(&runs);
 	result_configs_free(c, nc);
@@ -199,6 +223,7 @@ void distro_table_release(struct distro_table *t)
 		free(t->rows[r].workload);
 	}
 	free(t->rows);
+	free(t->summary);
 	for (size_t k = 0; k < t->ncols; k++)
 		free(t->labels[k]);
 	free(t->labels);

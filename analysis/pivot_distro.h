@@ -62,6 +62,14 @@ struct distro_row {
 	struct distro_cell *cells; /* one per column */
 };
 
+/* Over the rows of a column whose cell is ok: the geometric mean of their
+ * ratios and of their size ratios, in percent, and how many rows that is
+ * (no interval: a summary line, as the published tables' average). */
+struct distro_summary {
+	double pct, size_pct; /* NAN when no row is ok */
+	size_t n;
+};
+
 struct distro_table {
 	char *study, *metric, *unit;
 	int higher_better;
@@ -71,6 +79,7 @@ struct distro_table {
 	size_t ncols;
 	struct distro_row *rows;
 	size_t nrows;
+	struct distro_summary *summary; /* one per column */
 };
 
 /* metric: a selector (results.h) whose metric and workload are used (every

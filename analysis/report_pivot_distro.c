@@ -85,6 +85,16 @@ static void print_table(FILE *out, const struct distro_table *t)
 			table_cell(out, &t->rows[r].cells[k], cw);
 		fputc('\n', out);
 	}
+	fprintf(out, "%-*s", nw, "geomean");
+	for (size_t k = 0; k < t->ncols; k++) {
+		const struct distro_summary *g = &t->summary[k];
+		char a[32], b[32], s[80];
+		snprintf(a, sizeof(a), isnan(g->pct) ? "-" : "%+.1f%%", g->pct);
+		snprintf(b, sizeof(b), isnan(g->size_pct) ? "-" : "%+.1f%%", g->size_pct);
+		snprintf(s, sizeof(s), "%-9s%s", a, b);
+		fprintf(out, "  %-*s", cw, s);
+	}
+	fputs("\n(geomean: of the ok rows of each column, no interval)\n", out);
 	/* the reasons of the failed cells, once each */
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t k = 0; k < t->ncols; k++) {
@@ -160,6 +170,14 @@ static void print_json(FILE *out, const struct distro_table *t)
 	for (size_t k = 0; k < t->ncols; k++) {
 		fputs(k ? "," : "", out);
 		rep_json_str(out, t->labels[k]);
+	}
+	fputs("],\"geomean\":[", out);
+	for (size_t k = 0; k < t->ncols; k++) {
+		fprintf(out, "%s{\"config\":", k ? "," : "");
+		rep_json_str(out, t->labels[k]);
+		rep_json_key_num(out, "time_pct", t->summary[k].pct);
+		rep_json_key_num(out, "size_text_pct", t->summary[k].size_pct);
+		fprintf(out, ",\"rows\":%zu}", t->summary[k].n);
 	}
 	fputs("],\"rows\":[", out);
 	for (size_t r = 0; r < t->nrows; r++) {

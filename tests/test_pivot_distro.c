@@ -68,6 +68,14 @@ static void test_table(const char *dir)
 	T_CHECK(v3w2->time.status == OUTCOME_BUILD_FAILED && isnan(v3w2->pct) &&
 			isnan(v3w2->size_pct) && strstr(v3w2->time.detail, "-lfoo"),
 		"w2 v3 %s %s", outcome_name(v3w2->time.status), v3w2->time.detail);
+	/* geomean row: O3 over w1 and w2, v3 over w1 only (w2 failed) */
+	double g = 100 * (sqrt((1 + o3w1->pct / 100) * (1 + o3w2->pct / 100)) - 1);
+	T_CHECK(t.summary[0].n == 2 && fabs(t.summary[0].pct - g) < 1e-9 &&
+			fabs(t.summary[0].size_pct - 100 * (sqrt(1.25 * 1.04) - 1)) < 1e-9,
+		"O3 geomean %.3f%% (want %.3f%%) size %.3f%% over %zu", t.summary[0].pct, g,
+		t.summary[0].size_pct, t.summary[0].n);
+	T_CHECK(t.summary[1].n == 1 && fabs(t.summary[1].size_pct + 1.0) < 1e-9,
+		"v3 geomean over %zu rows, size %.3f%%", t.summary[1].n, t.summary[1].size_pct);
 	char *txt = print(&t, "table"), *csv = print(&t, "csv"), *json = print(&t, "json");
 	char want[32];
 	snprintf(want, sizeof(want), "%+.1f%%    +25.0%%", o3w1->pct);
