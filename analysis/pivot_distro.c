@@ -142,10 +142,12 @@ static void summarise(struct distro_table *t)
 		struct distro_summary *sum = &t->summary[k];
 		for (size_t r = 0; r < t->nrows; r++) {
 			const struct distro_cell *c = &t->rows[r].cells[k];
-			if (c->time.status != OUTCOME_OK || !(c->time.ratio > 0))
+			if (c->time.status != OUTCOME_OK)
 				continue;
-			lt += log(c->time.ratio);
-			sum->n++;
+			if (c->time.ratio > 0) {
+				lt += log(c->time.ratio);
+				sum->n++;
+			}
 			if (!isnan(c->size_pct)) {
 				ls += log(1 + c->size_pct / 100);
 				ns++;

@@ -63,7 +63,7 @@ struct distro_row {
 };
 
 /* Over the rows of a column whose cell is ok: the geometric mean of their
- * ratios and of their size ratios, in percent, and how many rows that is
+ * ratios (n: how many rows had one) and of their size ratios, in percent
  * (no interval: a summary line, as the published tables' average). */
 struct distro_summary {
 	double pct, size_pct; /* NAN when no row is ok */
