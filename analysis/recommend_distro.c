@@ -20,20 +20,17 @@ int recommend_distro_format(const char *format)
 static char *study_file_of(struct store *st, const char *study)
 {
 	char *path = results_study_path(st, study);
-	if (!path || !*path || !access(path, R_OK) || path[0] == '/' || !strrchr(st->path, '/')) {
-		if (path && access(path, R_OK)) {
-			free(path);
-			path = NULL;
-		}
-		return path;
+	if (path && *path && access(path, R_OK) && path[0] != '/' && strrchr(st->path, '/')) {
+		char *beside = xasprintf("%.*s/%s", (int)(strrchr(st->path, '/') - st->path),
+					 st->path, path);
+		free(path);
+		path = beside;
 	}
-	char *beside = xasprintf("%.*s/%s", (int)(strrchr(st->path, '/') - st->path), st->path,
-				 path);
-	free(path);
-	if (!access(beside, R_OK))
-		return beside;
-	free(beside);
-	return NULL;
+	if (path && access(path, R_OK)) {
+		free(path);
+		path = NULL;
+	}
+	return path;
 }
 
 /* "debian:clamav=1.4.3 patched" -> "clamav"; NULL for another source. */
