@@ -168,7 +168,7 @@ static char *gentoo_env(const struct distro_advice *a, const struct distro_pick 
 	fprintf(out, "# flagscope: %s's own best is %s: %s ratio ", p->workload, c->label,
 		a->rec.r.metric);
 	put_ratio(out, &p->vs_global);
-	fprintf(out, "\n#   against the global choice %s over %zu run(s), significant "
+	fprintf(out, "\n#   against the global choice %s over its %zu run section(s), significant "
 		     "(study %s)\n", cfg(a, a->rec.chosen)->label, p->vs_global.nruns,
 		a->rec.r.study);
 	struct flag_split f;
@@ -293,7 +293,7 @@ static char *debian_rules(const struct distro_advice *a)
 			p->deb_source ? p->deb_source : "(no Debian source in its recipe)",
 			p->workload, cfg(a, p->config)->label, a->rec.r.metric);
 		put_ratio(out, &p->vs_global);
-		fprintf(out, " against the above over %zu run(s), significant\n",
+		fprintf(out, " against the above over its %zu run section(s), significant\n",
 			p->vs_global.nruns);
 		debian_lines(out, "#   ", cfg(a, p->config));
 	}
