@@ -144,8 +144,8 @@ static int place_config(struct pivot *p, const struct level_map *m, const char *
 	return rc;
 }
 
-static double median_of(struct store *st, const char *study, const char *config_id,
-			const char *workload, const char *run, const char *metric)
+double pivot_median(struct store *st, const char *study, const char *config_id,
+		    const char *workload, const char *run, const char *metric)
 {
 	size_t n;
 	double *v = results_samples(st, study, config_id, workload, run, metric, &n, NULL);
@@ -163,9 +163,9 @@ static void fill_cell(struct store *st, const struct pivot *p, const struct resu
 	 * may still hold a build's placeholder size of 0) */
 	if (cell->status != OUTCOME_OK)
 		return;
-	cell->value = median_of(st, p->study, c->id, r->workload, r->run, p->metric);
+	cell->value = pivot_median(st, p->study, c->id, r->workload, r->run, p->metric);
 	for (int k = 0; k < PIVOT_NMEM; k++)
-		cell->mem[k] = median_of(st, p->study, c->id, r->workload, r->run, p->memory[k]);
+		cell->mem[k] = pivot_median(st, p->study, c->id, r->workload, r->run, p->memory[k]);
 }
 
 /* ref / this, NAN unless both are positive numbers */

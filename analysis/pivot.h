@@ -96,6 +96,11 @@ struct pivot {
 	size_t nblocks;
 };
 
+/* The median of metric's values for one item (results_samples); NAN when
+ * there is none. */
+double pivot_median(struct store *st, const char *study, const char *config_id,
+		    const char *workload, const char *run, const char *metric);
+
 /* Pivot study on axis.  metric: a selector as report --metric takes it
  * (results.h: METRIC, WORKLOAD, WORKLOAD/RUN, WORKLOAD/METRIC,
  * WORKLOAD/RUN/METRIC): its metric is pivoted, over its items only (the

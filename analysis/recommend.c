@@ -166,8 +166,7 @@ static void fmt_interval(char *buf, size_t n, double ratio, double lo, double hi
 		snprintf(buf, n, "%.3f [%.3f, %.3f]", ratio, lo, hi);
 }
 
-/* The evidence as '#' comment lines, shared by make.conf and shell. */
-static void print_evidence(FILE *out, const struct recommendation *rec)
+void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 {
 	const struct ranking *r = &rec->r;
 	const struct rank_config *c = chosen(rec), *b = &r->configs[r->baseline];
@@ -243,7 +242,7 @@ static void put_escaped(FILE *out, const char *s)
 	}
 }
 
-static void put_dquoted(FILE *out, const char *s)
+void recommend_put_dquoted(FILE *out, const char *s)
 {
 	fputc('"', out);
 	put_escaped(out, s);
@@ -258,16 +257,16 @@ static int default_compiler(const char *cc)
 static void print_make_conf(FILE *out, const struct recommendation *rec)
 {
 	const struct rank_config *c = chosen(rec);
-	print_evidence(out, rec);
+	recommend_print_evidence(out, rec);
 	if (!default_compiler(c->cc)) {
 		fputs("CC=", out);
-		put_dquoted(out, c->cc);
+		recommend_put_dquoted(out, c->cc);
 		fputs("\nCXX=", out);
-		put_dquoted(out, rec->cxx);
+		recommend_put_dquoted(out, rec->cxx);
 		fputc('\n', out);
 	}
 	fputs("COMMON_FLAGS=", out);
-	put_dquoted(out, c->cflags);
+	recommend_put_dquoted(out, c->cflags);
 	fputs("\nCFLAGS=\"${COMMON_FLAGS}\"\nCXXFLAGS=\"${COMMON_FLAGS}\"\nLDFLAGS=", out);
 	/* ${LDFLAGS} keeps the profile's own; only our part is escaped */
 	fprintf(out, "\"${LDFLAGS}%s", *c->ldflags ? " " : "");
@@ -275,7 +274,7 @@ static void print_make_conf(FILE *out, const struct recommendation *rec)
 	fputs("\"\n", out);
 	if (rec->chost) {
 		fputs("CHOST=", out);
-		put_dquoted(out, rec->chost);
+		recommend_put_dquoted(out, rec->chost);
 		fputc('\n', out);
 	}
 }
@@ -294,7 +293,7 @@ static void put_squoted(FILE *out, const char *s)
 static void print_shell(FILE *out, const struct recommendation *rec)
 {
 	const struct rank_config *c = chosen(rec);
-	print_evidence(out, rec);
+	recommend_print_evidence(out, rec);
 	const char *keys[] = {"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "CHOST"};
 	const char *vals[] = {c->cc, rec->cxx, c->cflags, c->cflags, c->ldflags, rec->chost};
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
@@ -385,7 +384,9 @@ static const struct {
 	{"json", print_json},
 };
 
-const char *const recommend_format_names[] = {"make.conf", "shell", "json", NULL};
+/* package.env and dpkg-buildflags: recommend_distro.h */
+const char *const recommend_format_names[] = {"make.conf", "shell",           "json",
+					       "package.env", "dpkg-buildflags", NULL};
 
 int recommend_print(FILE *out, const struct recommendation *rec, const char *format)
 {

@@ -49,9 +49,17 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 		      struct strbuf *err);
 void recommend_release(struct recommendation *rec);
 
-/* Print as "make.conf", "shell" or "json"; -1 for an unknown format. */
+/* Print as "make.conf", "shell" or "json"; -1 for another format (the
+ * distro formats of recommend_format_names are recommend_distro.h's). */
 int recommend_print(FILE *out, const struct recommendation *rec, const char *format);
 extern const char *const recommend_format_names[];
+
+/* The evidence as '#' comment lines (study, rule, the choice with its
+ * interval, every workload's ratio, what was refused), shared by every
+ * format that prints comments. */
+void recommend_print_evidence(FILE *out, const struct recommendation *rec);
+/* s as a double-quoted make.conf / bash value ("\"$`\\ escaped). */
+void recommend_put_dquoted(FILE *out, const char *s);
 
 /* The C++ driver of a C compiler command: gcc-12 -> g++-12, clang ->
  * clang++, aarch64-linux-gnu-gcc -> aarch64-linux-gnu-g++, cc -> c++;

@@ -41,6 +41,26 @@ void rep_json_str(FILE *out, const char *s)
 	sb_release(&sb);
 }
 
+void rep_json_key_str(FILE *out, const char *key, const char *v)
+{
+	fprintf(out, ",\"%s\":", key);
+	rep_json_str(out, v);
+}
+
+void rep_json_key_str_or_null(FILE *out, const char *key, const char *v)
+{
+	if (v)
+		rep_json_key_str(out, key, v);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
+void rep_json_key_num(FILE *out, const char *key, double v)
+{
+	fprintf(out, ",\"%s\":", key);
+	rep_json_num(out, v);
+}
+
 void rep_csv_field(FILE *out, const char *s)
 {
 	fputc('"', out);

@@ -19,6 +19,10 @@ extern const struct report_ops report_html;  /* report_html.c */
 void rep_json_num(FILE *out, double v);
 /* A JSON string literal, quotes included; NULL prints "". */
 void rep_json_str(FILE *out, const char *s);
+/* ,"key":value after a first member: a string (NULL prints ""), a number. */
+void rep_json_key_str(FILE *out, const char *key, const char *v);
+void rep_json_key_str_or_null(FILE *out, const char *key, const char *v); /* null for NULL */
+void rep_json_key_num(FILE *out, const char *key, double v);
 /* A CSV field: quoted, quotes doubled; NULL prints "". */
 void rep_csv_field(FILE *out, const char *s);
 /* n numbers, each preceded by a comma; NaN prints as an empty field. */

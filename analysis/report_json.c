@@ -55,26 +55,6 @@ static void json_pair(FILE *out, const char *key, double a, double b)
 	fputc(']', out);
 }
 
-static void json_key_str(FILE *out, const char *key, const char *v)
-{
-	fprintf(out, ",\"%s\":", key);
-	rep_json_str(out, v);
-}
-
-static void json_key_str_or_null(FILE *out, const char *key, const char *v)
-{
-	if (v)
-		json_key_str(out, key, v);
-	else
-		fprintf(out, ",\"%s\":null", key);
-}
-
-static void json_key_num(FILE *out, const char *key, double v)
-{
-	fprintf(out, ",\"%s\":", key);
-	rep_json_num(out, v);
-}
-
 static void json_config(FILE *out, const struct ranking *r, const struct rank_config *c,
 			size_t index)
 {
@@ -85,28 +65,28 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 		fprintf(out, "%d", c->rank);
 	else
 		fputs("null", out);
-	json_key_num(out, "ratio", c->ratio);
+	rep_json_key_num(out, "ratio", c->ratio);
 	json_pair(out, "ci", c->lo, c->hi);
 	fprintf(out, ",\"status\":\"%s\",\"baseline\":%s", outcome_name(c->status),
 		c->is_baseline ? "true" : "false");
-	json_key_str(out, "verdict", isnan(c->ratio) ? NULL : verdict_name(c->verdict));
+	rep_json_key_str(out, "verdict", isnan(c->ratio) ? NULL : verdict_name(c->verdict));
 	fprintf(out, ",\"improved\":%d,\"regressed\":%d", c->improved, c->regressed);
-	json_key_str(out, "detail", c->detail);
-	json_key_str(out, "cc", c->cc);
-	json_key_str(out, "toolchain", c->toolchain);
-	json_key_str(out, "cflags", c->cflags);
-	json_key_str(out, "ldflags", c->ldflags);
-	json_key_str(out, "link", c->link);
-	json_key_str(out, "target", c->target);
-	json_key_str(out, "cpu", c->cpu);
-	json_key_str(out, "libc", c->libc);
-	json_key_str(out, "sysroot", c->sysroot);
-	json_key_str(out, "notes", c->notes);
+	rep_json_key_str(out, "detail", c->detail);
+	rep_json_key_str(out, "cc", c->cc);
+	rep_json_key_str(out, "toolchain", c->toolchain);
+	rep_json_key_str(out, "cflags", c->cflags);
+	rep_json_key_str(out, "ldflags", c->ldflags);
+	rep_json_key_str(out, "link", c->link);
+	rep_json_key_str(out, "target", c->target);
+	rep_json_key_str(out, "cpu", c->cpu);
+	rep_json_key_str(out, "libc", c->libc);
+	rep_json_key_str(out, "sysroot", c->sysroot);
+	rep_json_key_str(out, "notes", c->notes);
 	fprintf(out, ",\"untested\":%s", c->untested ? "true" : "false");
-	json_key_str_or_null(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
-	json_key_num(out, "p_change", c->p_change);
+	rep_json_key_str_or_null(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
+	rep_json_key_num(out, "p_change", c->p_change);
 	fprintf(out, ",\"settled\":%s", rank_config_fragile(r, c) ? "false" : "true");
-	json_key_str_or_null(out, "identical_to", c->identical_to);
+	rep_json_key_str_or_null(out, "identical_to", c->identical_to);
 	fputs(",\"identical_on\":[", out);
 	for (size_t i = 0; i < c->identical_on.n; i++) {
 		fputs(i ? "," : "", out);
@@ -124,23 +104,23 @@ static void json_item(FILE *out, const struct ranking *r, const struct rank_conf
 	fprintf(out, "%s{\"name\":", index ? "," : "");
 	rep_json_str(out, it->name);
 	fprintf(out, ",\"n\":%zu", it->s.n);
-	json_key_num(out, "median", it->s.median);
-	json_key_num(out, "ratio", it->ratio);
+	rep_json_key_num(out, "median", it->s.median);
+	rep_json_key_num(out, "ratio", it->ratio);
 	json_pair(out, "ci", it->lo, it->hi);
 	fprintf(out, ",\"exact\":%s,\"status\":\"%s\"", it->exact ? "true" : "false",
 		outcome_name(it->status));
-	json_key_str(out, "detail", it->detail);
-	json_key_num(out, "p", it->p);
-	json_key_str(out, "verdict", isnan(it->ratio) ? NULL : verdict_name(it->verdict));
+	rep_json_key_str(out, "detail", it->detail);
+	rep_json_key_num(out, "p", it->p);
+	rep_json_key_str(out, "verdict", isnan(it->ratio) ? NULL : verdict_name(it->verdict));
 	fprintf(out, ",\"n_baseline\":%zu", it->nbase);
-	json_key_num(out, "mad", it->s.mad);
-	json_key_num(out, "mean", it->s.mean);
-	json_key_num(out, "sd", it->s.sd);
-	json_key_num(out, "min", it->s.min);
-	json_key_num(out, "max", it->s.max);
+	rep_json_key_num(out, "mad", it->s.mad);
+	rep_json_key_num(out, "mean", it->s.mean);
+	rep_json_key_num(out, "sd", it->s.sd);
+	rep_json_key_num(out, "min", it->s.min);
+	rep_json_key_num(out, "max", it->s.max);
 	fprintf(out, ",\"outliers\":%zu", it->s.outliers);
 	json_pair(out, "median_ci", it->s.ci_lo, it->s.ci_hi);
-	json_key_num(out, "halfwidth", it->halfwidth);
+	rep_json_key_num(out, "halfwidth", it->halfwidth);
 	fprintf(out, ",\"build_property\":%s", it->from_build ? "true" : "false");
 	fprintf(out, ",\"untested\":%s,\"note\":", it->untested ? "true" : "false");
 	if (it->note)
@@ -185,7 +165,7 @@ static void json_end(FILE *out, const struct ranking *r)
 		const struct rank_pareto *p = &r->pareto[i];
 		fprintf(out, "%s{\"x\":", i ? "," : "");
 		rep_json_str(out, p->x);
-		json_key_str(out, "y", p->y);
+		rep_json_key_str(out, "y", p->y);
 		fputs(",\"points\":[", out);
 		int first = 1;
 		for (size_t c = 0; c < r->n; c++) {
@@ -193,8 +173,8 @@ static void json_end(FILE *out, const struct ranking *r)
 				continue;
 			fprintf(out, "%s{\"label\":", first ? "" : ",");
 			rep_json_str(out, r->configs[c].label);
-			json_key_num(out, "x", p->xv[c]);
-			json_key_num(out, "y", p->yv[c]);
+			rep_json_key_num(out, "x", p->xv[c]);
+			rep_json_key_num(out, "y", p->yv[c]);
 			fprintf(out, ",\"front\":%s}", p->front[c] ? "true" : "false");
 			first = 0;
 		}

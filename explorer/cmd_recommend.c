@@ -3,17 +3,20 @@
  * those valid on every workload, as a make.conf fragment with its
  * evidence (the rule is in analysis/recommend.h).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/recommend.h"
+#include "analysis/recommend_distro.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/results_args.h"
 
 static struct {
 	struct results_opts r;
-	const char *metric, *format;
+	const char *metric, *format, *dir;
 } opt;
 
 static const struct option_spec recommend_options[] = {
@@ -24,15 +27,20 @@ static const struct option_spec recommend_options[] = {
 	 "(default: the metric the study ranks by)"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
 	 recommend_format_names},
+	{"output", 'o', OPT_STRING, &opt.dir, "DIR",
+	 "package.env, dpkg-buildflags: write the files into DIR (created) instead of printing "
+	 "them one after another with a '# ==> NAME <==' header each"},
 	{NULL},
 };
 
 static const struct command_spec recommend_cmd = {
 	.name = "recommend",
-	.usage = "[--db X] [--metric time|size|rss|insns|SELECTOR] [--format make.conf|shell|json]",
+	.usage = "[--db X] [--metric time|size|rss|insns|SELECTOR] [--format make.conf|shell|json|package.env|dpkg-buildflags] [-o DIR]",
 	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
 		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
-		   "targets) whose comments give the evidence.",
+		   "targets) whose comments give the evidence; or as Gentoo's make.conf,\n"
+		   "package.env and env/ files with per-package choices and the LTO offer, or\n"
+		   "as the lines of a Debian package's debian/rules.",
 	.details = "Only configurations valid on every workload are eligible: builds ok with\n"
 		   "their flags verified, right output, no failure, not noisy.  Among them the\n"
 		   "best significant improvement over the baseline wins; when none improves\n"
@@ -40,9 +48,75 @@ static const struct command_spec recommend_cmd = {
 		   "\n"
 		   "--metric takes what report --metric takes: METRIC, WORKLOAD, WORKLOAD/RUN,\n"
 		   "WORKLOAD/METRIC or WORKLOAD/RUN/METRIC; rss falls back to maxrss (wait4,\n"
-		   "which counts the forking parent too) when the study has no mem.res.",
+		   "which counts the forking parent too) when the study has no mem.res.\n"
+		   "\n"
+		   "--format package.env: Gentoo's files.  make.conf.fragment has COMMON_FLAGS\n"
+		   "(CFLAGS, CXXFLAGS, FCFLAGS, FFLAGS from it) of the choice above, with its\n"
+		   "evidence and the best -flto configuration offered in comments with the\n"
+		   "workloads that failed under it.  Each workload whose own best configuration\n"
+		   "beats that choice significantly on it (geometric mean over its runs, the\n"
+		   "interval clear of 1 by --min-effect) gets env/NAME.conf (its CFLAGS) and,\n"
+		   "when its recipe names its Gentoo package (gentoo = media-libs/flac), the\n"
+		   "package.env line 'media-libs/flac flac.conf' (without one: a comment, no\n"
+		   "line).  env/no-lto.conf and its package.env lines (commented out unless the\n"
+		   "choice has -flto) cover the no-lto list.  Flags are written as measured but\n"
+		   "for -march=native/-mtune=native, left out as not explicit; flags outside\n"
+		   "Gentoo's devmanual's reasonable set (-O2 -Os -march= -mtune= -pipe\n"
+		   "-fomit-frame-pointer) are named in a comment; CPU_FLAGS_X86 is never put\n"
+		   "in the flags.  Copy make.conf.fragment into /etc/portage/make.conf,\n"
+		   "package.env to /etc/portage/package.env, env/ to /etc/portage/env/.\n"
+		   "--format dpkg-buildflags: debian-rules.mk, the 'export\n"
+		   "DEB_CFLAGS_MAINT_APPEND = ...' lines for debian/rules (-O2 is dpkg's own,\n"
+		   "-flto becomes DEB_BUILD_MAINT_OPTIONS = optimize=+lto) with the evidence as\n"
+		   "comments, then per Debian source package with its own better flags the\n"
+		   "same lines, commented, for that package's debian/rules.\n"
+		   "Without -o DIR both print their files to stdout, each after a line\n"
+		   "'# ==> NAME <=='; with it they are written as DIR/NAME.\n"
+		   "Exit status: 0 printed, 2 bad usage, no such study, an invalid baseline,\n"
+		   "a file that cannot be written.",
 	.opts = recommend_options,
 };
+
+static int write_files(const struct distro_file *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!opt.dir) {
+			printf("%s# ==> %s <==\n%s", i ? "\n" : "", f[i].name, f[i].text);
+			continue;
+		}
+		char *path = xasprintf("%s/%s", opt.dir, f[i].name);
+		char *slash = strrchr(path, '/');
+		*slash = 0;
+		int bad = mkdir_p(path, 0755);
+		*slash = '/';
+		if (bad || file_write(path, f[i].text, strlen(f[i].text))) {
+			error_msg("%s: cannot write (%s; check -o DIR)", path, strerror(errno));
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
+	return 0;
+}
+
+static int recommend_distro(struct store *st, const char *study, const char *metric,
+			    const struct rank_options *ro)
+{
+	struct distro_advice a;
+	struct strbuf err = {0};
+	int rc = 2;
+	if (recommend_distro_compute(st, study, metric, ro, NULL, &a, &err)) {
+		error_msg("%s", sb_str(&err));
+	} else {
+		size_t n;
+		struct distro_file *f = recommend_distro_files(&a, opt.format, &n);
+		rc = write_files(f, n) ? 2 : 0;
+		distro_files_free(f, n);
+	}
+	recommend_distro_release(&a);
+	sb_release(&err);
+	return rc;
+}
 
 int cmd_recommend(int argc, char **argv)
 {
@@ -55,11 +129,16 @@ int cmd_recommend(int argc, char **argv)
 	int rc = results_command_start(&recommend_cmd, argc, argv, &opt.r, &ro, &st, &study);
 	if (rc)
 		return rc == 1 ? 0 : 2;
-	struct recommendation rec;
+	struct recommendation rec = {0};
 	rc = 2;
 	const char *metric = opt.metric && recommend_metric(opt.metric) ? recommend_metric(opt.metric)
 								       : opt.metric;
-	if (recommend_compute(&st, study, metric, &ro, &rec, &err)) {
+	if (recommend_distro_format(opt.format)) {
+		rc = recommend_distro(&st, study, metric, &ro);
+	} else if (opt.dir) {
+		error_msg("recommend: -o DIR is for --format package.env and dpkg-buildflags (redirect "
+			  "stdout for %s)", opt.format);
+	} else if (recommend_compute(&st, study, metric, &ro, &rec, &err)) {
 		error_msg("%s", sb_str(&err));
 	} else {
 		recommend_print(stdout, &rec, opt.format);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/pivot.h"
+#include "analysis/pivot_distro.h"
 #include "analysis/rank.h"
 #include "analysis/report.h"
 #include "analysis/report_lnt.h"
@@ -32,7 +33,8 @@ static const struct option_spec report_options[] = {
 	 "Pareto front of two metrics or selectors (default: METRIC,size.text and METRIC,mem.res "
 	 "over the same items, maxrss without mem.res; 'none': no front)"},
 	{"pivot", 0, OPT_STRING, &opt.pivot, "AXIS",
-	 "one row per workload, one column group per level of AXIS (e.g. libc), one block per combination of the other axes"},
+	 "one row per workload, one column group per level of AXIS (e.g. libc), one block per combination of the other axes; "
+	 "'distro': the distribution rebuild table (below)"},
 	{"memory", 0, OPT_STRING, &opt.memory, "V,R,D",
 	 "with --pivot: the virtual, resident and dirty memory metrics (default mem.virt,mem.res,mem.dirty)"},
 	{NULL},
@@ -87,6 +89,15 @@ static const struct command_spec report_cmd = {
 		   "libcbench/malloc_big1).  E.g. flagscope report --pivot libc, or for the\n"
 		   "dietlibc preset: --pivot libc --memory\n"
 		   "server_virt_kb,server_rss_kb,server_dirty_kb.\n"
+		   "\n"
+		   "--pivot distro prints the table distributions' rebuild studies publish\n"
+		   "(the distro-levels and lto presets): one row per workload, one column per\n"
+		   "configuration but the baseline, each with the change of METRIC in percent\n"
+		   "against the baseline (geometric mean over the workload's runs; negative:\n"
+		   "less time), marked ~ when not significant (its interval includes 0 or it\n"
+		   "is under --min-effect) and ? when not tested (one run), and the change of\n"
+		   "size.text of its binaries and libraries (exact).  csv and json add the\n"
+		   "intervals and the sizes.\n"
 		   "Exit status: 0 printed, 1 nothing could be ranked (said in one line),\n"
 		   "2 bad usage, a database or file that cannot be read or written.",
 	.opts = report_options,
@@ -171,6 +182,30 @@ static int output_close(FILE *f)
 	return 0;
 }
 
+static int print_distro(struct store *st, const char *study, const struct rank_options *ro)
+{
+	struct distro_table t;
+	struct strbuf err = {0};
+	int rc = 2;
+	if (strcmp(opt.format, "table") && strcmp(opt.format, "csv") && strcmp(opt.format, "json")) {
+		error_msg("report: --pivot distro prints table, csv or json, not %s (pick one with "
+			  "--format)", opt.format);
+		return 2;
+	}
+	if (distro_table_compute(st, study, opt.metric, ro, &t, &err)) {
+		error_msg("report: %s", sb_str(&err));
+	} else {
+		FILE *out = output_open();
+		if (out) {
+			distro_table_print(out, &t, opt.format);
+			rc = output_close(out) ? 2 : 0;
+		}
+	}
+	distro_table_release(&t);
+	sb_release(&err);
+	return rc;
+}
+
 static int print_pivot(struct store *st, const char *study)
 {
 	const struct pivot_ops *ops = pivot_format(opt.format);
@@ -234,7 +269,8 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 	if (opt.pivot) {
-		rc = print_pivot(&st, study);
+		rc = !strcmp(opt.pivot, "distro") ? print_distro(&st, study, &ro)
+						  : print_pivot(&st, study);
 		free(study);
 		store_close(&st);
 		return rc;

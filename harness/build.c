@@ -220,8 +220,28 @@ enum outcome build_probe_flags(const struct config *cfg, const struct toolchain 
 	return o;
 }
 
+/* Under LTO the compiler runs again at link time (lto1, through
+ * lto-wrapper): a failure there is the configuration's (a type mismatch
+ * across units only LTO sees, objects of another compiler), said with its
+ * first error line.  NULL when the log shows no LTO step failing. */
+static char *lto_failure(const char *log_text)
+{
+	if (!strstr(log_text, "lto-wrapper") && !strstr(log_text, "lto1:"))
+		return NULL;
+	for (const char *l = log_text; *l;) {
+		size_t len = strcspn(l, "\n");
+		if (memmem(l, len, "error:", 6))
+			return xasprintf("LTO link failed: %.*s", (int)len, l);
+		l += len + (l[len] == '\n');
+	}
+	return NULL;
+}
+
 char *build_log_summary(const char *log_text)
 {
+	char *lto = lto_failure(log_text);
+	if (lto)
+		return lto;
 	struct strlist undef = {0};
 	const char *p = log_text;
 	while ((p = strstr(p, "undefined reference to `"))) {

@@ -68,7 +68,9 @@ typedef void (*build_progress_fn)(const struct build *b, size_t done, size_t tot
 void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user);
 
 /* The last lines of a log joined by " | ", or the undefined symbols a link
- * failed on ("undefined symbols: cos sin"); heap string. */
+ * failed on ("undefined symbols: cos sin"), or for a failure in LTO's
+ * link-time step (lto1, lto-wrapper) "LTO link failed: " and the log's first
+ * error line; heap string. */
 char *build_log_summary(const char *log_text);
 
 /* Make a workload's inputs once: <cache>/inputs/<recipe hash>/, running

@@ -474,6 +474,24 @@ static int expects_switches(const char *expect, int *wants_static)
 	return any;
 }
 
+/* Asked for LTO, a GCC-built file must hold code GCC optimised at link
+ * time (switches.h); clang's LTO leaves no such trace and is not judged. */
+static int lto_check(const struct elf_facts *f, struct strlist *mismatches)
+{
+	int gcc = 0;
+	for (size_t i = 0; i < f->nunits; i++) {
+		const struct elf_unit *u = &f->units[i];
+		if (u->switches && switches_is_ltrans(u->switches))
+			return 0;
+		gcc |= u->producer && str_starts_with(u->producer, "GNU ");
+	}
+	if (!gcc)
+		return 0;
+	sl_push(mismatches, "no LTO: no unit was optimised at link time (GCC records that code "
+			    "as 'GNU GIMPLE ... -fltrans'; the link ran without -flto)");
+	return 1;
+}
+
 int elf_facts_check(const struct elf_facts *f, const char *expect, int want_static,
 		    const char *unit_prefix, struct strlist *mismatches)
 {
@@ -510,6 +528,8 @@ int elf_facts_check(const struct elf_facts *f, const char *expect, int want_stat
 		}
 		free(label);
 	}
+	if (switches_want_lto(expect) && f->nunits)
+		found += lto_check(f, mismatches);
 	if (!checked && !found) {
 		sl_push_owned(mismatches,
 			      xasprintf("no compile unit%s%s records its switches (build with "

@@ -64,4 +64,22 @@ int switches_key(const char *flag, char *key, size_t keysize);
 int switches_check(const char *label, const char *switches, const char *expect,
 		   struct strlist *mismatches);
 
+/*
+ * LTO.  GCC records -flto=auto / -flto=N as "-flto" in each unit compiled
+ * for LTO (the value is a job count, not recorded), and the code it
+ * optimises at link time as units of its own: producer "GNU GIMPLE 12.2.0",
+ * switches ending in -fltrans (named "<artificial>").  A unit compiled with
+ * -flto whose code was linked without LTO (fat objects linked with
+ * -fno-lto) leaves no such unit.  So switches_check() takes any recorded
+ * -flto form for an expected one and does not ask an -fltrans unit for it,
+ * and the binary as a whole must hold an -fltrans unit (elf.c).
+ */
+/* 1 for -flto and -flto=VALUE (not -flto-partition=, -fno-lto). */
+int switches_is_lto(const char *flag);
+/* 1 when the flags (a command line) ask for LTO: their last -flto form or
+ * -fno-lto is an -flto form. */
+int switches_want_lto(const char *flags);
+/* 1 for a unit GCC made at link time (recorded switches with -fltrans). */
+int switches_is_ltrans(const char *switches);
+
 #endif

@@ -110,6 +110,14 @@ static void check_summaries(void)
 	s = build_log_summary("a\n\nb\nc\nd\ne: error\n");
 	T_CHECK(!strcmp(s, "b | c | d | e: error"), "'%s'", s);
 	free(s);
+	/* LTO's link-time step failing: said as such, with the first error */
+	s = build_log_summary("m2.c:4:6: error: type of 'scale' does not match original "
+			      "declaration [-Werror=lto-type-mismatch]\nlto1: some warnings being "
+			      "treated as errors\nlto-wrapper: fatal error: gcc returned 1 exit "
+			      "status\ncollect2: error: ld returned 1 exit status\n");
+	T_CHECK(!strcmp(s, "LTO link failed: m2.c:4:6: error: type of 'scale' does not match "
+			   "original declaration [-Werror=lto-type-mismatch]"), "'%s'", s);
+	free(s);
 }
 
 /* A failed build's log decides between UNSUPPORTED_FLAG (a complaint that

@@ -123,13 +123,21 @@ static const struct check_case {
 	{"-finline -fno-inline", "-fno-inline", 0, NULL},
 	{"-mavx -mno-avx", "-mno-avx", 0, NULL},
 	{"-mno-avx -mavx", "-mno-avx", 1, "unit a.c: -mno-avx expected, -mavx given last"},
-	{"-flto=8", "-flto=auto", 1, "unit a.c: -flto=auto expected, -flto=8 given last"},
 	/* an expected -fX without a value: any -fX=V (the profile's path) */
 	{"-O2 -fprofile-use=/c/p -fprofile-correction", "-O2 -fprofile-use", 0, NULL},
 	{"-O2 -fprofile-instr-use=/c/m.profdata", "-fprofile-instr-use", 0, NULL},
 	{"-O2 -fprofile-generate=/c/p", "-fprofile-use", 1, "unit a.c: -fprofile-use expected, absent"},
 	{"-O2 -fno-profile-use", "-fprofile-use", 1,
 	 "unit a.c: -fprofile-use expected, -fno-profile-use given last"},
+	/* LTO: GCC records -flto whatever its value; its link-time units
+	 * (-fltrans) are LTO's output and carry no -flto; -fno-lto last is no
+	 * LTO (switches.h) */
+	{"-O2 -flto -fasynchronous-unwind-tables", "-O2 -flto=auto", 0, NULL},
+	{"-flto=8", "-flto=auto", 0, NULL},
+	{"-O2 -flto -fno-lto", "-O2 -flto=auto", 1,
+	 "unit a.c: -flto=auto expected, -fno-lto given last"},
+	{"-march=x86-64 -g -O2 -O2 -fno-openmp -fPIC -fltrans", "-O2 -flto=auto", 0, NULL},
+	{"-O2", "-O2 -flto=auto", 1, "unit a.c: -flto=auto expected, absent"},
 	/* GCC's implied -march= and its -mips3 after -march=loongson2f. */
 	{"-march=x86-64-v3 -O3 -fasynchronous-unwind-tables", "-O3 -march=x86-64-v3", 0, NULL},
 	{"-mtune=generic -march=x86-64 -O3", "-O3 -march=x86-64-v3", 1,
@@ -164,8 +172,22 @@ static void test_check(void)
 	}
 }
 
+static void test_lto(void)
+{
+	static const struct {
+		const char *flags;
+		int want;
+	} cases[] = {{"-O2 -flto=auto", 1}, {"-flto", 1}, {"-flto=8 -fno-lto", 0},
+		     {"-fno-lto -flto=auto", 1}, {"-O2 -flto-partition=one", 0}, {"", 0}};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		T_CHECK(switches_want_lto(cases[i].flags) == cases[i].want, "'%s'", cases[i].flags);
+	T_CHECK(switches_is_ltrans("-mtune=generic -O2 -fPIC -fltrans"), "ltrans unit");
+	T_CHECK(!switches_is_ltrans("-O2 -flto -fasynchronous-unwind-tables"), "compile unit");
+}
+
 int main(void)
 {
+	test_lto();
 	test_split();
 	test_producer();
 	test_source_name();

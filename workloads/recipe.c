@@ -193,6 +193,8 @@ static int on_item(void *user, const char *section, const char *name, const char
 			r->train_line = line;
 		} else if (!strcmp(name, "slow")) {
 			r->slow = !strcmp(value, "yes") || !strcmp(value, "true");
+		} else if (!strcmp(name, "gentoo")) {
+			set_text(&r->gentoo, value, continued, " ");
 		} else {
 			goto unknown;
 		}
@@ -383,6 +385,7 @@ void recipe_release(struct recipe *r)
 	free(r->name);
 	free(r->dir);
 	free(r->description);
+	free(r->gentoo);
 	free(r->source);
 	free(r->source_origin);
 	free(r->source_own);

@@ -53,6 +53,7 @@ struct recipe {
 	struct recipe_extra_source *extra;
 	size_t nextra;
 	int slow;
+	char *gentoo; /* the Gentoo package atom ("media-libs/flac"), or NULL */
 	char *build_script;          /* or NULL when system.name is set */
 	struct recipe_system system; /* [build] system = ...: see buildsys.h */
 	struct strlist binaries;

@@ -1,0 +1,237 @@
+/* pivot_distro.c - see pivot_distro.h */
+#include "analysis/pivot_distro.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/pivot.h"
+#include "analysis/results.h"
+#include "analysis/stats.h"
+
+void distro_ratio_release(struct distro_ratio *r)
+{
+	free(r->detail);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The first outcome that is not ok, of the candidate then the reference. */
+static int pair_status(struct store *st, const char *study, const char *cand_id,
+		       const char *ref_id, const char *workload, const char *run,
+		       struct distro_ratio *out)
+{
+	const char *ids[] = {cand_id, ref_id};
+	for (size_t k = 0; k < ARRAY_SIZE(ids); k++) {
+		char *detail;
+		enum outcome o = results_status(st, study, ids[k], workload, run, &detail);
+		if (o != OUTCOME_OK) {
+			out->status = o;
+			free(out->detail);
+			out->detail = k ? xasprintf("baseline: %s", detail) : xstrdup(detail);
+			free(detail);
+			return -1;
+		}
+		free(detail);
+	}
+	return 0;
+}
+
+static enum verdict oriented(double gm, double lo, double hi, int higher_better,
+			     double min_effect)
+{
+	/* lower is better: below 1 is better */
+	int better = hi < 1 && gm <= 1 - min_effect, worse = lo > 1 && gm >= 1 + min_effect;
+	if (higher_better) {
+		better = lo > 1 && gm >= 1 + min_effect;
+		worse = hi < 1 && gm <= 1 - min_effect;
+	}
+	return better ? VERDICT_IMPROVED : worse ? VERDICT_REGRESSED : VERDICT_UNCHANGED;
+}
+
+void distro_workload_ratio(struct store *st, const char *study, const char *cand_id,
+			   const char *ref_id, const char *workload, const char *metric,
+			   int higher_better, const struct rank_options *o,
+			   struct distro_ratio *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ratio = out->lo = out->hi = NAN;
+	out->detail = xstrdup("");
+	struct strlist ws = {0}, runs = {0};
+	results_items(st, study, &ws, &runs);
+	struct sample_pair *pairs = xcalloc(ws.n ? ws.n : 1, sizeof(*pairs));
+	int noisy = !results_metric_deterministic(metric), failed = 0;
+	for (size_t i = 0; i < ws.n && !failed; i++) {
+		if (strcmp(ws.v[i], workload))
+			continue;
+		if (pair_status(st, study, cand_id, ref_id, workload, runs.v[i], out)) {
+			failed = 1;
+			break;
+		}
+		struct sample_pair *p = &pairs[out->nruns];
+		p->cand = results_samples(st, study, cand_id, workload, runs.v[i], metric,
+					  &p->ncand, NULL);
+		p->base = results_samples(st, study, ref_id, workload, runs.v[i], metric,
+					  &p->nbase, NULL);
+		if (!p->ncand || !p->nbase) {
+			/* not measured in this run (a size of a run section) */
+			free((void *)p->cand);
+			free((void *)p->base);
+			memset(p, 0, sizeof(*p));
+			continue;
+		}
+		out->untested |= noisy && (p->ncand < 2 || p->nbase < 2);
+		out->nruns++;
+	}
+	if (!failed && out->nruns) {
+		struct rng r;
+		rng_seed(&r, o->seed);
+		double conf = o->alpha > 0 && o->alpha < 1 ? 1 - o->alpha : 0.95;
+		if (stats_geomean_ratio(pairs, out->nruns, conf, o->iters, &r, &out->ratio, &out->lo,
+					&out->hi))
+			out->ratio = out->lo = out->hi = NAN;
+		else if (!out->untested)
+			out->verdict = oriented(out->ratio, out->lo, out->hi, higher_better,
+						o->min_effect);
+	}
+	for (size_t i = 0; i < out->nruns; i++) {
+		free((void *)pairs[i].cand);
+		free((void *)pairs[i].base);
+	}
+	free(pairs);
+	sl_release(&ws);
+	sl_release(&runs);
+}
+
+static double pct(double ratio)
+{
+	return 100 * (ratio - 1);
+}
+
+static void fill_row(struct store *st, struct distro_table *t, const struct result_config *c,
+		     size_t nc, int base, const char *first_run, struct distro_row *row)
+{
+	const char *bid = c[base].id;
+	row->base_value = pivot_median(st, t->study, bid, row->workload, first_run, t->metric);
+	row->base_size = pivot_median(st, t->study, bid, row->workload, "", "size.text");
+	row->cells = xcalloc(t->ncols ? t->ncols : 1, sizeof(*row->cells));
+	size_t col = 0;
+	for (size_t i = 0; i < nc; i++) {
+		if ((int)i == base)
+			continue;
+		struct distro_cell *cell = &row->cells[col++];
+		distro_workload_ratio(st, t->study, c[i].id, bid, row->workload, t->metric,
+				      t->higher_better, &t->opt, &cell->time);
+		cell->pct = pct(cell->time.ratio);
+		cell->lo_pct = pct(cell->time.lo);
+		cell->hi_pct = pct(cell->time.hi);
+		cell->size = cell->size_pct = NAN;
+		if (cell->time.status != OUTCOME_OK)
+			continue; /* a failed build's stored size is a placeholder */
+		cell->size = pivot_median(st, t->study, c[i].id, row->workload, "", "size.text");
+		if (row->base_size > 0 && cell->size > 0)
+			cell->size_pct = pct(cell->size / row->base_size);
+	}
+}
+
+static void summarise(struct distro_table *t)
+{
+	t->summary = xcalloc(t->ncols ? t->ncols : 1, sizeof(*t->summary));
+	for (size_t k = 0; k < t->ncols; k++) {
+		double lt = 0, ls = 0;
+		size_t ns = 0;
+		struct distro_summary *sum = &t->summary[k];
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct distro_cell *c = &t->rows[r].cells[k];
+			if (c->time.status != OUTCOME_OK)
+				continue;
+			if (c->time.ratio > 0) {
+				lt += log(c->time.ratio);
+				sum->n++;
+			}
+			if (!isnan(c->size_pct)) {
+				ls += log(1 + c->size_pct / 100);
+				ns++;
+			}
+		}
+		sum->pct = sum->n ? pct(exp(lt / (double)sum->n)) : NAN;
+		sum->size_pct = ns ? pct(exp(ls / (double)ns)) : NAN;
+	}
+}
+
+int distro_table_compute(struct store *st, const char *study, const char *metric,
+			 const struct rank_options *o, struct distro_table *t,
+			 struct strbuf *err)
+{
+	memset(t, 0, sizeof(*t));
+	t->study = xstrdup(study);
+	if (o)
+		t->opt = *o;
+	else
+		rank_options_default(&t->opt);
+	struct result_select sel;
+	if (results_select(st, study, metric, NULL, &sel, err)) {
+		sb_add(err, " (see flagscope report --help: --metric)");
+		results_select_release(&sel);
+		return -1;
+	}
+	t->metric = xstrdup(sel.metric);
+	t->unit = results_metric_unit(st, study, t->metric);
+	t->higher_better = results_higher_better(st, study, t->metric);
+	size_t nc;
+	struct result_config *c = results_configs(st, study, &nc);
+	int base = -1;
+	for (size_t i = 0; i < nc; i++)
+		if (c[i].is_baseline)
+			base = (int)i;
+	if (base < 0) {
+		sb_addf(err, nc ? "study '%s' in %s has no baseline stored (name one with baseline "
+				  "= in the study and run it)"
+				: "study '%s' is not in %s (run it first, or pass --study)",
+			study, st->path);
+		result_configs_free(c, nc);
+		results_select_release(&sel);
+		return -1;
+	}
+	t->baseline = xstrdup(c[base].label);
+	t->labels = xcalloc(nc, sizeof(*t->labels));
+	for (size_t i = 0; i < nc; i++)
+		if ((int)i != base)
+			t->labels[t->ncols++] = xstrdup(c[i].label);
+	struct strlist ws = {0}, runs = {0};
+	results_items(st, study, &ws, &runs);
+	t->rows = xcalloc(ws.n ? ws.n : 1, sizeof(*t->rows));
+	for (size_t i = 0; i < ws.n; i++) {
+		if ((t->nrows && !strcmp(t->rows[t->nrows - 1].workload, ws.v[i])) ||
+		    (sel.workload && strcmp(sel.workload, ws.v[i])))
+			continue;
+		struct distro_row *row = &t->rows[t->nrows++];
+		row->workload = xstrdup(ws.v[i]);
+		fill_row(st, t, c, nc, base, runs.v[i], row);
+	}
+	summarise(t);
+	sl_release(&ws);
+	sl_release(&runs);
+	result_configs_free(c, nc);
+	results_select_release(&sel);
+	return 0;
+}
+
+void distro_table_release(struct distro_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t k = 0; k < t->ncols; k++)
+			distro_ratio_release(&t->rows[r].cells[k].time);
+		free(t->rows[r].cells);
+		free(t->rows[r].workload);
+	}
+	free(t->rows);
+	free(t->summary);
+	for (size_t k = 0; k < t->ncols; k++)
+		free(t->labels[k]);
+	free(t->labels);
+	free(t->baseline);
+	free(t->study);
+	free(t->metric);
+	free(t->unit);
+	memset(t, 0, sizeof(*t));
+}

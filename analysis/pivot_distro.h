@@ -1,0 +1,96 @@
+/*
+ * pivot_distro.h - a stored study as the published distribution rebuild
+ * tables print it (x86-64 / v2 / v3 x -O2 / -O3 per package): one row per
+ * workload, one column per configuration other than the baseline, each
+ * with
+ *   pct      = 100 * (ratio - 1), ratio the geometric mean over the
+ *              workload's runs of median(configuration) / median(baseline)
+ *              of the study's metric: negative when the configuration takes
+ *              less time (for a higher-is-better metric: positive when it
+ *              scores more);
+ *   lo, hi   its interval (bootstrap, stats_geomean_ratio, level 1 - alpha)
+ *              in the same percent form;
+ *   verdict  significant only when the whole interval is on one side of 0
+ *              and |pct| >= min_effect (rank.h's rule, per workload); an
+ *              untested cell (a noisy metric with fewer than two runs on a
+ *              side) is never significant;
+ *   size_pct = 100 * (size.text / baseline size.text - 1) of the build (the
+ *              recipe's binaries and libraries, build_sizes): exact.
+ * A cell whose build or runs failed in the configuration or the baseline
+ * has its outcome instead of numbers.
+ *
+ * distro_workload_ratio() is the per-workload comparison the table and
+ * recommend --format package.env share.
+ */
+#ifndef FLAGSCOPE_PIVOT_DISTRO_H
+#define FLAGSCOPE_PIVOT_DISTRO_H
+
+#include <stdio.h>
+
+#include "analysis/rank.h"
+#include "analysis/store.h"
+#include "base/outcome.h"
+
+struct distro_ratio {
+	enum outcome status; /* the first non-ok outcome of either side, else ok */
+	char *detail;        /* heap; "" when ok */
+	double ratio, lo, hi; /* candidate / reference, geometric mean over runs; NAN if none */
+	enum verdict verdict; /* oriented: improved = better for the metric */
+	int untested;         /* fewer than two runs of a noisy metric on a side */
+	size_t nruns;         /* the workload's runs compared */
+};
+
+/* Compare configuration cand_id with ref_id on every run of workload in
+ * metric.  higher_better orients the verdict.  Always fills out (release
+ * with distro_ratio_release). */
+void distro_workload_ratio(struct store *st, const char *study, const char *cand_id,
+			   const char *ref_id, const char *workload, const char *metric,
+			   int higher_better, const struct rank_options *o,
+			   struct distro_ratio *out);
+void distro_ratio_release(struct distro_ratio *r);
+
+struct distro_cell {
+	struct distro_ratio time; /* of the metric */
+	double pct, lo_pct, hi_pct; /* NAN when no ratio */
+	double size, size_pct;      /* size.text in bytes and its change; NAN if none */
+};
+
+struct distro_row {
+	char *workload;
+	double base_value; /* the baseline's median over the first run; NAN if none */
+	double base_size;  /* the baseline's size.text; NAN if none */
+	struct distro_cell *cells; /* one per column */
+};
+
+/* Over the rows of a column whose cell is ok: the geometric mean of their
+ * ratios (n: how many rows had one) and of their size ratios, in percent
+ * (no interval: a summary line, as the published tables' average). */
+struct distro_summary {
+	double pct, size_pct; /* NAN when no row is ok */
+	size_t n;
+};
+
+struct distro_table {
+	char *study, *metric, *unit;
+	int higher_better;
+	struct rank_options opt;
+	char *baseline; /* its label */
+	char **labels;  /* the columns: every configuration but the baseline, study order */
+	size_t ncols;
+	struct distro_row *rows;
+	size_t nrows;
+	struct distro_summary *summary; /* one per column */
+};
+
+/* metric: a selector (results.h) whose metric and workload are used (every
+ * run of the workload is compared); NULL: the study's own metric.  0, or -1 with "what is wrong (what to do)"
+ * in err: no such study, no baseline stored. */
+int distro_table_compute(struct store *st, const char *study, const char *metric,
+			 const struct rank_options *o, struct distro_table *t,
+			 struct strbuf *err);
+void distro_table_release(struct distro_table *t);
+
+/* format "table", "csv" or "json"; -1 for another. */
+int distro_table_print(FILE *out, const struct distro_table *t, const char *format);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * recommend_distro.h - the recommendation (recommend.h) as a distribution
+ * would apply it: Gentoo's make.conf, package.env and /etc/portage/env
+ * files, or the lines of a Debian package's debian/rules.
+ *
+ * The rule.  The global choice is recommend_compute()'s (the best
+ * configuration valid on every workload).  Then per workload its own best:
+ * the configuration, ok on that workload, whose geometric-mean ratio over
+ * the workload's runs to the global choice (pivot_distro.h:
+ * distro_workload_ratio) is a significant improvement and the best such;
+ * none when no configuration beats the global choice significantly there.
+ * Such a workload gets an env file and, when its recipe names the package
+ * (`gentoo = media-libs/flac`), a package.env line; without an atom, no
+ * line, and a comment says so.
+ *
+ * LTO.  The configurations whose flags have -flto: the best of them by the
+ * geometric mean of its per-workload ratios to the baseline over the
+ * workloads it built and ran, with the list of workloads that failed under
+ * it (Gentoo's no-lto.conf list).  Offered in comments unless it is the
+ * global choice.
+ *
+ * Flags are written as measured except -march=native / -mtune=native,
+ * which are left out (said in a comment: they are not explicit); the
+ * flags outside the set Gentoo's devmanual calls reasonable (-O2, -Os,
+ * -march=, -mtune=, -pipe, -fomit-frame-pointer) are named in a comment;
+ * CPU_FLAGS_X86 is never written into CFLAGS.
+ */
+#ifndef FLAGSCOPE_RECOMMEND_DISTRO_H
+#define FLAGSCOPE_RECOMMEND_DISTRO_H
+
+#include "analysis/pivot_distro.h"
+#include "analysis/recommend.h"
+
+struct distro_pick {
+	char *workload;
+	char *atom;       /* Gentoo atom from the recipe, or NULL */
+	char *deb_source; /* the Debian source package (source = debian:NAME), or NULL */
+	char *why_no_atom; /* when atom is NULL: "its recipe has no gentoo =", ... */
+	int config;       /* its own best (index into rec.r.configs), or -1: the global one */
+	struct distro_ratio vs_global; /* of config against the global choice */
+};
+
+struct distro_advice {
+	struct recommendation rec; /* the global choice; owned */
+	struct distro_pick *w;     /* one per workload, sorted */
+	size_t n;
+	int lto;                   /* the best -flto configuration, or -1 */
+	double lto_ratio;          /* its geometric mean to the baseline over its ok workloads */
+	size_t lto_ok;             /* how many workloads that is */
+	struct strlist no_lto;     /* workloads that failed under it */
+	struct strlist no_lto_why; /* "build_failed: LTO link failed: ...", parallel */
+};
+
+/* An output file: name relative to the output folder ("package.env",
+ * "env/flac.conf") and its text. */
+struct distro_file {
+	char *name, *text;
+};
+
+/* Decide (see above).  study_file: the study file to find recipes from (NULL:
+ * the one the database recorded, else beside the database, else the search
+ * path without a study level).  0, or -1 with a reason in err
+ * (recommend_compute's). */
+int recommend_distro_compute(struct store *st, const char *study, const char *metric,
+			     const struct rank_options *o, const char *study_file,
+			     struct distro_advice *a, struct strbuf *err);
+void recommend_distro_release(struct distro_advice *a);
+
+/* The files of format "package.env" (make.conf.fragment, package.env,
+ * env/NAME.conf per workload with its own best, env/no-lto.conf when LTO
+ * is offered) or "dpkg-buildflags" (debian-rules.mk); *n set.  NULL for
+ * another format.  Free with distro_files_free(). */
+struct distro_file *recommend_distro_files(const struct distro_advice *a, const char *format,
+					   size_t *n);
+void distro_files_free(struct distro_file *f, size_t n);
+
+/* 1 for "package.env" and "dpkg-buildflags". */
+int recommend_distro_format(const char *format);
+
+/* 1 when a flag is one Gentoo's devmanual calls reasonable. */
+int recommend_gentoo_reasonable(const char *flag);
+
+#endif

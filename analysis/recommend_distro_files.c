@@ -1,0 +1,325 @@
+/* recommend_distro_files.c - the Gentoo and Debian files of a distro
+ * recommendation (see recommend_distro.h) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/recommend_distro.h"
+
+/* A configuration's flags split for a distribution's files. */
+struct flag_split {
+	struct strlist keep;      /* written */
+	struct strlist native;    /* -march=native, -mtune=native: left out */
+	struct strlist unusual;   /* kept, outside the devmanual's reasonable set */
+	int lto;                  /* -flto or -flto=N */
+};
+
+static void flags_split(const char *cflags, struct flag_split *f)
+{
+	memset(f, 0, sizeof(*f));
+	struct strlist w = {0};
+	sl_split_ws(&w, cflags);
+	for (size_t i = 0; i < w.n; i++) {
+		const char *x = w.v[i];
+		if (str_starts_with(x, "-m") && strstr(x, "=native")) {
+			sl_push(&f->native, x);
+			continue;
+		}
+		f->lto |= !strcmp(x, "-flto") || str_starts_with(x, "-flto=");
+		sl_push(&f->keep, x);
+		if (!recommend_gentoo_reasonable(x))
+			sl_push(&f->unusual, x);
+	}
+	sl_release(&w);
+}
+
+static void flags_release(struct flag_split *f)
+{
+	sl_release(&f->keep);
+	sl_release(&f->native);
+	sl_release(&f->unusual);
+}
+
+/* The comments on flags: left out, outside the reasonable set. */
+static void flags_comments(FILE *out, const struct flag_split *f)
+{
+	char *s;
+	if (f->native.n) {
+		s = sl_join(&f->native, " ");
+		fprintf(out, "# left out: %s is not explicit (the measured CPU's level: gcc "
+			     "-march=native -Q --help=target | grep -- '-march=')\n", s);
+		free(s);
+	}
+	if (f->unusual.n) {
+		s = sl_join(&f->unusual, " ");
+		fprintf(out, "# outside the flags Gentoo's devmanual calls reasonable (-O2 -Os "
+			     "-march= -mtune= -pipe -fomit-frame-pointer): %s\n", s);
+		free(s);
+	}
+}
+
+static void add_file(struct distro_file **v, size_t *n, char *name, char *text)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[*n] = (struct distro_file){.name = name, .text = text};
+	(*n)++;
+}
+
+static const struct rank_config *cfg(const struct distro_advice *a, int i)
+{
+	return &a->rec.r.configs[i];
+}
+
+static void put_ratio(FILE *out, const struct distro_ratio *d)
+{
+	if (isnan(d->lo) || d->lo == d->hi)
+		fprintf(out, "%.3f", d->ratio);
+	else
+		fprintf(out, "%.3f [%.3f, %.3f]", d->ratio, d->lo, d->hi);
+}
+
+/* ---- Gentoo ---- */
+
+static void gentoo_flags(FILE *out, const char *var, const struct flag_split *f,
+			 const struct rank_config *c)
+{
+	const char *ldflags = c->ldflags;
+	char *s = sl_join(&f->keep, " ");
+	/* another compiler than the system's gcc is part of the choice */
+	if (*c->cc && strcmp(c->cc, "gcc") && strcmp(c->cc, "cc")) {
+		char *cxx = recommend_cxx(c->cc);
+		fputs("CC=", out);
+		recommend_put_dquoted(out, c->cc);
+		fputs("\nCXX=", out);
+		recommend_put_dquoted(out, cxx);
+		fputc('\n', out);
+		free(cxx);
+	}
+	fprintf(out, "%s=", var);
+	recommend_put_dquoted(out, s);
+	fputc('\n', out);
+	if (!strcmp(var, "COMMON_FLAGS")) {
+		for (const char *const *k = (const char *const[]){"CFLAGS", "CXXFLAGS", "FCFLAGS",
+								  "FFLAGS", NULL}; *k; k++)
+			fprintf(out, "%s=\"${COMMON_FLAGS}\"\n", *k);
+	} else {
+		fprintf(out, "CXXFLAGS=\"${CFLAGS}\"\n");
+	}
+	if (*ldflags) {
+		fputs("LDFLAGS=\"${LDFLAGS} ", out);
+		fputs(ldflags, out);
+		fputs("\"\n", out);
+	}
+	free(s);
+}
+
+static void gentoo_lto_comments(FILE *out, const struct distro_advice *a)
+{
+	if (a->lto < 0) {
+		fputs("# LTO: the study has no -flto configuration\n", out);
+		return;
+	}
+	const struct rank_config *l = cfg(a, a->lto);
+	fprintf(out, "# LTO: the best -flto configuration is %s (%s): geometric-mean %s ratio "
+		     "%.3f to the baseline over the %zu workload(s) it built and ran",
+		l->label, l->cflags, a->rec.r.metric, a->lto_ratio, a->lto_ok);
+	fprintf(out, a->no_lto.n ? "; it failed on %zu (no-lto list):\n" : "; it failed on none\n",
+		a->no_lto.n);
+	for (size_t i = 0; i < a->no_lto.n; i++)
+		fprintf(out, "#   %s: %s\n", a->no_lto.v[i], a->no_lto_why.v[i]);
+	if (a->lto == a->rec.chosen)
+		fputs("# LTO is in COMMON_FLAGS above\n", out);
+	else
+		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", l->cflags,
+			a->no_lto.n ? " and the no-lto.conf lines of package.env" : "");
+}
+
+static char *gentoo_make_conf(const struct distro_advice *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	const struct rank_config *c = cfg(a, a->rec.chosen);
+	struct flag_split f;
+	flags_split(c->cflags, &f);
+	recommend_print_evidence(out, &a->rec);
+	flags_comments(out, &f);
+	fputs("# CPU_FLAGS_X86 is set on its own (app-portage/cpuid2cpuflags), never in "
+	      "COMMON_FLAGS\n", out);
+	gentoo_flags(out, "COMMON_FLAGS", &f, c);
+	gentoo_lto_comments(out, a);
+	size_t own = 0;
+	for (size_t i = 0; i < a->n; i++)
+		own += a->w[i].config >= 0;
+	fprintf(out, "# %zu workload(s) with their own significantly better flags: package.env "
+		     "and env/\n", own);
+	flags_release(&f);
+	fclose(out);
+	return buf;
+}
+
+static char *gentoo_env(const struct distro_advice *a, const struct distro_pick *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	const struct rank_config *c = cfg(a, p->config);
+	fprintf(out, "# flagscope: %s's own best is %s: %s ratio ", p->workload, c->label,
+		a->rec.r.metric);
+	put_ratio(out, &p->vs_global);
+	fprintf(out, "\n#   against the global choice %s over its %zu run section(s), significant "
+		     "(study %s)\n", cfg(a, a->rec.chosen)->label, p->vs_global.nruns,
+		a->rec.r.study);
+	struct flag_split f;
+	flags_split(c->cflags, &f);
+	flags_comments(out, &f);
+	gentoo_flags(out, "CFLAGS", &f, c);
+	flags_release(&f);
+	fclose(out);
+	return buf;
+}
+
+static const struct distro_pick *pick_of(const struct distro_advice *a, const char *workload)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strcmp(a->w[i].workload, workload))
+			return &a->w[i];
+	return NULL;
+}
+
+static char *gentoo_package_env(const struct distro_advice *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	fprintf(out, "# flagscope: packages whose own best beat the global choice %s "
+		     "significantly (env files: /etc/portage/env/NAME.conf)\n",
+		cfg(a, a->rec.chosen)->label);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct distro_pick *p = &a->w[i];
+		if (p->config < 0)
+			continue;
+		if (p->atom)
+			fprintf(out, "%s %s.conf\n", p->atom, p->workload);
+		else
+			fprintf(out, "# %s: no line: %s (env/%s.conf holds its flags)\n", p->workload,
+				p->why_no_atom, p->workload);
+	}
+	if (a->lto >= 0 && a->no_lto.n) {
+		int active = a->lto == a->rec.chosen;
+		fprintf(out, "# failed under LTO (%s)%s:\n", cfg(a, a->lto)->label,
+			active ? "" : "; uncomment with LTO in COMMON_FLAGS");
+		for (size_t i = 0; i < a->no_lto.n; i++) {
+			const struct distro_pick *p = pick_of(a, a->no_lto.v[i]);
+			if (p && p->atom)
+				fprintf(out, "%s%s no-lto.conf\n", active ? "" : "#", p->atom);
+			else
+				fprintf(out, "# %s: no line: %s\n", a->no_lto.v[i],
+					p ? p->why_no_atom : "not a workload of the study");
+		}
+	}
+	fclose(out);
+	return buf;
+}
+
+static char *gentoo_no_lto(const struct distro_advice *a)
+{
+	return xasprintf("# flagscope: packages that failed under LTO (%s) build without it\n"
+			 "CFLAGS=\"${CFLAGS} -fno-lto\"\nCXXFLAGS=\"${CXXFLAGS} -fno-lto\"\n"
+			 "LDFLAGS=\"${LDFLAGS} -fno-lto\"\n", cfg(a, a->lto)->label);
+}
+
+static struct distro_file *gentoo_files(const struct distro_advice *a, size_t *n)
+{
+	struct distro_file *v = NULL;
+	*n = 0;
+	add_file(&v, n, xstrdup("make.conf.fragment"), gentoo_make_conf(a));
+	add_file(&v, n, xstrdup("package.env"), gentoo_package_env(a));
+	for (size_t i = 0; i < a->n; i++)
+		if (a->w[i].config >= 0)
+			add_file(&v, n, xasprintf("env/%s.conf", a->w[i].workload),
+				 gentoo_env(a, &a->w[i]));
+	if (a->lto >= 0 && a->no_lto.n)
+		add_file(&v, n, xstrdup("env/no-lto.conf"), gentoo_no_lto(a));
+	return v;
+}
+
+/* ---- Debian ---- */
+
+/* The DEB_*_MAINT_APPEND lines of a configuration, each prefixed. */
+static void debian_lines(FILE *out, const char *prefix, const struct rank_config *c)
+{
+	struct flag_split f;
+	flags_split(c->cflags, &f);
+	struct strlist app = {0};
+	/* -O2 is dpkg-buildflags' own; LTO is its optimize=+lto feature */
+	for (size_t i = 0; i < f.keep.n; i++)
+		if (strcmp(f.keep.v[i], "-O2") && !str_starts_with(f.keep.v[i], "-flto"))
+			sl_push(&app, f.keep.v[i]);
+	char *s = sl_join(&app, " ");
+	if (f.native.n)
+		fprintf(out, "%s# left out: -march=native / -mtune=native are not explicit\n", prefix);
+	if (*s) {
+		fprintf(out, "%sexport DEB_CFLAGS_MAINT_APPEND = %s\n", prefix, s);
+		fprintf(out, "%sexport DEB_CXXFLAGS_MAINT_APPEND = %s\n", prefix, s);
+	}
+	if (*c->ldflags)
+		fprintf(out, "%sexport DEB_LDFLAGS_MAINT_APPEND = %s\n", prefix, c->ldflags);
+	if (f.lto)
+		fprintf(out, "%sexport DEB_BUILD_MAINT_OPTIONS = optimize=+lto\n", prefix);
+	if (!*s && !*c->ldflags && !f.lto)
+		fprintf(out, "%s# nothing to append: dpkg-buildflags' defaults (-O2) are these "
+			     "flags\n", prefix);
+	free(s);
+	sl_release(&app);
+	flags_release(&f);
+}
+
+static char *debian_rules(const struct distro_advice *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	fputs("# for debian/rules: dpkg-buildflags appends these to its defaults (-g -O2 "
+	      "...; the last -O wins)\n", out);
+	recommend_print_evidence(out, &a->rec);
+	debian_lines(out, "", cfg(a, a->rec.chosen));
+	for (size_t i = 0; i < a->n; i++) {
+		const struct distro_pick *p = &a->w[i];
+		if (p->config < 0)
+			continue;
+		fprintf(out, "# debian/rules of %s (workload %s): its own best %s, %s ratio ",
+			p->deb_source ? p->deb_source : "(no Debian source in its recipe)",
+			p->workload, cfg(a, p->config)->label, a->rec.r.metric);
+		put_ratio(out, &p->vs_global);
+		fprintf(out, " against the above over its %zu run section(s), significant\n",
+			p->vs_global.nruns);
+		debian_lines(out, "#   ", cfg(a, p->config));
+	}
+	if (a->lto >= 0 && a->no_lto.n) {
+		fprintf(out, "# failed under LTO (%s): keep optimize=-lto in their debian/rules:",
+			cfg(a, a->lto)->label);
+		for (size_t i = 0; i < a->no_lto.n; i++) {
+			const struct distro_pick *p = pick_of(a, a->no_lto.v[i]);
+			fprintf(out, " %s", p && p->deb_source ? p->deb_source : a->no_lto.v[i]);
+		}
+		fputc('\n', out);
+	}
+	fclose(out);
+	return buf;
+}
+
+struct distro_file *recommend_distro_files(const struct distro_advice *a, const char *format,
+					   size_t *n)
+{
+	*n = 0;
+	if (!strcmp(format, "package.env"))
+		return gentoo_files(a, n);
+	if (!strcmp(format, "dpkg-buildflags")) {
+		struct distro_file *v = NULL;
+		add_file(&v, n, xstrdup("debian-rules.mk"), debian_rules(a));
+		return v;
+	}
+	return NULL;
+}

@@ -1,0 +1,177 @@
+/*
+ * test_recommend_distro.c - analysis/recommend_distro on a synthetic study
+ * (baseline x86-64 O2; x86-64-v3 O2 10% faster everywhere; x86-64 O3 as
+ * fast as the baseline but 20% faster on one workload; O2 -flto=auto fails
+ * to build gz).  Expected:
+ *   - COMMON_FLAGS is the global choice, -march=x86-64-v3 -O2;
+ *   - the one workload that prefers -O3 significantly (mp3, gentoo =
+ *     media-sound/lame) gets exactly one env file and one package.env line;
+ *     gz and plain (no atom) get none;
+ *   - when the workload preferring -O3 has no atom (plain), it gets its env
+ *     file but no package.env line, and a comment says why;
+ *   - -O3 and -flto=auto are labelled outside the devmanual's set, LTO is
+ *     offered with gz on its no-lto list, CPU_FLAGS_X86 is not set;
+ *   - dpkg-buildflags appends -march=x86-64-v3 (not -O2) and LTO as
+ *     optimize=+lto.
+ */
+#include "analysis/recommend_distro.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/synthdb.h"
+#include "tests/testlib.h"
+
+static const char *const labels[] = {"x86-64 O2", "x86-64-v3 O2", "x86-64 O3", "x86-64 O2 lto"};
+static const char *const cflags[] = {"-march=x86-64 -O2", "-march=x86-64-v3 -O2",
+				     "-march=x86-64 -O3", "-march=x86-64 -O2 -flto=auto"};
+static const char *const workloads[] = {"gz", "mp3", "plain"};
+
+static void write_recipe(const char *dir, const char *name, const char *gentoo)
+{
+	char *sub = xasprintf("%s/workloads/%s", dir, name);
+	mkdir_p(sub, 0755);
+	char *text = xasprintf("; %s: a recipe the test reads the atom of\n[workload]\n"
+			       "description = test\nsource = debian:%s\n%s%s%s[build]\n"
+			       "script = true\nbinaries = x\n[run]\nargs = x\n",
+			       name, name, gentoo ? "gentoo = " : "", gentoo ? gentoo : "",
+			       gentoo ? "\n" : "");
+	free(test_write(sub, "recipe.ini", text));
+	free(text);
+	free(sub);
+}
+
+/* o3_on: the workload on which x86-64 O3 is 20% faster than the rest */
+static void make_study(struct store *st, const char *dir, const char *o3_on)
+{
+	synth_open(st, dir, "distro.db", "d", "time", labels, cflags, 4);
+	uint64_t seed = 1;
+	for (size_t w = 0; w < ARRAY_SIZE(workloads); w++) {
+		const char *n = workloads[w];
+		double o3 = !strcmp(n, o3_on) ? 0.80 : 1.0;
+		synth_item(st, "d", labels[0], n, "ok", "time", "s", 1.0, 0.004, 10, 1000, seed++);
+		synth_item(st, "d", labels[1], n, "ok", "time", "s", 0.90, 0.004, 10, 1010, seed++);
+		synth_item(st, "d", labels[2], n, "ok", "time", "s", o3, 0.004, 10, 1300, seed++);
+		if (!strcmp(n, "gz"))
+			synth_build_failed(st, "d", labels[3], n,
+					   "LTO link failed: lto1: fatal error: bytecode stream");
+		else
+			synth_item(st, "d", labels[3], n, "ok", "time", "s", 0.97, 0.004, 10, 990,
+				   seed++);
+	}
+}
+
+static const struct distro_file *file(const struct distro_file *f, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].name, name))
+			return &f[i];
+	return NULL;
+}
+
+/* Lines that are not comments and not empty. */
+static size_t active_lines(const char *text)
+{
+	size_t k = 0;
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		k += len && *p != '#';
+		p += len + (e != NULL);
+	}
+	return k;
+}
+
+/* The advice on the study where o3_on prefers -O3, and its Gentoo files. */
+static struct distro_file *advise(const char *dir, const char *study_file, const char *o3_on,
+				  struct distro_advice *a, size_t *n)
+{
+	struct store st;
+	struct strbuf err = {0};
+	make_study(&st, dir, o3_on);
+	T_CHECK(!recommend_distro_compute(&st, "d", NULL, NULL, study_file, a, &err), "%s",
+		sb_str(&err));
+	store_close(&st);
+	sb_release(&err);
+	return recommend_distro_files(a, "package.env", n);
+}
+
+static void test_one_prefers_o3(const char *dir, const char *study_file)
+{
+	struct distro_advice a;
+	size_t n;
+	struct distro_file *f = advise(dir, study_file, "mp3", &a, &n);
+	const struct distro_file *mk = file(f, n, "make.conf.fragment"),
+				 *pe = file(f, n, "package.env");
+	T_CHECK(mk && pe, "files missing");
+	T_CHECK(mk && strstr(mk->text, "COMMON_FLAGS=\"-march=x86-64-v3 -O2\"\n"), "make.conf:\n%s",
+		mk ? mk->text : "");
+	size_t envs = 0;
+	for (size_t i = 0; i < n; i++)
+		envs += str_starts_with(f[i].name, "env/") && strcmp(f[i].name, "env/no-lto.conf");
+	T_CHECK(envs == 1 && file(f, n, "env/mp3.conf"), "%zu env files", envs);
+	T_CHECK(pe && active_lines(pe->text) == 1 && strstr(pe->text, "\nmedia-sound/lame mp3.conf\n"),
+		"package.env:\n%s", pe ? pe->text : "");
+	const struct distro_file *env = file(f, n, "env/mp3.conf");
+	T_CHECK(env && strstr(env->text, "CFLAGS=\"-march=x86-64 -O3\"") &&
+			strstr(env->text, "reasonable") && strstr(env->text, ": -O3\n"),
+		"env:\n%s", env ? env->text : "");
+	/* LTO offered with its no-lto list; CPU_FLAGS_X86 kept out of the flags */
+	T_CHECK(mk && strstr(mk->text, "#   gz: build_failed: LTO link failed") &&
+			!strstr(mk->text, "\nCPU_FLAGS_X86"), "make.conf:\n%s", mk ? mk->text : "");
+	T_CHECK(pe && strstr(pe->text, "#app-arch/gzip no-lto.conf"), "package.env:\n%s",
+		pe ? pe->text : "");
+	T_CHECK(file(f, n, "env/no-lto.conf") != NULL, "no env/no-lto.conf");
+	distro_files_free(f, n);
+	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
+	T_CHECK(n == 1 && strstr(f[0].text, "export DEB_CFLAGS_MAINT_APPEND = -march=x86-64-v3\n") &&
+			strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND = -march=x86-64 -O3\n") &&
+			strstr(f[0].text, "debian/rules of mp3 (workload mp3)") &&
+			strstr(f[0].text, "keep optimize=-lto in their debian/rules: gz"),
+		"dpkg:\n%s", n ? f[0].text : "");
+	T_CHECK(!recommend_distro_files(&a, "nope", &n) && n == 0, "unknown format");
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+}
+
+static void test_no_atom_no_line(const char *dir, const char *study_file)
+{
+	struct distro_advice a;
+	size_t n;
+	struct distro_file *f = advise(dir, study_file, "plain", &a, &n);
+	const struct distro_file *pe = file(f, n, "package.env");
+	T_CHECK(file(f, n, "env/plain.conf") && pe && active_lines(pe->text) == 0 &&
+			strstr(pe->text, "# plain: no line: its recipe names no Gentoo package"),
+		"package.env:\n%s", pe ? pe->text : "");
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+}
+
+static void test_reasonable(void)
+{
+	static const struct {
+		const char *flag;
+		int ok;
+	} cases[] = {{"-O2", 1}, {"-Os", 1}, {"-march=x86-64-v3", 1}, {"-mtune=generic", 1},
+		     {"-pipe", 1}, {"-fomit-frame-pointer", 1}, {"-O3", 0}, {"-flto=auto", 0},
+		     {"-ffast-math", 0}, {"-mavx2", 0}};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		T_CHECK(recommend_gentoo_reasonable(cases[i].flag) == cases[i].ok, "%s",
+			cases[i].flag);
+}
+
+int main(void)
+{
+	char *dir = test_tmpdir("test_recommend_distro");
+	write_recipe(dir, "gz", "app-arch/gzip");
+	write_recipe(dir, "mp3", "media-sound/lame");
+	write_recipe(dir, "plain", NULL);
+	char *study_file = test_write(dir, "s.study", "; only its folder matters\n");
+	test_one_prefers_o3(dir, study_file);
+	test_no_atom_no_line(dir, study_file);
+	test_reasonable();
+	free(study_file);
+	free(dir);
+	return test_summary("test_recommend_distro");
+}
