@@ -260,6 +260,16 @@ static int build_lock_or_done(const struct build *b)
 	return done;
 }
 
+/* $SRC_NAME for each source.NAME = SPEC of the recipe (in the build's child) */
+static void set_extra_source_env(const struct build *b)
+{
+	for (size_t i = 0; b->extra_dirs && i < b->recipe->nextra; i++) {
+		char *var = xasprintf("SRC_%s", b->recipe->extra[i].name);
+		setenv(var, b->extra_dirs[i], 1);
+		free(var);
+	}
+}
+
 static pid_t build_start(struct build *b, int jobs_each)
 {
 	char *log = xasprintf("%s/build.log", b->dir);
@@ -288,6 +298,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 		setenv("CFLAGS", cflags, 1);
 		setenv("LDFLAGS", b->cfg->ldflags, 1);
 		setenv("SRC", b->src_dir, 1);
+		set_extra_source_env(b);
 		setenv("RECIPE", b->recipe->dir, 1);
 		setenv("HOST", b->cfg->target ? b->cfg->target : "", 1);
 		setenv("SYSROOT", b->cfg->sysroot ? b->cfg->sysroot : "", 1);
@@ -326,6 +337,8 @@ static void build_verify(struct build *b)
 		elf_source_names(b->src_dir, &sources);
 	if (b->recipe->dir && (!b->src_dir || strcmp(b->recipe->dir, b->src_dir)))
 		elf_source_names(b->recipe->dir, &sources);
+	for (size_t i = 0; b->extra_dirs && i < b->recipe->nextra; i++)
+		elf_source_names(b->extra_dirs[i], &sources);
 	if (b->cfg->sysroot) {
 		char *lib = xasprintf("%s/lib", b->cfg->sysroot);
 		elf_library_names(lib, &library);

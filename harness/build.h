@@ -22,7 +22,8 @@ struct build {
 	const struct toolchain *tc;
 	const struct recipe *recipe;
 	const char *src_dir;
-	const char *src_id;
+	const char *src_id; /* covers the recipe's extra sources too */
+	char *const *extra_dirs; /* recipe->extra[i]'s tree, recipe->nextra of them */
 	/* out */
 	char key[65];
 	char *dir;     /* <cache>/builds/<key> */

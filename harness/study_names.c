@@ -35,14 +35,20 @@ int recipe_check_names(const struct recipe *r, struct strbuf *err)
 	if (!r->source)
 		return 0;
 	struct strbuf why = {0};
+	char *path = xasprintf("%s/recipe.ini", r->dir);
 	int rc = source_parse(r->source, NULL, &why);
-	if (rc && r->source_origin) { /* an override: where it was written */
+	if (rc && r->source_origin) /* an override: where it was written */
 		sb_addf(err, "%s%s: %s", err->len ? "\n" : "", r->source_origin, sb_str(&why));
-	} else if (rc) {
-		char *path = xasprintf("%s/recipe.ini", r->dir);
+	else if (rc)
 		add_line(err, path, r->source_line, sb_str(&why));
-		free(path);
+	for (size_t i = 0; i < r->nextra; i++) {
+		sb_release(&why);
+		if (source_parse(r->extra[i].spec, NULL, &why)) {
+			add_line(err, path, r->extra[i].line, sb_str(&why));
+			rc = -1;
+		}
 	}
+	free(path);
 	sb_release(&why);
 	return rc;
 }

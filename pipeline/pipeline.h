@@ -49,7 +49,8 @@ struct plan_config {
 struct plan_workload {
 	struct recipe recipe;
 	char *src_dir;    /* NULL: the source could not be fetched */
-	char src_id[65];
+	char src_id[65];  /* with extra sources: a hash over every tree's id */
+	char **extra_dirs; /* recipe.extra[i]'s tree (NULL: not fetched) */
 	char *src_error;  /* "source: ..." or NULL */
 	char *in_dir;     /* made by pipeline_run */
 	char *in_error;

@@ -180,6 +180,28 @@ unsupported:
 	pc->detail = sb_detach(&err);
 }
 
+/* The recipe's source.NAME = SPEC trees; pw->src_id becomes a hash over
+ * the main tree's id and each of theirs, so any of them changing rebuilds. */
+static void prepare_extra_sources(struct plan_workload *pw, const struct pipeline_options *o)
+{
+	struct recipe *r = &pw->recipe;
+	struct strbuf ids = {0};
+	pw->extra_dirs = xcalloc(r->nextra ? r->nextra : 1, sizeof(*pw->extra_dirs));
+	sb_addf(&ids, "%s\n", pw->src_id);
+	for (size_t i = 0; i < r->nextra && !pw->src_error; i++) {
+		struct strbuf err = {0};
+		char id[65];
+		pipeline_say(o, "source %s.%s: %s", r->name, r->extra[i].name, r->extra[i].spec);
+		if (source_fetch(r->extra[i].spec, r->dir, &pw->extra_dirs[i], id, &err))
+			pw->src_error = xasprintf("source.%s: %s", r->extra[i].name, sb_str(&err));
+		else
+			sb_addf(&ids, "%s=%s\n", r->extra[i].name, id);
+		sb_release(&err);
+	}
+	sha256_hex(ids.buf, ids.len, pw->src_id);
+	sb_release(&ids);
+}
+
 static void prepare_sources(struct study_plan *p, const struct pipeline_options *o)
 {
 	for (size_t w = 0; w < p->nworkloads; w++) {
@@ -189,6 +211,10 @@ static void prepare_sources(struct study_plan *p, const struct pipeline_options 
 		if (source_fetch(pw->recipe.source, pw->recipe.dir, &pw->src_dir, pw->src_id, &err)) {
 			pw->src_error = xasprintf("source: %s", sb_str(&err));
 			pipeline_say(o, "source %s failed: %s", pw->recipe.name, sb_str(&err));
+		} else if (pw->recipe.nextra) {
+			prepare_extra_sources(pw, o);
+			if (pw->src_error)
+				pipeline_say(o, "source %s failed: %s", pw->recipe.name, pw->src_error);
 		}
 		sb_release(&err);
 	}
@@ -233,6 +259,7 @@ static void prepare_builds(struct study_plan *p)
 			b->recipe = &pw->recipe;
 			b->src_dir = pw->src_dir ? pw->src_dir : pw->recipe.dir;
 			b->src_id = pw->src_dir ? pw->src_id : "unavailable";
+			b->extra_dirs = pw->extra_dirs;
 			if (pc->tc_ok)
 				build_init(b);
 			/* what cannot be built is settled before the pool starts */
@@ -318,6 +345,9 @@ void study_plan_release(struct study_plan *p)
 	free(p->configs);
 	for (size_t w = 0; p->workloads && w < p->nworkloads; w++) {
 		struct plan_workload *pw = &p->workloads[w];
+		for (size_t i = 0; pw->extra_dirs && i < pw->recipe.nextra; i++)
+			free(pw->extra_dirs[i]);
+		free(pw->extra_dirs);
 		recipe_release(&pw->recipe);
 		free(pw->src_dir);
 		free(pw->src_error);

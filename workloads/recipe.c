@@ -1,6 +1,7 @@
 /* recipe.c - see recipe.h; the format is described in workloads/README.md */
 #include "workloads/recipe.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <regex.h>
@@ -145,6 +146,32 @@ static int system_key(struct recipe_loader *ld, const char *name, const char *va
 	return 0;
 }
 
+/* source.NAME = SPEC in [workload]; the spec is checked against the
+ * fetchers by recipe_check_names() (harness) */
+static int extra_source_key(struct recipe_loader *ld, const char *name, const char *value,
+			    int line, struct strbuf *err)
+{
+	struct recipe *r = ld->r;
+	int ok = name[0] != '\0';
+	for (const char *c = name; *c; c++)
+		ok &= isalnum((unsigned char)*c) || *c == '_';
+	if (!ok) {
+		sb_addf(err, "%s:%d: 'source.%s': an extra source's name is letters, digits and '_' (it becomes $SRC_NAME in the build script)",
+			ld->path, line, name);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nextra; i++)
+		if (!strcmp(r->extra[i].name, name)) {
+			sb_addf(err, "%s:%d: source.%s is given twice (once is enough)", ld->path,
+				line, name);
+			return -1;
+		}
+	r->extra = xrealloc(r->extra, (r->nextra + 1) * sizeof(*r->extra));
+	r->extra[r->nextra++] = (struct recipe_extra_source){
+		.name = xstrdup(name), .spec = xstrdup(value), .line = line};
+	return 0;
+}
+
 static int on_item(void *user, const char *section, const char *name, const char *value,
 		   int line, int continued, struct strbuf *err)
 {
@@ -157,6 +184,8 @@ static int on_item(void *user, const char *section, const char *name, const char
 			set_text(&r->source, value, continued, " ");
 			/* checked against the fetchers by recipe_check_names() (harness) */
 			r->source_line = line;
+		} else if (str_starts_with(name, "source.")) {
+			return extra_source_key(ld, name + 7, value, line, err);
 		} else if (!strcmp(name, "slow")) {
 			r->slow = !strcmp(value, "yes") || !strcmp(value, "true");
 		} else {
@@ -281,6 +310,11 @@ void recipe_release(struct recipe *r)
 	free(r->source);
 	free(r->source_origin);
 	free(r->source_own);
+	for (size_t i = 0; i < r->nextra; i++) {
+		free(r->extra[i].name);
+		free(r->extra[i].spec);
+	}
+	free(r->extra);
 	free(r->build_script);
 	recipe_system_release(&r->system);
 	free(r->input_script);
@@ -342,8 +376,13 @@ int recipe_override_source(struct recipe *r, const char *spec, const char *base_
 
 char *recipe_source_fact(const struct recipe *r)
 {
+	struct strbuf sb = {0};
 	if (!r->source_origin)
-		return xstrdup(r->source);
-	return xasprintf("%s (from %s; the recipe's: %s)", r->source, r->source_origin,
-			 r->source_own);
+		sb_addf(&sb, "%s", r->source);
+	else
+		sb_addf(&sb, "%s (from %s; the recipe's: %s)", r->source, r->source_origin,
+			r->source_own);
+	for (size_t i = 0; i < r->nextra; i++)
+		sb_addf(&sb, " + %s=%s", r->extra[i].name, r->extra[i].spec);
+	return sb_detach(&sb);
 }

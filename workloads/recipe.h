@@ -31,6 +31,15 @@ struct recipe_run {
 	size_t nmetrics;
 };
 
+/* [workload] source.NAME = SPEC: another tree the build needs (a library
+ * the program links with, built with the same flags); fetched like the
+ * main source, part of the build key, $SRC_NAME in the build script */
+struct recipe_extra_source {
+	char *name; /* letters, digits and '_' */
+	char *spec;
+	int line;   /* of recipe.ini */
+};
+
 struct recipe {
 	char *name;
 	char *dir; /* absolute folder of the recipe */
@@ -40,6 +49,8 @@ struct recipe {
 	/* recipe_override_source: where the replacement came from ("--source",
 	 * "study.study:12"), and the recipe's own source; NULL without one */
 	char *source_origin, *source_own;
+	struct recipe_extra_source *extra;
+	size_t nextra;
 	int slow;
 	char *build_script;          /* or NULL when system.name is set */
 	struct recipe_system system; /* [build] system = ...: see buildsys.h */
