@@ -12,8 +12,10 @@
 #     sqlite's test names and verification hash equal the baseline's
 #   - `flagscope verify --expect FLAGS` on each built program: as expected,
 #     and the codec library's own units are in it with the configuration's
-#     last -O: every member of libFLAC.a, sqlite3.c (the amalgamation);
-#     vorbis: every member of libvorbis.a, libvorbisenc.a and libogg.a
+#     last -O: every member of libFLAC.a (that defines a symbol: members
+#     compiled empty on x86, e.g. lpc_intrin_neon.o, link nothing), sqlite3.c
+#     (the amalgamation); vorbis: every member of libvorbis.a,
+#     libvorbisenc.a, libvorbisfile.a and libogg.a
 #   - the ranking lists both configurations ranked (status ok)
 # SKIP when the Debian sources cannot be fetched (no deb-src entries:
 # scripts/deb-src.sh; no network).  Without AVX2 the v3 configuration is
@@ -106,24 +108,33 @@ for b in builds:
 print(f"ok: {len(builds)} builds verified, {len(runs)} runs ok", file=sys.stderr)
 P
 
-# lib_units BUILD_OUT WORKLOAD: the codec library's units as "DIR/NAME.c"
-# patterns (one per line) that must be in the program, and the program.
+# members ARCHIVE PATTERN: "unit DIR/NAME.c" for each member of ARCHIVE that
+# defines a symbol (a member compiled empty on this CPU, such as libFLAC's
+# lpc_intrin_neon.o, has nothing to link), PATTERN being DIR/%s.c
+members() {
+	nm -A --defined-only "$1" 2>/dev/null | sed -n 's|^[^:]*:\([^:]*\)\.o:.*|\1|p' | sort -u |
+		while read -r m; do printf "unit $2\n" "$m"; done
+}
+
+# lib_units BUILD_OUT WORKLOAD: "prog PATH" (the program, relative to the
+# build) and the codec library's units that must be in it, as "unit
+# DIR/NAME.c" (matched against the end of the units' source paths)
 lib_units() {
 	case $2 in
 	flac)
 		echo "prog src/flac/flac"
-		ar t "$1/src/libFLAC/.libs/libFLAC.a" | sed 's/^libFLAC_la-//; s/\.o$/.c/; s|^|unit src/libFLAC/|'
+		members "$1/src/libFLAC/.libs/libFLAC.a" src/libFLAC/%s.c
 		;;
 	sqlite)
 		echo "prog speedtest1"
 		echo "unit sqlite3.c"
 		;;
 	vorbis)
-		echo "prog oggenc/oggenc"
-		for a in vorbis/lib/.libs/libvorbis.a vorbis/lib/.libs/libvorbisenc.a; do
-			ar t "$1/$a" | sed 's/\.o$/.c/; s|^|unit lib/|'
+		echo "prog oggvorbis"
+		for a in libvorbis libvorbisenc libvorbisfile; do
+			members "$1/vorbis/lib/.libs/$a.a" lib/%s.c
 		done
-		ar t "$1/ogg/src/.libs/libogg.a" | sed 's/\.o$/.c/; s|^|unit src/|'
+		members "$1/ogg/src/.libs/libogg.a" src/%s.c
 		;;
 	esac
 }
