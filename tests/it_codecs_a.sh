@@ -27,7 +27,7 @@ T=$FLAGSCOPE_TEST_TMP/it_codecs_a
 rm -rf "$T"; mkdir -p "$T"; cd "$T" || exit 1
 export FLAGSCOPE_CACHE=$T/cache
 fail() { echo "FAIL: $*"; exit 1; }
-workloads=${IT_CODECS_A_WORKLOADS:-flac sqlite}
+workloads="flac sqlite vorbis"
 
 v3=yes
 for f in avx2 fma bmi2; do
@@ -155,7 +155,7 @@ while IFS=$'\t' read -r key label wl; do
 import json, os, sys
 f = json.load(open(sys.argv[1]))[0]
 want, wl, label = os.environ["WANT"], os.environ["WL"], os.environ["LABEL"]
-needed = [l.split(None, 1)[1] for l in open(os.environ["UNITS"]) if l.startswith("unit ")]
+needed = [l.split()[1] for l in open(os.environ["UNITS"]) if l.startswith("unit ")]
 if len(needed) < 1:
     sys.exit(f"FAIL: {wl}/{label}: no library members listed")
 units = {}
