@@ -1,0 +1,1 @@
+../lame/genwav.c
