@@ -12,6 +12,10 @@
  * forced through exec_ctx.runner: prepare's refusal is UNRUNNABLE with its
  * reason, diagnose's crash and where reach the detail ("on B: ..."), the
  * note stays on every outcome, and timed meters measure repetitions only.
+ *
+ * And ratio.NAME = A / B (recipe.h): a metric divided by another, both
+ * printed by the run here (under QEMU, A is the meter's insns); a ratio
+ * whose A was not measured is left out, never zero.
  */
 #include <pthread.h>
 #include <sys/stat.h>
@@ -195,11 +199,50 @@ static void check_hooks(const char *dir)
 	free(bdir);
 }
 
+static double figure(const struct exec_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->m.n; i++)
+		if (!strcmp(res->m.v[i].name, name))
+			return res->m.v[i].value;
+	return -1;
+}
+
+static void check_ratio(const char *dir)
+{
+	char *bdir = xasprintf("%s/ratio", dir);
+	char *out = xasprintf("%s/out", bdir);
+	mkdir_p(out, 0755);
+	char *prog = test_write(out, "prog", "#!/bin/sh\necho 'requests: 4' >&2\necho 'work: 10' >&2\n");
+	chmod(prog, 0755);
+	struct build b = {.dir = bdir, .out_dir = out};
+	struct exec_ctx ctx = {.runner = &runner_native, .pin_cpu = -1};
+	struct recipe_metric m[] = {
+		{.name = "requests", .regex = "^requests: ([0-9]+)", .unit = ""},
+		{.name = "work", .regex = "^work: ([0-9]+)", .unit = ""},
+		{.name = "work_per_request", .unit = "w/req", .ratio_of = "work", .ratio_by = "requests"},
+		{.name = "insns_per_request", .unit = "", .ratio_of = "insns", .ratio_by = "requests"},
+	};
+	struct recipe_run run = {.name = "", .args = "prog", .timeout = 10, .metrics = m, .nmetrics = 4};
+	struct exec_result res;
+	execute_run(&ctx, &b, &run, dir, 0, NULL, NULL, &res);
+	T_CHECK(res.outcome == OUTCOME_OK, "ratio run: %s '%s'", outcome_name(res.outcome),
+		res.detail ? res.detail : "");
+	T_CHECK(figure(&res, "work_per_request") == 2.5, "work_per_request = %g (want 10 / 4)",
+		figure(&res, "work_per_request"));
+	T_CHECK(figure(&res, "insns_per_request") == -1, "insns_per_request without insns: %g",
+		figure(&res, "insns_per_request"));
+	exec_result_release(&res);
+	free(prog);
+	free(out);
+	free(bdir);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("execute");
 	check_tolerance_threads(dir);
 	check_hooks(dir);
+	check_ratio(dir);
 	free(dir);
 	return test_summary("test_execute");
 }
