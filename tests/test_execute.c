@@ -154,14 +154,27 @@ static const struct runner_ops runner_fake = {
 	.release = fake_release,
 };
 
+/* A build folder DIR/NAME whose out/prog is the shell script SCRIPT. */
+static struct build script_build(const char *dir, const char *name, const char *script)
+{
+	struct build b = {.dir = xasprintf("%s/%s", dir, name)};
+	b.out_dir = xasprintf("%s/out", b.dir);
+	mkdir_p(b.out_dir, 0755);
+	char *prog = test_write(b.out_dir, "prog", script);
+	chmod(prog, 0755);
+	free(prog);
+	return b;
+}
+
+static void script_build_release(struct build *b)
+{
+	free((char *)b->dir);
+	free((char *)b->out_dir);
+}
+
 static void check_hooks(const char *dir)
 {
-	char *bdir = xasprintf("%s/hooks", dir);
-	char *out = xasprintf("%s/out", bdir);
-	mkdir_p(out, 0755);
-	char *prog = test_write(out, "prog", "#!/bin/sh\n[ \"$1\" = die ] && kill -SEGV $$\necho ok\n");
-	chmod(prog, 0755);
-	struct build b = {.dir = bdir, .out_dir = out};
+	struct build b = script_build(dir, "hooks", "#!/bin/sh\n[ \"$1\" = die ] && kill -SEGV $$\necho ok\n");
 	struct exec_ctx ctx = {.runner = &runner_fake, .pin_cpu = -1,
 			       .meters = {&meter_rusage}, .nmeters = 1};
 	struct recipe_run good = {.name = "", .args = "prog", .timeout = 10};
@@ -194,9 +207,7 @@ static void check_hooks(const char *dir)
 	T_CHECK(fake.prepared == 4 && fake.diagnosed == 3 && fake.released == 4,
 		"hooks called: prepare %d diagnose %d release %d", fake.prepared, fake.diagnosed,
 		fake.released);
-	free(prog);
-	free(out);
-	free(bdir);
+	script_build_release(&b);
 }
 
 static double figure(const struct exec_result *res, const char *name)
@@ -209,12 +220,7 @@ static double figure(const struct exec_result *res, const char *name)
 
 static void check_ratio(const char *dir)
 {
-	char *bdir = xasprintf("%s/ratio", dir);
-	char *out = xasprintf("%s/out", bdir);
-	mkdir_p(out, 0755);
-	char *prog = test_write(out, "prog", "#!/bin/sh\necho 'requests: 4' >&2\necho 'work: 10' >&2\n");
-	chmod(prog, 0755);
-	struct build b = {.dir = bdir, .out_dir = out};
+	struct build b = script_build(dir, "ratio", "#!/bin/sh\necho 'requests: 4' >&2\necho 'work: 10' >&2\n");
 	struct exec_ctx ctx = {.runner = &runner_native, .pin_cpu = -1};
 	struct recipe_metric m[] = {
 		{.name = "requests", .regex = "^requests: ([0-9]+)", .unit = ""},
@@ -232,9 +238,7 @@ static void check_ratio(const char *dir)
 	T_CHECK(figure(&res, "insns_per_request") == -1, "insns_per_request without insns: %g",
 		figure(&res, "insns_per_request"));
 	exec_result_release(&res);
-	free(prog);
-	free(out);
-	free(bdir);
+	script_build_release(&b);
 }
 
 int main(void)

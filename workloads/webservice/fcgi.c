@@ -81,32 +81,25 @@ struct conn {
 	struct fcgi_out params, answer, wire;
 };
 
-static int read_full(int fd, unsigned char *p, size_t n)
+/* All n bytes read (writing = 0) or written; -1 on EOF, an error, or a
+ * read interrupted by SIGTERM. */
+static int io_full(int fd, unsigned char *p, size_t n, int writing)
 {
 	while (n) {
-		ssize_t r = read(fd, p, n);
-		if (r < 0 && errno == EINTR && !stopping)
+		ssize_t k = writing ? write(fd, p, n) : read(fd, p, n);
+		if (k < 0 && errno == EINTR && (writing || !stopping))
 			continue;
-		if (r <= 0)
+		if (k <= 0)
 			return -1;
-		p += r;
-		n -= (size_t)r;
+		p += k;
+		n -= (size_t)k;
 	}
 	return 0;
 }
 
-static int write_full(int fd, const char *p, size_t n)
+static int send_wire(int fd, const struct fcgi_out *wire)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return io_full(fd, (unsigned char *)wire->buf, wire->len, 1);
 }
 
 static void record(struct fcgi_out *wire, int type, int id, const char *s, size_t n)
@@ -162,19 +155,19 @@ static int answer(struct conn *c, fcgi_handler *handler, void *arg, int role_ok)
 	}
 	char end[8] = {0, 0, 0, 0, role_ok ? 0 : UNKNOWN_ROLE, 0, 0, 0};
 	record(&c->wire, END_REQUEST, c->id, end, 8);
-	return write_full(c->fd, c->wire.buf, c->wire.len);
+	return send_wire(c->fd, &c->wire);
 }
 
 /* One record; 1 when the connection is over, -1 on an error. */
 static int conn_record(struct conn *c, fcgi_handler *handler, void *arg)
 {
 	unsigned char *h = c->in;
-	if (read_full(c->fd, h, 8) || h[0] != 1)
+	if (io_full(c->fd, h, 8, 0) || h[0] != 1)
 		return -1;
 	int type = h[1], id = h[2] << 8 | h[3];
 	size_t len = (size_t)(h[4] << 8 | h[5]), pad = h[6];
 	const char *body = (const char *)h + 8;
-	if (read_full(c->fd, h + 8, len + pad))
+	if (io_full(c->fd, h + 8, len + pad, 0))
 		return -1;
 	switch (type) {
 	case BEGIN_REQUEST:
@@ -203,12 +196,12 @@ static int conn_record(struct conn *c, fcgi_handler *handler, void *arg)
 	case GET_VALUES:
 		c->wire.len = 0;
 		record(&c->wire, GET_VALUES_RESULT, 0, "", 0);
-		return write_full(c->fd, c->wire.buf, c->wire.len);
+		return send_wire(c->fd, &c->wire);
 	default: {
 		char unknown[8] = {(char)type};
 		c->wire.len = 0;
 		record(&c->wire, UNKNOWN_TYPE, 0, unknown, 8);
-		return write_full(c->fd, c->wire.buf, c->wire.len);
+		return send_wire(c->fd, &c->wire);
 	}
 	}
 }

@@ -33,28 +33,28 @@ pid_t group_id(void)
 	return pgid;
 }
 
+/* A port nobody listens on now: the kernel's pick for a bind to port 0. */
 static int port_free(void)
 {
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in a = loopback(0);
 	socklen_t len = sizeof(a);
-	int port = -1;
-	if (fd >= 0 && !bind(fd, (struct sockaddr *)&a, sizeof(a)) &&
-	    !getsockname(fd, (struct sockaddr *)&a, &len))
-		port = ntohs(a.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	int bound = !bind(fd, (struct sockaddr *)&a, sizeof(a)) &&
+		    !getsockname(fd, (struct sockaddr *)&a, &len);
+	close(fd);
+	return bound ? ntohs(a.sin_port) : -1;
 }
 
 static int port_accepts(int port)
 {
+	struct sockaddr_in a = loopback(port);
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port),
-				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	int ok = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a));
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return 0;
+	int ok = !connect(fd, (struct sockaddr *)&a, sizeof(a));
+	close(fd);
 	return ok;
 }
 

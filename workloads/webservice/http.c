@@ -61,10 +61,15 @@ static const char *body_of(const char *buf, size_t got, size_t *len)
 	return end + 4;
 }
 
+struct sockaddr_in loopback(int port)
+{
+	return (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((unsigned short)port),
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+}
+
 static int conn_open(struct conn *c, int port, double t0)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port),
-				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in a = loopback(port);
 	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	c->sending = 1;
 	c->t0 = t0;

@@ -9,12 +9,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
 #include <sys/types.h>
 
 #define MAX_SERVERS 4
 
 double now(void);
 void nap(double seconds);
+/* 127.0.0.1:port (http.c) */
+struct sockaddr_in loopback(int port);
 
 /* ---- group.c: the servers, in one process group of their own ---- */
 
