@@ -49,7 +49,9 @@ if [ -n "$static" ]; then
 	done
 	set -- LDFLAGS="$lt"
 fi
-make -j"$JOBS" -C src "$@" lighttpd
+# all: lighttpd, its generated headers (versionstamp.h, the parsers) and the
+# tiny lighttpd-angel
+make -j"$JOBS" -C src "$@"
 cd ..
 cp lighttpd/src/lighttpd lighttpd-bin
 mv lighttpd lighttpd-build

@@ -40,5 +40,24 @@ dynamic) path='/shop?cat=7' ;;
 	;;
 esac
 shift 2
+if [ -n "${EMU:-}" ]; then
+	# Under emulation a rate of new connections is the emulator's, not the
+	# configuration's: a rate run is a fixed load of 200 requests there,
+	# counted like the others (insns_per_request), and prints no max_tps.
+	n=$#
+	while [ $n -gt 0 ]; do
+		a=$1
+		shift
+		n=$((n - 1))
+		case $a in
+		--rate-find) set -- "$@" --requests 200 ;;
+		--rate-start | --rate-factor | --rate-max | --step-seconds | --p99-max | --refine)
+			shift
+			n=$((n - 1))
+			;;
+		*) set -- "$@" "$a" ;;
+		esac
+	done
+fi
 exec "$in/webload" --server "FCGI_PORT=exec \$EMU '$build/shop' FCGI_PORT '$PWD/shop.db'" \
 	--server "HTTP_PORT=exec '$build/serve.sh' lighttpd '$in'" "$@" "$path"
