@@ -52,10 +52,10 @@ figures() {
 	python3 - "$1.db" "$1" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-for label, metric, value in db.execute(
-        "select c.label, s.metric, s.value from samples s join configs c on c.study = s.study "
-        "and c.id = s.config_id where s.study = ? and s.rep = 1 order by 1, 2", (sys.argv[2],)):
-    print(label.split(" [")[0].replace(" ", "_"), metric, value)
+for label, run, metric, value in db.execute(
+        "select c.label, s.run, s.metric, s.value from samples s join configs c on c.study = s.study "
+        "and c.id = s.config_id where s.study = ? and s.rep = 1 order by 1, 2, 3", (sys.argv[2],)):
+    print(label.split(" [")[0].replace(" ", "_"), f"{run}/{metric}", value)
 PY
 }
 outcomes() {

@@ -6,7 +6,8 @@
 #             linked into the one binary, so there is no dlopen and a static
 #             configuration works; plugin-static.h names the three used);
 #             without pcre2 and zlib (neither is used by the pages, and
-#             neither need be in a cross sysroot);
+#             neither need be in a cross sysroot); a musl target gets the
+#             build machine's <sys/queue.h> (ls-hpack needs it);
 #   shop      the dynamic page: shop.c and fcgi.c of this folder, linked with
 #   sqlite3.o SQLite from $SRC_sqlite (Debian's sqlite3).  Debian's tree is
 #             SQLite's full source: its amalgamation sqlite3.c is generated
@@ -32,9 +33,19 @@ $CC $CFLAGS -Isqlite-gen -o shop "$RECIPE/shop.c" "$RECIPE/fcgi.c" sqlite3.o $LD
 # lighttpd, static-plugin build, in lighttpd/
 static=
 case " $LDFLAGS " in *" -static "*) static=yes ;; esac
+# ls-hpack includes the BSD <sys/queue.h>, which glibc has and musl has
+# not: without it, the build machine's copy (macros only, no code) is put
+# on the include path through CPPFLAGS (not CFLAGS: no code-generation flag)
+cppflags=
+if ! echo '#include <sys/queue.h>' | $CC $CFLAGS -E - >/dev/null 2>&1; then
+	mkdir -p compat/sys
+	cp "/usr/include/$(cc -dumpmachine)/sys/queue.h" compat/sys/queue.h
+	cppflags="-I$PWD/compat"
+fi
 mkdir lighttpd
 cd lighttpd
 LIGHTTPD_STATIC=yes "$SRC/configure" CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
+	CPPFLAGS="$cppflags" \
 	--enable-static --disable-shared --without-pcre2 --without-zlib \
 	${HOST:+--host="$HOST" --build="$(cc -dumpmachine)"}
 printf 'PLUGIN_INIT(mod_fastcgi)\nPLUGIN_INIT(mod_staticfile)\nPLUGIN_INIT(mod_indexfile)\n' \
@@ -49,9 +60,10 @@ if [ -n "$static" ]; then
 	done
 	set -- LDFLAGS="$lt"
 fi
-# all: lighttpd, its generated headers (versionstamp.h, the parsers) and the
-# tiny lighttpd-angel
-make -j"$JOBS" -C src "$@"
+# lighttpd alone (its BUILT_SOURCES first: versionstamp.h, the config
+# parser); "all" would build lighttpd's unit-test program too
+make -C src versionstamp parsers
+make -j"$JOBS" -C src "$@" lighttpd
 cd ..
 cp lighttpd/src/lighttpd lighttpd-bin
 mv lighttpd lighttpd-build
