@@ -1,10 +1,14 @@
 # input.sh - the webservice workload's input, made once in the input
 # folder (the current directory) with the system's tools: webload, the load
-# client (not measured: built with the system compiler), and the static
+# client (not measured: built with the system compiler), the database the
+# dynamic page queries (shop.db, gendb.c), and the static
 # page docroot/index.html (about 8 KiB of generated HTML, the same every
 # time).
 set -e
 cc -O2 -o webload "$RECIPE/webload.c" "$RECIPE/group.c" "$RECIPE/http.c" -lm
+cc -O2 -o gendb "$RECIPE/gendb.c" -lsqlite3
+./gendb shop.db
+rm gendb
 mkdir -p docroot
 awk 'BEGIN {
 	print "<!DOCTYPE html>\n<html><head><title>static page</title></head><body>"

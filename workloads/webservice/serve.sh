@@ -42,16 +42,17 @@ esac
 shift 2
 if [ -n "${EMU:-}" ]; then
 	# Under emulation a rate of new connections is the emulator's, not the
-	# configuration's: a rate run is a fixed load of 200 requests there,
-	# counted like the others (insns_per_request), and prints no max_tps.
+	# configuration's: a rate run is a fixed load there (200 requests, 8 in
+	# flight: an emulated dynamic page takes ~20 ms), counted like the
+	# others (insns_per_request), and prints no max_tps.
 	n=$#
 	while [ $n -gt 0 ]; do
 		a=$1
 		shift
 		n=$((n - 1))
 		case $a in
-		--rate-find) set -- "$@" --requests 200 ;;
-		--rate-start | --rate-factor | --rate-max | --step-seconds | --p99-max | --refine)
+		--rate-find) set -- "$@" --requests 200 --concurrency 8 ;;
+		--concurrency | --rate-start | --rate-factor | --rate-max | --step-seconds | --p99-max | --refine)
 			shift
 			n=$((n - 1))
 			;;
@@ -59,5 +60,5 @@ if [ -n "${EMU:-}" ]; then
 		esac
 	done
 fi
-exec "$in/webload" --server "FCGI_PORT=exec \$EMU '$build/shop' FCGI_PORT '$PWD/shop.db'" \
+exec "$in/webload" --server "FCGI_PORT=exec \$EMU '$build/shop' FCGI_PORT '$in/shop.db'" \
 	--server "HTTP_PORT=exec '$build/serve.sh' lighttpd '$in'" "$@" "$path"
