@@ -12,8 +12,10 @@
 #      ok, insns_per_request stored (the servers' instructions over the
 #      requests made), and the dynamic page (FastCGI + an SQLite query)
 #      costs more instructions per request than the static one.
-# Builds take about 3 minutes a configuration here (SQLite's amalgamation
-# is generated and compiled in each); the whole test 12-20 minutes.
+# Measured: native part 965 s (two builds in parallel on 2 cores with a load
+# of ~10 from other work; about 2 min of CPU each, SQLite's amalgamation
+# generated and compiled in each), QEMU part 260-700 s for its build
+# (musl sysroot cached, as slow_cross leaves it) and about 60 s of runs.
 # SKIP when the Debian sources cannot be fetched, tclsh is missing, or (part
 # 2 only) the MIPS cross compiler or qemu-mips64el is.
 set -euo pipefail
