@@ -365,6 +365,28 @@ static void step_wrapped(struct run_step *st, const struct meter_ops *m, struct 
 	sl_release(&wrapped);
 }
 
+static const struct measurement *measured(const struct measurements *m, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].name, name))
+			return &m->v[i];
+	return NULL;
+}
+
+/* ratio.NAME = A / B: from what the run printed and the meters measured
+ * (insns per request: the count under QEMU over the requests made).  A
+ * ratio whose A or B is absent (no insns natively) is left out. */
+static void add_ratios(const struct recipe_run *run, struct measurements *m)
+{
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		const struct recipe_metric *r = &run->metrics[i];
+		const struct measurement *a = r->ratio_of ? measured(m, r->ratio_of) : NULL;
+		const struct measurement *b = r->ratio_by ? measured(m, r->ratio_by) : NULL;
+		if (a && b && b->value > 0)
+			measurements_add(m, r->name, a->value / b->value, r->unit);
+	}
+}
+
 /* The meters of a good run: timed ones on the repetitions, wrapping ones
  * once after the warm-up, the runner's own on every run.  A program that
  * times itself reports its own "time"; the process's wall time stays
@@ -398,6 +420,7 @@ static void step_measure(struct run_step *st, int warmup, struct exec_result *re
 		if (!(own_time && !strcmp(mm.v[i].name, "time")))
 			measurements_add(&res->m, mm.v[i].name, mm.v[i].value, mm.v[i].unit);
 	measurements_release(&mm);
+	add_ratios(st->run, &res->m);
 }
 
 /* The notes every outcome carries, and the run's files. */

@@ -12,6 +12,10 @@
  * forced through exec_ctx.runner: prepare's refusal is UNRUNNABLE with its
  * reason, diagnose's crash and where reach the detail ("on B: ..."), the
  * note stays on every outcome, and timed meters measure repetitions only.
+ *
+ * And ratio.NAME = A / B (recipe.h): a metric divided by another, both
+ * printed by the run here (under QEMU, A is the meter's insns); a ratio
+ * whose A was not measured is left out, never zero.
  */
 #include <pthread.h>
 #include <sys/stat.h>
@@ -150,14 +154,27 @@ static const struct runner_ops runner_fake = {
 	.release = fake_release,
 };
 
+/* A build folder DIR/NAME whose out/prog is the shell script SCRIPT. */
+static struct build script_build(const char *dir, const char *name, const char *script)
+{
+	struct build b = {.dir = xasprintf("%s/%s", dir, name)};
+	b.out_dir = xasprintf("%s/out", b.dir);
+	mkdir_p(b.out_dir, 0755);
+	char *prog = test_write(b.out_dir, "prog", script);
+	chmod(prog, 0755);
+	free(prog);
+	return b;
+}
+
+static void script_build_release(struct build *b)
+{
+	free((char *)b->dir);
+	free((char *)b->out_dir);
+}
+
 static void check_hooks(const char *dir)
 {
-	char *bdir = xasprintf("%s/hooks", dir);
-	char *out = xasprintf("%s/out", bdir);
-	mkdir_p(out, 0755);
-	char *prog = test_write(out, "prog", "#!/bin/sh\n[ \"$1\" = die ] && kill -SEGV $$\necho ok\n");
-	chmod(prog, 0755);
-	struct build b = {.dir = bdir, .out_dir = out};
+	struct build b = script_build(dir, "hooks", "#!/bin/sh\n[ \"$1\" = die ] && kill -SEGV $$\necho ok\n");
 	struct exec_ctx ctx = {.runner = &runner_fake,
 			       .meters = {&meter_rusage}, .nmeters = 1};
 	struct recipe_run good = {.name = "", .args = "prog", .timeout = 10};
@@ -190,9 +207,38 @@ static void check_hooks(const char *dir)
 	T_CHECK(fake.prepared == 4 && fake.diagnosed == 3 && fake.released == 4,
 		"hooks called: prepare %d diagnose %d release %d", fake.prepared, fake.diagnosed,
 		fake.released);
-	free(prog);
-	free(out);
-	free(bdir);
+	script_build_release(&b);
+}
+
+static double figure(const struct exec_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->m.n; i++)
+		if (!strcmp(res->m.v[i].name, name))
+			return res->m.v[i].value;
+	return -1;
+}
+
+static void check_ratio(const char *dir)
+{
+	struct build b = script_build(dir, "ratio", "#!/bin/sh\necho 'requests: 4' >&2\necho 'work: 10' >&2\n");
+	struct exec_ctx ctx = {.runner = &runner_native};
+	struct recipe_metric m[] = {
+		{.name = "requests", .regex = "^requests: ([0-9]+)", .unit = ""},
+		{.name = "work", .regex = "^work: ([0-9]+)", .unit = ""},
+		{.name = "work_per_request", .unit = "w/req", .ratio_of = "work", .ratio_by = "requests"},
+		{.name = "insns_per_request", .unit = "", .ratio_of = "insns", .ratio_by = "requests"},
+	};
+	struct recipe_run run = {.name = "", .args = "prog", .timeout = 10, .metrics = m, .nmetrics = 4};
+	struct exec_result res;
+	execute_run(&ctx, &b, &run, dir, 0, NULL, NULL, &res);
+	T_CHECK(res.outcome == OUTCOME_OK, "ratio run: %s '%s'", outcome_name(res.outcome),
+		res.detail ? res.detail : "");
+	T_CHECK(figure(&res, "work_per_request") == 2.5, "work_per_request = %g (want 10 / 4)",
+		figure(&res, "work_per_request"));
+	T_CHECK(figure(&res, "insns_per_request") == -1, "insns_per_request without insns: %g",
+		figure(&res, "insns_per_request"));
+	exec_result_release(&res);
+	script_build_release(&b);
 }
 
 int main(void)
@@ -200,6 +246,7 @@ int main(void)
 	char *dir = test_tmpdir("execute");
 	check_tolerance_threads(dir);
 	check_hooks(dir);
+	check_ratio(dir);
 	free(dir);
 	return test_summary("test_execute");
 }

@@ -58,6 +58,23 @@ static struct recipe_metric *metric_get(struct recipe_run *run, const char *name
 	return m;
 }
 
+/* ratio.NAME = A / B: two metric names around a slash */
+static int ratio_key(struct recipe_loader *ld, struct recipe_metric *m, const char *value,
+		     int line, struct strbuf *err)
+{
+	char a[128], b[128], rest;
+	if (sscanf(value, " %127[^/ ] / %127s %c", a, b, &rest) != 2) {
+		sb_addf(err, "%s:%d: ratio '%s' must be two metric names, A / B (e.g. insns / requests)",
+			ld->path, line, m->name);
+		return -1;
+	}
+	free(m->ratio_of);
+	free(m->ratio_by);
+	m->ratio_of = xstrdup(a);
+	m->ratio_by = xstrdup(b);
+	return 0;
+}
+
 static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char *name,
 		   const char *value, int line, int continued, struct strbuf *err)
 {
@@ -107,8 +124,10 @@ static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char 
 		metric_get(run, name + 14)->higher_better = !strcmp(value, "yes");
 	} else if (str_starts_with(name, "optional.") && name[9]) {
 		metric_get(run, name + 9)->optional = !strcmp(value, "yes");
+	} else if (str_starts_with(name, "ratio.") && name[6]) {
+		return ratio_key(ld, metric_get(run, name + 6), value, line, err);
 	} else {
-		sb_addf(err, "%s:%d: unknown key '%s' in a [run] section (known: args, stdin, timeout, expect, outputs, tolerate, metric.NAME, unit.NAME, higher_better.NAME, optional.NAME)",
+		sb_addf(err, "%s:%d: unknown key '%s' in a [run] section (known: args, stdin, timeout, expect, outputs, tolerate, metric.NAME, unit.NAME, higher_better.NAME, optional.NAME, ratio.NAME)",
 			ld->path, line, name);
 		return -1;
 	}
@@ -373,6 +392,8 @@ static void runs_release(struct recipe_run *runs, size_t n)
 		for (size_t m = 0; m < run->nmetrics; m++) {
 			free(run->metrics[m].name);
 			free(run->metrics[m].regex);
+			free(run->metrics[m].ratio_of);
+			free(run->metrics[m].ratio_by);
 			free(run->metrics[m].unit);
 		}
 		free(run->metrics);

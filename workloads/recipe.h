@@ -17,6 +17,9 @@ struct recipe_metric {
 	char *unit;  /* "" if not given */
 	int higher_better;
 	int optional; /* may be absent from the output (CoreMark/MHz without a known clock) */
+	/* ratio.NAME = A / B: no regex; the run's measured A divided by its
+	 * measured B (insns per request), added when both were measured */
+	char *ratio_of, *ratio_by;
 };
 
 struct recipe_run {
