@@ -107,7 +107,7 @@ for label, wl, key, _, _ in builds:
         fail(f"{label} {wl}: verify exit {v.returncode}: {v.stdout[-400:]} {v.stderr[-200:]}")
     units = json.loads(v.stdout)[0]["units"]
     for lu in lib_units:
-        got = [u for u in units if (u.get("name") or "").endswith("/" + lu)]
+        got = [u for u in units if ("/" + (u.get("name") or "")).endswith("/" + lu)]
         if not got:
             fail(f"{label} {wl}: no unit {lu} in {binary} (the library is not compiled in)")
         sw = (got[0].get("switches") or "").split()
