@@ -1,7 +1,10 @@
 /*
- * gencorpus.c - the gzip workload's input: MIB mebibytes (default 50) of
- * mixed text and binary data on stdout, the same bytes on every machine
- * (a fixed-seed generator and integer arithmetic only).
+ * gencorpus.c - the compressor workloads' input: MIB mebibytes (default
+ * 50) of mixed text and binary data on stdout, the same bytes on every
+ * machine (a fixed-seed generator and integer arithmetic only).  A shorter
+ * corpus is a prefix of a longer one.  gzip's recipe uses it from here;
+ * lz4, zstd, xz and bzip2 through a symlink in their folders (the recipe
+ * hash follows it, so editing this file remakes their inputs too).
  *
  * Blocks of 4 KiB to 256 KiB, each one kind: prose from a Zipf-weighted
  * vocabulary, log lines, C-like source, little-endian binary records with

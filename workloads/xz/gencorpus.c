@@ -1,0 +1,1 @@
+../gzip/gencorpus.c
