@@ -171,7 +171,9 @@ assert r['metric']=='size.text' and all(c['workloads'][0]['exact'] for c in r['c
 [ "$(fs list workloads | awk '{print $1 "/" $2}' | tr '\n' ' ')" = "near/bundled tiny/bundled " ] ||
 	fail "list workloads: $(fs list workloads)"
 fs list toolchains --format json | python3 -c "import json,sys; t=json.load(sys.stdin); assert any(x['kind']=='gcc' for x in t)"
-for c in run report list verify; do fs $c --help | grep -q "^usage: flagscope $c" || fail "$c --help"; done
+for c in run report list verify; do
+	fs $c --help >help.txt && grep -q "^usage: flagscope $c" help.txt || fail "$c --help"
+done
 echo "ok 6 - report formats, size metric, list, help"
 
 # 7. perf counters on the warm-up run, hardware or software as the machine has
