@@ -130,8 +130,8 @@ static void test_one_prefers_o3(const char *dir, const char *study_file)
 			strstr(f[0].text, "debian/rules of mp3 (workload mp3)") &&
 			strstr(f[0].text, "keep optimize=-lto in their debian/rules: gz"),
 		"dpkg:\n%s", n ? f[0].text : "");
-	T_CHECK(!recommend_distro_files(&a, "nope", &n) && n == 0, "unknown format");
 	distro_files_free(f, n);
+	T_CHECK(!recommend_distro_files(&a, "nope", &n) && n == 0, "unknown format");
 	recommend_distro_release(&a);
 }
 
