@@ -43,7 +43,7 @@ O2 = -O2
 O3 = -O3
 EOF
 fs run native.study --dry-run >dry.txt 2>&1 || true
-if ! grep -q 'webservice .*would build' dry.txt; then
+if ! grep -q -e 'webservice .*would build' -e 'webservice .*cached' dry.txt; then
 	echo "SKIP: lighttpd's or sqlite3's source cannot be fetched: $(tail -2 dry.txt)"
 	exit 77
 fi
