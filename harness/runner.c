@@ -92,6 +92,8 @@ static void kill_run(pid_t pid, struct run_result *res)
 	kill(pid, SIGKILL);
 }
 
+#define TRACED_POLL_S 0.02
+
 /* Wait for a traced child: the exec stop (set the exit-stop option), the
  * exit stop (read memory), signals (passed on), the end.  SIGCHLD is
  * blocked by the caller so sigtimedwait can bound the wait. */
@@ -135,6 +137,11 @@ static int traced_wait(pid_t pid, double timeout, double t0, struct run_result *
 			timeout = 0;
 			continue;
 		}
+		/* another thread of this process may take the child's SIGCHLD
+		 * (two crew threads each waiting on a traced run): look again
+		 * every 20 ms, so a lost signal costs at most that */
+		if (left > TRACED_POLL_S)
+			left = TRACED_POLL_S;
 		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
 		sigtimedwait(&chld, NULL, &ts);
 	}

@@ -5,6 +5,7 @@
  * must match it within the tolerance stated below, and a traced run must
  * still report exit status, signals and timeouts like an untraced one.
  */
+#include <pthread.h>
 #include <signal.h>
 
 #include "harness/runner.h"
@@ -26,6 +27,53 @@ static int run(char *const argv[], const char *dir, int traced, double timeout,
 		fprintf(stderr, "run: %s\n", sb_str(&err));
 	sb_release(&err);
 	return rc;
+}
+
+/* Another thread of the process that waits for SIGCHLD itself (a second
+ * crew thread waiting on its own traced run) may take the signal of this
+ * run's child.  Here a thread takes every SIGCHLD for the whole run: the
+ * run must still end when its program does, not at its timeout. */
+#define STOLEN_RUNS 20
+
+static volatile int thief_stop;
+
+static void *thief_main(void *arg)
+{
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (arg)
+		pthread_sigmask(SIG_UNBLOCK, &chld, NULL);
+	while (!thief_stop) {
+		struct timespec ts = {0, 5 * 1000 * 1000};
+		if (arg)
+			nanosleep(&ts, NULL);
+		else
+			sigtimedwait(&chld, NULL, &ts);
+	}
+	return NULL;
+}
+
+static void check_stolen_sigchld(const char *dir, int unblocked)
+{
+	sigset_t chld, old;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, &old);
+	pthread_t t;
+	pthread_create(&t, NULL, thief_main, unblocked ? &t : NULL);
+	char *argv[] = {"/bin/sh", "-c", "exit 5", NULL};
+	struct run_result r;
+	int late = 0;
+	for (int i = 0; i < STOLEN_RUNS; i++)
+		if (run(argv, dir, 1, 2, &r) || r.timed_out || !r.exited || r.status != 5)
+			late++;
+	thief_stop = 1;
+	pthread_join(t, NULL);
+	thief_stop = 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	T_CHECK(late == 0, "%d of %d traced runs waited out their timeout while another thread took SIGCHLD",
+		late, STOLEN_RUNS);
 }
 
 int main(void)
@@ -79,6 +127,8 @@ int main(void)
 	char *execs[] = {"/bin/sh", "-c", "exec /bin/sh -c 'exit 4'", NULL};
 	T_CHECK(!run(execs, dir, 1, 10, &r) && r.exited && r.status == 4 && r.vm_hwm_kb > 0,
 		"exec while traced: exited %d status %d signal %d", r.exited, r.status, r.signal);
+	check_stolen_sigchld(dir, 0);
+	check_stolen_sigchld(dir, 1);
 	free(cmd);
 	free(bin);
 	free(dir);
