@@ -440,6 +440,9 @@ static void build_verify(struct build *b)
 		int want_static = b->cfg->link == 1 ? 1 : b->cfg->link == 0 ? 0 : -1;
 		char *expect = build_flags(b, b->cfg->cflags);
 		elf_facts_check(&f, expect, want_static, NULL, &mism);
+		/* clang's LTO is proven by its objects (elf.h) */
+		char *lto_why;
+		elf_lto_check_tree(&f, expect, b->out_dir, &mism, &lto_why);
 		free(expect);
 		elf_facts_check_sources(&f, &sources, &library, &mism);
 		/* the machine the file is for, from the triple and the flags the
@@ -456,6 +459,8 @@ static void build_verify(struct build *b)
 		}
 		add_json_sep(&json);
 		elf_facts_json(&f, &mism, &json);
+		elf_facts_json_add_lto(&json, lto_why);
+		free(lto_why);
 		elf_facts_release(&f);
 		sl_release(&mism);
 		free(path);
