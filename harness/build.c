@@ -41,6 +41,10 @@ void build_init(struct build *b)
 		sb_add(&sb, "copy=noise-floor\n");
 	if (b->recipe->source_origin)
 		sb_addf(&sb, "source_override=%s\n", b->recipe->source);
+	for (size_t i = 0; i < b->recipe->nextra; i++)
+		if (b->recipe->extra[i].origin)
+			sb_addf(&sb, "source_override.%s=%s\n", b->recipe->extra[i].name,
+				b->recipe->extra[i].spec);
 	if (b->cfg->pgo && b->pgo_phase == PGO_NONE)
 		b->pgo_phase = PGO_USE;
 	pgo_key_add(b, &sb);
