@@ -111,7 +111,8 @@ static void load_configs(struct store *st, struct ranking *r)
 			.toolchain = rc[i].toolchain, .cflags = rc[i].cflags,
 			.ldflags = rc[i].ldflags, .link = rc[i].link, .target = rc[i].target,
 			.cpu = rc[i].cpu, .libc = rc[i].libc, .sysroot = rc[i].sysroot,
-			.notes = rc[i].notes, .is_baseline = rc[i].is_baseline, .ratio = NAN,
+			.notes = rc[i].notes, .is_baseline = rc[i].is_baseline, .pgo = rc[i].pgo,
+			.ratio = NAN,
 			.lo = NAN, .hi = NAN,
 		};
 		if (c->is_baseline && r->baseline < 0)

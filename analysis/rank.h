@@ -113,6 +113,7 @@ struct rank_config {
 	char *id, *label, *cc, *toolchain, *cflags, *ldflags, *link;
 	char *target, *cpu, *libc, *sysroot, *notes; /* "" when not stored */
 	int is_baseline;
+	int pgo;      /* 1: a profile-guided build (results.h) */
 	int untested; /* some item is untested: no interval, no verdict */
 	int rank; /* 0: not ranked */
 	int versus;      /* the leader its group verdict is against; -1: none */

@@ -123,16 +123,24 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 		return -1;
 	}
 	rec->chosen = r->baseline;
-	double best = INFINITY;
+	rec->pgo_best = -1;
+	double best = INFINITY, best_pgo = INFINITY;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rank_config *c = &r->configs[i];
 		double v = r->higher_better ? 1 / c->ratio : c->ratio;
-		if (eligible(c) && c->verdict == VERDICT_IMPROVED && v < best) {
+		if (!eligible(c) || c->verdict != VERDICT_IMPROVED)
+			continue;
+		if (c->pgo && v < best_pgo) {
+			best_pgo = v;
+			rec->pgo_best = (int)i;
+		} else if (!c->pgo && v < best) {
 			best = v;
 			rec->chosen = (int)i;
 			rec->beats = 1;
 		}
 	}
+	if (best_pgo >= best)
+		rec->pgo_best = -1;
 	const struct rank_config *c = &r->configs[rec->chosen];
 	rec->cxx = recommend_cxx(c->cc);
 	rec->chost = recommend_config_chost(c->target, c->cc);
@@ -166,6 +174,30 @@ static void fmt_interval(char *buf, size_t n, double ratio, double lo, double hi
 		snprintf(buf, n, "%.3f [%.3f, %.3f]", ratio, lo, hi);
 }
 
+/* A profile-guided winner, or a profile-guided choice (the baseline). */
+static void print_pgo_note(FILE *out, const struct recommendation *rec)
+{
+	const struct ranking *r = &rec->r;
+	const struct rank_config *c = chosen(rec);
+	char iv[96];
+	if (c->pgo)
+		fprintf(out, "# note: %s is profile-guided (pgo gen-use): its flags alone are not "
+			     "what was measured\n", c->label);
+	if (rec->pgo_best < 0)
+		return;
+	const struct rank_config *p = &r->configs[rec->pgo_best];
+	fmt_interval(iv, sizeof(iv), p->ratio, p->lo, p->hi);
+	fprintf(out, "# profile-guided: better still is %s (pgo gen-use), ratio %s to the\n"
+		     "#   baseline; not written below: it needs a profile-guided build of each package\n"
+		     "#   (-fprofile-generate, its recipe's training run, then -fprofile-use\n"
+		     "#   -fprofile-correction; clang: -fprofile-instr-generate, llvm-profdata merge,\n"
+		     "#   -fprofile-instr-use), and its flags alone (%s) are not it\n",
+		p->label, iv, *p->cflags ? p->cflags : "none");
+	for (size_t i = 0; i < r->facts.n; i++)
+		if (str_starts_with(r->facts.v[i], "pgo.train."))
+			fprintf(out, "#   trained on %s\n", r->facts.v[i] + 10);
+}
+
 void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 {
 	const struct ranking *r = &rec->r;
@@ -196,6 +228,7 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 		fprintf(out, "# no configuration beat the baseline %s significantly: keeping the "
 			     "baseline\n", b->label);
 	}
+	print_pgo_note(out, rec);
 	fprintf(out, "# measured on %zu workload(s):\n", c->nitems);
 	for (size_t w = 0; w < c->nitems; w++) {
 		const struct rank_item *it = &c->items[w];
@@ -305,18 +338,57 @@ static void print_shell(FILE *out, const struct recommendation *rec)
 	}
 }
 
-static void json_s(FILE *out, const char *key, const char *v, int comma)
+static void json_str(FILE *out, const char *v)
 {
 	struct strbuf sb = {0};
 	if (v)
 		sb_add_json(&sb, v);
-	fprintf(out, "%s\"%s\":%s", comma ? "," : "", key, v ? sb_str(&sb) : "null");
+	fputs(v ? sb_str(&sb) : "null", out);
 	sb_release(&sb);
+}
+
+static void json_s(FILE *out, const char *key, const char *v, int comma)
+{
+	fprintf(out, "%s\"%s\":", comma ? "," : "", key);
+	json_str(out, v);
 }
 
 static void json_n(FILE *out, const char *key, double v)
 {
 	fprintf(out, isfinite(v) ? ",\"%s\":%.6g" : ",\"%s\":null", key, v);
+}
+
+static void json_ci(FILE *out, double lo, double hi)
+{
+	fprintf(out, isfinite(lo) ? ",\"ci\":[%.6g," : ",\"ci\":[null,", lo);
+	fprintf(out, isfinite(hi) ? "%.6g]" : "null]", hi);
+}
+
+/* "pgo_best": the profile-guided winner left out of the flags, or null */
+static void json_pgo_best(FILE *out, const struct recommendation *rec)
+{
+	if (rec->pgo_best < 0) {
+		fputs(",\"pgo_best\":null", out);
+		return;
+	}
+	const struct ranking *r = &rec->r;
+	const struct rank_config *p = &r->configs[rec->pgo_best];
+	fputs(",\"pgo_best\":{", out);
+	json_s(out, "label", p->label, 0);
+	json_n(out, "ratio", p->ratio);
+	json_ci(out, p->lo, p->hi);
+	json_s(out, "cflags", p->cflags, 1);
+	json_s(out, "needs", "a profile-guided build of each package: -fprofile-generate, "
+			     "the recipe's training run, -fprofile-use -fprofile-correction", 1);
+	fputs(",\"trained_on\":[", out);
+	int n = 0;
+	for (size_t i = 0; i < r->facts.n; i++)
+		if (str_starts_with(r->facts.v[i], "pgo.train.")) {
+			if (n++)
+				fputc(',', out);
+			json_str(out, r->facts.v[i] + 10);
+		}
+	fputs("]}", out);
 }
 
 static void print_json(FILE *out, const struct recommendation *rec)
@@ -329,10 +401,9 @@ static void print_json(FILE *out, const struct recommendation *rec)
 	json_s(out, "baseline", r->configs[r->baseline].label, 1);
 	json_s(out, "recommended", c->label, 1);
 	fprintf(out, ",\"beats_baseline\":%s", rec->beats ? "true" : "false");
+	fprintf(out, ",\"pgo\":%s", c->pgo ? "true" : "false");
 	json_n(out, "ratio", c->ratio);
-	fprintf(out, ",\"ci\":[");
-	fprintf(out, isfinite(c->lo) ? "%.6g," : "null,", c->lo);
-	fprintf(out, isfinite(c->hi) ? "%.6g]" : "null]", c->hi);
+	json_ci(out, c->lo, c->hi);
 	json_s(out, "cc", c->cc, 1);
 	json_s(out, "cxx", rec->cxx, 1);
 	json_s(out, "cflags", c->cflags, 1);
@@ -341,6 +412,7 @@ static void print_json(FILE *out, const struct recommendation *rec)
 	json_s(out, "target", *c->target ? c->target : NULL, 1);
 	json_s(out, "scope", r->scope, 1);
 	json_s(out, "metric_note", rec->metric_note, 1);
+	json_pgo_best(out, rec);
 	fputs(",\"left_out\":[", out);
 	for (size_t i = 0; i < r->nleft_out; i++) {
 		fputs(i ? ",{" : "{", out);

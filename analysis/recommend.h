@@ -13,6 +13,16 @@
  * with its interval, every workload it was measured on with its ratio and
  * verdict, the workloads on which it was significantly worse, and the
  * configurations refused with their reasons.
+ *
+ * Profile-guided builds.  A configuration of the study's pgo = gen-use
+ * level is never the choice: its flags alone are not what was measured (it
+ * was built with -fprofile-generate, trained on its recipe's training run
+ * and rebuilt with -fprofile-use -fprofile-correction, or clang's
+ * -fprofile-instr-* and llvm-profdata), and a distribution's global flags
+ * cannot carry a per-package profile.  The choice is the best configuration
+ * without one; when a profile-guided one was better still, pgo_best names
+ * it and every format says what it needs (the evidence lines, JSON's
+ * "pgo_best").
  */
 #ifndef FLAGSCOPE_RECOMMEND_H
 #define FLAGSCOPE_RECOMMEND_H
@@ -27,6 +37,8 @@ struct recommendation {
 	char *db;
 	int chosen;       /* index into r.configs */
 	int beats;        /* 1: chosen is a significant improvement; 0: the baseline */
+	int pgo_best;     /* the best significant improvement when it is profile-guided
+			     and better than chosen (left out of the flags), or -1 */
 	char *cxx;        /* the C++ compiler matching the chosen C compiler */
 	char *chost;      /* the target triple of a cross configuration; NULL when native */
 	char *metric_note; /* why another metric was used than asked, or NULL */

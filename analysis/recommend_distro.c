@@ -73,7 +73,8 @@ static void pick_best(struct store *st, const struct distro_advice *a, struct di
 	double best = INFINITY;
 	p->config = -1;
 	for (size_t i = 0; i < r->n; i++) {
-		if ((int)i == a->rec.chosen)
+		/* a profile-guided build is never a package's flags (recommend.h) */
+		if ((int)i == a->rec.chosen || r->configs[i].pgo)
 			continue;
 		struct distro_ratio d;
 		distro_workload_ratio(st, r->study, r->configs[i].id, g->id, p->workload, r->metric,
@@ -110,7 +111,7 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 	double best = INFINITY;
 	a->lto = -1;
 	for (size_t i = 0; i < r->n; i++) {
-		if (!has_lto(r->configs[i].cflags))
+		if (!has_lto(r->configs[i].cflags) || r->configs[i].pgo)
 			continue;
 		struct strlist fail = {0}, why = {0};
 		double logsum = 0;

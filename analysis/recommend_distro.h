@@ -24,6 +24,11 @@
  * flags outside the set Gentoo's devmanual calls reasonable (-O2, -Os,
  * -march=, -mtune=, -pipe, -fomit-frame-pointer) are named in a comment;
  * CPU_FLAGS_X86 is never written into CFLAGS.
+ *
+ * Profile-guided configurations (pgo = gen-use) are never a workload's
+ * own best nor the LTO offer: their flags alone are not what was measured
+ * (recommend.h); the global choice's evidence names a profile-guided
+ * winner and what it needs.
  */
 #ifndef FLAGSCOPE_RECOMMEND_DISTRO_H
 #define FLAGSCOPE_RECOMMEND_DISTRO_H

@@ -35,16 +35,20 @@ static int row(sqlite3_stmt *s)
 
 struct result_config *results_configs(struct store *st, const char *study, size_t *n)
 {
-	/* a database from before the cross columns (store.c adds them when it
-	 * can write) still lists its configurations */
-	sqlite3_stmt *s = query(st,
-		"SELECT id, label, cc, toolchain_version, cflags, ldflags, link, is_baseline, "
-		"target, cpu, libc, sysroot, notes FROM configs WHERE study=? ORDER BY ord",
-		study, NULL);
-	int cross = s != NULL;
-	if (!s)
-		s = query(st, "SELECT id, label, cc, toolchain_version, cflags, ldflags, link, "
-			      "is_baseline FROM configs WHERE study=? ORDER BY ord", study, NULL);
+	/* a database from before the added columns (store.c adds them when it
+	 * can write) still lists its configurations: the newest layout it has */
+	static const char *const layouts[] = {
+		", target, cpu, libc, sysroot, notes, pgo", ", target, cpu, libc, sysroot, notes", ""};
+	sqlite3_stmt *s = NULL;
+	size_t layout = 0;
+	for (; layout < ARRAY_SIZE(layouts) && !s; layout++) {
+		char *sql = xasprintf("SELECT id, label, cc, toolchain_version, cflags, ldflags, "
+				      "link, is_baseline%s FROM configs WHERE study=? ORDER BY ord",
+				      layouts[layout]);
+		s = query(st, sql, study, NULL);
+		free(sql);
+	}
+	int cross = layout <= 2, pgo = layout == 1;
 	struct result_config *v = NULL;
 	*n = 0;
 	while (row(s)) {
@@ -61,6 +65,7 @@ struct result_config *results_configs(struct store *st, const char *study, size_
 		char **x[] = {&c->target, &c->cpu, &c->libc, &c->sysroot, &c->notes};
 		for (size_t k = 0; k < ARRAY_SIZE(x); k++)
 			*x[k] = cross ? col_text(s, 8 + (int)k) : xstrdup("");
+		c->pgo = pgo ? sqlite3_column_int(s, 13) : 0;
 	}
 	sqlite3_finalize(s);
 	return v;

@@ -23,6 +23,7 @@ struct result_config {
 	 * native or when the database predates them */
 	char *target, *cpu, *libc, *sysroot, *notes;
 	int is_baseline;
+	int pgo; /* 1: profile-guided (pgo = gen-use); 0 also before the column */
 };
 
 /* The configurations of a study in study order; *n set (0 when the study

@@ -19,7 +19,7 @@ static const char schema[] =
 	"  toolchain_id TEXT, toolchain_version TEXT, cflags TEXT, ldflags TEXT, link TEXT,"
 	"  is_baseline INT, ord INT, target TEXT DEFAULT '', cpu TEXT DEFAULT '',"
 	"  libc TEXT DEFAULT '', sysroot TEXT DEFAULT '', notes TEXT DEFAULT '',"
-	"  PRIMARY KEY(study, id));"
+	"  pgo INT DEFAULT 0, PRIMARY KEY(study, id));"
 	"CREATE TABLE IF NOT EXISTS builds(study TEXT, config_id TEXT, workload TEXT, key TEXT,"
 	"  status TEXT, detail TEXT, seconds REAL, cached INT, facts TEXT,"
 	"  PRIMARY KEY(study, config_id, workload));"
@@ -49,6 +49,7 @@ static const struct {
 	{"configs", "libc", "TEXT DEFAULT ''"},
 	{"configs", "sysroot", "TEXT DEFAULT ''"},
 	{"configs", "notes", "TEXT DEFAULT ''"},
+	{"configs", "pgo", "INT DEFAULT 0"},
 	{"studies", "repeat_target", "REAL"},
 	{"studies", "repeat_min", "INT"},
 	{"studies", "repeat_max", "INT"},
@@ -274,12 +275,12 @@ int store_put_config(struct store *st, const struct store_config *c)
 	return exec_bound(st,
 			  "INSERT OR REPLACE INTO configs(study, id, label, cc, toolchain_id, "
 			  "toolchain_version, cflags, ldflags, link, is_baseline, ord, target, cpu, "
-			  "libc, sysroot, notes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			  "tttttttttiittttt", c->study, c->id, c->label, c->cc, c->toolchain_id,
+			  "libc, sysroot, notes, pgo) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			  "tttttttttiittttti", c->study, c->id, c->label, c->cc, c->toolchain_id,
 			  c->toolchain_version, c->cflags, c->ldflags, c->link, c->is_baseline,
 			  c->order, c->target ? c->target : "", c->cpu ? c->cpu : "",
 			  c->libc ? c->libc : "", c->sysroot ? c->sysroot : "",
-			  c->notes ? c->notes : "");
+			  c->notes ? c->notes : "", c->pgo);
 }
 
 int store_put_build(struct store *st, const struct store_build *b)

@@ -63,6 +63,7 @@ struct store_config {
 		*link;
 	int is_baseline, order;
 	const char *target, *cpu, *libc, *sysroot, *notes;
+	int pgo; /* 1: a profile-guided build (the study's pgo = gen-use level) */
 };
 /* The cause of the last failed store_put_* ("" when none failed): a
  * lower-case phrase without the path, for "PATH: cannot store ...: CAUSE". */

@@ -60,7 +60,7 @@ static const struct option_spec run_options[] = {
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{"source", 0, OPT_LIST, &opt.sources, "NAME=SPEC",
-	 "build workload NAME from SPEC (e.g. local:/path) instead of its recipe's source; repeatable"},
+	 "build workload NAME from SPEC (e.g. local:/path) instead of its recipe's source, or with NAME.EXTRA=SPEC its recipe's source.EXTRA (webservice.sqlite=local:/src/sqlite); repeatable"},
 	{NULL},
 };
 

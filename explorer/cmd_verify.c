@@ -15,6 +15,8 @@ static const char *expect_flags;
 static const char *unit_prefix;
 static const char *target;
 static const char *sources_dir;
+static const char *objects_dir;
+static char *lto_why; /* elf_lto_check_tree's verdict on the current file, or NULL */
 static const char *format = "table";
 static int want_static, want_dynamic;
 static const char *const formats[] = {"table", "json", NULL};
@@ -34,6 +36,8 @@ static const struct option_spec verify_opts[] = {
 	 .help = "check only compile units whose source lies under DIR"},
 	{.long_name = "sources", .type = OPT_STRING, .value = &sources_dir, .argname = "DIR",
 	 .help = "the program's source tree: a unit named like a C file under DIR that recorded nothing is a mismatch"},
+	{.long_name = "objects", .type = OPT_STRING, .value = &objects_dir, .argname = "DIR",
+	 .help = "the build tree: with -flto in --expect, a clang-built file's LTO is verified when the object files (*.o) under DIR are LLVM bitcode"},
 	{.long_name = "format", .short_name = 'f', .type = OPT_CHOICE, .value = &format,
 	 .argname = "FORMAT", .help = "output format", .choices = formats},
 	{0},
@@ -42,7 +46,7 @@ static const struct option_spec verify_opts[] = {
 static const struct command_spec verify_cmd = {
 	.name = "verify",
 	.usage = "FILE... [--expect FLAGS] [--target TRIPLE] [--static] [--unit-prefix DIR] "
-		 "[--sources DIR] [--format table|json]",
+		 "[--sources DIR] [--objects DIR] [--format table|json]",
 	.summary = "prove from ELF files which flags, ABI and linkage they got",
 	.details = "Reads each file with libelf and libdw: class, machine, type, linkage,\n"
 		   "ABI/ISA (MIPS e_flags and .MIPS.abiflags), the compilers, each compile\n"
@@ -56,6 +60,12 @@ static const struct command_spec verify_cmd = {
 		   "nothing; with --expect one is a mismatch when it is the program's own: a\n"
 		   "C file of that name lies under --sources DIR or, without it, beside the\n"
 		   "sources of the units that did record (never a C library's objects).\n"
+		   "LTO: with -flto in --expect, a GCC-built file must hold a unit GCC\n"
+		   "optimised at link time (recorded as 'GNU GIMPLE ... -fltrans').  clang's\n"
+		   "LTO leaves no trace in the file: --objects DIR (the build tree) judges it\n"
+		   "from the object files, which clang -flto writes as LLVM bitcode; any bitcode\n"
+		   "object verifies it, only machine-code objects are a mismatch, no objects\n"
+		   "(or no --objects) leave it not judged, said on the 'lto' line.\n"
 		   "Exit status: 0 as expected, 1 a mismatch, 2 unreadable.",
 	.opts = verify_opts,
 };
@@ -167,6 +177,9 @@ static void table_file(const struct elf_facts *f, const struct strlist *mismatch
 		table_row("verdict", "as expected");
 	for (size_t i = 0; i < mismatches->n; i++)
 		table_row(i ? "" : "MISMATCH", mismatches->v[i]);
+	/* a missing LTO is already a MISMATCH line */
+	if (!lto_why || sl_find(mismatches, lto_why) < 0)
+		table_row("lto", lto_why);
 }
 
 static void table_end(void)
@@ -182,6 +195,7 @@ static void json_file(const struct elf_facts *f, const struct strlist *mismatche
 {
 	struct strbuf sb = {0};
 	elf_facts_json(f, mismatches, &sb);
+	elf_facts_json_add_lto(&sb, lto_why);
 	printf("%s%s", first ? "\n" : ",\n", sb_str(&sb));
 	sb_release(&sb);
 }
@@ -275,10 +289,13 @@ int cmd_verify(int argc, char **argv)
 			elf_expect_check(&f, &want, &mismatches);
 			if (expect_flags)
 				check_sources(&f, &mismatches);
+			elf_lto_check_tree(&f, expect_flags, objects_dir, &mismatches, &lto_why);
 			if (mismatches.n && status == 0)
 				status = 1;
 		}
 		out->file(&f, checking ? &mismatches : NULL, first);
+		free(lto_why);
+		lto_why = NULL;
 		first = 0;
 		sl_release(&mismatches);
 		elf_facts_release(&f);

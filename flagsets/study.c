@@ -534,6 +534,17 @@ static void run_key(struct loader *ld, const char *name, const char *value, int 
 	*field = xstrdup(value);
 }
 
+/* The workload a [sources] or --source key names: the whole key when a
+ * workload has that name, else what comes before its last '.'
+ * (WORKLOAD.EXTRA: the recipe's source.EXTRA).  Heap string. */
+static char *source_key_workload(const char *key, const struct strlist *workloads)
+{
+	const char *dot = strrchr(key, '.');
+	if (sl_find(workloads, key) >= 0 || !dot || dot == key)
+		return xstrdup(key);
+	return xstrndup(key, (size_t)(dot - key));
+}
+
 static void sources_key(struct loader *ld, const char *name, const char *value, int line)
 {
 	struct study *s = ld->s;
@@ -650,10 +661,13 @@ static void check_study(struct loader *ld)
 		check_level_list(ld, &s->excludes[i].levels, s->excludes[i].line, what);
 		free(what);
 	}
-	for (size_t i = 0; i < s->nsources; i++)
-		if (sl_find(&s->workloads, s->sources[i].workload) < 0)
+	for (size_t i = 0; i < s->nsources; i++) {
+		char *w = source_key_workload(s->sources[i].workload, &s->workloads);
+		if (sl_find(&s->workloads, w) < 0)
 			load_error(ld, s->sources[i].line, "[sources] names workload '%s', which the study does not run (add it to workloads or remove the line)",
-				   s->sources[i].workload);
+				   w);
+		free(w);
+	}
 	if (s->run_line && !s->run_host)
 		load_error(ld, s->run_line, "[run] names no board (add 'host = user@board', or 'hosts = a b' for a pool)");
 	/* the training run runs here, the measured ones would run there */
@@ -823,6 +837,29 @@ static struct recipe *recipe_named(struct recipe **recipes, size_t n, const char
 	return NULL;
 }
 
+/* Replace the source KEY names (WORKLOAD or WORKLOAD.EXTRA) with spec;
+ * where: "--source 'KEY=SPEC'" or "file:line", the start of an error. */
+static int override_one(struct recipe **recipes, size_t n, const struct strlist *names,
+			const char *key, const char *spec, const char *base_dir, const char *origin,
+			const char *where, struct strbuf *err)
+{
+	char *name = source_key_workload(key, names);
+	const char *extra = strcmp(name, key) ? key + strlen(name) + 1 : NULL;
+	struct recipe *r = recipe_named(recipes, n, name);
+	struct strbuf why = {0};
+	int rc = 0;
+	/* a workload that --workloads left out keeps its line unused */
+	if (r && extra)
+		rc = recipe_override_extra_source(r, extra, spec, base_dir, origin, &why);
+	else if (r)
+		rc = recipe_override_source(r, spec, base_dir, origin, &why);
+	if (rc)
+		sb_addf(err, "%s%s: %s", err->len ? "\n" : "", where, sb_str(&why));
+	sb_release(&why);
+	free(name);
+	return rc;
+}
+
 int study_override_sources(const struct study *s, struct recipe **recipes, size_t n,
 			   const struct strlist *cli, struct strbuf *err)
 {
@@ -833,38 +870,37 @@ int study_override_sources(const struct study *s, struct recipe **recipes, size_
 		*strrchr(abs, '/') = '\0';
 		study_dir = abs;
 	}
-	/* a workload that --workloads left out keeps its line unused */
+	struct strlist names = {0};
+	for (size_t k = 0; k < n; k++)
+		sl_push(&names, recipes[k]->name);
 	for (size_t i = 0; i < s->nsources; i++) {
-		struct recipe *r = recipe_named(recipes, n, s->sources[i].workload);
 		char *origin = xasprintf("%s:%d", s->path, s->sources[i].line);
-		struct strbuf why = {0};
-		if (r && recipe_override_source(r, s->sources[i].spec, study_dir, origin, &why)) {
-			sb_addf(err, "%s%s: %s", err->len ? "\n" : "", origin, sb_str(&why));
-			rc = -1;
-		}
-		sb_release(&why);
+		rc |= override_one(recipes, n, &names, s->sources[i].workload, s->sources[i].spec,
+				   study_dir, origin, origin, err);
 		free(origin);
 	}
 	for (size_t i = 0; cli && i < cli->n; i++) {
 		const char *arg = cli->v[i], *eq = strchr(arg, '=');
-		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
-		struct recipe *r = name ? recipe_named(recipes, n, name) : NULL;
-		struct strbuf why = {0};
+		char *key = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
+		char *where = xasprintf("--source '%s'", arg);
+		char *name = key ? source_key_workload(key, &names) : NULL;
 		if (!eq || eq == arg) {
-			sb_addf(err, "%s--source '%s': write NAME=SPEC (e.g. coremark=local:/path/to/coremark)",
-				err->len ? "\n" : "", arg);
+			sb_addf(err, "%s%s: write NAME=SPEC or NAME.EXTRA=SPEC (e.g. coremark=local:/path/to/coremark, webservice.sqlite=local:/src/sqlite)",
+				err->len ? "\n" : "", where);
 			rc = -1;
-		} else if (!r) {
-			sb_addf(err, "%s--source '%s': the study does not run a workload '%s'",
-				err->len ? "\n" : "", arg, name);
+		} else if (!recipe_named(recipes, n, name)) {
+			sb_addf(err, "%s%s: the study does not run a workload '%s'",
+				err->len ? "\n" : "", where, name);
 			rc = -1;
-		} else if (recipe_override_source(r, eq + 1, NULL, "--source", &why)) {
-			sb_addf(err, "%s--source '%s': %s", err->len ? "\n" : "", arg, sb_str(&why));
-			rc = -1;
+		} else {
+			rc |= override_one(recipes, n, &names, key, eq + 1, NULL, "--source", where,
+					   err);
 		}
-		sb_release(&why);
 		free(name);
+		free(key);
+		free(where);
 	}
+	sl_release(&names);
 	free(study_dir);
 	return rc;
 }

@@ -185,7 +185,9 @@ int study_init_reduced(struct study *s, const struct study *from, const size_t *
 struct recipe;
 
 /* Replace the sources of the recipes that the study's [sources] names, then
- * those that `run --source NAME=SPEC` names (cli may be NULL; it wins).  A
+ * those that `run --source NAME=SPEC` names (cli may be NULL; it wins).
+ * NAME is a workload, or WORKLOAD.EXTRA for its recipe's source.EXTRA
+ * (a workload named with a '.' wins over that reading).  A
  * relative local: path is taken from the study file's folder ([sources])
  * or the current folder (cli).  Returns 0, or -1 with one line per problem
  * ("file:line: ..." or "--source ...: ...") in err. */

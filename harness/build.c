@@ -41,6 +41,10 @@ void build_init(struct build *b)
 		sb_add(&sb, "copy=noise-floor\n");
 	if (b->recipe->source_origin)
 		sb_addf(&sb, "source_override=%s\n", b->recipe->source);
+	for (size_t i = 0; i < b->recipe->nextra; i++)
+		if (b->recipe->extra[i].origin)
+			sb_addf(&sb, "source_override.%s=%s\n", b->recipe->extra[i].name,
+				b->recipe->extra[i].spec);
 	if (b->cfg->pgo && b->pgo_phase == PGO_NONE)
 		b->pgo_phase = PGO_USE;
 	pgo_key_add(b, &sb);
@@ -440,6 +444,9 @@ static void build_verify(struct build *b)
 		int want_static = b->cfg->link == 1 ? 1 : b->cfg->link == 0 ? 0 : -1;
 		char *expect = build_flags(b, b->cfg->cflags);
 		elf_facts_check(&f, expect, want_static, NULL, &mism);
+		/* clang's LTO is proven by its objects (elf.h) */
+		char *lto_why;
+		elf_lto_check_tree(&f, expect, b->out_dir, &mism, &lto_why);
 		free(expect);
 		elf_facts_check_sources(&f, &sources, &library, &mism);
 		/* the machine the file is for, from the triple and the flags the
@@ -456,6 +463,8 @@ static void build_verify(struct build *b)
 		}
 		add_json_sep(&json);
 		elf_facts_json(&f, &mism, &json);
+		elf_facts_json_add_lto(&json, lto_why);
+		free(lto_why);
 		elf_facts_release(&f);
 		sl_release(&mism);
 		free(path);

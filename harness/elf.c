@@ -475,7 +475,8 @@ static int expects_switches(const char *expect, int *wants_static)
 }
 
 /* Asked for LTO, a GCC-built file must hold code GCC optimised at link
- * time (switches.h); clang's LTO leaves no such trace and is not judged. */
+ * time (switches.h); clang's LTO leaves no such trace: its objects are
+ * judged (elf_lto_check_tree). */
 static int lto_check(const struct elf_facts *f, struct strlist *mismatches)
 {
 	int gcc = 0;

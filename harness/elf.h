@@ -141,6 +141,41 @@ int elf_facts_check(const struct elf_facts *f, const char *expect, int want_stat
 int elf_facts_check_sources(const struct elf_facts *f, const struct strlist *sources,
 			    const struct strlist *library, struct strlist *mismatches);
 
+/*
+ * clang's LTO (elf_lto.c).  GCC's is proven in the linked file
+ * (elf_facts_check: a unit GCC optimised at link time, "-fltrans"); clang
+ * -flto leaves no such trace, but its objects are the evidence: it writes
+ * LLVM bitcode (magic 'B' 'C' 0xC0 0xDE, or the wrapper 0x0B17C0DE) in
+ * place of machine code, which only an LTO link (LLVMgold, lld) can link,
+ * and clang 14 has no fat LTO objects.
+ */
+struct elf_lto_objects {
+	size_t bitcode;      /* *.o files that are LLVM bitcode */
+	size_t machine;      /* *.o files that are ELF (machine code, GCC's slim LTO too) */
+	char *first_machine; /* the first of those, or NULL */
+};
+/* Count the *.o files under dir (recursively, symlinks not followed,
+ * hidden folders but .libs skipped).  0, or -1 when dir cannot be read. */
+int elf_lto_objects_scan(const char *dir, struct elf_lto_objects *o);
+void elf_lto_objects_release(struct elf_lto_objects *o);
+
+enum elf_lto_state {
+	ELF_LTO_NOT_ASKED,  /* expect has no -flto, or the file is not clang's */
+	ELF_LTO_VERIFIED,   /* objects under tree are bitcode */
+	ELF_LTO_MISSING,    /* objects under tree, none bitcode: a mismatch */
+	ELF_LTO_NOT_JUDGED, /* no tree, or no object in it */
+};
+/* For a file whose units clang compiled (no GCC unit) and flags that ask
+ * for LTO: judge the objects under tree (NULL: none given).  ELF_LTO_MISSING
+ * appends its line to mismatches.  *why (heap, NULL for NOT_ASKED) says
+ * what was found: "verified: 2 of the 2 objects under DIR are LLVM bitcode
+ * ...", "no LTO: none of the 3 objects ...", "not judged: ...". */
+enum elf_lto_state elf_lto_check_tree(const struct elf_facts *f, const char *expect,
+				      const char *tree, struct strlist *mismatches, char **why);
+/* Add "lto": why to the JSON object elf_facts_json() just appended to out
+ * (nothing when why is NULL). */
+void elf_facts_json_add_lto(struct strbuf *out, const char *why);
+
 /* The last path components of the C and C++ sources (.c .cc .cpp .cxx)
  * under dir, recursively (hidden folders skipped, at most 200000 files),
  * appended to names, each once.  0, or -1 when dir cannot be read. */

@@ -43,10 +43,13 @@ int recipe_check_names(const struct recipe *r, struct strbuf *err)
 		add_line(err, path, r->source_line, sb_str(&why));
 	for (size_t i = 0; i < r->nextra; i++) {
 		sb_release(&why);
-		if (source_parse(r->extra[i].spec, NULL, &why)) {
+		if (!source_parse(r->extra[i].spec, NULL, &why))
+			continue;
+		if (r->extra[i].origin) /* an override: where it was written */
+			sb_addf(err, "%s%s: %s", err->len ? "\n" : "", r->extra[i].origin, sb_str(&why));
+		else
 			add_line(err, path, r->extra[i].line, sb_str(&why));
-			rc = -1;
-		}
+		rc = -1;
 	}
 	free(path);
 	sb_release(&why);

@@ -106,7 +106,7 @@ static int store_study(struct pipeline *pl)
 			.link = cfg->link == 1 ? "static" : cfg->link == 0 ? "dynamic" : "default",
 			.is_baseline = cfg->is_baseline, .order = (int)c,
 			.target = cfg->target, .cpu = cfg->cpu, .libc = cfg->libc,
-			.sysroot = cfg->sysroot, .notes = cfg->notes,
+			.sysroot = cfg->sysroot, .notes = cfg->notes, .pgo = cfg->pgo,
 		};
 		if (pipeline_stored(pl, store_put_config(pl->store, &sc)))
 			return -1;

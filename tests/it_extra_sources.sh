@@ -11,6 +11,10 @@
 # both sources; an extra source that cannot be fetched is that workload's
 # build_failed ("source.mylib: ...") while the study's other workload runs;
 # a bad name or spec is refused with recipe.ini:LINE (exit 2).
+# The extra source overridden as WORKLOAD.NAME (--source two.mylib=SPEC,
+# [sources] two.mylib = SPEC): built from the other tree, the override in
+# the build key (a copy with the same content gets another key) and in the
+# fact; an unknown extra name or a bad spec refused (exit 2).
 set -uo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_extra_sources
 mkdir -p "$T/trees/prog" "$T/trees/lib" "$T/s/workloads"
@@ -105,5 +109,33 @@ study bad.study bad
 expect_refused "a bad extra source name" "workloads/bad/recipe.ini:5: 'source.my-lib'"
 recipe bad '$CFLAGS' 'source.mylib = ftp:x'
 expect_refused "a bad extra source spec" "workloads/bad/recipe.ini:5: .*unknown source kind 'ftp'"
+# 6. the extra source overridden: WORKLOAD.NAME in --source and [sources]
+cp -r "$T/trees/lib" "$T/trees/lib2"
+fs run two.study --dry-run --source two.mylib=local:../trees/lib2 >k3.out 2>&1 ||
+	fail "dry run with the override: $(cat k3.out)"
+[ -n "$(key_of k3.out)" ] && [ "$(key_of k3.out)" != "$(key_of k2.out)" ] ||
+	fail "the override of an identical tree kept the key: $(key_of k2.out) $(key_of k3.out)"
+fs run two.study --db over.db -q --source two.mylib=local:../trees/lib2 >over.out 2>over.err ||
+	fail "run with the override: $(tail -5 over.err)"
+row=$(sql over.db "select status, detail from builds where workload='two'")
+[ "${row%%|*}" = ok ] || fail "build with the override: $row"
+fs report --db over.db >over.rep 2>&1
+grep -qF "source.two: local:../../../trees/prog + mylib=local:$T/s/../trees/lib2 (from --source; the recipe's: local:../../../trees/lib)" over.rep ||
+	fail "report fact: $(grep '^source' over.rep)"
+echo "ok: --source two.mylib= builds from lib2, in the key and the fact"
+{ cat two.study; printf '[sources]\ntwo.mylib = local:../trees/lib2\n'; } >over.study
+sed -i 's/^name = extra/name = extra-over/' over.study
+fs run over.study --dry-run >k4.out 2>&1 || fail "dry run of [sources]: $(cat k4.out)"
+[ "$(key_of k4.out)" = "$(key_of k3.out)" ] ||
+	fail "[sources] and --source of the same tree differ: $(key_of k4.out) $(key_of k3.out)"
+echo "ok: [sources] two.mylib = the same build"
+cp two.study bad.study
+fs run bad.study --dry-run --source two.nolib=local:x >refused.out 2>refused.err
+[ $? = 2 ] && grep -q "workload 'two' has no extra source 'nolib' (its extra sources: two.mylib)" refused.err ||
+	fail "an unknown extra source: $(cat refused.err)"
+fs run bad.study --dry-run --source two.mylib=ftp:x >refused.out 2>refused.err
+[ $? = 2 ] && grep -q "^flagscope: --source: .*unknown source kind 'ftp'" refused.err ||
+	fail "a bad extra source spec: $(cat refused.err)"
+echo "ok: an unknown extra source and a bad spec refused"
 echo PASS
 rm -rf "$T"

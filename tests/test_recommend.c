@@ -4,7 +4,9 @@
  * best valid significant improvement is chosen with its evidence (and the
  * workload it was significantly worse on); with no significant
  * improvement the baseline is kept; an invalid baseline is an error; the
- * C++ driver and CHOST derived from compiler commands.
+ * C++ driver and CHOST derived from compiler commands; a profile-guided
+ * winner (pgo = gen-use) is left out of the flags and named in the
+ * evidence and JSON's pgo_best.
  */
 #include "analysis/recommend.h"
 
@@ -231,6 +233,46 @@ static void test_metrics_and_target(const char *dir)
 	store_close(&st);
 }
 
+/* mixed made profile-guided: the 2% of clang is the choice, mixed's 6%
+ * is named with what it needs */
+static void test_pgo_left_out(const char *dir)
+{
+	struct store st;
+	make_study(&st, dir, "pgo.db", 1);
+	sqlite3_exec(st.db, "UPDATE configs SET pgo=1 WHERE label='mixed'", NULL, NULL, NULL);
+	store_put_fact(&st, "s", "pgo.train.w1", "[train] w1 small; measured: [run] w1");
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(rec.beats && !strcmp(rec.r.configs[rec.chosen].label, "clang") &&
+			rec.pgo_best >= 0 && !strcmp(rec.r.configs[rec.pgo_best].label, "mixed"),
+		"chosen %s, pgo_best %d", rec.r.configs[rec.chosen].label, rec.pgo_best);
+	char *mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "COMMON_FLAGS=\"-O2 -flto\"") &&
+			strstr(mc, "# profile-guided: better still is mixed (pgo gen-use)") &&
+			strstr(mc, "its flags alone (-O3 -march=native) are not it") &&
+			strstr(mc, "#   trained on w1: [train] w1 small; measured: [run] w1\n"),
+		"make.conf:\n%s", mc);
+	free(mc);
+	char *json = print(&rec, "json");
+	T_CHECK(strstr(json, "\"recommended\":\"clang\"") && strstr(json, "\"pgo\":false") &&
+			strstr(json, "\"pgo_best\":{\"label\":\"mixed\",\"ratio\":0.9") &&
+			strstr(json, "\"trained_on\":[\"w1: [train] w1 small; measured: [run] w1\"]"),
+		"json:\n%s", json);
+	free(json);
+	recommend_release(&rec);
+	/* without a profile-guided configuration: null */
+	sqlite3_exec(st.db, "UPDATE configs SET pgo=0", NULL, NULL, NULL);
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	json = print(&rec, "json");
+	T_CHECK(strstr(json, "\"recommended\":\"mixed\"") && strstr(json, "\"pgo_best\":null"),
+		"json:\n%s", json);
+	free(json);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
@@ -238,6 +280,7 @@ int main(void)
 	test_keeps_baseline(dir);
 	test_compilers();
 	test_metrics_and_target(dir);
+	test_pgo_left_out(dir);
 	free(dir);
 	return test_summary("test_recommend");
 }

@@ -12,7 +12,11 @@
  *   - -O3 and -flto=auto are labelled outside the devmanual's set, LTO is
  *     offered with gz on its no-lto list, CPU_FLAGS_X86 is not set;
  *   - dpkg-buildflags appends -march=x86-64-v3 (not -O2) and LTO as
- *     optimize=+lto.
+ *     optimize=+lto;
+ *   - when x86-64-v3 O2 is a profile-guided build (pgo = gen-use), it is
+ *     not the choice in package.env or dpkg-buildflags (nor any env file):
+ *     x86-64 O3 is, and the evidence names the profile-guided winner, what
+ *     it needs and its training run (JSON: test_recommend.c).
  */
 #include "analysis/recommend_distro.h"
 
@@ -83,13 +87,20 @@ static size_t active_lines(const char *text)
 	return k;
 }
 
-/* The advice on the study where o3_on prefers -O3, and its Gentoo files. */
+/* The advice on the study where o3_on prefers -O3, and its Gentoo files;
+ * pgo: the label of a configuration made profile-guided, or NULL. */
 static struct distro_file *advise(const char *dir, const char *study_file, const char *o3_on,
-				  struct distro_advice *a, size_t *n)
+				  const char *pgo, struct distro_advice *a, size_t *n)
 {
 	struct store st;
 	struct strbuf err = {0};
 	make_study(&st, dir, o3_on);
+	if (pgo) {
+		char *sql = xasprintf("UPDATE configs SET pgo=1 WHERE label='%s'", pgo);
+		T_CHECK(sqlite3_exec(st.db, sql, NULL, NULL, NULL) == SQLITE_OK, "%s", sql);
+		free(sql);
+		store_put_fact(&st, "d", "pgo.train.mp3", "train (-V 9 short.wav); measured: run");
+	}
 	T_CHECK(!recommend_distro_compute(&st, "d", NULL, NULL, study_file, a, &err), "%s",
 		sb_str(&err));
 	store_close(&st);
@@ -101,7 +112,7 @@ static void test_one_prefers_o3(const char *dir, const char *study_file)
 {
 	struct distro_advice a;
 	size_t n;
-	struct distro_file *f = advise(dir, study_file, "mp3", &a, &n);
+	struct distro_file *f = advise(dir, study_file, "mp3", NULL, &a, &n);
 	const struct distro_file *mk = file(f, n, "make.conf.fragment"),
 				 *pe = file(f, n, "package.env");
 	T_CHECK(mk && pe, "files missing");
@@ -139,11 +150,38 @@ static void test_no_atom_no_line(const char *dir, const char *study_file)
 {
 	struct distro_advice a;
 	size_t n;
-	struct distro_file *f = advise(dir, study_file, "plain", &a, &n);
+	struct distro_file *f = advise(dir, study_file, "plain", NULL, &a, &n);
 	const struct distro_file *pe = file(f, n, "package.env");
 	T_CHECK(file(f, n, "env/plain.conf") && pe && active_lines(pe->text) == 0 &&
 			strstr(pe->text, "# plain: no line: its recipe names no Gentoo package"),
 		"package.env:\n%s", pe ? pe->text : "");
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+}
+
+static void test_pgo_winner_left_out(const char *dir, const char *study_file)
+{
+	struct distro_advice a;
+	size_t n;
+	struct distro_file *f = advise(dir, study_file, "mp3", "x86-64-v3 O2", &a, &n);
+	const struct ranking *r = &a.rec.r;
+	T_CHECK(a.rec.pgo_best >= 0 && !strcmp(r->configs[a.rec.pgo_best].label, "x86-64-v3 O2"),
+		"pgo_best %d", a.rec.pgo_best);
+	T_CHECK(!strcmp(r->configs[a.rec.chosen].label, "x86-64 O3"), "chosen %s",
+		r->configs[a.rec.chosen].label);
+	const struct distro_file *mk = file(f, n, "make.conf.fragment");
+	T_CHECK(mk && strstr(mk->text, "COMMON_FLAGS=\"-march=x86-64 -O3\"\n") &&
+			strstr(mk->text, "# profile-guided: better still is x86-64-v3 O2") &&
+			strstr(mk->text, "-fprofile-use") &&
+			strstr(mk->text, "#   trained on mp3: train (-V 9 short.wav)"),
+		"make.conf:\n%s", mk ? mk->text : "");
+	for (size_t i = 0; i < n; i++)
+		T_CHECK(!strstr(f[i].text, "CFLAGS=\"-march=x86-64-v3"), "%s carries the profile-guided "
+			"flags:\n%s", f[i].name, f[i].text);
+	distro_files_free(f, n);
+	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
+	T_CHECK(n == 1 && strstr(f[0].text, "# profile-guided: better still") &&
+			!strstr(f[0].text, "APPEND = -march=x86-64-v3"), "dpkg:\n%s", n ? f[0].text : "");
 	distro_files_free(f, n);
 	recommend_distro_release(&a);
 }
@@ -170,6 +208,7 @@ int main(void)
 	char *study_file = test_write(dir, "s.study", "; only its folder matters\n");
 	test_one_prefers_o3(dir, study_file);
 	test_no_atom_no_line(dir, study_file);
+	test_pgo_winner_left_out(dir, study_file);
 	test_reasonable();
 	free(study_file);
 	free(dir);

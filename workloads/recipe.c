@@ -413,6 +413,8 @@ void recipe_release(struct recipe *r)
 	for (size_t i = 0; i < r->nextra; i++) {
 		free(r->extra[i].name);
 		free(r->extra[i].spec);
+		free(r->extra[i].origin);
+		free(r->extra[i].own);
 	}
 	free(r->extra);
 	free(r->build_script);
@@ -425,8 +427,9 @@ void recipe_release(struct recipe *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int recipe_override_source(struct recipe *r, const char *spec, const char *base_dir,
-			   const char *origin, struct strbuf *err)
+/* spec as an override takes it (a relative local: path from base_dir, or
+ * the current directory), or NULL with why in err. */
+static char *override_spec(const char *spec, const char *base_dir, struct strbuf *err)
 {
 	/* the kind is checked with the recipe's own (recipe_check_names,
 	 * harness/study_names.h); here only its shape */
@@ -434,30 +437,68 @@ int recipe_override_source(struct recipe *r, const char *spec, const char *base_
 	if (!colon || colon == spec || (blank && blank < colon)) {
 		sb_addf(err, "'%s' is not a source (write KIND:WHERE, e.g. local:/path or debian:gzip)",
 			spec);
-		return -1;
+		return NULL;
 	}
-	char *effective;
 	const char *where = colon + 1;
 	while (*where == ' ' || *where == '\t')
 		where++;
 	/* a relative local: path is the writer's, not the recipe folder's */
 	if (!strncmp(spec, "local:", 6) && where[0] != '/') {
 		char *cwd = base_dir ? NULL : getcwd(NULL, 0);
-		effective = xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", where);
+		char *effective = xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".",
+					    where);
 		free(cwd);
-	} else {
-		struct strlist words = {0};
-		sl_split_ws(&words, spec);
-		effective = sl_join(&words, " ");
-		sl_release(&words);
+		return effective;
 	}
-	if (!r->source_own)
-		r->source_own = r->source;
+	struct strlist words = {0};
+	sl_split_ws(&words, spec);
+	char *effective = sl_join(&words, " ");
+	sl_release(&words);
+	return effective;
+}
+
+/* Put effective in *spec, keeping the first one in *own, and origin. */
+static void override_replace(char **spec, char **own, char **origin_field, char *effective,
+			     const char *origin)
+{
+	if (!*own)
+		*own = *spec;
 	else
-		free(r->source);
-	r->source = effective;
-	free(r->source_origin);
-	r->source_origin = xstrdup(origin);
+		free(*spec);
+	*spec = effective;
+	free(*origin_field);
+	*origin_field = xstrdup(origin);
+}
+
+int recipe_override_source(struct recipe *r, const char *spec, const char *base_dir,
+			   const char *origin, struct strbuf *err)
+{
+	char *effective = override_spec(spec, base_dir, err);
+	if (!effective)
+		return -1;
+	override_replace(&r->source, &r->source_own, &r->source_origin, effective, origin);
+	return 0;
+}
+
+int recipe_override_extra_source(struct recipe *r, const char *name, const char *spec,
+				 const char *base_dir, const char *origin, struct strbuf *err)
+{
+	struct recipe_extra_source *x = NULL;
+	for (size_t i = 0; i < r->nextra; i++)
+		if (!strcmp(r->extra[i].name, name))
+			x = &r->extra[i];
+	if (!x) {
+		sb_addf(err, "workload '%s' has no extra source '%s' (", r->name, name);
+		for (size_t i = 0; i < r->nextra; i++)
+			sb_addf(err, "%s%s.%s", i ? ", " : "its extra sources: ", r->name,
+				r->extra[i].name);
+		sb_add(err, r->nextra ? ")" : "its recipe has no source.NAME = line)");
+		return -1;
+	}
+	char *effective = override_spec(spec, base_dir, err);
+	if (!effective)
+		return -1;
+	override_replace(&x->spec, &x->own, &x->origin, effective, origin);
 	return 0;
 }
 
@@ -469,7 +510,11 @@ char *recipe_source_fact(const struct recipe *r)
 	else
 		sb_addf(&sb, "%s (from %s; the recipe's: %s)", r->source, r->source_origin,
 			r->source_own);
-	for (size_t i = 0; i < r->nextra; i++)
-		sb_addf(&sb, " + %s=%s", r->extra[i].name, r->extra[i].spec);
+	for (size_t i = 0; i < r->nextra; i++) {
+		const struct recipe_extra_source *x = &r->extra[i];
+		sb_addf(&sb, " + %s=%s", x->name, x->spec);
+		if (x->origin)
+			sb_addf(&sb, " (from %s; the recipe's: %s)", x->origin, x->own);
+	}
 	return sb_detach(&sb);
 }

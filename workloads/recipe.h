@@ -40,8 +40,11 @@ struct recipe_run {
  * main source, part of the build key, $SRC_NAME in the build script */
 struct recipe_extra_source {
 	char *name; /* letters, digits and '_' */
-	char *spec;
+	char *spec; /* after any override */
 	int line;   /* of recipe.ini */
+	/* recipe_override_extra_source: where the replacement came from and
+	 * the recipe's own spec; NULL without one */
+	char *origin, *own;
 };
 
 struct recipe {
@@ -102,9 +105,17 @@ char *recipe_run_fact(const char *section, const struct recipe_run *t);
 int recipe_override_source(struct recipe *r, const char *spec, const char *base_dir,
 			   const char *origin, struct strbuf *err);
 
+/* The same for the extra source NAME (source.NAME = SPEC): its spec is
+ * replaced, origin and own kept; the build key then names the override.
+ * 0, or -1 with why in err (no such extra source: its names listed; a
+ * spec that is not KIND:WHERE) and r unchanged. */
+int recipe_override_extra_source(struct recipe *r, const char *name, const char *spec,
+				 const char *base_dir, const char *origin, struct strbuf *err);
+
 /* What the report says of r's source: "debian:gzip", or for an override
- * "local:/src/coremark (from --source; the recipe's: git:URL commit=H)".
- * Heap string. */
+ * "local:/src/coremark (from --source; the recipe's: git:URL commit=H)",
+ * then each extra source " + NAME=SPEC", overridden ones with the same
+ * parenthesis.  Heap string. */
 char *recipe_source_fact(const struct recipe *r);
 
 #endif

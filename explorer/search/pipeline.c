@@ -77,9 +77,15 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 		sb_release(&ctx);
 		return -1;
 	}
-	for (size_t w = 0; w < pl->nrecipes; w++)
-		if (pl->recipes[w].source_origin)
-			sb_addf(&ctx, " source.%s=%s", pl->recipes[w].name, pl->recipes[w].source);
+	for (size_t w = 0; w < pl->nrecipes; w++) {
+		const struct recipe *r = &pl->recipes[w];
+		if (r->source_origin)
+			sb_addf(&ctx, " source.%s=%s", r->name, r->source);
+		for (size_t i = 0; i < r->nextra; i++)
+			if (r->extra[i].origin)
+				sb_addf(&ctx, " source.%s.%s=%s", r->name, r->extra[i].name,
+					r->extra[i].spec);
+	}
 	pl->context_text = sb_detach(&ctx);
 	sha256_hex(pl->context_text, strlen(pl->context_text), pl->context);
 	pl->workdir = xasprintf("%s.search", pl->db);
