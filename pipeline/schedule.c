@@ -71,16 +71,22 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 	const struct recipe_run *run = &b->recipe->runs[r];
 	char *ref = ref_dir(pl, w, run);
 	int recorded = p->in_shard[c * p->nworkloads + w];
+	int is_base = (int)c == p->matrix.baseline;
 	pthread_mutex_lock(&pl->lock);
-	int done = recorded ? store_has_run(pl->store, p->study.name, b->cfg->id, b->recipe->name,
-					    run->name, rep)
-			    : file_exists(ref);
+	int done = !recorded || store_has_run(pl->store, p->study.name, b->cfg->id,
+					      b->recipe->name, run->name, rep);
 	pthread_mutex_unlock(&pl->lock);
+	/* The baseline's warm-up is done when its reference is there too: the
+	 * references are kept per baseline build key, so after the recipe
+	 * changed the stored warm-up has none, and it runs again (its row is
+	 * replaced; the repetitions stay).  Another shard's baseline is run
+	 * here for its reference only. */
+	if (is_base && rep == 0)
+		done = done && file_exists(ref);
 	if (done) {
 		free(ref);
 		return;
 	}
-	int is_base = (int)c == p->matrix.baseline;
 	struct exec_result res;
 	if (pw->in_error) {
 		memset(&res, 0, sizeof(res));
