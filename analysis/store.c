@@ -418,11 +418,15 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
 	sqlite3_stmt *s;
 	double *v = NULL;
 	*n = 0;
+	/* the warm-up's value only for a metric no repetition has: a wrapping
+	 * meter's (perf, cachegrind) one run after the warm-up */
 	if (sqlite3_prepare_v2(st->db,
 			       "SELECT s.value FROM samples s JOIN runs r USING(study, config_id, "
-			       "workload, run, rep) WHERE s.study=? AND s.config_id=? AND "
-			       "s.workload=? AND s.run=? AND s.metric=? AND s.rep>=1 AND "
-			       "outcome_ranked(r.status) ORDER BY s.rep",
+			       "workload, run, rep) WHERE s.study=?1 AND s.config_id=?2 AND "
+			       "s.workload=?3 AND s.run=?4 AND s.metric=?5 AND outcome_ranked(r.status) "
+			       "AND (s.rep>=1 OR NOT EXISTS(SELECT 1 FROM samples t WHERE t.study=?1 "
+			       "AND t.config_id=?2 AND t.workload=?3 AND t.run=?4 AND t.metric=?5 "
+			       "AND t.rep>=1)) ORDER BY s.rep",
 			       -1, &s, NULL) != SQLITE_OK)
 		return NULL;
 	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
