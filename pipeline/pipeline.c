@@ -342,3 +342,16 @@ enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
 		runner_ssh_release();
 	return pl->store_failed ? store_failed(pl, err) : PIPELINE_OK;
 }
+
+enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
+				      const struct pipeline_options *o, int build_only,
+				      struct pipeline_counts *counts, struct strbuf *err)
+{
+	struct pipeline pl;
+	pipeline_init(&pl, p, st, o);
+	enum pipeline_status status = pipeline_build(&pl, counts, err);
+	if (status == PIPELINE_OK && !build_only)
+		status = pipeline_run(&pl, err);
+	pipeline_release(&pl);
+	return status;
+}
