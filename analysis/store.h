@@ -30,6 +30,7 @@
 
 #include <sqlite3.h>
 
+#include "base/outcome.h"
 #include "base/util.h"
 
 struct store {
@@ -111,6 +112,10 @@ int store_put_run(struct store *st, const char *study, const char *config_id,
  * (any but the retried ones: board_fault), 0 if not. */
 int store_has_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep);
+/* The stored outcome of that repetition; OUTCOME_COUNT when none is
+ * stored (or its name is no outcome's). */
+enum outcome store_run_outcome(struct store *st, const char *study, const char *config_id,
+			       const char *workload, const char *run, int rep);
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed);
 int store_put_fact(struct store *st, const char *study, const char *key, const char *value);
 

@@ -73,16 +73,21 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 	int recorded = p->in_shard[c * p->nworkloads + w];
 	int is_base = (int)c == p->matrix.baseline;
 	pthread_mutex_lock(&pl->lock);
-	int done = !recorded || store_has_run(pl->store, p->study.name, b->cfg->id,
-					      b->recipe->name, run->name, rep);
+	enum outcome stored = recorded ? store_run_outcome(pl->store, p->study.name, b->cfg->id,
+							   b->recipe->name, run->name, rep)
+				       : OUTCOME_COUNT;
 	pthread_mutex_unlock(&pl->lock);
+	int done = !recorded || (stored != OUTCOME_COUNT && !outcome_retried(stored));
 	/* The baseline's warm-up is done when its reference is there too: the
 	 * references are kept per baseline build key, so after the recipe
 	 * changed the stored warm-up has none, and it runs again (its row is
 	 * replaced; the repetitions stay).  Another shard's baseline is run
-	 * here for its reference only. */
+	 * here for its reference only.  A run that found no reference runs
+	 * again once there is one. */
 	if (is_base && rep == 0)
 		done = done && file_exists(ref);
+	else if (stored == OUTCOME_NO_REFERENCE)
+		done = !file_exists(ref);
 	if (done) {
 		free(ref);
 		return;

@@ -5,7 +5,9 @@
 # warm-up row says the reference run was done.  Expect: the resumed study
 # runs the baseline's warm-up again for the new build's reference, every new
 # repetition is ok (none no_reference), the repetitions of the first run are
-# kept, and the ranking has all of them.
+# kept, and the ranking has all of them.  Repetitions a database already
+# holds as no_reference (what the bug left) run again once the reference
+# exists.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_resume_recipe
 
@@ -54,3 +56,18 @@ echo "ok 1 - resumed after a recipe change: the baseline's reference is made aga
 fs run resume.study --db resume.db > /dev/null 2> again.err
 ! grep -q '\[run ' again.err || fail "a finished study ran again: $(grep '\[run ' again.err | head -2)"
 echo "ok 2 - a finished study with its reference runs nothing"
+
+# what the bug left in a database: repetitions stored no_reference run again
+# now that the reference is there, and nothing else does
+python3 - <<'P'
+import sqlite3
+db = sqlite3.connect("resume.db")
+n = db.execute("update runs set status = 'no_reference', detail = 'planted' where rep = 3").rowcount
+assert n == 2, n
+db.commit()
+P
+fs run resume.study --db resume.db > /dev/null 2> healed.err || fail "healing run: $(tail -2 healed.err)"
+[ "$(grep -c '\[run ' healed.err)" = 2 ] && grep -q '\[run .*\] O1 tiny rep 3: ok' healed.err ||
+	fail "want the two no_reference repetitions run again: $(grep '\[run ' healed.err)"
+[ "$(runs "select count(*) from runs where status<>'ok'")" = 0 ] || fail "no_reference rows left"
+echo "ok 3 - repetitions stored no_reference run again once the reference exists"
