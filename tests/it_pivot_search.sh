@@ -52,7 +52,12 @@ for b in $batches; do
 	check "$b" "$b.json" flagscope-search || fail "$b: $(head -c 400 "$b.json")"
 	n=$((n + 1))
 done
-echo "ok 1 - $n search batches pivot on flagscope-search"
+# without --study: the latest batch, as report picks it
+fs report --db ps.db --pivot flagscope-search --format json > latest.json || fail "pivot without --study"
+latest=$(python3 -c "import json;print(json.load(open('latest.json'))['study'])")
+case " $batches " in *" $latest "*) ;; *) fail "pivot without --study: study '$latest' is no batch" ;; esac
+check "$latest" latest.json flagscope-search || fail "latest: $(head -c 400 latest.json)"
+echo "ok 1 - $n search batches pivot on flagscope-search, with --study or without"
 
 b=${batches%% *}
 mv ps.study ps.study.gone
