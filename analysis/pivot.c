@@ -38,10 +38,34 @@ static int map_item(void *user, const char *section, const char *name, const cha
 	return 0;
 }
 
-/* Read the axes of the study file the database names: as recorded, else
- * beside the database.  Sets *from to how the levels will be told. */
+/* The level.NAME = AXIS facts the pipeline stores with a study; 0 when
+ * there are some. */
+static int map_recorded(struct store *st, const char *study, struct level_map *m)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "SELECT substr(key, 7), value FROM facts WHERE study=? "
+				       "AND substr(key, 1, 6)='level.' ORDER BY rowid",
+			       -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		sl_push(&m->levels, (const char *)sqlite3_column_text(s, 0));
+		sl_push(&m->axes, (const char *)sqlite3_column_text(s, 1));
+	}
+	sqlite3_finalize(s);
+	return m->levels.n ? 0 : -1;
+}
+
+/* The axes recorded with the study, else those of the study file the
+ * database names: as recorded, else beside the database (results written
+ * before the levels were recorded).  Sets *from to how the levels will be
+ * told. */
 static int map_load(struct store *st, const char *study, struct level_map *m, char **from)
 {
+	if (!map_recorded(st, study, m)) {
+		*from = xstrdup("database");
+		return 0;
+	}
 	char *path = results_study_path(st, study);
 	struct strbuf err = {0};
 	int rc = -1;

@@ -8,11 +8,13 @@
  * Which level a configuration has.  Labels are the level names in axis
  * order (matrix.h) and level names are unique across a study's axes
  * (study.c), so a label word names its axis.  The axes are read from the
- * study file the database recorded (studies.path): that works for every
- * axis, reserved or not, with no schema change, and results written by any
- * flagscope version carry it.  When that file is gone (a database copied
- * to another machine), the reserved axes still pivot: a libc level is a
- * name libc_lookup() knows, a link level is static or dynamic.
+ * facts level.NAME = AXIS the pipeline stores with every study (so a
+ * search batch, whose recorded study file is the user's, pivots on its
+ * axis flagscope-search, and a database copied to another machine pivots
+ * on every axis).  Results stored before those facts were: from the study
+ * file the database recorded (studies.path); when that file is gone too,
+ * the reserved axes still pivot: a libc level is a name libc_lookup()
+ * knows, a link level is static or dynamic.
  *
  * Blocks.  When other axes vary too (link static|dynamic, opt), the pivot
  * is made within each combination of their levels: one block per
@@ -91,7 +93,7 @@ struct pivot {
 	char **levels;            /* in study order */
 	size_t nlevels;
 	size_t ref; /* index of the reference level */
-	char *levels_from; /* "study file PATH", or "level names (PATH not readable)" */
+	char *levels_from; /* "database (...)", "study file PATH", or "level names (PATH not readable)" */
 	struct pivot_block *blocks;
 	size_t nblocks;
 };

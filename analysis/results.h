@@ -5,7 +5,9 @@
  * all read through here, so "which samples count" is decided once:
  *
  *  - a sample counts when it belongs to a measured repetition (rep >= 1)
- *    whose run ended ok;
+ *    whose run ended ok; a metric that only the warm-up carries (a
+ *    wrapping meter's, perf or cachegrind: one run after the warm-up)
+ *    counts the ok warm-up's value (store_get_samples);
  *  - size metrics (size.*) are properties of the build: one exact value,
  *    stored in build_sizes.
  *

@@ -366,14 +366,17 @@ int store_migrate(struct store *st)
 	return own ? end(st, rc) : rc;
 }
 
-int store_has_run(struct store *st, const char *study, const char *config_id,
-		  const char *workload, const char *run, int rep)
+/* 1 when the repetition is stored; *o its outcome (OUTCOME_COUNT when the
+ * stored name is none) */
+static int run_row(struct store *st, const char *study, const char *config_id,
+		   const char *workload, const char *run, int rep, enum outcome *o)
 {
 	sqlite3_stmt *stmt;
 	int found = 0;
+	*o = OUTCOME_COUNT;
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT 1 FROM runs WHERE study=? AND config_id=? AND workload=? "
-			       "AND run=? AND rep=? AND NOT outcome_retried(status)",
+			       "SELECT status FROM runs WHERE study=? AND config_id=? AND workload=? "
+			       "AND run=? AND rep=?",
 			       -1, &stmt, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(stmt, 1, study, -1, SQLITE_STATIC);
@@ -382,8 +385,25 @@ int store_has_run(struct store *st, const char *study, const char *config_id,
 	sqlite3_bind_text(stmt, 4, run, -1, SQLITE_STATIC);
 	sqlite3_bind_int(stmt, 5, rep);
 	found = sqlite3_step(stmt) == SQLITE_ROW;
+	if (found)
+		*o = outcome_parse((const char *)sqlite3_column_text(stmt, 0));
 	sqlite3_finalize(stmt);
 	return found;
+}
+
+int store_has_run(struct store *st, const char *study, const char *config_id,
+		  const char *workload, const char *run, int rep)
+{
+	enum outcome o;
+	return run_row(st, study, config_id, workload, run, rep, &o) && !outcome_retried(o);
+}
+
+enum outcome store_run_outcome(struct store *st, const char *study, const char *config_id,
+			       const char *workload, const char *run, int rep)
+{
+	enum outcome o;
+	run_row(st, study, config_id, workload, run, rep, &o);
+	return o;
 }
 
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed)
@@ -419,11 +439,15 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
 	sqlite3_stmt *s;
 	double *v = NULL;
 	*n = 0;
+	/* the warm-up's value only for a metric no repetition has: a wrapping
+	 * meter's (perf, cachegrind) one run after the warm-up */
 	if (sqlite3_prepare_v2(st->db,
 			       "SELECT s.value FROM samples s JOIN runs r USING(study, config_id, "
-			       "workload, run, rep) WHERE s.study=? AND s.config_id=? AND "
-			       "s.workload=? AND s.run=? AND s.metric=? AND s.rep>=1 AND "
-			       "outcome_ranked(r.status) ORDER BY s.rep",
+			       "workload, run, rep) WHERE s.study=?1 AND s.config_id=?2 AND "
+			       "s.workload=?3 AND s.run=?4 AND s.metric=?5 AND outcome_ranked(r.status) "
+			       "AND (s.rep>=1 OR NOT EXISTS(SELECT 1 FROM samples t WHERE t.study=?1 "
+			       "AND t.config_id=?2 AND t.workload=?3 AND t.run=?4 AND t.metric=?5 "
+			       "AND t.rep>=1)) ORDER BY s.rep",
 			       -1, &s, NULL) != SQLITE_OK)
 		return NULL;
 	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);

@@ -30,6 +30,7 @@
 
 #include <sqlite3.h>
 
+#include "base/outcome.h"
 #include "base/util.h"
 
 struct store {
@@ -112,11 +113,19 @@ int store_put_run(struct store *st, const char *study, const char *config_id,
  * (any but the retried ones: board_fault), 0 if not. */
 int store_has_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep);
+/* The stored outcome of that repetition; OUTCOME_COUNT when none is
+ * stored (or its name is no outcome's). */
+enum outcome store_run_outcome(struct store *st, const char *study, const char *config_id,
+			       const char *workload, const char *run, int rep);
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed);
 int store_put_fact(struct store *st, const char *study, const char *key, const char *value);
 
 /* The values of one metric over the good repetitions (rep >= 1, a ranked
- * outcome: ok) of a configuration's run, in repetition order; heap array, *n set. */
+ * outcome: ok) of a configuration's run, in repetition order; heap array, *n set.
+ * A metric that no repetition carries gives the good warm-up's value (rep
+ * 0): the wrapping meters (perf, cachegrind: meter.h) measure one run
+ * after the warm-up and store it there, so `metric = insns` with
+ * `meters = cachegrind` ranks. */
 double *store_get_samples(struct store *st, const char *study, const char *config_id,
 			  const char *workload, const char *run, const char *metric, size_t *n);
 

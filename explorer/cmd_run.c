@@ -2,11 +2,9 @@
  * cmd_run.c - flagscope run: a study through the pipeline (build, verify,
  * run, validate, store; pipeline/pipeline.h), then its ranking.
  */
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/rank.h"
 #include "analysis/report.h"
@@ -14,7 +12,6 @@
 #include "explorer/options.h"
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
-#include "harness/machine.h"
 #include "harness/meter.h"
 #include "harness/runner.h"
 #include "pipeline/pipeline.h"
@@ -22,21 +19,9 @@
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
 
 static struct {
-	int jobs;
-	int dry_run;
-	int repeat;
-	const char *pin;
-	int force;
-	int quiet;
-	int build_only;
-	int noise_floor;
-	const char *db;
-	const char *format;
-	const char *workloads;
-	const char *meters;
-	const char *metric;
-	const char *shard;
-	struct strlist sources; /* --source NAME=SPEC */
+	struct run_overrides study; /* --repeat, --noise-floor, --workloads, --pin, --force, --source */
+	int jobs, dry_run, quiet, build_only;
+	const char *db, *format, *meters, *metric, *shard;
 } opt;
 
 static const struct option_spec run_options[] = {
@@ -44,22 +29,22 @@ static const struct option_spec run_options[] = {
 	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL,
 	 "show the configurations, their build keys and what is cached; build nothing"},
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
-	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
-	{"workloads", 'w', OPT_STRING, &opt.workloads, "\"A B\"", "run only these workloads"},
+	{"repeat", 'r', OPT_INT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
+	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
 	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
-	{"pin", 0, OPT_STRING, &opt.pin, "CPU-LIST",
+	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
 	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
-	{"force", 0, OPT_FLAG, &opt.force, NULL,
+	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
 	 "start even when isolate = yes finds the machine busy"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
-	{"noise-floor", 0, OPT_FLAG, &opt.noise_floor, NULL,
+	{"noise-floor", 0, OPT_FLAG, &opt.study.noise_floor, NULL,
 	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
-	{"source", 0, OPT_LIST, &opt.sources, "NAME=SPEC",
+	{"source", 0, OPT_LIST, &opt.study.sources, "NAME=SPEC",
 	 "build workload NAME from SPEC (e.g. local:/path) instead of its recipe's source, or with NAME.EXTRA=SPEC its recipe's source.EXTRA (webservice.sqlite=local:/src/sqlite); repeatable"},
 	{NULL},
 };
@@ -111,25 +96,15 @@ static void on_signal(int sig)
 	pipeline_interrupted = 1;
 }
 
-/* The runs, then the report; the exit status. */
-static int finish(struct pipeline *pl, const struct pipeline_counts *n)
+/* The report of a study that ran; the exit status. */
+static int report(struct store *store, const struct study_plan *plan)
 {
 	struct strbuf err = {0};
-	if (opt.build_only) {
-		printf("builds: %d built, %d cached, %d failed\n", n->built, n->cached, n->failed);
-		return 0;
-	}
-	enum pipeline_status st = pipeline_run(pl, &err);
-	if (st != PIPELINE_OK) {
-		progress_end();
-		print_error_lines(sb_str(&err));
-		sb_release(&err);
-		return st == PIPELINE_STORE_FAILED ? 2 : 1;
-	}
+	struct ranking rk;
 	if (pipeline_interrupted)
 		progress_say("interrupted: the samples stored so far are kept; run again to resume");
-	struct ranking rk;
-	if (ranking_compute(pl->store, pl->plan->study.name, pl->metric, &rk, &err)) {
+	const char *metric = opt.metric ? opt.metric : plan->study.metric;
+	if (ranking_compute(store, plan->study.name, metric, &rk, &err)) {
 		print_error_lines(sb_str(&err));
 		sb_release(&err);
 		return 1;
@@ -137,7 +112,7 @@ static int finish(struct pipeline *pl, const struct pipeline_counts *n)
 	progress_end();
 	report_print(stdout, &rk, report_format(opt.format));
 	/* a shard ranks only its share: the merged database answers */
-	char *unranked = pl->plan->shard_n > 1 ? NULL : ranking_why_unranked(&rk);
+	char *unranked = plan->shard_n > 1 ? NULL : ranking_why_unranked(&rk);
 	if (unranked)
 		error_msg("%s", unranked);
 	ranking_release(&rk);
@@ -146,135 +121,76 @@ static int finish(struct pipeline *pl, const struct pipeline_counts *n)
 	return rc;
 }
 
-/* Loaded with --repeat and --workloads applied; 0 or -1 (said). */
-static int load_study(const char *path, struct study *s)
+/* Build and run into the store, then the report; the exit status.  An
+ * error is left in err. */
+static int build_and_run(struct study_plan *plan, struct store *store,
+			 const struct pipeline_options *po, double *started, struct strbuf *err)
 {
-	struct strbuf err = {0};
-	if (study_load(path, s, &err)) {
-		print_error_lines(sb_str(&err));
-		sb_release(&err);
-		return -1;
-	}
-	if (opt.repeat > 0) {
-		s->repeat = opt.repeat;
-		s->repeat_auto = s->repeat_stable = 0;
-	}
-	s->noise_floor = opt.noise_floor;
-	if (opt.workloads) {
-		struct strlist only = {0};
-		sl_split_ws(&only, opt.workloads);
-		for (size_t i = 0; i < only.n; i++)
-			if (sl_find(&s->workloads, only.v[i]) < 0) {
-				error_msg("%s: --workloads names '%s', which the study does not have", path,
-					  only.v[i]);
-				sl_release(&only);
-				return -1;
-			}
-		sl_release(&s->workloads);
-		s->workloads = only;
-	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	*started = now_seconds();
+	struct pipeline_counts n;
+	enum pipeline_status st = pipeline_execute(plan, store, po, opt.build_only, &n, err);
+	progress_end();
+	if (st != PIPELINE_OK)
+		return st == PIPELINE_STORE_FAILED ? 2 : 1;
+	if (!opt.build_only)
+		return report(store, plan);
+	printf("builds: %d built, %d cached, %d failed\n", n.built, n.cached, n.failed);
 	return 0;
-}
-
-/* pin (--pin or the study's) names CPUs this process may use, and
- * isolate = yes finds a quiet machine (unless --force); 0 or -1 (said). */
-static int check_machine(const struct study *s)
-{
-	struct strbuf why = {0};
-	const char *pin = opt.pin ? opt.pin : s->pin;
-	int rc = 0;
-	if (pin && machine_pin_check(pin, s->run_host != NULL, &why)) {
-		if (opt.pin)
-			error_msg("run: --pin: %s", sb_str(&why));
-		else
-			error_msg("%s:%d: pin: %s", s->path, s->pin_line, sb_str(&why));
-		rc = -1;
-	} else if (s->isolate && !opt.force &&
-		   machine_quiet_check(machine_root(), s->isolate_load, &why)) {
-		error_msg("%s:%d: isolate = yes: %s (wait for a quieter machine, raise isolate_load, or pass --force)",
-			  s->path, s->isolate_line, sb_str(&why));
-		rc = -1;
-	}
-	sb_release(&why);
-	return rc;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct strlist pos = {0};
 	struct strbuf err = {0};
-	struct study study = {0};
 	struct study_plan plan = {0};
 	struct store store = {0};
-	struct pipeline pl;
 	double builds_started = 0;
+	char *path = NULL;
 	memset(&opt, 0, sizeof(opt));
 	opt.jobs = cpu_count();
-	opt.repeat = -1;
+	opt.study.repeat = -1;
 	opt.db = "flagscope.db";
 	opt.format = "table";
 	int rc = options_parse(&run_cmd, argc, argv, &pos);
 	if (rc) {
-		sl_release(&opt.sources);
-		return rc > 0 ? 0 : 2;
+		rc = rc > 0 ? 0 : 2;
+		goto out;
 	}
 	progress_init(opt.quiet, -1);
 	struct pipeline_options po = {
-		.jobs = opt.jobs, .pin = opt.pin, .dry_run = opt.dry_run, .shard_n = 1,
+		.jobs = opt.jobs, .pin = opt.study.pin, .dry_run = opt.dry_run, .shard_n = 1,
 		.meters = opt.meters, .metric = opt.metric,
 		.ev = {.say = progress_say_line, .build_done = progress_build,
 		       .run_done = progress_run, .user = &builds_started,
 		       .log = opt.quiet ? NULL : stderr},
 	};
-	if (pos.n > 1) {
-		error_msg("run: one study at a time (see flagscope run --help)");
-		sl_release(&pos);
-		sl_release(&opt.sources);
-		return 2;
-	}
-	if (opt.shard && (sscanf(opt.shard, "%d/%d", &po.shard_i, &po.shard_n) != 2 ||
-			  po.shard_n < 1 || po.shard_i < 0 || po.shard_i >= po.shard_n)) {
-		error_msg("run: --shard wants I/N with 0 <= I < N, not '%s'", opt.shard);
-		sl_release(&pos);
-		sl_release(&opt.sources);
-		return 2;
-	}
-	char *path = study_path_resolve(pos.n ? pos.v[0] : "default");
-	sl_release(&pos);
 	rc = 2;
-	if (load_study(path, &study) || check_machine(&study))
+	if (pos.n > 1)
+		sb_add(&err, "run: one study at a time (see flagscope run --help)");
+	else if (opt.shard && (sscanf(opt.shard, "%d/%d", &po.shard_i, &po.shard_n) != 2 ||
+			       po.shard_n < 1 || po.shard_i < 0 || po.shard_i >= po.shard_n))
+		sb_addf(&err, "run: --shard wants I/N with 0 <= I < N, not '%s'", opt.shard);
+	if (err.len)
 		goto out;
-	if (study_plan_init(&plan, &study, &opt.sources, &err) || pipeline_prepare(&plan, &po, &err)) {
-		print_error_lines(sb_str(&err));
+	path = study_path_resolve(pos.n ? pos.v[0] : "default");
+	if (pipeline_plan_study(&plan, path, &opt.study, &po, &err))
 		goto out;
-	}
 	if (opt.dry_run) {
 		study_plan_print(&plan, stdout);
 		rc = 0;
-		goto out;
+	} else if (!store_open(&store, opt.db, 1, &err) && !store_lock(&store, &err)) {
+		rc = build_and_run(&plan, &store, &po, &builds_started, &err);
 	}
-	if (store_open(&store, opt.db, 1, &err) || store_lock(&store, &err)) {
-		print_error_lines(sb_str(&err));
-		goto out;
-	}
-	pipeline_init(&pl, &plan, &store, &po);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	builds_started = now_seconds();
-	struct pipeline_counts counts;
-	enum pipeline_status st = pipeline_build(&pl, &counts, &err);
-	progress_end();
-	if (st != PIPELINE_OK)
-		print_error_lines(sb_str(&err));
-	else
-		rc = finish(&pl, &counts);
-	pipeline_release(&pl);
 out:
+	if (err.len)
+		print_error_lines(sb_str(&err));
 	sb_release(&err);
 	store_close(&store);
 	study_plan_release(&plan);
-	study_release(&study);
-	sl_release(&opt.sources);
+	sl_release(&opt.study.sources);
+	sl_release(&pos);
 	free(path);
 	return rc;
 }

@@ -13,7 +13,10 @@
  *   submit.sh           sbatch the array, then the merge with
  *                       --dependency=afterany on it (--submit does this)
  * Every value in the scripts is one quoted shell word (sh_quote); the
- * values sbatch reads from #SBATCH lines are checked instead.
+ * values sbatch reads from #SBATCH lines are checked instead.  The study,
+ * its recipes and --source are checked here as run checks them
+ * (study_plan_init); the shards get the study's [sources] from its file
+ * and every --source as the plan resolved it.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -28,10 +31,12 @@
 #include "flagsets/study.h"
 #include "harness/runner_ssh.h"
 #include "harness/study_names.h"
+#include "pipeline/pipeline.h"
 
 static struct {
 	int shards, submit, cpus;
 	const char *partition, *time, *dir, *db, *run_args;
+	struct strlist sources; /* --source NAME=SPEC */
 } opt;
 
 static const struct option_spec slurm_options[] = {
@@ -44,6 +49,9 @@ static const struct option_spec slurm_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "the merged results database (default ./flagscope.db)"},
 	{"run-args", 0, OPT_STRING, &opt.run_args, "\"ARGS\"",
 	 "more options for every flagscope run, e.g. \"--repeat 10\""},
+	{"source", 0, OPT_LIST, &opt.sources, "NAME=SPEC",
+	 "build workload NAME from SPEC in every shard, as flagscope run --source (checked here; a "
+	 "relative local: path made absolute); repeatable"},
 	{"submit", 0, OPT_FLAG, &opt.submit, NULL, "submit both jobs with sbatch and print their ids"},
 	{NULL},
 };
@@ -131,6 +139,7 @@ static int write_script(const char *path, const struct strbuf *sb)
 
 struct job {
 	char *self, *study_path, *dir, *db, *array, *merge, *submit, *name;
+	struct strlist sources; /* NAME=SPEC for every shard, SPEC as run resolved it */
 };
 
 static int write_scripts(const struct job *j)
@@ -146,6 +155,10 @@ static int write_scripts(const struct job *j)
 	quoted_line(&a, "", j->self, " run ");
 	sh_quote(&a, j->study_path);
 	sb_addf(&a, " --shard \"$i/%d\" --db \"$dir/shard-$i.db\" -j %d -q", opt.shards, opt.cpus);
+	for (size_t i = 0; i < j->sources.n; i++) {
+		sb_add(&a, " --source ");
+		sh_quote(&a, j->sources.v[i]);
+	}
 	if (opt.run_args) {
 		struct strlist words = {0};
 		sl_split_ws(&words, opt.run_args);
@@ -219,18 +232,36 @@ static int submit(const struct job *j)
 	return rc ? 1 : 0;
 }
 
+/* --source NAME=SPEC as the plan resolved it (a relative local: path is
+ * the current folder's, which a shard's may not be) */
+static void shard_sources(const struct study_plan *p, struct strlist *out)
+{
+	for (size_t i = 0; i < opt.sources.n; i++) {
+		const char *arg = opt.sources.v[i];
+		size_t len = strcspn(arg, "=");
+		for (size_t w = 0; w < p->nworkloads; w++) {
+			const struct recipe *r = &p->workloads[w].recipe;
+			if (strlen(r->name) == len && !strncmp(r->name, arg, len))
+				sl_push_owned(out, xasprintf("%s=%s", r->name, r->source));
+		}
+	}
+}
+
 int cmd_slurm(int argc, char **argv)
 {
 	struct strlist pos = {0};
 	memset(&opt, 0, sizeof(opt));
 	opt.cpus = 1;
 	int rc = options_parse(&slurm_cmd, argc, argv, &pos);
-	if (rc)
+	if (rc) {
+		sl_release(&opt.sources);
 		return rc > 0 ? 0 : 2;
+	}
 	rc = 2;
 	struct study study = {0};
 	struct strbuf err = {0};
 	struct job j = {0};
+	struct study_plan plan = {0};
 	if (pos.n != 1 || opt.shards < 1 || opt.cpus < 1) {
 		error_msg("slurm: give one STUDY, --shards N of at least 1 and --cpus of at least 1 "
 			  "(see flagscope slurm --help)");
@@ -245,12 +276,16 @@ int cmd_slurm(int argc, char **argv)
 	char *path = study_path_resolve(pos.v[0]);
 	j.study_path = absolute(path);
 	free(path);
-	if (study_load(j.study_path, &study, &err) || study_check_names(&study, &err)) {
-		error_msg("%s", sb_str(&err));
+	/* what run checks before it builds (the study, its recipes and the
+	 * --source arguments): a shard should not be the first to find out */
+	if (study_load(j.study_path, &study, &err) ||
+	    study_plan_init(&plan, &study, &opt.sources, &err)) {
+		print_error_lines(sb_str(&err));
 		goto out;
 	}
+	shard_sources(&plan, &j.sources);
 	/* a job name sbatch takes whatever the study is called */
-	j.name = xstrdup(study.name);
+	j.name = xstrdup(plan.study.name);
 	for (char *p = j.name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
 			*p = '-';
@@ -279,6 +314,9 @@ int cmd_slurm(int argc, char **argv)
 	rc = opt.submit ? submit(&j) : 0;
 out:
 	study_release(&study);
+	study_plan_release(&plan);
+	sl_release(&opt.sources);
+	sl_release(&j.sources);
 	sb_release(&err);
 	free(j.self);
 	free(j.study_path);

@@ -2,8 +2,10 @@
  * meter_cachegrind.h - instructions executed, in total and per function,
  * from one run under `valgrind --tool=cachegrind --cache-sim=no`
  * (natively).  As a study's meter it adds "insns" (cachegrind's Ir) from
- * one wrapped run after the warm-up; `why` and the search's insns
- * objective use cachegrind_run() for the per-function counts.
+ * one wrapped run after the warm-up, stored with the warm-up (rep 0),
+ * where the ranking reads a metric no repetition has (store_get_samples in
+ * analysis/store.h): `metric = insns` ranks on it.  `why` and the search's
+ * insns objective use cachegrind_run() for the per-function counts.
  * Instruction counts are deterministic, so one run is enough.
  */
 #ifndef FLAGSCOPE_METER_CACHEGRIND_H

@@ -70,6 +70,23 @@ static enum pipeline_status store_failed(struct pipeline *pl, struct strbuf *err
 	return PIPELINE_STORE_FAILED;
 }
 
+/* level.NAME = AXIS for every level: a pivot (analysis/pivot.h) reads the
+ * axes from these, so it needs no study file (a search batch's recorded
+ * file is the user's, without the batch's axis) */
+static int store_levels(struct pipeline *pl)
+{
+	const struct study *st = &pl->plan->study;
+	int rc = 0;
+	for (size_t a = 0; a < st->naxes && !rc; a++)
+		for (size_t l = 0; l < st->axes[a].nlevels && !rc; l++) {
+			char *key = xasprintf("level.%s", st->axes[a].levels[l].name);
+			rc = pipeline_stored(pl, store_put_fact(pl->store, st->name, key,
+								st->axes[a].name));
+			free(key);
+		}
+	return rc;
+}
+
 static int store_study(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -83,7 +100,7 @@ static int store_study(struct pipeline *pl)
 	};
 	int rc = store_put_study(pl->store, &ss);
 	free(abs);
-	if (pipeline_stored(pl, rc))
+	if (pipeline_stored(pl, rc) || store_levels(pl))
 		return -1;
 	/* where each workload's source came from (an override says so) */
 	for (size_t w = 0; w < p->nworkloads; w++) {
@@ -324,4 +341,17 @@ enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
 	if (pl->exec.target)
 		runner_ssh_release();
 	return pl->store_failed ? store_failed(pl, err) : PIPELINE_OK;
+}
+
+enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
+				      const struct pipeline_options *o, int build_only,
+				      struct pipeline_counts *counts, struct strbuf *err)
+{
+	struct pipeline pl;
+	pipeline_init(&pl, p, st, o);
+	enum pipeline_status status = pipeline_build(&pl, counts, err);
+	if (status == PIPELINE_OK && !build_only)
+		status = pipeline_run(&pl, err);
+	pipeline_release(&pl);
+	return status;
 }

@@ -11,6 +11,10 @@
  *   pipeline_run(&pl, &err);                   // meters, boards, the measured runs
  *   pipeline_release(&pl); study_plan_release(&plan);
  *
+ * pipeline_execute() is init, build, run and release in one call (search's
+ * batches, `run`); pipeline_plan_study() is `run`'s way from a study file
+ * to a prepared plan (its options applied, the machine checked).
+ *
  * The pipeline prints nothing itself: what a user sees goes through the
  * callbacks of struct pipeline_events (explorer/progress.c draws them).
  * It never exits; a failed store write stops it at once with
@@ -108,6 +112,26 @@ struct pipeline_options {
 	struct pipeline_events ev;
 };
 
+/* What `run` changes in a loaded study and checks before it is planned. */
+struct run_overrides {
+	int repeat;            /* > 0: exactly so many rounds (not auto, not stable) */
+	int noise_floor;       /* add the baseline's copy (study.h) */
+	const char *workloads; /* "A B": only these, each one of the study's; NULL: all */
+	const char *pin;       /* CPU list: the study's pin = when NULL */
+	int force;             /* start though isolate = yes finds the machine busy */
+	struct strlist sources; /* NAME=SPEC (study_plan_init's source_args) */
+};
+
+/* `run`'s way to a prepared plan (overrides.c): study_load(path), o's
+ * repeat, noise_floor and workloads applied (a workload the study does not
+ * have is refused), the pin checked (o->pin, else the study's pin =: CPUs
+ * this process may use) and isolate = yes (the machine quiet, unless
+ * o->force), study_plan_init with o->sources, pipeline_prepare.  0, or -1
+ * with "what is wrong (what to do)" lines in err; the caller releases p
+ * either way. */
+int pipeline_plan_study(struct study_plan *p, const char *path, const struct run_overrides *o,
+			const struct pipeline_options *po, struct strbuf *err);
+
 /* Take the study (moved in: *study is cleared), expand its matrix and load
  * its recipes, their sources replaced as the study's [sources] and then
  * source_args ("NAME=SPEC" from `run --source`; may be NULL) say
@@ -174,5 +198,13 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
  * round starts after the one before ends.  Native and qemu runs are one at
  * a time. */
 enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err);
+
+/* The whole of a prepared study into an open, locked store: pipeline_init,
+ * pipeline_build, then (unless build_only) pipeline_run, pipeline_release.
+ * counts as pipeline_build sets them (may be NULL).  The first status that is not
+ * PIPELINE_OK, with err. */
+enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
+				      const struct pipeline_options *o, int build_only,
+				      struct pipeline_counts *counts, struct strbuf *err);
 
 #endif

@@ -63,6 +63,30 @@ static void run_done(struct pipeline *pl, const struct build *b, const struct re
 	pl->opt->ev.run_done(&e, pl->opt->ev.user);
 }
 
+/* 1 when a resumed study need not run it: stored with an outcome a resume
+ * keeps (another shard's build: not recorded here at all).  The baseline's
+ * warm-up is done when its reference is there too: the references are
+ * kept per baseline build key, so after the recipe changed the stored
+ * warm-up has none, and it runs again (its row is replaced; the
+ * repetitions stay); another shard's baseline is run here for its
+ * reference only.  A run that found no reference runs again once there is
+ * one. */
+static int already_done(struct pipeline *pl, const struct build *b, const struct recipe_run *run,
+			int rep, int is_base, const char *ref)
+{
+	struct study_plan *p = pl->plan;
+	int makes_ref = is_base && rep == 0 && !file_exists(ref);
+	if (makes_ref || !p->in_shard[b - p->builds])
+		return !makes_ref;
+	pthread_mutex_lock(&pl->lock);
+	enum outcome stored = store_run_outcome(pl->store, p->study.name, b->cfg->id,
+						b->recipe->name, run->name, rep);
+	pthread_mutex_unlock(&pl->lock);
+	if (stored == OUTCOME_NO_REFERENCE)
+		return !file_exists(ref);
+	return stored != OUTCOME_COUNT && !outcome_retried(stored);
+}
+
 static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 {
 	struct study_plan *p = pl->plan;
@@ -71,16 +95,11 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 	const struct recipe_run *run = &b->recipe->runs[r];
 	char *ref = ref_dir(pl, w, run);
 	int recorded = p->in_shard[c * p->nworkloads + w];
-	pthread_mutex_lock(&pl->lock);
-	int done = recorded ? store_has_run(pl->store, p->study.name, b->cfg->id, b->recipe->name,
-					    run->name, rep)
-			    : file_exists(ref);
-	pthread_mutex_unlock(&pl->lock);
-	if (done) {
+	int is_base = (int)c == p->matrix.baseline;
+	if (already_done(pl, b, run, rep, is_base, ref)) {
 		free(ref);
 		return;
 	}
-	int is_base = (int)c == p->matrix.baseline;
 	struct exec_result res;
 	if (pw->in_error) {
 		memset(&res, 0, sizeof(res));

@@ -33,7 +33,8 @@
 #     mem.res of a few MiB and fails the lower bound; one that writes its
 #     blocks fails the upper one;
 #   - CSV has the columns; an unknown axis and --format html are refused;
-#     with the study file gone, libc still pivots and opt does not.
+#     with the study file gone, opt pivots from the levels the database
+#     recorded; without those too, libc still pivots and opt does not.
 # SKIP when musl-gcc is not installed (scripts/packages.txt lists
 # musl-tools; dietlibc is checked when `diet` is installed).
 set -u
@@ -197,8 +198,12 @@ grep -q "has no axis 'cc' (its axes: libc, link, opt)" err.txt || fail "unknown 
 fs report --db libc.db --pivot libc --format html > err.txt 2>&1 && fail "html pivot accepted"
 grep -q "pivot prints table, csv or json" err.txt || fail "html: $(cat err.txt)"
 
-# without the study file: libc from its level names, opt not at all
+# without the study file: every axis from the levels the database recorded
 mv libc.study libc.study.gone
+fs report --db libc.db --pivot opt > pivot2.txt || fail "opt does not pivot without the study file"
+grep -q "^study .* pivoted on opt (levels from the database)" pivot2.txt || fail "source not stated: $(head -1 pivot2.txt)"
+# nor those (results stored before they were): libc from its level names, opt not at all
+python3 -c "import sqlite3;d=sqlite3.connect('libc.db');d.execute(\"delete from facts where key like 'level.%'\");d.commit()"
 fs report --db libc.db --pivot libc > pivot2.txt || fail "pivot without the study file"
 grep -q "level names (the study file .*libc.study is not readable)" pivot2.txt || fail "fallback not stated"
 fs report --db libc.db --pivot opt > err.txt 2>&1 && fail "opt pivots without the study file"

@@ -11,7 +11,9 @@
 #  3. another study, the same study with other configurations, and a file
 #     that is no database are refused (exit 2) and the output is untouched
 #  4. flagscope slurm writes a job array 0..N-1, a merge job and submit.sh
-#     that sh parses; bad --partition / --shards values are refused
+#     that sh parses; bad --partition / --shards / --source values are
+#     refused; --source NAME=SPEC reaches the shards' flagscope run (array
+#     task 0 run here by sh: its database says where tiny's source came from)
 #  5. with `flagscope run --shard`: the study through Slurm (--submit, 4
 #     shards, the merge job after them) gives the unsharded run's runs and
 #     configurations; without --shard in `flagscope run --help` this part
@@ -136,8 +138,23 @@ refused --shards 0
 refused --shards 2 --partition 'a$(b)'
 refused --shards 2 --time "1:00
 #SBATCH --x"
+refused --shards 2 --source tiny
+refused --shards 2 --source nosuch=local:/tmp
+refused --shards 2 --source tiny=nowhere
 [ ! -e "$T/j1" ] || fail "a refused slurm wrote its folder"
 echo "ok 4 - slurm writes the array, merge and submit scripts; bad values refused"
+
+# 4b. --source reaches every shard, its relative local: path made absolute
+mkdir -p tinysrc && echo 'int unused;' > tinysrc/unused.c
+fs slurm three.study --shards 2 --dir "$T/j2" --source tiny=local:tinysrc >/dev/null
+grep -q -- " --source 'tiny=local:$T/tinysrc'" "$T/j2/three.array.sbatch" ||
+	fail "--source not passed on: $(grep ' run ' "$T/j2/three.array.sbatch")"
+# array task 0 run here as Slurm would run it
+(cd / && SLURM_ARRAY_TASK_ID=0 sh "$T/j2/three.array.sbatch" >/dev/null 2>&1) ||
+	fail "array task 0: $(tail -3 "$T/j2/shard-0.status" 2>&1)"
+fact=$(python3 -c "import sqlite3;print(sqlite3.connect('$T/j2/shard-0.db').execute(\"select value from facts where key='source.tiny'\").fetchone()[0])")
+[ "$fact" = "local:$T/tinysrc (from --source; the recipe's: bundled)" ] || fail "shard 0's source of tiny: $fact"
+echo "ok 4b - slurm --source reaches the shards (shard 0 run here built tiny from $T/tinysrc)"
 
 # 5
 fs run --help >run-help.txt

@@ -10,7 +10,9 @@
  *    refused, by a commit hook) returns -1,
  *    stores nothing of that write, leaves no transaction open, and says why
  *    in store_errmsg(); the next write, with room again, succeeds;
- *  - outcome_ranked() and outcome_retried() in SQL read the outcome table.
+ *  - outcome_ranked() and outcome_retried() in SQL read the outcome table;
+ *  - a metric only the warm-up has (a wrapping meter's: cachegrind's insns)
+ *    is read from it, one the repetitions have from them only.
  * Expected: all checks pass.
  */
 #include "analysis/merge.h"
@@ -268,6 +270,46 @@ static void check_sql_outcomes(void)
 	store_close(&st);
 }
 
+/* The values of metric for (c, w) as "v,v,..." (a static buffer). */
+static const char *samples_of(struct store *st, const char *c, const char *w, const char *metric)
+{
+	static char buf[128];
+	size_t n;
+	double *v = store_get_samples(st, "s", c, w, "", metric, &n);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%g", i ? "," : "", v[i]);
+	free(v);
+	return buf;
+}
+
+/* A wrapping meter's figure (cachegrind's insns) is stored on the warm-up:
+ * it counts when no repetition has the metric, and only then. */
+static void check_warmup_only(void)
+{
+	struct store st;
+	open_fresh(&st, "warmup.db");
+	struct store_metric warm[] = {{"insns", 7e6, "insn"}, {"sum", 42, ""}};
+	struct store_metric rep[] = {{"time", 0.5, "s"}, {"sum", 43, ""}};
+	for (int r = 0; r <= 2; r++)
+		T_CHECK(!store_put_run(&st, "s", "c", "w", "", r, "ok", "", r ? rep : warm, 2),
+			"store rep %d", r);
+	T_CHECK(!strcmp(samples_of(&st, "c", "w", "insns"), "7e+06"), "insns from the warm-up: '%s'",
+		samples_of(&st, "c", "w", "insns"));
+	T_CHECK(!strcmp(samples_of(&st, "c", "w", "sum"), "43,43"),
+		"a metric the repetitions have: theirs only, not the warm-up's: '%s'",
+		samples_of(&st, "c", "w", "sum"));
+	T_CHECK(!strcmp(samples_of(&st, "c", "w", "time"), "0.5,0.5"), "time: '%s'",
+		samples_of(&st, "c", "w", "time"));
+	/* a warm-up that failed counts for nothing */
+	T_CHECK(!store_put_run(&st, "s", "bad", "w", "", 0, "wrong_output", "", warm, 2) &&
+			!store_put_run(&st, "s", "bad", "w", "", 1, "ok", "", rep, 2),
+		"store the failed warm-up");
+	T_CHECK(!strcmp(samples_of(&st, "bad", "w", "insns"), ""), "a failed warm-up's insns: '%s'",
+		samples_of(&st, "bad", "w", "insns"));
+	store_close(&st);
+}
+
 int main(void)
 {
 	dir = test_tmpdir("store");
@@ -277,6 +319,7 @@ int main(void)
 	check_locked();
 	check_failed_commit();
 	check_sql_outcomes();
+	check_warmup_only();
 	free(dir);
 	return test_summary("test_store");
 }

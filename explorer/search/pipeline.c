@@ -203,15 +203,8 @@ static int run_study(struct search_pipeline *pl, struct study *study, const char
 	};
 	int rc = -1;
 	if (!study_plan_init(&plan, study, NULL, err) && !pipeline_prepare(&plan, &o, err) &&
-	    !store_open(&st, pl->db, 1, err) && !store_lock(&st, err)) {
-		struct pipeline run;
-		pipeline_init(&run, &plan, &st, &o);
-		enum pipeline_status status = pipeline_build(&run, NULL, err);
-		if (status == PIPELINE_OK)
-			status = pipeline_run(&run, err);
-		pipeline_release(&run);
-		rc = status == PIPELINE_OK ? 0 : -1;
-	}
+	    !store_open(&st, pl->db, 1, err) && !store_lock(&st, err))
+		rc = pipeline_execute(&plan, &st, &o, 0, NULL, err) == PIPELINE_OK ? 0 : -1;
 	if (lf) {
 		if (rc)
 			fprintf(lf, "flagscope: %s\n", sb_str(err));
