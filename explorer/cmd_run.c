@@ -181,20 +181,9 @@ static int load_study(const char *path, struct study *s)
 static int check_machine(const struct study *s)
 {
 	struct strbuf why = {0};
-	const char *pin = opt.pin ? opt.pin : s->pin;
-	int rc = 0;
-	if (pin && machine_pin_check(pin, s->run_host != NULL, &why)) {
-		if (opt.pin)
-			error_msg("run: --pin: %s", sb_str(&why));
-		else
-			error_msg("%s:%d: pin: %s", s->path, s->pin_line, sb_str(&why));
-		rc = -1;
-	} else if (s->isolate && !opt.force &&
-		   machine_quiet_check(machine_root(), s->isolate_load, &why)) {
-		error_msg("%s:%d: isolate = yes: %s (wait for a quieter machine, raise isolate_load, or pass --force)",
-			  s->path, s->isolate_line, sb_str(&why));
-		rc = -1;
-	}
+	int rc = machine_study_check(s, "run", opt.pin, opt.force, &why);
+	if (rc)
+		error_msg("%s", sb_str(&why));
 	sb_release(&why);
 	return rc;
 }

@@ -93,4 +93,14 @@ int machine_quiet_check(const char *root, double per_core, struct strbuf *why);
  * and it is not checked against this machine's CPUs. */
 int machine_pin_check(const char *pin, int one_cpu, struct strbuf *why);
 
+struct study;
+/* What run and search check before a study starts: the pin (pin_option,
+ * e.g. --pin, else the study's pin =) is one this process may use
+ * (machine_pin_check), and with isolate = yes (unless force) the machine
+ * is quiet (machine_quiet_check on machine_root()).  0, or -1 with one
+ * line in err: "CMD: --pin: ...", "STUDY:LINE: pin: ..." or
+ * "STUDY:LINE: isolate = yes: ... (what to do)". */
+int machine_study_check(const struct study *s, const char *cmd, const char *pin_option, int force,
+			struct strbuf *err);
+
 #endif

@@ -122,6 +122,9 @@ static int batch_study(const struct search_pipeline *pl, char *const *names, cha
 	if (study_init_reduced(s, &pl->study, pl->base->levels, err))
 		return -1;
 	s->repeat = repeat;
+	/* checked once before the search (machine_study_check) */
+	s->pin = pl->study.pin ? xstrdup(pl->study.pin) : NULL;
+	s->pin_line = pl->study.pin_line;
 	if (strcmp(pl->metric, "time")) {
 		/* validation is all the runs are for: the cheapest meter */
 		sl_release(&s->meters);
