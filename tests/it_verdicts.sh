@@ -20,7 +20,18 @@
 #     measured run of the search (affinity's allowed_* metrics); --force
 #     starts it (pinned too: affinity prints its CPUs, and the reference
 #     output is kept per build, whatever the pin).
-# About 40 s on 2 cores (jitter sleeps 10-13 ms a run).
+#  5. tie_margin: a true tie (a and b draw from one distribution, their
+#     code differs).  With the default margin (1%) the tie runs to
+#     max_repeat 30 and says "not settled after 30 runs (tied, ... band
+#     +-1%)"; with tie_margin = 5% (and c, 15% slower) every study stops
+#     before the cap, the tie is settled (a and b share rank 1, nothing
+#     fragile), the report states the margin (text, JSON tie_margin 0.05),
+#     and c is still ranked apart (the margin settles ties, it never makes
+#     one).  Checking after every round lets an unlucky round settle a true
+#     tie as "apart" (2 of 16 two-configuration studies here, more with a
+#     third configuration, whatever the margin), so the tie claims must
+#     hold in at least one of four (three) seeds, and c's rank in all.
+# About 35 s on 2 cores (jitter sleeps 10-13 ms a run).
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_verdicts
 command -v python3 > /dev/null || { echo "SKIP: python3 reads the JSON and the database"; exit 77; }
@@ -166,3 +177,38 @@ print(sqlite3.connect('p.db').execute(\"select count(*), min(value), max(value) 
 else
 	echo "ok 4 - search refuses a busy machine and a bad pin (# pinned runs not checked: CPU 0 and another are not both allowed)"
 fi
+
+# 5. the tie margin
+jitter_study tie1 "" "a = -O2 -DFACTOR=100" "b = -O1 -DFACTOR=100"
+jitter_study tie5 "tie_margin = 5%" "a = -O2 -DFACTOR=100" "b = -O1 -DFACTOR=100" "c = -O2 -DFACTOR=115"
+capped=0; settled=0
+for seed in 41 42 43 44; do
+	JITTER_SEED=$seed fs run tie1.study --db "tie1-$seed.db" -q > "tie1-$seed.txt" 2> /dev/null
+	grep -Eq "^(a vs b|b vs a): not settled after 30 runs \(tied, but [0-9]+% of the resamples fall outside the tie's band \+-1%\)$" "tie1-$seed.txt" &&
+		capped=$((capped + 1))
+done
+for seed in 31 32 33; do
+	JITTER_SEED=$seed fs run tie5.study --db "tie5-$seed.db" -q > "tie5-$seed.txt" 2> /dev/null
+	fs report --db "tie5-$seed.db" -f json > "tie5-$seed.json"
+	grep -q "^Tie margin 5%: a tie is settled once 95% of the resamples put the two within 5% of each other" "tie5-$seed.txt" ||
+		fail "seed $seed: the text does not state the margin"
+	set +e
+	python3 - "tie5-$seed.json" <<'P'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = {x["label"]: x for x in r["configs"]}
+n = c["a"]["workloads"][0]["n"]
+assert abs(r["tie_margin"] - 0.05) < 1e-9, r["tie_margin"]
+assert c["c"]["rank"] == 3, ("c is 15% slower", {k: v["rank"] for k, v in c.items()})
+assert n < 30, "tie_margin = 5%%: ran to the cap (%d rounds)" % n
+ranks = {k: v["rank"] for k, v in c.items()}
+print("# %s: %d rounds, ranks %s, not settled %s" % (sys.argv[1], n, ranks, r["fragile"]))
+sys.exit(0 if ranks["a"] == ranks["b"] == 1 and not r["fragile"] else 3)
+P
+	rc=$?
+	set -e
+	case $rc in 0) settled=$((settled + 1));; 3) ;; *) fail "seed $seed under tie_margin = 5%";; esac
+done
+[ "$capped" -ge 1 ] || fail "the default margin settled a true tie before the cap in every seed"
+[ "$settled" -ge 1 ] || fail "tie_margin = 5% settled the tie in no seed"
+echo "ok 5 - a true tie: to the cap under the default margin ($capped of 4), settled under tie_margin = 5% ($settled of 3)"
