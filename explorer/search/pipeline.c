@@ -80,6 +80,9 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 	for (size_t w = 0; w < pl->nrecipes; w++)
 		if (pl->recipes[w].source_origin)
 			sb_addf(&ctx, " source.%s=%s", pl->recipes[w].name, pl->recipes[w].source);
+	/* runs pinned elsewhere measured another machine */
+	if (pl->study.pin)
+		sb_addf(&ctx, " pin=%s", pl->study.pin);
 	pl->context_text = sb_detach(&ctx);
 	sha256_hex(pl->context_text, strlen(pl->context_text), pl->context);
 	pl->workdir = xasprintf("%s.search", pl->db);
