@@ -10,8 +10,8 @@
  *     Makes RUNDIR/cwd, runs PROG there with a fixed environment (the
  *     native runner's), pinned to the CPUs of the -c options (one each;
  *     a CPU this helper may not run on is an exec_error answer, so a
- *     run is never pinned to fewer CPUs than asked),
- *     native runner's), stdout and stderr to RUNDIR, killed with its
+ *     run is never pinned to fewer CPUs than asked), stdout and stderr
+ *     to RUNDIR, killed with its
  *     process group after SECONDS, under `perf stat -x, -e EVENTS` when
  *     -e is given and the board has perf.  Then writes on its stdout:
  *       flagscope-helper 1
@@ -67,6 +67,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* dietlibc's cpu_set_t is one word and has no CPU_SETSIZE */
+#ifndef CPU_SETSIZE
+#define CPU_SETSIZE ((int)(8 * sizeof(cpu_set_t)))
+#endif
 
 /* The native runner's environment (harness/runner.c), written again here
  * because the helper is built alone for the board and links nothing of
@@ -229,7 +234,8 @@ static void child(const struct run_opts *o, const char *cwd, const char *out, co
 		  char **argv, int err_pipe)
 {
 	setpgid(0, 0);
-	if (o->ncpus && sched_setaffinity(0, sizeof(o->cpus), &o->cpus))
+	cpu_set_t cpus = o->cpus; /* dietlibc's prototype takes no const */
+	if (o->ncpus && sched_setaffinity(0, sizeof(cpus), &cpus))
 		goto fail;
 	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 	int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -304,11 +310,11 @@ static int answer_error(const char *what, const char *path)
  * (the request is wrong for this board: not a fault to retry). */
 static int check_cpus(const struct run_opts *o)
 {
-	cpu_set_t allowed;
+	cpu_set_t allowed, want = o->cpus;
 	if (!o->ncpus || sched_getaffinity(0, sizeof(allowed), &allowed))
 		return 0;
 	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &o->cpus) && !CPU_ISSET(c, &allowed)) {
+		if (CPU_ISSET(c, &want) && !CPU_ISSET(c, &allowed)) {
 			printf("flagscope-helper 1\nexec_errno=%d\nexec_error=pin: CPU %d is not one "
 			       "this board lets the helper run on (%d CPUs allowed; pin fewer CPUs)"
 			       "\n--\nend\n", EINVAL, c, CPU_COUNT(&allowed));
