@@ -12,7 +12,7 @@ void rank_options_default(struct rank_options *o)
 {
 	*o = (struct rank_options){
 		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
-		.settle_level = RANK_SETTLE_LEVEL,
+		.settle_level = RANK_SETTLE_LEVEL, .tie_margin = 0.01,
 	};
 }
 
@@ -58,6 +58,12 @@ static void load_meta(struct store *st, struct ranking *r)
 		sl_push_owned(&r->facts, col_text(s, 0));
 	sqlite3_finalize(s);
 	r->noisy_target = results_repeat_target(st, r->study);
+	sqlite3_prepare_v2(st->db, "SELECT value FROM facts WHERE study=? AND key='tie_margin'", -1,
+			   &s, NULL);
+	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_double(s, 0) > 0)
+		r->opt.tie_margin = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
 	store_get_machine(st, r->study, &r->machine_keys, &r->machine_values);
 }
 
@@ -383,9 +389,9 @@ static int same_samples(const struct sample_table *t, size_t a, size_t b)
  * bootstrap's geometric means outside the verdict's own region. */
 static double change_probability(const struct ranking *r, int same, double gm, const double *boot)
 {
-	double me = r->opt.min_effect;
-	double lo = same ? 1 - me : gm < 1 ? -INFINITY : 1 + me;
-	double hi = same ? 1 + me : gm < 1 ? 1 - me : INFINITY;
+	double me = r->opt.min_effect, tie = rank_tie_band(r);
+	double lo = same ? 1 - tie : gm < 1 ? -INFINITY : 1 + me;
+	double hi = same ? 1 + tie : gm < 1 ? 1 - me : INFINITY;
 	double in = stats_fraction_within(boot, r->opt.iters > 0 ? (size_t)r->opt.iters : 0, lo, hi);
 	return isnan(in) ? 1 : 1 - in;
 }
@@ -712,6 +718,11 @@ size_t ranking_fragile(const struct ranking *r)
 	return n;
 }
 
+double rank_tie_band(const struct ranking *r)
+{
+	return r->opt.tie_margin > r->opt.min_effect ? r->opt.tie_margin : r->opt.min_effect;
+}
+
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c)
 {
 	return c->rank && c->versus >= 0 && !(c->p_change <= r->opt.settle_level);
@@ -723,7 +734,8 @@ char *rank_config_fragility(const struct ranking *r, const struct rank_config *c
 		return NULL;
 	int tie = c->rank == r->configs[c->versus].rank;
 	return xasprintf("%s vs %s: not settled after %zu runs (%s, but %.0f%% of the resamples "
-			 "fall %s)", c->label, r->configs[c->versus].label, c->versus_runs,
+			 "fall %s%.3g%%)", c->label, r->configs[c->versus].label, c->versus_runs,
 			 tie ? "tied" : "ranked apart", 100 * c->p_change,
-			 tie ? "outside the tie's band" : "in the tie's band or the other way");
+			 tie ? "outside the tie's band +-" : "the other way or within +-",
+			 100 * (tie ? rank_tie_band(r) : r->opt.min_effect));
 }

@@ -61,9 +61,17 @@
  * leader it was compared with: its `versus`) is a configuration-level
  * verdict: same group, or a group of its own.  Its bootstrap resamples of
  * the geometric mean say how sure it is: `p_change` is the share of them
- * outside the verdict's own region (a tie: within min_effect of 1; better:
- * at or below 1 - min_effect; worse: at or above 1 + min_effect), the
- * probability that the same measurement again would give another verdict.
+ * outside the verdict's own region (a tie: within the tie margin of 1;
+ * better: at or below 1 - min_effect; worse: at or above 1 + min_effect),
+ * the probability that the same measurement again would give another
+ * verdict, or for a tie that the two differ by more than the margin.
+ * The tie margin (tie_margin, default 1% = min_effect) is an equivalence
+ * margin: with 3%, a tie is settled once 95% of the resamples say the two
+ * are within 3% of each other ("equal to within 3%"), where the default
+ * waits until they say within 1%, which on a noisy machine takes more
+ * rounds than max_repeat.  A wider margin never settles a pair as "apart"
+ * and never moves a configuration between groups; it only lets a tie
+ * stop the measuring sooner, and the report says the margin.
  * A verdict is settled when p_change <= settle_level (RANK_SETTLE_LEVEL,
  * 5%); two configurations whose samples are equal on every item
  * (identical binaries sharing one set of runs) are settled as a tie; a
@@ -87,9 +95,13 @@ struct rank_options {
 	int iters;         /* bootstrap resamples (2000) */
 	uint64_t seed;     /* the bootstrap's seed: same data, same intervals */
 	double settle_level; /* a verdict is settled when p_change <= this */
+	double tie_margin;   /* the band 1 +- this of a settled tie (0.01);
+				never narrower than min_effect */
 };
 #define RANK_SETTLE_LEVEL 0.05
-/* alpha 0.05, min_effect 0.01, 2000 resamples, a fixed seed */
+/* alpha 0.05, min_effect 0.01, 2000 resamples, a fixed seed, tie margin
+ * 0.01; ranking_compute takes the tie margin a study stored (its
+ * tie_margin =, the fact "tie_margin") */
 void rank_options_default(struct rank_options *o);
 
 struct rank_item {
@@ -188,6 +200,9 @@ void ranking_release(struct ranking *r);
  * is one; and its line for a report ("clang O2 vs gcc O2: not settled
  * after 30 runs (...)", heap), NULL when it is settled or has none. */
 size_t ranking_fragile(const struct ranking *r);
+/* The band 1 +- this of a settled tie: the larger of tie_margin and
+ * min_effect. */
+double rank_tie_band(const struct ranking *r);
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c);
 char *rank_config_fragility(const struct ranking *r, const struct rank_config *c);
 

@@ -117,6 +117,10 @@ char *rep_rule_text(const struct ranking *r)
 	if (rep_any_untested(r))
 		sb_add(&sb, "\nOne run of a noisy metric is not tested: its ratio is shown, never "
 			    "significant (use repeat >= 2).");
+	if (rank_tie_band(r) > r->opt.min_effect)
+		sb_addf(&sb, "\nTie margin %g%%: a tie is settled once %g%% of the resamples put the "
+			     "two within %g%% of each other (tie_margin).",
+			100 * rank_tie_band(r), 100 * (1 - r->opt.settle_level), 100 * rank_tie_band(r));
 	if (r->noisy_target > 0)
 		sb_addf(&sb, "\nrepeat = auto: an interval wider than +-%g%% of its median is "
 			     "noisy (shown, not ranked).", 100 * r->noisy_target);

@@ -19,6 +19,7 @@ static void json_begin(FILE *out, const struct ranking *r)
 	rep_json_num(out, r->opt.alpha);
 	fputs(",\"min_effect\":", out);
 	rep_json_num(out, r->opt.min_effect);
+	rep_json_key_num(out, "tie_margin", rank_tie_band(r));
 	fputs(",\"noisy_target\":", out);
 	rep_json_num(out, r->noisy_target > 0 ? r->noisy_target : NAN);
 	fputs(",\"baseline\":", out);

@@ -129,7 +129,7 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	/* columns are only ever added at the end, so scripts keep working */
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
-	      "min,max,outliers,median_lo,median_hi,exact,note,untested\n",
+	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled\n",
 	      out);
 }
 
@@ -158,7 +158,11 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	rep_csv_nums(out, 2, (double[]){it->s.ci_lo, it->s.ci_hi});
 	fprintf(out, ",%d,", it->exact);
 	rep_csv_field(out, it->note);
-	fprintf(out, ",%d\n", it->untested);
+	fprintf(out, ",%d,", it->untested);
+	/* the configuration's rank verdict, as JSON's versus, p_change, settled */
+	rep_csv_field(out, c->versus >= 0 ? r->configs[c->versus].label : "");
+	rep_csv_nums(out, 1, &c->p_change);
+	fprintf(out, ",%d\n", !rank_config_fragile(r, c));
 }
 
 const struct report_ops report_csv = {

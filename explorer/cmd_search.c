@@ -20,6 +20,7 @@
 #include "explorer/search/pipeline.h"
 #include "explorer/search/search.h"
 #include "explorer/study_path.h"
+#include "harness/machine.h"
 #include "harness/meter_cachegrind.h"
 #include "pipeline/pipeline.h"
 
@@ -28,7 +29,7 @@ static const char *const format_choices[] = {"text", "json", "make.conf", NULL};
 
 static struct {
 	const char *space, *strategy, *budget, *metric, *db, *format, *output, *tolerance;
-	int seed, jobs, batch, repeat, minimise_repeat, confirm_repeat, no_minimise, quiet;
+	int seed, jobs, batch, repeat, minimise_repeat, confirm_repeat, no_minimise, quiet, force;
 } opt;
 
 static const struct option_spec search_options[] = {
@@ -48,6 +49,7 @@ static const struct option_spec search_options[] = {
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "what to print: text, json or make.conf", format_choices},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE", "also write the make.conf fragment there"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
+	{"force", 0, OPT_FLAG, &opt.force, NULL, "start even when the study's isolate = yes finds the machine busy"},
 	{NULL},
 };
 
@@ -73,8 +75,11 @@ static const struct command_spec search_cmd = {
 		   "measures the removals again, interleaved with the best set, and drops a flag\n"
 		   "only when Mann-Whitney (p < 0.05) and the bootstrap interval of the geometric\n"
 		   "mean find no loss of at least the tolerance.  The logs of the batches' builds\n"
-		   "and runs are in DB.search/.  Exit status: 0 done, 1 interrupted, 2 bad input\n"
-		   "or a pipeline that cannot run.",
+		   "and runs are in DB.search/.  The study's pin = runs every measured program\n"
+		   "on those CPUs, and isolate = yes refuses to start on a busy machine unless\n"
+		   "--force, as flagscope run does.  Exit status: 0 done, 1 interrupted, 2 bad\n"
+		   "input, a pin this process may not use, a busy machine, or a pipeline that\n"
+		   "cannot run.",
 	.opts = search_options,
 };
 
@@ -410,6 +415,7 @@ int cmd_search(int argc, char **argv)
 	s.pl.stop = &stop;
 	s.pl.ec = &s.ec;
 	if (search_pipeline_init(&s.pl, &err) ||
+	    machine_study_check(&s.pl.study, "search", NULL, opt.force, &err) ||
 	    evalcache_open(&s.ec, opt.db, s.pl.context, s.pl.context_text, &err)) {
 		print_error_lines(sb_str(&err));
 		goto out_path;

@@ -303,6 +303,22 @@ static void seconds_key(struct loader *ld, int line, const char *name, const cha
 		*out = t;
 }
 
+/* target, tie_margin: a fraction from 0 to 1, written 1% or 0.01 */
+static void fraction_key(struct loader *ld, int line, const char *name, const char *what,
+			 const char *value, double *out)
+{
+	char *end;
+	double t = strtod(value, &end);
+	if (*end == '%') {
+		t /= 100;
+		end++;
+	}
+	if (end == value || *str_trim(end) || !(t > 0 && t < 1))
+		load_error(ld, line, "%s must be %s such as 1%% or 0.01, not '%s'", name, what, value);
+	else
+		*out = t;
+}
+
 static void study_key(struct loader *ld, const char *name, const char *value, int line,
 		      int continued)
 {
@@ -332,17 +348,9 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		if (parse_int(value, 2, 100000, &s->max_repeat))
 			load_error(ld, line, "max_repeat must be a whole number from 2, not '%s'", value);
 	} else if (!strcmp(name, "target")) {
-		char *end;
-		double t = strtod(value, &end);
-		if (*end == '%') {
-			t /= 100;
-			end++;
-		}
-		if (end == value || *str_trim(end) || !(t > 0 && t < 1))
-			load_error(ld, line, "target must be a relative half-width such as 1%% or 0.01, not '%s'",
-				   value);
-		else
-			s->target = t;
+		fraction_key(ld, line, "target", "a relative half-width", value, &s->target);
+	} else if (!strcmp(name, "tie_margin")) {
+		fraction_key(ld, line, "tie_margin", "a relative difference", value, &s->tie_margin);
 	} else if (!strcmp(name, "warmup")) {
 		/* the first warm-up also checks the output (and makes the
 		 * reference), so it cannot be left out */
@@ -365,7 +373,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		sl_split_ws(&s->baseline, value);
 		s->baseline_line = line;
 	} else if (machine_key(ld, name, value, line)) {
-		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, max_seconds, target, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
+		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, max_seconds, target, tie_margin, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
 			   name);
 	}
 }
@@ -685,6 +693,7 @@ void study_init(struct study *s, const char *path)
 	s->repeat = 5;
 	s->max_repeat = 30;
 	s->target = 0.01;
+	s->tie_margin = 0.01;
 	s->max_seconds = 300;
 	s->warmup = 1;
 	s->isolate_load = 0.5;

@@ -4,7 +4,7 @@
  *
  * Format (fio-style INI, read with inih):
  *   [study]      name, workloads, repeat (stable, N or auto), max_repeat,
- *                max_seconds, target, baseline, warmup, timeout, metric,
+ *                max_seconds, target, tie_margin, baseline, warmup, timeout, metric,
  *                meters, description, pin (a CPU list), isolate (yes/no),
  *                isolate_load
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
@@ -112,6 +112,8 @@ struct study {
 			       baseline (matrix.h) */
 	int max_repeat;  /* auto: stop here (default 30); the rest is NOISY */
 	double target;   /* auto: relative half-width of the median's 95% interval (0.01) */
+	double tie_margin; /* a tie is settled when the geometric mean's
+			      resamples lie within 1 +- this (0.01, analysis/rank.h) */
 	int warmup;
 	double timeout; /* seconds; 0 = the recipe's own */
 	char *metric;   /* primary metric: "time", or "insns" when the study

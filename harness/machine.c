@@ -1,5 +1,6 @@
 /* machine.c - see machine.h */
 #include "harness/machine.h"
+#include "flagsets/study.h"
 
 #include "base/cpulist.h"
 
@@ -341,19 +342,13 @@ int machine_quiet_check(const char *root, double per_core, struct strbuf *why)
 	return -1;
 }
 
-int machine_pin_check(const char *pin, int one_cpu, struct strbuf *why)
+int machine_pin_check(const char *pin, int board, struct strbuf *why)
 {
 	cpu_set_t want, allowed;
 	if (cpulist_parse(pin, &want, why))
 		return -1;
-	if (one_cpu) {
-		if (CPU_COUNT(&want) == 1)
-			return 0;
-		sb_addf(why, "'%s' names %d CPUs, and a board over ssh is pinned to one (name one CPU)",
-			pin, CPU_COUNT(&want));
-		return -1;
-	}
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+	/* a board's helper checks the list against the board's own CPUs */
+	if (board || sched_getaffinity(0, sizeof(allowed), &allowed))
 		return 0; /* nothing to check against: the child's call says */
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &want) && !CPU_ISSET(c, &allowed)) {
@@ -363,4 +358,25 @@ int machine_pin_check(const char *pin, int one_cpu, struct strbuf *why)
 			return -1;
 		}
 	return 0;
+}
+
+int machine_study_check(const struct study *s, const char *cmd, const char *pin_option, int force,
+			struct strbuf *err)
+{
+	struct strbuf why = {0};
+	const char *pin = pin_option ? pin_option : s->pin;
+	int rc = 0;
+	if (pin && machine_pin_check(pin, s->run_host != NULL, &why)) {
+		if (pin_option)
+			sb_addf(err, "%s: --pin: %s", cmd, sb_str(&why));
+		else
+			sb_addf(err, "%s:%d: pin: %s", s->path, s->pin_line, sb_str(&why));
+		rc = -1;
+	} else if (s->isolate && !force && machine_quiet_check(machine_root(), s->isolate_load, &why)) {
+		sb_addf(err, "%s:%d: isolate = yes: %s (wait for a quieter machine, raise isolate_load, or pass --force)",
+			s->path, s->isolate_line, sb_str(&why));
+		rc = -1;
+	}
+	sb_release(&why);
+	return rc;
 }

@@ -89,8 +89,19 @@ int machine_quiet_check(const char *root, double per_core, struct strbuf *why);
 
 /* A pin list this process may use: 0, or -1 with why ("'0-3' is not a CPU
  * list (...)", "CPU 3 is not one this process may run on (allowed: 0-1)").
- * one_cpu: the list must name a single CPU (boards over ssh pin to one),
- * and it is not checked against this machine's CPUs. */
-int machine_pin_check(const char *pin, int one_cpu, struct strbuf *why);
+ * board: the runs are on boards over ssh; the list is only parsed here,
+ * and each board's helper checks it against the CPUs the board lets it
+ * use (a CPU it may not use fails that run, never pins to fewer). */
+int machine_pin_check(const char *pin, int board, struct strbuf *why);
+
+struct study;
+/* What run and search check before a study starts: the pin (pin_option,
+ * e.g. --pin, else the study's pin =) is one this process may use
+ * (machine_pin_check), and with isolate = yes (unless force) the machine
+ * is quiet (machine_quiet_check on machine_root()).  0, or -1 with one
+ * line in err: "CMD: --pin: ...", "STUDY:LINE: pin: ..." or
+ * "STUDY:LINE: isolate = yes: ... (what to do)". */
+int machine_study_check(const struct study *s, const char *cmd, const char *pin_option, int force,
+			struct strbuf *err);
 
 #endif

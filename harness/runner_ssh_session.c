@@ -3,6 +3,7 @@
  * back into the run's files (see runner_ssh_internal.h and
  * harness/remote-helper/helper.c) */
 #include "harness/runner_ssh_internal.h"
+#include "base/cpulist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -326,10 +327,14 @@ static void request_words(const struct run_spec *spec, const struct remote_argv 
 		sl_push(words, "-i");
 		sl_push(words, ra->stdin_path);
 	}
-	if (spec->pin) { /* one CPU: run --pin refuses a list for boards */
-		sl_push(words, "-c");
-		sl_push(words, spec->pin);
-	}
+	cpu_set_t pin;
+	int pinned = spec->pin && !cpulist_parse(spec->pin, &pin, NULL);
+	/* one -c per CPU: the helper needs no list parser of its own */
+	for (int c = 0; pinned && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &pin)) {
+			sl_push(words, "-c");
+			sl_push_owned(words, xasprintf("%d", c));
+		}
 	if (ra->perf_events) {
 		sl_push(words, "-e");
 		sl_push(words, ra->perf_events);

@@ -100,6 +100,10 @@ static int store_study(struct pipeline *pl)
 	};
 	int rc = store_put_study(pl->store, &ss);
 	free(abs);
+	/* the report judges ties with the study's margin (analysis/rank.h) */
+	char *margin = xasprintf("%.9g", st->tie_margin);
+	rc = rc ? rc : store_put_fact(pl->store, st->name, "tie_margin", margin);
+	free(margin);
 	if (pipeline_stored(pl, rc) || store_levels(pl))
 		return -1;
 	/* where each workload's source came from (an override says so) */

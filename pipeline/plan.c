@@ -302,10 +302,26 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 	return 0;
 }
 
+/* What the rounds will be, with the study's own caps: "5", "stable (5 to
+ * 30 runs, at most 300 s)", "auto (5 to 30 runs, until +-1% intervals)" */
+static void print_repeat(const struct study *s, FILE *out)
+{
+	if (s->repeat_stable)
+		fprintf(out, "stable (%d to %d runs, at most %g s)", s->repeat, s->max_repeat,
+			s->max_seconds);
+	else if (s->repeat_auto)
+		fprintf(out, "auto (%d to %d runs, until the medians are known to +-%g%%)",
+			s->repeat, s->max_repeat, 100 * s->target);
+	else
+		fprintf(out, "%d", s->repeat);
+}
+
 void study_plan_print(const struct study_plan *p, FILE *out)
 {
-	fprintf(out, "study %s: %zu configurations (%zu excluded) x %zu workloads, repeat %d\n",
-	        p->study.name, p->nconfigs, p->matrix.excluded, p->nworkloads, p->study.repeat);
+	fprintf(out, "study %s: %zu configurations (%zu excluded) x %zu workloads, repeat ",
+	        p->study.name, p->nconfigs, p->matrix.excluded, p->nworkloads);
+	print_repeat(&p->study, out);
+	fputc('\n', out);
 	size_t cached = 0, todo = 0;
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		const struct plan_config *pc = &p->configs[c];

@@ -360,31 +360,84 @@ static void auto_close(struct pipeline *pl)
 			}
 }
 
+/* What repeat = stable found after a round: the ranking's verdicts, the
+ * ones not settled, and (in a shard) the configurations measured here
+ * that the shard's own ranking cannot judge. */
+struct stable_count {
+	size_t verdicts, fragile, unjudged;
+};
+
+/* Not ranked: their baseline or another of their workloads is in another
+ * shard (or they failed). */
+static size_t shard_unjudged(const struct study_plan *p, const struct ranking *r)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < p->nconfigs; c++) {
+		int here = 0;
+		for (size_t w = 0; w < p->nworkloads; w++)
+			here |= measured_here(p, c, w);
+		for (size_t k = 0; here && k < r->n; k++)
+			n += !strcmp(r->configs[k].id, p->configs[c].cfg->id) && !r->configs[k].rank;
+	}
+	return n;
+}
+
+static void stable_count(struct pipeline *pl, struct stable_count *n)
+{
+	struct ranking r;
+	struct strbuf err = {0};
+	*n = (struct stable_count){.fragile = 1};
+	if (!ranking_compute(pl->store, pl->plan->study.name, pl->metric, &r, &err)) {
+		for (size_t c = 0; c < r.n; c++)
+			n->verdicts += r.configs[c].rank && r.configs[c].versus >= 0;
+		n->fragile = ranking_fragile(&r);
+		n->unjudged = shard_unjudged(pl->plan, &r);
+	}
+	ranking_release(&r);
+	sb_release(&err);
+}
+
+/* The end of repeat = stable, said once; a shard says that it judged
+ * its own share only (no shard sees another's samples: the report of
+ * the merged database judges every verdict again). */
+static void stable_say(struct pipeline *pl, const char *why, int rep, const struct stable_count *n)
+{
+	const struct study_plan *p = pl->plan;
+	char *in = p->shard_n > 1 ? xasprintf(" within shard %d/%d", p->shard_i, p->shard_n)
+				  : xstrdup("");
+	if (n->fragile)
+		pipeline_say(pl->opt, "repeat = stable: %zu verdict(s)%s not settled after %d rounds (%s)",
+			     n->fragile, in, rep, why);
+	else if (!n->verdicts)
+		pipeline_say(pl->opt, "repeat = stable: no verdict to judge%s: stopped after %d rounds",
+			     in, rep);
+	else
+		pipeline_say(pl->opt, "repeat = stable: every verdict%s settled after %d rounds", in, rep);
+	if (p->shard_n > 1)
+		pipeline_say(pl->opt, "repeat = stable: shard %d/%d judged settledness among its own "
+				      "samples only (%zu configuration(s) measured here could not be "
+				      "judged in it); flagscope report on the merged database judges "
+				      "every verdict", p->shard_i, p->shard_n, n->unjudged);
+	free(in);
+}
+
 /* repeat = stable: measuring stops once every configuration-level
- * verdict of the ranking (rank.h, "Settled") is settled, or at the time
- * cap; 1 to stop.  Rounds are whole, so the interleaving holds. */
+ * verdict of the ranking (rank.h, "Settled") is settled, or at a cap;
+ * 1 to stop.  Rounds are whole, so the interleaving holds. */
 static int stable_enough(struct pipeline *pl, int rep)
 {
 	struct study_plan *p = pl->plan;
+	struct stable_count n;
+	stable_count(pl, &n);
 	double spent = now_seconds() - pl->started;
-	if (spent >= p->study.max_seconds) {
-		pipeline_say(pl->opt, "repeat = stable: stopped after %d rounds, %.0f s (max_seconds %g)",
-			     rep, spent, p->study.max_seconds);
-		return 1;
-	}
-	struct ranking r;
-	struct strbuf err = {0};
-	size_t fragile = 1;
-	if (!ranking_compute(pl->store, p->study.name, pl->metric, &r, &err))
-		fragile = ranking_fragile(&r);
-	ranking_release(&r);
-	sb_release(&err);
-	if (!fragile)
-		pipeline_say(pl->opt, "repeat = stable: every verdict settled after %d rounds", rep);
-	else if (rep >= p->study.max_repeat)
-		pipeline_say(pl->opt, "repeat = stable: %zu verdict(s) not settled after %d rounds "
-				      "(max_repeat)", fragile, rep);
-	return !fragile;
+	char *why = spent >= p->study.max_seconds
+		? xasprintf("max_seconds %g, %.0f s", p->study.max_seconds, spent)
+		: rep >= p->study.max_repeat ? xstrdup("max_repeat") : NULL;
+	int stop = !n.fragile || why;
+	if (stop)
+		stable_say(pl, why ? why : "", rep, &n);
+	free(why);
+	return stop;
 }
 
 void pipeline_schedule(struct pipeline *pl)

@@ -11,26 +11,11 @@
 # About 100 s on 2 cores (30 small studies, every build cached after the first).
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" slow_stability
-cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/jitter" home/workloads/
-
-study() { # NAME [REPEAT-LINE]
-	cat > "$1.study" <<S
-; expect: groups a < b < c (see slow_stability.sh)
-[study]
-name = $1
-workloads = jitter
-metric = drawn
-meters = rusage
-baseline = a
-$2
-[axis opt]
-a = -O2 -DFACTOR=100
-b = -O2 -DFACTOR=106
-c = -O2 -DFACTOR=130
-S
-}
-study stable ""
-study fixed "repeat = 5"
+. "$FLAGSCOPE_SRC/tests/lib_jitter.sh"
+# expect: groups a < b < c
+levels=("a = -O2 -DFACTOR=100" "b = -O2 -DFACTOR=106" "c = -O2 -DFACTOR=130")
+jitter_study stable "" "${levels[@]}"
+jitter_study fixed "repeat = 5" "${levels[@]}"
 groups() { python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -214,8 +214,10 @@ static void check_pin(void)
 			strstr(sb_str(&why), "is not one this process may run on (allowed: "),
 		"CPU %s refused: %s", bad, sb_str(&why));
 	sb_release(&why);
-	T_CHECK(machine_pin_check("0-1", 1, &why) == -1 && strstr(sb_str(&why), "pinned to one"),
-		"a board takes one CPU: %s", sb_str(&why));
+	T_CHECK(!machine_pin_check("0-1,3", 1, &why), "a board takes a CPU list: %s", sb_str(&why));
+	sb_release(&why);
+	T_CHECK(machine_pin_check("0-x", 1, &why) == -1 && strstr(sb_str(&why), "is not a CPU list"),
+		"a board's list is parsed here: %s", sb_str(&why));
 	sb_release(&why);
 	T_CHECK(!machine_pin_check(bad, 1, &why), "a board's CPU is not this machine's");
 	sb_release(&why);

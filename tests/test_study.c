@@ -5,6 +5,8 @@
  * of the model and the harness's libc registry agree; a recipe's bad
  * source names its recipe.ini and line.
  */
+#include <math.h>
+
 #include "flagsets/libc_kind.h"
 #include "flagsets/study.h"
 #include "harness/libc.h"
@@ -70,6 +72,8 @@ static const struct study_case cases[] = {
 	{"bad timeout", "[study]\nworkloads = crc32\ntimeout = -3\n", "timeout must be a positive", 3},
 	{"bad max_repeat", "[study]\nworkloads = crc32\nmax_repeat = 1\n", "max_repeat must be", 3},
 	{"bad target", "[study]\nworkloads = crc32\ntarget = 150%\n", "target must be a relative", 3},
+	{"bad tie_margin", "[study]\nworkloads = crc32\nrepeat = 5\ntie_margin = 0%\n",
+	 "tie_margin must be a relative difference such as 1% or 0.01, not '0%'", 4},
 	{"bad port", "[study]\nworkloads = crc32\n[run]\nhost = b\nport = 99999\n", "port must be", 5},
 	{"unknown run key", "[study]\nworkloads = crc32\n[run]\ncolour = red\n",
 	 "unknown key 'colour' in [run]", 4},
@@ -315,16 +319,18 @@ static void check_recipe_source(void)
 }
 
 /* repeat = stable: a study file without `repeat` gets it, `repeat =
- * stable` says it, a number or auto does not; max_seconds is its cap */
+ * stable` says it, a number or auto does not; max_seconds is its cap;
+ * tie_margin (1% unless set) its equivalence margin */
 static void check_repeat_modes(const char *dir)
 {
 	static const struct {
 		const char *line;
 		int stable, autom, repeat;
-		double max_seconds;
+		double max_seconds, tie_margin;
 	} want[] = {
-		{"", 1, 0, 5, 300}, {"repeat = stable\nmax_seconds = 60\n", 1, 0, 5, 60},
-		{"repeat = 4\n", 0, 0, 4, 300}, {"repeat = auto\n", 0, 1, 5, 300},
+		{"", 1, 0, 5, 300, 0.01}, {"repeat = stable\nmax_seconds = 60\n", 1, 0, 5, 60, 0.01},
+		{"repeat = 4\n", 0, 0, 4, 300, 0.01}, {"repeat = auto\n", 0, 1, 5, 300, 0.01},
+		{"tie_margin = 3%\n", 1, 0, 5, 300, 0.03}, {"tie_margin = 0.05\n", 1, 0, 5, 300, 0.05},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		char *text = xasprintf("[study]\nworkloads = crc32\n%s", want[i].line);
@@ -333,9 +339,11 @@ static void check_repeat_modes(const char *dir)
 		struct strbuf err = {0};
 		T_CHECK(!study_load(path, &s, &err) && s.repeat_stable == want[i].stable &&
 				s.repeat_auto == want[i].autom && s.repeat == want[i].repeat &&
-				s.max_seconds == want[i].max_seconds,
-			"'%s': stable %d auto %d repeat %d max_seconds %g %s", want[i].line,
-			s.repeat_stable, s.repeat_auto, s.repeat, s.max_seconds, sb_str(&err));
+				s.max_seconds == want[i].max_seconds &&
+				fabs(s.tie_margin - want[i].tie_margin) < 1e-12,
+			"'%s': stable %d auto %d repeat %d max_seconds %g tie_margin %g %s",
+			want[i].line, s.repeat_stable, s.repeat_auto, s.repeat, s.max_seconds,
+			s.tie_margin, sb_str(&err));
 		study_release(&s);
 		sb_release(&err);
 		free(path);

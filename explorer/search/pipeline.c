@@ -86,6 +86,9 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 				sb_addf(&ctx, " source.%s.%s=%s", r->name, r->extra[i].name,
 					r->extra[i].spec);
 	}
+	/* runs pinned elsewhere measured another machine */
+	if (pl->study.pin)
+		sb_addf(&ctx, " pin=%s", pl->study.pin);
 	pl->context_text = sb_detach(&ctx);
 	sha256_hex(pl->context_text, strlen(pl->context_text), pl->context);
 	pl->workdir = xasprintf("%s.search", pl->db);
@@ -128,6 +131,9 @@ static int batch_study(const struct search_pipeline *pl, char *const *names, cha
 	if (study_init_reduced(s, &pl->study, pl->base->levels, err))
 		return -1;
 	s->repeat = repeat;
+	/* checked once before the search (machine_study_check) */
+	s->pin = pl->study.pin ? xstrdup(pl->study.pin) : NULL;
+	s->pin_line = pl->study.pin_line;
 	if (strcmp(pl->metric, "time")) {
 		/* validation is all the runs are for: the cheapest meter */
 		sl_release(&s->meters);

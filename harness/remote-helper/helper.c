@@ -6,9 +6,12 @@
  * It only uses POSIX and Linux system calls, so glibc, musl and dietlibc
  * all build it.  Not part of flagscope_core: it has its own main().
  *
- *   fs-helper run -d RUNDIR [-t SECONDS] [-i STDIN] [-c CPU] [-e EVENTS] -- PROG ARG...
+ *   fs-helper run -d RUNDIR [-t SECONDS] [-i STDIN] [-c CPU]... [-e EVENTS] -- PROG ARG...
  *     Makes RUNDIR/cwd, runs PROG there with a fixed environment (the
- *     native runner's), stdout and stderr to RUNDIR, killed with its
+ *     native runner's), pinned to the CPUs of the -c options (one each;
+ *     a CPU this helper may not run on is an exec_error answer, so a
+ *     run is never pinned to fewer CPUs than asked), stdout and stderr
+ *     to RUNDIR, killed with its
  *     process group after SECONDS, under `perf stat -x, -e EVENTS` when
  *     -e is given and the board has perf.  Then writes on its stdout:
  *       flagscope-helper 1
@@ -64,6 +67,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* dietlibc's cpu_set_t is one word and has no CPU_SETSIZE */
+#ifndef CPU_SETSIZE
+#define CPU_SETSIZE ((int)(8 * sizeof(cpu_set_t)))
+#endif
 
 /* The native runner's environment (harness/runner.c), written again here
  * because the helper is built alone for the board and links nothing of
@@ -217,7 +225,8 @@ static void send_tree(const char *prefix, const char *dir, int depth)
 struct run_opts {
 	const char *rundir, *stdin_path, *events;
 	double timeout;
-	int cpu;
+	cpu_set_t cpus; /* -c: the CPUs to pin to */
+	int ncpus;
 	char **argv;
 };
 
@@ -225,12 +234,9 @@ static void child(const struct run_opts *o, const char *cwd, const char *out, co
 		  char **argv, int err_pipe)
 {
 	setpgid(0, 0);
-	if (o->cpu >= 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		CPU_SET(o->cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-	}
+	cpu_set_t cpus = o->cpus; /* dietlibc's prototype takes no const */
+	if (o->ncpus && sched_setaffinity(0, sizeof(cpus), &cpus))
+		goto fail;
 	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 	int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -299,8 +305,29 @@ static int answer_error(const char *what, const char *path)
 	return 3;
 }
 
+/* Every CPU of -c is one this helper may run on (0), else an answer
+ * that the program cannot start there, naming the first CPU that is not
+ * (the request is wrong for this board: not a fault to retry). */
+static int check_cpus(const struct run_opts *o)
+{
+	cpu_set_t allowed, want = o->cpus;
+	if (!o->ncpus || sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &want) && !CPU_ISSET(c, &allowed)) {
+			printf("flagscope-helper 1\nexec_errno=%d\nexec_error=pin: CPU %d is not one "
+			       "this board lets the helper run on (%d CPUs allowed; pin fewer CPUs)"
+			       "\n--\nend\n", EINVAL, c, CPU_COUNT(&allowed));
+			fflush(stdout);
+			return 3;
+		}
+	return 0;
+}
+
 static int cmd_run(struct run_opts *o)
 {
+	if (check_cpus(o))
+		return 3;
 	char *cwd = path_join(o->rundir, "cwd");
 	char *out = path_join(o->rundir, "stdout");
 	char *err = path_join(o->rundir, "stderr");
@@ -528,7 +555,7 @@ static int cmd_perf_probe(void)
 
 static int usage(void)
 {
-	fputs("usage: fs-helper run -d RUNDIR [-t S] [-i STDIN] [-c CPU] [-e EVENTS] -- PROG ARG...\n"
+	fputs("usage: fs-helper run -d RUNDIR [-t S] [-i STDIN] [-c CPU]... [-e EVENTS] -- PROG ARG...\n"
 	      "       fs-helper serve   (the words after run, framed, on stdin)\n"
 	      "       fs-helper perf-probe\n"
 	      "       fs-helper link WORKDIR SET NAME HEX...\n",
@@ -536,11 +563,22 @@ static int usage(void)
 	return 2;
 }
 
+/* -c N: one more CPU to pin to; -1 when N is not a CPU number */
+static int add_cpu(struct run_opts *o, const char *v)
+{
+	char *end;
+	long c = strtol(v, &end, 10);
+	if (end == v || *end || c < 0 || c >= CPU_SETSIZE)
+		return -1;
+	CPU_SET((int)c, &o->cpus);
+	o->ncpus++;
+	return 0;
+}
+
 /* the words after "run": options, "--", the program's argv */
 static int parse_run(int argc, char **argv, struct run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->cpu = -1;
 	int i = 0;
 	for (; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *a = argv[i];
@@ -553,9 +591,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			o->timeout = strtod(v, NULL);
 		else if (!strcmp(a, "-i"))
 			o->stdin_path = v;
-		else if (!strcmp(a, "-c"))
-			o->cpu = atoi(v);
-		else if (!strcmp(a, "-e"))
+		else if (!strcmp(a, "-c")) {
+			if (add_cpu(o, v))
+				return -1;
+		} else if (!strcmp(a, "-e"))
 			o->events = v;
 		else
 			return -1;
