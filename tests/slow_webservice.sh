@@ -19,12 +19,15 @@
 #      to 5% (one request in flight under $EMU; at 16 in flight it varied
 #      by 23% between runs; what is left grows with the run's wall time:
 #      0.4% at a load of 14, 1.4% at 23).
-# Measured on 2 cores shared with other sessions (load 20-23): 885 s with
-# both builds to make (about 700 s each, in parallel), 74 s with them in
-# the user's cache (a second CI with the same recipe; the study's runs
-# 61 s).  The earlier form (native -O2 and -O3, then n64 -O2 in a second
+# Measured on 2 cores shared with other sessions, each form from a cold
+# build cache (sources and sysroots cached): this one 285 s of wall time
+# at a load of 5-12 and 175 s of CPU (user + sys of the whole test; 885 s
+# of wall time at a load of 20-23 beside three more webservice builds), and
+# 74 s with its two builds in the user's cache (a second CI with the same
+# recipe).  The earlier form (native -O2 and -O3, then n64 -O2 in a second
 # study, rate steps of 1 s for up to 20 s: three builds, two of them in
-# turn) took 713 s in CI and 255 s with its builds cached.
+# turn) took 870 s at a load of 12-21 and 420 s of CPU, 713 s in CI, and
+# 255 s with its builds cached.
 # SKIP when the Debian sources cannot be fetched or tclsh is missing; the
 # QEMU half is left out (said on stdout) without the cross tools.
 set -euo pipefail
