@@ -170,13 +170,15 @@ P
 # followed) in ./workloads/, where it shadows the bundled one for a study in
 # this folder, its recipe.ini edited by the sed script SED: the sizes of
 # its inputs or runs made smaller, nothing else.  Fails when SED changes
-# nothing (the recipe moved on: the test would run the full sizes).
+# nothing (the recipe moved on: the test would run the full sizes), and
+# returns 1 then (for a test that counts its failures).
 small_recipe() {
-	mkdir -p workloads
-	rm -rf "workloads/$1" && cp -rL "$FLAGSCOPE_SRC/workloads/$1" workloads/ || fail "cannot copy the $1 recipe"
-	sed -i "$2" "workloads/$1/recipe.ini"
-	! cmp -s "workloads/$1/recipe.ini" "$FLAGSCOPE_SRC/workloads/$1/recipe.ini" ||
+	mkdir -p workloads && rm -rf "workloads/$1" && cp -rL "$FLAGSCOPE_SRC/workloads/$1" workloads/ &&
+		sed -i "$2" "workloads/$1/recipe.ini" || { fail "cannot copy the $1 recipe"; return 1; }
+	if cmp -s "workloads/$1/recipe.ini" "$FLAGSCOPE_SRC/workloads/$1/recipe.ini"; then
 		fail "small_recipe $1: '$2' changes nothing in its recipe.ini"
+		return 1
+	fi
 }
 
 # run_study_or_skip STUDY [OPTION...]: flagscope run STUDY.study --db
