@@ -21,8 +21,6 @@ set -uo pipefail
 rm -rf home/workloads/tiny
 FIX=$FLAGSCOPE_SRC/tests/fixtures/systems
 command -v gcc >/dev/null || { echo "SKIP: gcc is not installed"; exit 77; }
-sql() { python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, row)))' "$1" "$2"; }
 
 systems=
 for s in make cmake meson autotools; do
@@ -69,18 +67,8 @@ for s in $systems; do
 	dropped="$dropped drop-$s"
 done
 
-cat >bs.study <<EOF
-; expect: every bs-* build ok (static and dynamic), every drop-* build flags_not_applied
-[study]
-workloads =$good$dropped
-repeat = 1
-baseline = O2 dynamic
-[axis opt]
-O2 = -O2
-[axis link]
-dynamic =
-static =
-EOF
+pair_study bs.study bs "$good$dropped" "O2 static" \
+	"every bs-* build ok (static and dynamic), every drop-* build flags_not_applied"
 start=$(date +%s)
 fs run bs.study --db bs.db -q >bs.out 2>bs.err || fail "run: $(tail -5 bs.err)"
 echo "flagscope run ($(echo $good $dropped | wc -w) workloads x 2 configurations): $(($(date +%s) - start)) s"

@@ -8,17 +8,7 @@
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_compare
 
-cat > two.study <<'S'
-; expect: both ok; the test then plants the samples it compares
-[study]
-name = two
-workloads = tiny
-repeat = 2
-baseline = O2
-[axis opt]
-O2 = -O2
-O1 = -O1
-S
+tiny_study two.study 2 "both ok; the test then plants the samples it compares" O2 O1
 fs run two.study --db real.db -q > /dev/null
 
 # plant(db, {label: (mu, seed)}): 12 runs of "time" ~ N(mu, 1%) per label
@@ -70,7 +60,7 @@ echo "ok 1 - two databases: planted 5% regression REGRESSED (exit 1), planted nu
 if command -v script > /dev/null; then
 	script -qc "'$FLAGSCOPE_BIN' compare old.db new.db" /dev/null > tty.txt || true
 	grep -q $'^\033\\[31mREGRESSED' tty.txt || fail "no red REGRESSED on a terminal: $(cat -v tty.txt)"
-	grep "UNCHANGED" tty.txt | grep -q $'\033' && fail "colour on an unchanged line"
+	out_has $'\033' grep "UNCHANGED" tty.txt && fail "colour on an unchanged line"
 	NO_COLOR=1 script -qc "'$FLAGSCOPE_BIN' compare old.db new.db" /dev/null > tty2.txt || true
 	grep -q $'\033' tty2.txt && fail "colour despite NO_COLOR"
 	grep -q $'\033' c.txt && fail "colour when stdout is not a terminal"

@@ -20,35 +20,12 @@
 # Expected: PASS with the source; SKIP (exit 77) after the source-free
 # checks pass without it.
 set -u
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/it_coremark_local
-rm -rf "$T"
-mkdir -p "$T"
-cd "$T" || exit 1
-export FLAGSCOPE_CACHE=$T/cache
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-ok() { echo "ok: $*"; }
-# sql DB QUERY: one value per line
-sql() { python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, row)))' "$1" "$2"; }
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
+scratch it_coremark_local
+count_failures
 
 study() { # NAME WORKLOADS
-	cat >"$1.study" <<EOF
-[study]
-name = $1
-workloads = $2
-repeat = 1
-baseline = gcc O2
-[axis cc]
-gcc = gcc
-[axis opt]
-O2 = -O2
-O3 = -O3
-EOF
+	gcc_study "$1.study" "$2" O2 O3
 }
 
 # ---- without the source ----
@@ -77,17 +54,9 @@ else
 	fi
 fi
 
-src=${FLAGSCOPE_COREMARK_SRC:-}
-if [ -z "$src" ] || [ ! -f "$src/core_main.c" ]; then
-	[ $failures = 0 ] || exit 1
-	echo "SKIP: CoreMark source not available offline (set FLAGSCOPE_COREMARK_SRC=/path to run)"
-	exit 77
-fi
-
 # ---- with the source: a copy of the recipe with source = local:SRC ----
-mkdir -p home/workloads
-cp -r "$FLAGSCOPE_SRC/workloads/coremark" home/workloads/coremark
-sed -i "s|^source = .*|source = local:$src|" home/workloads/coremark/recipe.ini
+local_recipe_or_skip coremark FLAGSCOPE_COREMARK_SRC core_main.c
+src=$FLAGSCOPE_COREMARK_SRC
 study local coremark
 start=$(date +%s)
 if ! FLAGSCOPE_HOME=$T/home "$FLAGSCOPE_BIN" run local.study --db local.db -q >local.out 2>local.err; then
@@ -122,10 +91,4 @@ sql local.db "select c.label, s.run, s.value from samples s join configs c on c.
 	and c.study = s.study where s.metric = 'iterations_per_sec' order by c.ord, s.run" |
 	sed 's/^/  iterations\/s: /'
 
-if [ $failures = 0 ]; then
-	echo PASS
-	rm -rf "$T"
-	exit 0
-fi
-echo "FAIL: $failures check(s); files kept in $T"
-exit 1
+finish_counted

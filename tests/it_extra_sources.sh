@@ -19,8 +19,6 @@ set -uo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_extra_sources
 mkdir -p "$T/trees/prog" "$T/trees/lib" "$T/s/workloads"
 command -v gcc >/dev/null || { echo "SKIP: gcc is not installed"; exit 77; }
-sql() { python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, row)))' "$1" "$2"; }
 cat >"$T/trees/prog/main.c" <<'EOF'
 #include <stdio.h>
 unsigned mix(unsigned x);
@@ -56,14 +54,14 @@ study two.study two
 fs run two.study --db two.db -q >two.out 2>two.err || fail "run: $(tail -5 two.err)"
 row=$(sql two.db "select status, detail from builds where workload='two'")
 [ "${row%%|*}" = ok ] || fail "build: $row ($(cat two.err))"
-sql two.db "select status from runs where workload='two' and rep >= 1" | grep -qx ok ||
+out_has -x ok sql two.db "select status from runs where workload='two' and rep >= 1" ||
 	fail "run not ok: $(sql two.db "select status, detail from runs")"
 key=$(sql two.db "select key from builds where workload='two'")
 fs verify "$FLAGSCOPE_CACHE/builds/$key/out/prog" --expect -O2 --sources "$T/trees/lib" >verify.out 2>&1 ||
 	fail "verify: $(cat verify.out)"
 grep -q 'lib\.c' verify.out || fail "verify does not list the extra tree's unit: $(cat verify.out)"
 echo "ok: built from two trees, verify finds lib.c with -O2"
-fs report --db two.db | grep -qF "source.two: local:../../../trees/prog + mylib=local:../../../trees/lib" ||
+out_has -F "source.two: local:../../../trees/prog + mylib=local:../../../trees/lib" fs report --db two.db ||
 	fail "report fact: $(fs report --db two.db | grep '^source')"
 echo "ok: the report names both sources"
 
@@ -92,7 +90,7 @@ fs run gone.study --db gone.db -q >gone.out 2>gone.err
 row=$(sql gone.db "select status, detail from builds where workload='gone'")
 [ "${row%%|*}" = build_failed ] && grep -q 'source.mylib: local:' <<<"$row" ||
 	fail "unfetchable extra source: $row"
-sql gone.db "select status from runs where workload='tiny' and rep >= 1" | grep -qx ok ||
+out_has -x ok sql gone.db "select status from runs where workload='tiny' and rep >= 1" ||
 	fail "the other workload did not run: $(sql gone.db "select workload, status from runs")"
 echo "ok: an unfetchable extra source is that workload's build_failed: ${row#*|}"
 

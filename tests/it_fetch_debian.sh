@@ -8,6 +8,7 @@
 # SKIP when deb-src entries are missing (scripts/deb-src.sh) or the archive
 # cannot be reached.
 set -euo pipefail
+. "$FLAGSCOPE_SRC/tests/lib_it.sh"
 
 drv=$(dirname "$FLAGSCOPE_BIN")/tests/test_fetch
 tmp=$FLAGSCOPE_TEST_TMP/it_fetch_debian
@@ -21,7 +22,7 @@ check() { # message command...
 	if "$@"; then echo "ok: $msg"; else echo "FAIL: $msg"; fail=1; fi
 }
 
-if ! (cd "$tmp/apt" && apt-get source --print-uris gzip 2>/dev/null | grep -q "^'.*\.dsc'"); then
+if ! (cd "$tmp/apt" && out_has "^'.*\.dsc'" apt-get source --print-uris gzip 2>/dev/null); then
 	echo "SKIP: apt-get source knows no gzip source package (no deb-src entries: run scripts/deb-src.sh)"
 	exit 77
 fi

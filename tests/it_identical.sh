@@ -42,8 +42,8 @@ db = sqlite3.connect('id.db')
 print(db.execute(\"select b.key from builds b join configs c on c.id=b.config_id and c.study=b.study where c.label=?\", (sys.argv[1],)).fetchone()[0])" "$1"; }
 o2=cache/builds/$(file_of O2)/out/tiny; o2i=cache/builds/$(file_of O2i)/out/tiny
 ! cmp -s "$o2" "$o2i" || fail "the two files are byte-identical: the test shows nothing about sections"
-readelf -p .GCC.command.line "$o2i" | grep -q -- -fno-ident || fail "no -fno-ident in O2i's .GCC.command.line"
-! readelf -p .GCC.command.line "$o2" | grep -q -- -fno-ident || fail "-fno-ident in O2's .GCC.command.line"
+out_has -- -fno-ident readelf -p .GCC.command.line "$o2i" || fail "no -fno-ident in O2i's .GCC.command.line"
+! out_has -- -fno-ident readelf -p .GCC.command.line "$o2" || fail "-fno-ident in O2's .GCC.command.line"
 fs report --db id.db --format json | python3 -c "
 import json, sys
 d = {c['label']: c for c in json.load(sys.stdin)['configs']}

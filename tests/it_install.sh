@@ -11,6 +11,7 @@
 # run from the unpacked tree.
 set -euo pipefail
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
+. "$FLAGSCOPE_SRC/tests/lib_it.sh"
 # Outside the source and build trees (the test's tmp folder is inside them),
 # so that any path of theirs in the trace is a read of the source tree.
 T=$(mktemp -d /tmp/flagscope-it_install.XXXXXX)
@@ -30,7 +31,7 @@ if [ -e "$build/harness/qemu-plugin/libinsncount.so" ]; then
 	[ -e "$T/first/lib/flagscope/libinsncount.so" ] || fail "the QEMU plugin is not installed"
 fi
 if command -v help2man >/dev/null; then
-	man -l "$T/first/share/man/man1/flagscope.1" 2>/dev/null | grep -q "SEARCH PATH" ||
+	out_has "SEARCH PATH" man -l "$T/first/share/man/man1/flagscope.1" 2>/dev/null ||
 		fail "the man page lacks the search path"
 fi
 [ ! -e "$T/first/share/flagscope/workloads/recipe.c" ] || fail "the loader's code was installed as data"
@@ -84,7 +85,7 @@ run_clean "$fs" list workloads > list.txt
 grep -Eq "^hello +study $T/elsewhere/workloads +the install test's own program" list.txt ||
 	fail "list: hello from the study: $(cat list.txt)"
 grep -Eq "^crc32 +installed +CRC-32" list.txt || fail "list: crc32 installed: $(cat list.txt)"
-run_clean "$fs" list presets | grep -Eq "^default +installed " || fail "list presets: default installed"
+out_has -E "^default +installed " run_clean "$fs" list presets || fail "list presets: default installed"
 
 # LeakSanitizer cannot run under ptrace (a sanitizer build would abort at
 # exit): leaks are checked by the runs outside strace
@@ -127,8 +128,8 @@ cpack --config "$build/CPackConfig.cmake" -G DEB -B "$T/deb" >"$T/cpack.log" 2>&
 deb=$(ls "$T"/deb/flagscope_*.deb)
 dpkg-deb --info "$deb" > info.txt
 grep -q "^ Package: flagscope" info.txt || fail "deb: package name"
-grep -E "^ Depends:" info.txt | grep -q "build-essential" || fail "deb: Depends lacks build-essential"
-grep -E "^ Depends:" info.txt | grep -q "libinih" || fail "deb: Depends lacks the shared libraries (shlibdeps)"
+grep -qE "^ Depends:.*build-essential" info.txt || fail "deb: Depends lacks build-essential"
+grep -qE "^ Depends:.*libinih" info.txt || fail "deb: Depends lacks the shared libraries (shlibdeps)"
 grep -qE "^ Recommends:.*linux-perf" info.txt || fail "deb: Recommends"
 dpkg-deb --contents "$deb" > contents.txt
 for f in ./usr/bin/flagscope ./usr/share/flagscope/workloads/crc32/recipe.ini ./usr/share/flagscope/presets/default.study \
@@ -136,6 +137,6 @@ for f in ./usr/bin/flagscope ./usr/share/flagscope/workloads/crc32/recipe.ini ./
 	grep -q " $f\$" contents.txt || fail "deb: no $f"
 done
 dpkg-deb -x "$deb" "$T/debroot"
-run_clean "$T/debroot/usr/bin/flagscope" list workloads | grep -Eq "^crc32 +installed " ||
+out_has -E "^crc32 +installed " run_clean "$T/debroot/usr/bin/flagscope" list workloads ||
 	fail "the unpacked package's binary does not find its workloads"
 echo "it_install: ok"

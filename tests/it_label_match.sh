@@ -26,7 +26,7 @@ O1 = -O1
 [exclude]
 old-only-O2 = gcc12 O1
 S
-fs run cc.study --dry-run | grep -q "gcc12 O2  (baseline)" || fail "baseline = O2 gcc12 must pick gcc12 O2"
+out_has "gcc12 O2  (baseline)" fs run cc.study --dry-run || fail "baseline = O2 gcc12 must pick gcc12 O2"
 fs run cc.study -q > /dev/null
 
 set +e; fs compare --db flagscope.db --baseline gcc12 --candidate "O1 gcc" > c1.txt 2> c1.err; r=$?; set -e

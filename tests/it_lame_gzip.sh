@@ -16,21 +16,19 @@
 #   - gzip: decompress prints exactly the corpus, and the system's gunzip
 #     restores the corpus from compress6/compress9's streams
 #   - lame: the CBR 128 stream is 128 kbit/s long (320 kB for 20 s)
+# gzip's corpus is 8 MiB, not the recipe's 50 (a copy of the recipe with
+# that size, the rest as it is), lame's audio the recipe's own 20 s.
 # SKIP when the Debian sources cannot be fetched (no deb-src entries: run
 # scripts/deb-src.sh; or no network).
 set -u
 src=${FLAGSCOPE_SRC:?}
+. "$src/tests/lib_it.sh"
 tmp=${FLAGSCOPE_TEST_TMP:?}/it_lame_gzip
 drv=$(dirname "${FLAGSCOPE_BIN:?}")/tests/test_fetch
 rm -rf "$tmp"
 mkdir -p "$tmp"
 export FLAGSCOPE_CACHE=$tmp/cache
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-ok() { echo "ok: $*"; }
+count_failures
 
 # recipe.ini -> "build<TAB>script", "binaries<TAB>list", "input<TAB>script",
 # "source<TAB>spec" and per [run]: "run<TAB>name<TAB>args<TAB>stdin<TAB>
@@ -70,7 +68,7 @@ field() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$2"; }
 # The last -O option of each recorded command line of an ELF file, one per
 # line; "none" for a file without the section.
 recorded_opt_levels() {
-	if ! readelf -p .GCC.command.line "$1" 2>/dev/null | grep -q 'GNU'; then
+	if ! out_has 'GNU' readelf -p .GCC.command.line "$1" 2>/dev/null; then
 		echo none
 		return
 	fi
@@ -98,7 +96,7 @@ check_switches() { # build_dir want_opt
 	fi
 }
 
-is_static() { ! readelf -lW "$1" | grep -q 'INTERP' && ! readelf -d "$1" 2>/dev/null | grep -q NEEDED; }
+is_static() { ! out_has 'INTERP' readelf -lW "$1" && ! out_has NEEDED readelf -d "$1" 2>/dev/null; }
 
 # run_section WL CFG NAME ARGS STDIN OUTPUTS EXPECT
 run_section() {
@@ -129,8 +127,10 @@ run_section() {
 	done
 }
 
+(cd "$tmp" && small_recipe gzip 's/gencorpus 50 >corpus.bin/gencorpus 8 >corpus.bin/') || exit 1
 for wl in gzip lame; do
 	recipe=$src/workloads/$wl
+	[ $wl = gzip ] && recipe=$tmp/workloads/gzip
 	parsed=$tmp/$wl.parsed
 	mkdir -p "$tmp/$wl"
 	parse_recipe "$recipe/recipe.ini" >"$parsed"
@@ -199,7 +199,7 @@ for wl in gzip lame; do
 		done
 	done <"$parsed"
 
-	changed=$(find "$SRC" -newer "$tmp/$wl/marker" | head -5)
+	changed=$(out_head 5 find "$SRC" -newer "$tmp/$wl/marker")
 	if [ -n "$changed" ]; then
 		fail "$wl: the build wrote into the cached source: $changed"
 	else

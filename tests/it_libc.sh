@@ -94,7 +94,7 @@ while IFS=$'\t' read -r label status detail bin; do
 		fs verify "$bin" --static > /dev/null || fail "$label: flagscope verify --static" ;;
 	glibc_dynamic_*)
 		[ "$interp" = /lib64/ld-linux-x86-64.so.2 ] || fail "$label: interpreter $interp"
-		readelf -dW "$bin" | grep -q 'Shared library: \[libc.so.6\]' || fail "$label: no libc.so.6" ;;
+		out_has 'Shared library: \[libc.so.6\]' readelf -dW "$bin" || fail "$label: no libc.so.6" ;;
 	musl_dynamic_*)
 		[ "$interp" = /lib/ld-musl-x86_64.so.1 ] || fail "$label: interpreter $interp" ;;
 	esac
@@ -105,8 +105,8 @@ while IFS=$'\t' read -r label status detail bin; do
 	*) sym= ;;
 	esac
 	if [ -n "$sym" ]; then
-		nm "$bin" | grep -q " $sym\$" || fail "$label: no $sym: not linked against its libc"
-		[ "$sym" = __libc_setup_tls ] || ! nm "$bin" | grep -q ' __libc_setup_tls$' ||
+		out_has " $sym\$" nm "$bin" || fail "$label: no $sym: not linked against its libc"
+		[ "$sym" = __libc_setup_tls ] || ! out_has ' __libc_setup_tls$' nm "$bin" ||
 			fail "$label: has glibc's __libc_setup_tls"
 	fi
 	echo "ok: $label ${interp:-static} $sym"
@@ -188,7 +188,7 @@ sys.exit(1 if bad else 0)
 EOF
 
 fs report --db libc.db --pivot libc --format csv > pivot.csv || fail "pivot csv"
-head -1 pivot.csv | grep -q 'glibc.time,glibc.pct,glibc.virt,glibc.res,glibc.dirty,.*musl.virt_ratio,musl.res_ratio,musl.dirty_ratio,musl.virt_pct,musl.res_pct,musl.dirty_pct' ||
+grep -q 'glibc.time,glibc.pct,glibc.virt,glibc.res,glibc.dirty,.*musl.virt_ratio,musl.res_ratio,musl.dirty_ratio,musl.virt_pct,musl.res_pct,musl.dirty_pct' <(head -1 pivot.csv) ||
 	fail "csv header: $(head -1 pivot.csv)"
 [ "$(($(wc -l < pivot.csv) - 1))" = 10 ] || fail "csv: 2 blocks x 5 runs"
 

@@ -15,20 +15,11 @@
 #     libc-bench is BUILD_FAILED, naming git, and the study still runs.
 # Expected: PASS.
 set -u
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/it_libcbench_upstream
-rm -rf "$T"
-mkdir -p "$T"
-cd "$T" || exit 1
-export FLAGSCOPE_CACHE=$T/cache
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
+scratch it_libcbench_upstream
 R=$FLAGSCOPE_SRC/workloads/libc-bench
 FIX=$FLAGSCOPE_SRC/tests/fixtures/libc-bench/output.txt
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-ok() { echo "ok: $*"; }
+count_failures
 runs() { sed -n 's/^\[run \([^]]*\)\]$/\1/p' "$1"; }
 
 # ---- the names ----

@@ -17,8 +17,6 @@ command -v gcc >/dev/null || { echo "SKIP: gcc is not installed"; exit 77; }
 for w in ltobad ltodrop; do
 	cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/$w" "$T/home/workloads/"
 done
-sql() { python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, row)))' "$1" "$2"; }
 
 cat >lto.study <<'S'
 ; the LTO question on the fixtures: see tests/it_lto.sh
@@ -50,13 +48,15 @@ case $s in "build_failed LTO link failed: "*"lto-type-mismatch"*) ;;
 	*) fail "ltobad under LTO: $s" ;; esac
 
 # the stored facts of tiny under LTO name the link-time unit; verify agrees
-sql lto.db "SELECT b.facts FROM builds b JOIN configs c ON c.study=b.study AND
-	c.id=b.config_id WHERE c.label='lto' AND b.workload='tiny'" | grep -q -- '-fltrans' ||
+out_has -- -fltrans sql lto.db "SELECT b.facts FROM builds b JOIN configs c ON c.study=b.study AND
+	c.id=b.config_id WHERE c.label='lto' AND b.workload='tiny'" ||
 	fail "no -fltrans unit in tiny's facts"
-bin=$(find cache -type f -name tiny -perm -u+x | while read -r f; do
-	"$FLAGSCOPE_BIN" verify "$f" --expect "-O2 -flto=auto" >/dev/null 2>&1 && echo "$f"; done | head -1)
+bin=
+for f in $(find cache -type f -name tiny -perm -u+x); do
+	"$FLAGSCOPE_BIN" verify "$f" --expect "-O2 -flto=auto" >/dev/null 2>&1 && { bin=$f; break; }
+done
 [ -n "$bin" ] || fail "no cached tiny passes verify --expect '-O2 -flto=auto'"
-fs verify "$(find cache -type f -name ltodrop -perm -u+x | head -1)" --expect "-O2 -flto=auto" \
+fs verify "$(out_head 1 find cache -type f -name ltodrop -perm -u+x)" --expect "-O2 -flto=auto" \
 	>v.out 2>&1 && fail "an ltodrop binary passes the LTO check: $(cat v.out)"
 
 # what the outputs say

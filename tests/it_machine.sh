@@ -36,7 +36,7 @@ S
 fs run pin.study --pin 0 -q > run1.txt
 # allowed_n, min, max of every stored run: 2 configurations x (the
 # warm-up + 2 repetitions)
-q() { python3 -c "import sqlite3,sys; print('\n'.join('|'.join(map(str,r)) for r in sqlite3.connect('flagscope.db').execute(sys.argv[1])))" "$1"; }
+q() { sql flagscope.db "$1"; }
 got=$(q "select metric, min(value), max(value), count(*) from samples where study='pin' and metric like 'allowed_%' group by metric order by metric")
 want=$'allowed_max|0.0|0.0|6\nallowed_min|0.0|0.0|6\nallowed_n|1.0|1.0|6'
 [ "$got" = "$want" ] || fail "pinned runs: got
@@ -74,9 +74,9 @@ mkfake() {
 }
 
 # baseline, second run on the "other" machine, compare
-fs baseline save first | grep -q "saved baseline first: study pin (its runs were cleared" ||
+out_has "saved baseline first: study pin (its runs were cleared" fs baseline save first ||
 	fail "baseline save"
-fs baseline list | grep -Eq "^first +study pin +saved .* 4 runs$" || fail "baseline list: $(fs baseline list)"
+out_has -E "^first +study pin +saved .* 4 runs$" fs baseline list || fail "baseline list: $(fs baseline list)"
 [ "$(q "select count(*) from runs where study='pin'")" = 0 ] || fail "save clears the study's runs"
 mkfake fake 0.10
 FLAGSCOPE_MACHINE_ROOT=$T/fake fs run pin.study --pin 0 -q > run2.txt

@@ -29,13 +29,9 @@ command -v clang >/dev/null || { echo "SKIP: clang is not installed"; exit 77; }
 prof=$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata
 [ -x "$prof" ] || command -v llvm-profdata >/dev/null ||
 	{ echo "SKIP: no llvm-profdata beside clang or on PATH (install llvm-14)"; exit 77; }
-T=$FLAGSCOPE_TEST_TMP/it_pgo
-rm -rf "$T"
-mkdir -p "$T/workloads"
-export FLAGSCOPE_CACHE=$T/cache
-fs() { "$FLAGSCOPE_BIN" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cd "$T" || exit 1
+. "$FLAGSCOPE_SRC/tests/lib_it.sh"
+scratch it_pgo
+mkdir -p workloads
 
 # the bundled recipes at their test sizes (the first args = line only: the
 # [train] section's stays), without expected.out (it is the full size's)
@@ -86,7 +82,7 @@ for cc in gcc clang; do
 		[ "$(text_hash "$none")" != "$(text_hash "$pgo")" ] ||
 			fail "$cc $w: gen-use has the same code as none"
 		echo "ok $cc $w: .text differs; size.text none $(size_text "$cc O2 none" "$w"), gen-use $(size_text "$cc O2 gen-use" "$w")"
-		if nm "$pgo" | grep -Eq ' (__gcov_init|__llvm_profile_runtime)$'; then
+		if out_has -E ' (__gcov_init|__llvm_profile_runtime)$' nm "$pgo"; then
 			fail "$cc $w: the measured gen-use binary is instrumented"
 		fi
 		case $cc in gcc) use=-fprofile-use ;; clang) use=-fprofile-instr-use ;; esac

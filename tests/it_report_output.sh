@@ -7,17 +7,7 @@
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_report_output
 
-cat > two.study <<'S'
-; expect: both ok and ranked
-[study]
-name = two
-workloads = tiny
-repeat = 2
-baseline = O2
-[axis opt]
-O2 = -O2
-O1 = -O1
-S
+tiny_study two.study 2 "both ok and ranked" O2 O1
 fs run two.study -q > /dev/null
 
 for f in table csv json html; do

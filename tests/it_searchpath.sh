@@ -67,9 +67,9 @@ assert ws["tiny-user"]["origin"] == "user", ws["tiny-user"]
 assert ws["tiny-study"]["origin"] == "study" and ws["tiny-study"]["source"] == "bundled", ws["tiny-study"]
 P
 # without a study: the current folder's workloads/ is the study level
-(cd proj && fs list workloads 2>/dev/null) | grep -Eq "^tiny-study +study $T/proj/workloads " ||
+(cd proj && out_has -E "^tiny-study +study $T/proj/workloads " fs list workloads 2>/dev/null) ||
 	fail "list without a study: the current folder"
-fs list workloads 2>/dev/null | grep -Eq "^tiny +bundled +the harness's own tiny" ||
+out_has -E "^tiny +bundled +the harness's own tiny" fs list workloads 2>/dev/null ||
 	fail "list from elsewhere: the bundled tiny"
 
 # a study elsewhere does not see proj's recipes
@@ -80,7 +80,7 @@ grep -q "unknown workload 'tiny-study'" other.out || fail "unknown workload: $(c
 # presets: $FLAGSCOPE_PATH's presets/, shown with their origin
 mkdir -p p1/presets
 sed 's/tiny tiny-study tiny-path tiny-user/tiny-path tiny-user/' proj/levels.study > p1/presets/mypreset.study
-fs list presets | grep -Eq "^mypreset +FLAGSCOPE_PATH $T/p1/presets " || fail "list presets: $(fs list presets)"
+out_has -E "^mypreset +FLAGSCOPE_PATH $T/p1/presets " fs list presets || fail "list presets: $(fs list presets)"
 fs run mypreset --dry-run > preset.out 2>&1 || fail "run a preset from FLAGSCOPE_PATH: $(cat preset.out)"
 # a FLAGSCOPE_PATH folder holding recipes directly is not the shape: said
 FLAGSCOPE_PATH=$T/p1/workloads fs list workloads 2> shape.err >/dev/null

@@ -17,15 +17,10 @@
 # study does not run, and a [sources] line for such a workload are refused
 # (exit 2, naming the option or file:line).
 set -uo pipefail
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/it_sources
-rm -rf "$T"; mkdir -p "$T/here" "$T/studies"
-export FLAGSCOPE_CACHE=$T/cache
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
+scratch it_sources
+mkdir -p "$T/here" "$T/studies"
 command -v gcc >/dev/null || { echo "SKIP: gcc is not installed"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-fs() { "$FLAGSCOPE_BIN" "$@"; }
-sql() { python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, row)))' "$1" "$2"; }
 cp -r "$FLAGSCOPE_SRC/tests/fixtures/coremark-tree" "$T/here/cm"
 cp -r "$FLAGSCOPE_SRC/tests/fixtures/coremark-tree" "$T/studies/tree"
 
@@ -69,7 +64,7 @@ src = [f for f in facts if f.startswith("source.coremark: ")]
 want = rf"source\.coremark: local:{re.escape(sys.argv[2])} \(from {sys.argv[3]}; the recipe's: git:https://github\.com/eembc/coremark commit=[0-9a-f]{{40}}\)$"
 assert len(src) == 1 and re.match(want, src[0]), (src, want)
 P
-	fs report --db "$db" | grep -q "^source.coremark: local:" || fail "$what: not in the text report"
+	out_has "^source.coremark: local:" fs report --db "$db" || fail "$what: not in the text report"
 	echo "ok: $what: built from $tree (key ${key:0:16}, the recipe's own ${own}), runs ok, facts say so"
 }
 

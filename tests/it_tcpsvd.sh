@@ -107,7 +107,7 @@ assert d["res_ratio"] > 1 and d["virt_ratio"] > 1, d
 print(f"static dietlibc vs dynamic glibc: cpu {d['pct']:+.1f}%, virt x{d['virt_ratio']:.1f}, "
       f"res x{d['res_ratio']:.1f}, dirty x{d['dirty_ratio']:.1f}")
 EOF
-fs report --db d.db --pivot libc --memory $mem | grep -q 'ratios against glibc dynamic O2 (the baseline' ||
+out_has 'ratios against glibc dynamic O2 (the baseline' fs report --db d.db --pivot libc --memory $mem ||
 	fail "the table does not say the static block compares with the baseline"
 
 echo "PASS: it_tcpsvd"

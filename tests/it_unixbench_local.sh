@@ -20,25 +20,14 @@
 # Expected: PASS with the source; SKIP (exit 77) after the source-free
 # checks pass without it.
 set -u
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/it_unixbench_local
-rm -rf "$T"
-mkdir -p "$T"
-cd "$T" || exit 1
-export FLAGSCOPE_CACHE=$T/cache
-nfail=0
-fail() {
-	echo "FAIL: $*"
-	nfail=$((nfail + 1))
-}
-query() { python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, row)))' "$@"; }
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
+scratch it_unixbench_local
+count_failures
 
 write_study() { # FILE WORKLOAD...
 	local file=$1
 	shift
-	printf '%s\n' "[study]" "name = ${file%.study}" "workloads = $*" "repeat = 1" \
-		"baseline = gcc O2" "[axis cc]" "gcc = gcc" "[axis opt]" "O2 = -O2" "O3 = -O3" >"$file"
+	gcc_study "$file" "$*" O2 O3
 }
 
 write_study loads.study unixbench
@@ -53,9 +42,9 @@ fi
 
 write_study offline.study unixbench sysbench
 if "$FLAGSCOPE_BIN" run offline.study --build-only --db offline.db -q >offline.out 2>offline.err; then
-	summary=$(query offline.db "select workload || ':' || status || ':' || count(*) from builds
+	summary=$(sql offline.db "select workload || ':' || status || ':' || count(*) from builds
 		group by workload, status order by workload, status" | tr '\n' ' ')
-	why=$(query offline.db "select detail from builds where workload = 'unixbench' limit 1")
+	why=$(sql offline.db "select detail from builds where workload = 'unixbench' limit 1")
 	if [ "$summary" != "sysbench:ok:2 unixbench:build_failed:2 " ]; then
 		fail "builds without the source: $summary(want sysbench:ok:2 unixbench:build_failed:2)"
 	elif [[ $why != *git* ]]; then
@@ -67,23 +56,15 @@ else
 	fail "the study with an unfetchable unixbench did not run: $(tail -3 offline.err)"
 fi
 
-tree=${FLAGSCOPE_UNIXBENCH_SRC:-}
-if [ -z "$tree" ] || [ ! -f "$tree/UnixBench/Makefile" ]; then
-	[ $nfail = 0 ] || exit 1
-	echo "SKIP: UnixBench source not available offline (set FLAGSCOPE_UNIXBENCH_SRC=/path to run)"
-	exit 77
-fi
-
-mkdir -p home/workloads
-cp -r "$FLAGSCOPE_SRC/workloads/unixbench" home/workloads/
-sed -i "s|^source = .*|source = local:$tree|" home/workloads/unixbench/recipe.ini
+local_recipe_or_skip unixbench FLAGSCOPE_UNIXBENCH_SRC UnixBench/Makefile
+tree=$FLAGSCOPE_UNIXBENCH_SRC
 write_study bench.study unixbench
 t0=$(date +%s)
 FLAGSCOPE_HOME=$T/home "$FLAGSCOPE_BIN" run bench.study --db bench.db -q >bench.out 2>bench.err ||
 	fail "flagscope run with local:$tree: $(tail -5 bench.err)"
 echo "flagscope run: $(($(date +%s) - t0)) s for 2 builds and 2 runs"
 
-query bench.db "select c.label, b.status, b.key, b.seconds, b.detail from builds b join configs c
+sql bench.db "select c.label, b.status, b.key, b.seconds, b.detail from builds b join configs c
 	on c.study = b.study and c.id = b.config_id order by c.ord" >builds.txt
 while IFS='|' read -r label status key secs detail; do
 	[ "$status" = ok ] || { fail "build under $label: $status $detail"; continue; }
@@ -95,12 +76,12 @@ while IFS='|' read -r label status key secs detail; do
 		echo "ok: verify --expect -O3 on the 9 programs" || fail "verify: $(head -20 verify.txt)"
 done <builds.txt
 
-query bench.db "select c.label, r.status, r.detail from runs r join configs c on c.study = r.study
+sql bench.db "select c.label, r.status, r.detail from runs r join configs c on c.study = r.study
 	and c.id = r.config_id where r.rep >= 1" >runs.txt
 [ "$(grep -c '|ok|' runs.txt)" = 2 ] && echo "ok: unixbench ran ok under both" || fail "runs: $(cat runs.txt)"
 
 # the stored index against the stored scores and the tree's baselines
-python3 - "$tree/UnixBench/pgms/index.base" bench.db <<'P' || nfail=$((nfail + 1))
+python3 - "$tree/UnixBench/pgms/index.base" bench.db <<'P' || failures=$((failures + 1))
 import math, sqlite3, sys
 names = {"dhrystone2": "dhry2reg", "whetstone": "whetstone-double", "execl": "execl",
          "file_copy_1024": "fstime", "file_copy_256": "fsbuffer", "file_copy_4096": "fsdisk",
@@ -130,9 +111,4 @@ for (cfg,) in db.execute("select distinct config_id from samples where workload 
 sys.exit(1 if bad else 0)
 P
 
-if [ $nfail != 0 ]; then
-	echo "FAIL: $nfail check(s); files kept in $T"
-	exit 1
-fi
-echo PASS
-rm -rf "$T"
+finish_counted

@@ -9,17 +9,7 @@ if ! command -v valgrind >/dev/null; then
 	exit 77
 fi
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_why
-cat > opt.study <<'S'
-; expect: both ok; why shows -O2 running fewer instructions than -O0
-[study]
-name = opt
-workloads = tiny
-repeat = 1
-baseline = O0
-[axis opt]
-O0 = -O0
-O2 = -O2
-S
+tiny_study opt.study 1 "both ok; why shows -O2 running fewer instructions than -O0" O0 O2
 fs run opt.study --db why.db -q > /dev/null
 
 fs why --db why.db O0 O2 tiny --format json --top 0 > why.json

@@ -81,7 +81,7 @@ fs workload old x >/dev/null 2>bad.err
 [ $? = 2 ] || fail "workload old: $(cat bad.err)"
 echo "ok: an existing recipe is kept without --force; bad names, sources and usage are exit 2"
 
-if apt-get source --print-uris gzip 2>/dev/null | grep -q '\.dsc'; then
+if out_has '\.dsc' apt-get source --print-uris gzip 2>/dev/null; then
 	fs workload new gz --source debian:gzip --dir wl >/dev/null 2>gz.err || fail "debian:gzip: $(cat gz.err)"
 	[ "$(system_of wl/gz/recipe.ini)" = autotools ] || fail "debian:gzip: $(cat wl/gz/recipe.ini)"
 	echo "ok: debian:gzip is guessed autotools"

@@ -1,13 +1,205 @@
-# lib_it.sh - sourced by integration tests that study the tiny fixture
-# workload: a fresh scratch folder $T with tiny as the only workload
-# (FLAGSCOPE_HOME) and its own build cache, the helpers fs (run flagscope)
-# and fail, and the current directory set to $T.
-# Usage: . "$FLAGSCOPE_SRC/tests/lib_it.sh" NAME
-: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
-T=$FLAGSCOPE_TEST_TMP/$1
-rm -rf "$T"; mkdir -p "$T/home/workloads"
-cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$T/home/workloads/"
-export FLAGSCOPE_HOME=$T/home FLAGSCOPE_CACHE=$T/cache
+# lib_it.sh - sourced by the integration tests.
+#   . "$FLAGSCOPE_SRC/tests/lib_it.sh" NAME   a fresh scratch folder $T with
+#       tiny as the only workload (FLAGSCOPE_HOME) and its own build cache,
+#       the current directory set to $T, and the helpers below;
+#   . "$FLAGSCOPE_SRC/tests/lib_it.sh"        the helpers only ($T untouched).
+# Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
+# local_recipe_or_skip, scratch, sql,
+# out_has, out_head, tiny_study, gcc_study, second_config, pair_study,
+# small_recipe, run_study_or_skip, pair_ok.
+
 fs() { "$FLAGSCOPE_BIN" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-cd "$T"
+ok() { echo "ok: $*"; }
+
+# count_failures: from here on fail prints its line on stdout and counts it
+# in $failures instead of ending the test (the test ends on the count)
+count_failures() {
+	failures=0
+	fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+}
+
+# finish_counted: exits 0 with PASS (and removes $T) when fail counted
+# nothing, else 1 with the count (the files kept)
+finish_counted() {
+	if [ "$failures" = 0 ]; then
+		echo PASS
+		rm -rf "$T"
+		exit 0
+	fi
+	echo "FAIL: $failures check(s); files kept in $T"
+	exit 1
+}
+
+# local_recipe_or_skip WORKLOAD VAR FILE: a copy of the bundled WORKLOAD
+# recipe in home/workloads/ whose source is local:$VAR (an upstream tree
+# the user unpacked).  Without VAR/FILE it exits: 1 when fail counted a
+# failure before, else 77 (SKIP, saying which variable to set)
+local_recipe_or_skip() {
+	local tree=${!2:-}
+	if [ -z "$tree" ] || [ ! -f "$tree/$3" ]; then
+		[ "$failures" = 0 ] || exit 1
+		echo "SKIP: $1 source not available offline (set $2=/path to run)"
+		exit 77
+	fi
+	mkdir -p home/workloads
+	cp -r "$FLAGSCOPE_SRC/workloads/$1" home/workloads/
+	sed -i "s|^source = .*|source = local:$tree|" "home/workloads/$1/recipe.ini"
+}
+
+# scratch NAME: a fresh empty $T ($FLAGSCOPE_TEST_TMP/NAME) with its own
+# build cache (FLAGSCOPE_CACHE=$T/cache), made the current folder
+scratch() {
+	: "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
+	T=$FLAGSCOPE_TEST_TMP/$1
+	rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
+	export FLAGSCOPE_CACHE=$T/cache
+}
+
+# sql DB QUERY: the rows of QUERY, one a line, columns joined by "|"
+sql() {
+	python3 -c 'import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, row)))' "$1" "$2"
+}
+
+# out_has [GREP_OPTION...] [--] PATTERN CMD [ARG...]: CMD succeeds and a line
+# of its stdout matches PATTERN (grep's options: -E, -F, -x, -i).  The output
+# is read whole before grep looks at it: `CMD | grep -q` under pipefail fails
+# when grep stops at the first match and CMD is killed by SIGPIPE.
+out_has() {
+	local opts=() out
+	while [ $# -gt 0 ] && [[ $1 == -* ]]; do
+		[ "$1" = -- ] && { shift; break; }
+		opts+=("$1"); shift
+	done
+	local pat=$1; shift
+	out=$("$@") || return
+	grep -q "${opts[@]}" -e "$pat" <<<"$out"
+}
+
+# out_head N CMD [ARG...]: the first N lines of CMD's stdout, CMD run to its
+# end (`CMD | head` under pipefail fails when CMD writes past what head read);
+# CMD's exit status.
+out_head() {
+	local n=$1 out rc=0; shift
+	out=$("$@") || rc=$?
+	[ -z "$out" ] || head -n "$n" <<<"$out"
+	return $rc
+}
+
+# second_config: sets $second to "v3 static" (gcc -O3 -march=x86-64-v3,
+# -static) when this CPU runs x86-64-v3 code, else to "O2 static" with a
+# SKIP line that says why
+second_config() {
+	local f
+	second="v3 static"
+	for f in avx2 fma bmi2; do
+		if ! grep -qw $f /proc/cpuinfo; then
+			echo "SKIP: -O3 -march=x86-64-v3: this CPU lacks $f (O2 static instead)"
+			second="O2 static"
+			return
+		fi
+	done
+}
+
+# tiny_study FILE REPEAT EXPECT LEVEL...: a study of tiny named after FILE,
+# REPEAT repetitions, one configuration a LEVEL (O2 is -O2, ...), the
+# first the baseline; its first comment says "expect: EXPECT"
+tiny_study() {
+	local file=$1 repeat=$2 expect=$3 l name=${1##*/}; shift 3
+	{
+		printf '; expect: %s\n[study]\nname = %s\nworkloads = tiny\n' "$expect" "${name%.study}"
+		printf 'repeat = %s\nbaseline = %s\n[axis opt]\n' "$repeat" "$1"
+		for l; do echo "$l = -$l"; done
+	} >"$file"
+}
+
+# gcc_study FILE WORKLOADS LEVEL...: a study named after FILE of
+# WORKLOADS, one repetition, configurations "gcc LEVEL" (O2 is -O2, ...),
+# the first the baseline
+gcc_study() {
+	local file=$1 wls=$2 l name=${1##*/}; shift 2
+	{
+		printf '[study]\nname = %s\nworkloads = %s\nrepeat = 1\n' "${name%.study}" "$wls"
+		printf 'baseline = gcc %s\n[axis cc]\ngcc = gcc\n[axis opt]\n' "$1"
+		for l; do echo "$l = -$l"; done
+	} >"$file"
+}
+
+# pair_study FILE NAME WORKLOADS SECOND [EXPECT]: a study of WORKLOADS, one
+# repetition, two configurations: "O2 dynamic" (gcc -O2, the baseline) and
+# SECOND, "v3 static" or "O2 static" (second_config); its first comment
+# says "expect: EXPECT" when given
+pair_study() {
+	{
+		[ -z "${5:-}" ] || echo "; expect: $5"
+		printf '[study]\nname = %s\nworkloads = %s\nrepeat = 1\nbaseline = O2 dynamic\n' "$2" "$3"
+		printf '[axis opt]\nO2 = -O2\n'
+		[ "$4" != "v3 static" ] || echo "v3 = -O3 -march=x86-64-v3"
+		printf '[axis link]\ndynamic =\nstatic =\n'
+		[ "$4" != "v3 static" ] || printf '[exclude]\none = O2 static\ntwo = v3 dynamic\n'
+	} >"$1"
+}
+
+# pair_ok STUDY SECOND BUILDS: STUDY.db (a pair_study's run) holds BUILDS
+# builds, every build and run ok, and STUDY.json ranks "O2 dynamic" and
+# SECOND, both ok
+pair_ok() {
+	python3 - "$@" <<'P'
+import json, sqlite3, sys
+study, second, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+db = sqlite3.connect(study + ".db")
+bad = db.execute("select config_id, workload, status, detail from builds where status <> 'ok'").fetchall()
+if bad:
+    sys.exit(f"FAIL: builds not ok: {bad}")
+got = db.execute("select count(*) from builds").fetchone()[0]
+if got != n:
+    sys.exit(f"FAIL: {got} builds stored, expected {n}")
+bad = db.execute("select c.label, r.workload, r.run, r.rep, r.status, r.detail from runs r "
+                 "join configs c on c.id = r.config_id and c.study = r.study "
+                 "where r.run <> '@build' and r.status <> 'ok'").fetchall()
+if bad:
+    sys.exit(f"FAIL: runs not ok: {bad[:4]}")
+st = {c["label"]: c["status"] for c in json.load(open(study + ".json"))["configs"]}
+if st != {"O2 dynamic": "ok", second: "ok"}:
+    sys.exit(f"FAIL: ranking statuses {st}")
+P
+}
+
+# small_recipe WORKLOAD SED: a copy of the bundled WORKLOAD recipe (links
+# followed) in ./workloads/, where it shadows the bundled one for a study in
+# this folder, its recipe.ini edited by the sed script SED: the sizes of
+# its inputs or runs made smaller, nothing else.  Fails when SED changes
+# nothing (the recipe moved on: the test would run the full sizes), and
+# returns 1 then (for a test that counts its failures).
+small_recipe() {
+	mkdir -p workloads && rm -rf "workloads/$1" && cp -rL "$FLAGSCOPE_SRC/workloads/$1" workloads/ &&
+		sed -i "$2" "workloads/$1/recipe.ini" || { fail "cannot copy the $1 recipe"; return 1; }
+	if cmp -s "workloads/$1/recipe.ini" "$FLAGSCOPE_SRC/workloads/$1/recipe.ini"; then
+		fail "small_recipe $1: '$2' changes nothing in its recipe.ini"
+		return 1
+	fi
+}
+
+# run_study_or_skip STUDY [OPTION...]: flagscope run STUDY.study --db
+# STUDY.db --format json OPTION..., its report in STUDY.json and its stderr
+# in STUDY.err; prints the exit status and the time.  Exits 77 (SKIP) when
+# the Debian sources cannot be fetched and nothing ran; fails on any other
+# non-zero exit.
+run_study_or_skip() {
+	local s=$1 start=$SECONDS rc=0; shift
+	fs run "$s.study" --db "$s.db" --format json "$@" >"$s.json" 2>"$s.err" || rc=$?
+	echo "flagscope run: exit $rc after $((SECONDS - start)) s"
+	if grep -q "cannot fetch\|apt-get source" "$s.err" && ! grep -q '"ok"' "$s.json" 2>/dev/null; then
+		echo "SKIP: Debian sources unavailable: $(grep -m1 'source' "$s.err")"
+		exit 77
+	fi
+	[ $rc -eq 0 ] || fail "flagscope run exit $rc: $(tail -n 5 "$s.err")"
+}
+
+if [ $# -gt 0 ]; then
+	scratch "$1"
+	mkdir -p "$T/home/workloads"
+	cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$T/home/workloads/"
+	export FLAGSCOPE_HOME=$T/home
+fi

@@ -22,6 +22,7 @@
 # builds and the sysroot go to the user's cache (shared with slow_cross), so
 # a second run is quick.
 set -uo pipefail
+. "$FLAGSCOPE_SRC/tests/lib_it.sh"
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}" "${FLAGSCOPE_TEST_TMP:?}"
 for c in cmake meson ninja gcc apt-get; do
 	command -v $c >/dev/null || { echo "SKIP: $c is not installed (scripts/packages.txt)"; exit 77; }
@@ -29,7 +30,7 @@ done
 T=$FLAGSCOPE_TEST_TMP/slow_buildsys
 rm -rf "$T"; mkdir -p "$T/home/workloads"
 cd "$T" || exit 1
-if ! apt-get source --print-uris gzip 2>/dev/null | grep -q '\.dsc'; then
+if ! out_has '\.dsc' apt-get source --print-uris gzip 2>/dev/null; then
 	echo "SKIP: apt-get source does not work here (scripts/setup.sh adds deb-src)"; exit 77
 fi
 export FLAGSCOPE_HOME=$T/home
@@ -88,18 +89,8 @@ stdin = text.txt
 timeout = 60
 EOF
 
-cat >native.study <<'EOF'
-; expect: gzip-sys, cjson-sys and fribidi-sys ok static and dynamic
-[study]
-workloads = gzip-sys cjson-sys fribidi-sys
-repeat = 1
-baseline = O2 dynamic
-[axis opt]
-O2 = -O2
-[axis link]
-dynamic =
-static =
-EOF
+pair_study native.study native "gzip-sys cjson-sys fribidi-sys" "O2 static" \
+	"gzip-sys, cjson-sys and fribidi-sys ok static and dynamic"
 start=$(date +%s)
 "$FLAGSCOPE_BIN" run native.study --db native.db -j2 >native.out 2>native.err ||
 	fail "native study: $(tail -5 native.err)"

@@ -32,7 +32,7 @@ for s in 1 2 3 4 5 6 7 8 9 10; do
 	[ "$(groups "fixed$s.json")" = "$(groups "fixed$((s + 100)).json")" ] && fixed_same=$((fixed_same + 1))
 	if python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))['fragile'] else 1)" "fixed$s.json"; then
 		fragile=$((fragile + 1))
-		fs report --db "fixed$s.db" | grep -q ": not settled after 5 runs" ||
+		out_has ": not settled after 5 runs" fs report --db "fixed$s.db" ||
 			fail "seed $s, repeat = 5: JSON lists a fragile verdict, the text report does not"
 	fi
 	echo "# seed $s: stable $a | $b"

@@ -10,13 +10,14 @@
 # other tests) reuse it; the build time is printed.
 set -euo pipefail
 bin=${FLAGSCOPE_BIN:?} src=${FLAGSCOPE_SRC:?}
+. "$src/tests/lib_it.sh"
 tmp=${FLAGSCOPE_TEST_TMP:-/tmp}/slow_sysroot
 rm -rf "$tmp" && mkdir -p "$tmp"
 T=mips64el-linux-gnuabi64
 for t in $T-gcc $T-objdump qemu-mips64el apt-get dpkg-source; do
 	command -v $t >/dev/null || { echo "SKIP: $t not installed (scripts/packages.txt)"; exit 77; }
 done
-if ! (cd "$tmp" && apt-get source --print-uris musl 2>/dev/null | grep -q "\.dsc"); then
+if ! (cd "$tmp" && out_has "\.dsc" apt-get source --print-uris musl 2>/dev/null); then
 	echo "SKIP: apt-get source musl does not work here (run scripts/deb-src.sh)"; exit 77
 fi
 
@@ -40,7 +41,7 @@ done
 check "__addtf3 in libgcc-tf.a" "$($T-nm "$dir/lib/libgcc-tf.a" | grep -c ' T __addtf3$')" "not defined"
 
 # a second build is the cached one
-again=$("$bin" sysroot build --target $T --cflags "-march=loongson2f -mabi=64" 2>"$tmp/again.err" | head -1)
+again=$(out_head 1 "$bin" sysroot build --target $T --cflags "-march=loongson2f -mabi=64" 2>"$tmp/again.err")
 check "second build is cached" "$([ "$again" = "$dir" ] && grep -q 'sysroot: cached' "$tmp/again.err" && echo 1 || echo 0)" "$again"
 check "sysroot list shows it" "$("$bin" sysroot list | grep -c "^$dir\$")" "not listed"
 
@@ -52,7 +53,7 @@ check "ELF says loongson-2f mips3" "$(readelf -h "$prog" | grep -c 'loongson-2f.
 r2='dext|dextm|dextu|dins|dinsm|dinsu|ext|ins|seb|seh|wsbh|dsbh|dshd|rotr|rotrv|drotr|drotr32|drotrv|clz|clo|dclz|dclo'
 n=$($T-objdump -d "$prog" | grep -c -E "^\s+[0-9a-f]+:\s+[0-9a-f]{8}\s+($r2)\s" || true)
 check "no release-2 instructions in the binary" "$([ "$n" = 0 ] && echo 1 || echo 0)" \
-	"$($T-objdump -d "$prog" | grep -E "^\s+[0-9a-f]+:\s+[0-9a-f]{8}\s+($r2)\s" | head -3)"
+	"$($T-objdump -d "$prog" | grep -E "^\s+[0-9a-f]+:\s+[0-9a-f]{8}\s+($r2)\s" | sed -n 1,3p)"
 rc=0
 qemu-mips64el -cpu Loongson-2F "$prog" >"$tmp/out" 2>&1 || rc=$?
 check "runs on Loongson-2F without a signal" "$([ $rc = 0 ] && echo 1 || echo 0)" "exit status $rc: $(head -3 "$tmp/out")"
