@@ -12,7 +12,7 @@ void rank_options_default(struct rank_options *o)
 {
 	*o = (struct rank_options){
 		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
-		.settle_level = RANK_SETTLE_LEVEL, .tie_margin = 0.01,
+		.settle_level = RANK_SETTLE_LEVEL, .tie_margin = 0.01, .looks = 1,
 	};
 }
 
@@ -63,6 +63,12 @@ static void load_meta(struct store *st, struct ranking *r)
 	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_double(s, 0) > 0)
 		r->opt.tie_margin = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_prepare_v2(st->db, "SELECT value FROM facts WHERE study=? AND key='stable_looks'", -1,
+			   &s, NULL);
+	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 1)
+		r->opt.looks = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
 	store_get_machine(st, r->study, &r->machine_keys, &r->machine_values);
 }
@@ -723,9 +729,15 @@ double rank_tie_band(const struct ranking *r)
 	return r->opt.tie_margin > r->opt.min_effect ? r->opt.tie_margin : r->opt.min_effect;
 }
 
+double rank_settle_level(const struct ranking *r, const struct rank_config *c)
+{
+	int apart = c->versus >= 0 && c->rank != r->configs[c->versus].rank;
+	return apart && r->opt.looks > 1 ? r->opt.settle_level / r->opt.looks : r->opt.settle_level;
+}
+
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c)
 {
-	return c->rank && c->versus >= 0 && !(c->p_change <= r->opt.settle_level);
+	return c->rank && c->versus >= 0 && !(c->p_change <= rank_settle_level(r, c));
 }
 
 char *rank_config_fragility(const struct ranking *r, const struct rank_config *c)

@@ -121,6 +121,11 @@ char *rep_rule_text(const struct ranking *r)
 		sb_addf(&sb, "\nTie margin %g%%: a tie is settled once %g%% of the resamples put the "
 			     "two within %g%% of each other (tie_margin).",
 			100 * rank_tie_band(r), 100 * (1 - r->opt.settle_level), 100 * rank_tie_band(r));
+	if (r->opt.looks > 1)
+		sb_addf(&sb, "\nrepeat = stable looked up to %d times: a verdict that ranks two apart "
+			     "is settled once at most %.2g%% of the resamples say otherwise (%g%% / %d).",
+			r->opt.looks, 100 * r->opt.settle_level / r->opt.looks, 100 * r->opt.settle_level,
+			r->opt.looks);
 	if (r->noisy_target > 0)
 		sb_addf(&sb, "\nrepeat = auto: an interval wider than +-%g%% of its median is "
 			     "noisy (shown, not ranked).", 100 * r->noisy_target);

@@ -104,6 +104,10 @@ static int store_study(struct pipeline *pl)
 	char *margin = xasprintf("%.9g", st->tie_margin);
 	rc = rc ? rc : store_put_fact(pl->store, st->name, "tie_margin", margin);
 	free(margin);
+	/* ... and an "apart" verdict at the level its looks leave (rank.h) */
+	char *looks = xasprintf("%d", st->repeat_stable ? st->max_repeat - st->repeat + 1 : 1);
+	rc = rc ? rc : store_put_fact(pl->store, st->name, "stable_looks", looks);
+	free(looks);
 	if (pipeline_stored(pl, rc) || store_levels(pl))
 		return -1;
 	/* where each workload's source came from (an override says so) */
