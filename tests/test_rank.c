@@ -583,8 +583,8 @@ static void test_unranked(const char *dir)
  * 3% noise after 5 runs is not (and its line says so); the same after
  * 200 runs at 0.3% noise is; two identical sample sets are a settled tie;
  * one run a side never settles. */
-static size_t fragile_of(const char *dir, double b_mu, double sd, size_t n, int same_seed,
-			 char **line)
+static size_t fragile_looks(const char *dir, double b_mu, double sd, size_t n, int same_seed,
+			    int looks, char **line)
 {
 	static const char *const l[] = {"gcc O2", "clang O2"};
 	struct store st;
@@ -594,6 +594,11 @@ static size_t fragile_of(const char *dir, double b_mu, double sd, size_t n, int 
 		synth_item(&st, "s", "gcc O2", wl, "ok", "time", "s", 1.0, sd, n, 100, 10 + w);
 		synth_item(&st, "s", "clang O2", wl, "ok", "time", "s", b_mu, sd, n, 100,
 			   same_seed ? 10 + w : 20 + w);
+	}
+	if (looks > 1) {
+		char *v = xasprintf("%d", looks);
+		T_CHECK(!store_put_fact(&st, "s", "stable_looks", v), "stable_looks");
+		free(v);
 	}
 	struct ranking r;
 	struct strbuf err = {0};
@@ -605,12 +610,21 @@ static size_t fragile_of(const char *dir, double b_mu, double sd, size_t n, int 
 	char *text = print(&r, "table"), *json = print(&r, "json");
 	T_CHECK((count(text, "not settled after") == k) && (count(json, "\"fragile\"") == 1),
 		"the reports list %zu fragile verdict(s):\n%s\n%s", k, text, json);
+	if (looks > 1)
+		T_CHECK(strstr(text, "a verdict that ranks two apart is settled once"),
+			"the rule text names the level of %d looks:\n%s", looks, text);
 	free(text);
 	free(json);
 	ranking_release(&r);
 	sb_release(&err);
 	store_close(&st);
 	return k;
+}
+
+static size_t fragile_of(const char *dir, double b_mu, double sd, size_t n, int same_seed,
+			 char **line)
+{
+	return fragile_looks(dir, b_mu, sd, n, same_seed, 1, line);
 }
 
 static void test_settled(const char *dir)
@@ -628,6 +642,17 @@ static void test_settled(const char *dir)
 	T_CHECK(fragile_of(dir, 1.0, 0.05, 5, 1, &line) == 0, "identical samples: %s", line);
 	free(line);
 	T_CHECK(fragile_of(dir, 1.3, 0.01, 1, 0, &line) == 1, "one run a side settles nothing");
+	free(line);
+	/* a study that could look 26 times settles "apart" only at 5% / 26:
+	 * 4% apart at 3% noise after 10 runs is settled at one look, not
+	 * at 26; 10% apart at 1% noise is settled at both */
+	T_CHECK(fragile_looks(dir, 1.04, 0.03, 10, 0, 1, &line) == 0, "4%% at 3%%, 1 look: %s", line);
+	free(line);
+	T_CHECK(fragile_looks(dir, 1.04, 0.03, 10, 0, 26, &line) == 1 && line &&
+		strstr(line, "ranked apart"), "4%% at 3%%, 26 looks: %s", line ? line : "(settled)");
+	free(line);
+	T_CHECK(fragile_looks(dir, 0.9, 0.01, 20, 0, 26, &line) == 0, "10%% at 1%%, 26 looks: %s",
+		line);
 	free(line);
 }
 
