@@ -729,6 +729,18 @@ double rank_tie_band(const struct ranking *r)
 	return r->opt.tie_margin > r->opt.min_effect ? r->opt.tie_margin : r->opt.min_effect;
 }
 
+const char *ranking_insns_counter(const struct ranking *r)
+{
+	int cg = 0, qemu = 0;
+	for (size_t i = 0; i < r->facts.n; i++) {
+		cg |= str_starts_with(r->facts.v[i], "meter.cachegrind:");
+		qemu |= str_starts_with(r->facts.v[i], "meter.qemu-insn:");
+	}
+	if (cg && qemu)
+		return "QEMU (TCG plugin) and valgrind's cachegrind";
+	return cg ? "valgrind's cachegrind (natively)" : "QEMU (TCG plugin)";
+}
+
 double rank_settle_level(const struct ranking *r, const struct rank_config *c)
 {
 	int apart = c->versus >= 0 && c->rank != r->configs[c->versus].rank;

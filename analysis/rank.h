@@ -210,6 +210,10 @@ void ranking_release(struct ranking *r);
  * is one; and its line for a report ("clang O2 vs gcc O2: not settled
  * after 30 runs (...)", heap), NULL when it is settled or has none. */
 size_t ranking_fragile(const struct ranking *r);
+/* Who counted the insns* metrics, from the study's meter facts:
+ * "valgrind's cachegrind (natively)", "QEMU (TCG plugin)", or both;
+ * QEMU when no fact says (databases from before the facts). */
+const char *ranking_insns_counter(const struct ranking *r);
 /* The band 1 +- this of a settled tie: the larger of tie_margin and
  * min_effect. */
 double rank_tie_band(const struct ranking *r);

@@ -209,8 +209,8 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	if (rec->metric_note)
 		fprintf(out, "# note: %s\n", rec->metric_note);
 	if (str_starts_with(r->metric, "insns"))
-		fprintf(out, "# %s: instructions counted under QEMU (TCG plugin), not timed; "
-			     "deterministic\n", r->metric);
+		fprintf(out, "# %s: instructions counted by %s, not timed; deterministic\n",
+			r->metric, ranking_insns_counter(r));
 	for (size_t i = 0; i < r->nleft_out; i++)
 		fprintf(out, "# left out: %s: %s\n", r->left_out[i].name, r->left_out[i].why);
 	fprintf(out, "# rule: valid on every workload (builds ok, flags verified, right output, "

@@ -103,9 +103,9 @@ char *rep_rule_text(const struct ranking *r)
 	sb_addf(&sb, ", %s is better; baseline %s.\n", r->higher_better ? "higher" : "lower",
 		rep_baseline_label(r));
 	if (str_starts_with(r->metric, "insns"))
-		sb_addf(&sb, "%s: instructions counted under QEMU (TCG plugin), not timed; "
+		sb_addf(&sb, "%s: instructions counted by %s, not timed; "
 			     "deterministic (one run is a measurement; equal counts are exact, no "
-			     "interval).\n", r->metric);
+			     "interval).\n", r->metric, ranking_insns_counter(r));
 	else if (r->deterministic)
 		sb_add(&sb, "A deterministic metric: one value is a measurement, equal values are "
 			    "exact (no interval).\n");

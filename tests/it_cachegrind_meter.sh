@@ -41,7 +41,10 @@ for c in r["configs"]:
     got[c["label"]] = c["ratio"]
 assert got["O2"] == 1 and got["O0"] > 1, got
 P
-echo "ok 1 - meters = cachegrind ranks by insns (the warm-up's count, n = 1)"
+fs report --db cg.db > cg.txt || fail "report"
+grep -q "^insns: instructions counted by valgrind's cachegrind (natively), not timed" cg.txt ||
+	fail "the report does not say cachegrind counted: $(grep '^insns' cg.txt)"
+echo "ok 1 - meters = cachegrind ranks by insns (the warm-up's count, n = 1), and the report says who counted"
 
 sed '/^repeat/d; s/^name = cg/name = cgstable/' cg.study > stable.study
 fs run stable.study --db cg.db --format json > stable.json 2> stable.err || fail "stable: $(tail -2 stable.err)"

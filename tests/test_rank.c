@@ -490,7 +490,7 @@ static void test_one_run(const char *dir)
 	static const char *const formats[] = {"table", "json", "html"};
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
 		char *out = print(&r, formats[i]);
-		T_CHECK(strstr(out, "insns: instructions counted under QEMU (TCG plugin), not timed; "
+		T_CHECK(strstr(out, "insns: instructions counted by QEMU (TCG plugin), not timed; "
 				    "deterministic") && !strstr(out, "not tested"),
 			"%s names the insns rule", formats[i]);
 		free(out);

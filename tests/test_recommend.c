@@ -197,7 +197,7 @@ static void test_metrics_and_target(const char *dir)
 	T_CHECK(rec.chost && !strcmp(rec.chost, "mips64el-linux-gnuabi64"), "CHOST %s", rec.chost);
 	char *mc = print(&rec, "make.conf");
 	T_CHECK(strstr(mc, "CHOST=\"mips64el-linux-gnuabi64\"\n") &&
-		strstr(mc, "# insns: instructions counted under QEMU (TCG plugin), not timed; "
+		strstr(mc, "# insns: instructions counted by QEMU (TCG plugin), not timed; "
 			   "deterministic") &&
 		strstr(mc, ", libc musl, target mips64el-linux-gnuabi64 (CPU Loongson-2F), sysroot "
 			   "/c/sysroot/1") && strstr(mc, "# added by the harness: -ffp-contract=off"),
