@@ -16,9 +16,11 @@
 #      the requests made); the dynamic page (FastCGI + an SQLite query)
 #      costs more instructions per request than the static one; and the
 #      static page's count is the same in the warm-up and the repetition
-#      to 5% (one request in flight under $EMU; at 16 in flight it varied
-#      by 23% between runs; what is left grows with the run's wall time:
-#      0.4% at a load of 14, 1.4% at 23).
+#      to 10% (one request in flight under $EMU; at 16 in flight it varied
+#      by 23% between runs; what is left grows with the run's wall time,
+#      probably lighttpd's once-a-second work: 0.4% at a load of 14, 1.4%
+#      at 23, and 6.0% in one CI where the warm-up ran slower than the
+#      repetition: 20681 against 19508, so 5% was too tight).
 # Measured on 2 cores shared with other sessions, each form from a cold
 # build cache (sources and sysroots cached): this one 285 s of wall time
 # at a load of 5-12 and 175 s of CPU (user + sys of the whole test; 885 s
@@ -124,7 +126,7 @@ awk -v s="$s" -v d="$d" 'BEGIN { exit !(s > 0 && d > s) }' ||
 	fail "qemu: insns per request static '$s' dynamic '$d' (want 0 < static < dynamic)"
 figures 0 >warmup.txt
 w=$(value $c static/insns_per_request warmup.txt)
-awk -v a="$w" -v b="$s" 'BEGIN { exit !(a > 0 && (a > b ? a / b : b / a) <= 1.05) }' ||
-	fail "qemu: the static page's instructions per request differ between warm-up ($w) and repetition ($s) by more than 5%"
+awk -v a="$w" -v b="$s" 'BEGIN { exit !(a > 0 && (a > b ? a / b : b / a) <= 1.10) }' ||
+	fail "qemu: the static page's instructions per request differ between warm-up ($w) and repetition ($s) by more than 10%"
 echo "ok: under QEMU ($c -O1): $s instructions per static request (warm-up $w), $d per dynamic request"
 echo "PASS: slow_webservice"
