@@ -35,6 +35,20 @@ static char *col_text(sqlite3_stmt *s, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
+/* A fact the study stored as a number; 0 when it has none. */
+static double fact_number(struct store *st, const char *study, const char *key)
+{
+	sqlite3_stmt *s = NULL;
+	double v = 0;
+	sqlite3_prepare_v2(st->db, "SELECT value FROM facts WHERE study=? AND key=?", -1, &s, NULL);
+	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
 static void load_meta(struct store *st, struct ranking *r)
 {
 	r->unit = results_metric_unit(st, r->study, r->metric);
@@ -58,18 +72,12 @@ static void load_meta(struct store *st, struct ranking *r)
 		sl_push_owned(&r->facts, col_text(s, 0));
 	sqlite3_finalize(s);
 	r->noisy_target = results_repeat_target(st, r->study);
-	sqlite3_prepare_v2(st->db, "SELECT value FROM facts WHERE study=? AND key='tie_margin'", -1,
-			   &s, NULL);
-	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_double(s, 0) > 0)
-		r->opt.tie_margin = sqlite3_column_double(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_prepare_v2(st->db, "SELECT value FROM facts WHERE study=? AND key='stable_looks'", -1,
-			   &s, NULL);
-	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 1)
-		r->opt.looks = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	double v = fact_number(st, r->study, "tie_margin");
+	if (v > 0)
+		r->opt.tie_margin = v;
+	v = fact_number(st, r->study, "stable_looks");
+	if (v > 1)
+		r->opt.looks = (int)v;
 	store_get_machine(st, r->study, &r->machine_keys, &r->machine_values);
 }
 
