@@ -5,9 +5,11 @@
 # with its `; test-args =` line and exits 0; its stdout is the same under
 # every compiler and libc; a declared metric regex matches its stderr; and
 # runs with `expect =` print exactly expected.out with their full args (gcc
-# and clang).  Then the same workloads at their full size through
-# `flagscope run` (gcc and clang at -O2, one repetition): every build and
-# run is ok and each sub-run's own time metric is stored.
+# and clang).  Then the same workloads through `flagscope run` (gcc and
+# clang at -O2, one repetition) at the `; test-args =` sizes (recipe copies
+# beside the study, small_recipe in lib_it.sh, each `expect =` file replaced
+# by part 1's gcc output at that size): every build and run is ok (the
+# output checked against it) and each sub-run's own time metric is stored.
 # Expected result: PASS, one "ok" line per workload and compiler, then
 # "ok flagscope ...".  Known and said: dietlibc does not run
 # libcbench/regex_search_abcdb (its regexec takes minutes on libc-bench's
@@ -20,6 +22,7 @@
 # dietlibc drivers.
 set -u
 src=${FLAGSCOPE_SRC:?}
+. "$src/tests/lib_it.sh" # small_recipe (fail is this test's own, below)
 tmp=${FLAGSCOPE_TEST_TMP:?}/it_workloads_bundled
 rm -rf "$tmp"
 mkdir -p "$tmp"
@@ -160,9 +163,32 @@ for wl in $workloads; do
 	done
 done
 
-# Part 2: through the real pipeline, full sizes.
+# small_copy WL: in the current folder, a copy of WL's recipe whose runs
+# take their `; test-args =` (part 1's sizes) and whose expect files hold
+# what part 1's gcc build printed at those sizes; nothing when the recipe
+# has no smaller size or part 1 has no gcc output for it
+small_copy() {
+	local wl=$1 kind name args targs expect metric script=""
+	while IFS=$'\t' read -r kind name args targs expect metric; do
+		[ "$kind" = run ] && [ "$targs" != "$args" ] || continue
+		[ "$expect" = - ] || [ -s "$tmp/$wl/gcc/$name.out" ] || return 0
+		script="$script;s|^args = $args\$|args = $targs|"
+	done <"$tmp/$wl.parsed"
+	[ -n "$script" ] || return 0
+	small_recipe "$wl" "${script#;}" || return 0
+	while IFS=$'\t' read -r kind name args targs expect metric; do
+		[ "$kind" = run ] && [ "$expect" != - ] || continue
+		cp "$tmp/$wl/gcc/$name.out" "workloads/$wl/$expect"
+	done <"$tmp/$wl.parsed"
+}
+
+# Part 2: through the real pipeline, at the test sizes.
 if [ -x "${FLAGSCOPE_BIN:-}" ]; then
 	mkdir -p "$tmp/study"
+	cd "$tmp/study" || exit 1
+	for wl in $workloads; do small_copy "$wl"; done
+	cd - >/dev/null || exit 1
+	small=$(cd "$tmp/study/workloads" 2>/dev/null && echo *)
 	cat >"$tmp/study/bundled.study" <<'S'
 ; expect: both configurations ok on every bundled workload and sub-run
 [study]
@@ -208,7 +234,7 @@ P
 	elif ! (cd "$tmp/study" && python3 check.py "$src/workloads"); then
 		fail "flagscope run: see the lines above"
 	else
-		echo "ok flagscope run: 2 configurations x 6 bundled workloads"
+		echo "ok flagscope run: 2 configurations x 6 bundled workloads (at the test sizes: $small)"
 	fi
 else
 	echo "SKIP part 2: no flagscope binary (FLAGSCOPE_BIN)"
