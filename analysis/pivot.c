@@ -284,7 +284,9 @@ static void label_levels(struct pivot *p, const struct result_config *c, size_t 
 		for (size_t i = 0, k = 0; i < words.n; i++) {
 			if (i == pl[j].word)
 				continue;
-			char *lab = word_label(c, nc, j, i, named.v[k++], NULL);
+			/* names have no blanks (study.c), so the words line up */
+			const char *shown = k < named.n ? named.v[k++] : words.v[i];
+			char *lab = word_label(c, nc, j, i, shown, NULL);
 			sl_push_owned(&labelled, lab);
 		}
 		blk->others_labelled = sl_join(&labelled, " ");
