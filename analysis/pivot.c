@@ -111,6 +111,7 @@ static const char *word_axis(const struct level_map *m, const char *word)
 struct cfg_place {
 	int level;  /* index into p->levels */
 	int block;  /* index into p->blocks */
+	size_t word; /* the level's word in the label */
 };
 
 static size_t add_unique(char ***v, size_t *n, const char *s)
@@ -133,6 +134,7 @@ static int place_config(struct pivot *p, const struct level_map *m, const char *
 		const char *axis = word_axis(m, words.v[i]);
 		if (axis && !strcmp(axis, p->axis) && !level) {
 			level = words.v[i];
+			pl->word = i;
 			continue;
 		}
 		sl_push(&others, words.v[i]);
@@ -166,6 +168,132 @@ static int place_config(struct pivot *p, const struct level_map *m, const char *
 	sl_release(&others);
 	sl_release(&named);
 	return rc;
+}
+
+/* 1 when labels a and b differ in word i alone */
+static int siblings(const struct strlist *a, const struct strlist *b, size_t i)
+{
+	if (a->n != b->n || !strcmp(a->v[i], b->v[i]))
+		return 0;
+	for (size_t k = 0; k < a->n; k++)
+		if (k != i && strcmp(a->v[k], b->v[k]))
+			return 0;
+	return 1;
+}
+
+static void flag_words(const struct result_config *c, struct strlist *w)
+{
+	sl_split_ws(w, c->cflags);
+	sl_split_ws(w, c->ldflags);
+}
+
+/* The flags word i of c[x]'s label stands for: the words of c[x]'s compile
+ * and link flags that its sibling's lack, the sibling being the
+ * configuration whose label differs in that word alone, the one with
+ * `prefer` there when it exists (the baseline's level: a search batch's
+ * "base" adds nothing, so a candidate's flags come out exact).  "" when
+ * there is no sibling. */
+static char *word_flags(const struct result_config *c, size_t nc, size_t x, size_t i,
+			const char *prefer)
+{
+	struct strlist wx = {0}, added = {0}, fx = {0}, fy = {0};
+	sl_split_ws(&wx, c[x].label);
+	int best = -1;
+	for (size_t j = 0; j < nc && i < wx.n; j++) {
+		struct strlist wj = {0};
+		sl_split_ws(&wj, c[j].label);
+		if (siblings(&wx, &wj, i) && (best < 0 || (prefer && !strcmp(wj.v[i], prefer))))
+			best = (int)j;
+		sl_release(&wj);
+	}
+	if (best >= 0) {
+		flag_words(&c[x], &fx);
+		flag_words(&c[best], &fy);
+		for (size_t k = 0; k < fx.n; k++)
+			if (sl_find(&fy, fx.v[k]) < 0)
+				sl_push(&added, fx.v[k]);
+	}
+	char *s = sl_join(&added, " ");
+	sl_release(&wx);
+	sl_release(&added);
+	sl_release(&fx);
+	sl_release(&fy);
+	return s;
+}
+
+/* Level word as a reader knows it: shown (its name, or "axis=name"), with
+ * its flags when they say more than the name does ("c527310a4a865
+ * (-fno-tree-vrp)", not "O3 (-O3)") */
+static char *level_label(const char *shown, const char *word, const char *flags)
+{
+	if (!*flags || (flags[0] == '-' && !strcmp(flags + 1, word)))
+		return xstrdup(shown);
+	return xasprintf("%s (%s)", shown, flags);
+}
+
+/* The baseline's word i, or NULL */
+static char *baseline_word(const struct result_config *c, size_t nc, size_t i)
+{
+	char *w = NULL;
+	for (size_t j = 0; j < nc && !w; j++)
+		if (c[j].is_baseline) {
+			struct strlist b = {0};
+			sl_split_ws(&b, c[j].label);
+			w = i < b.n ? xstrdup(b.v[i]) : NULL;
+			sl_release(&b);
+		}
+	return w;
+}
+
+/* Word i of c[x]'s label as level_label() shows it */
+static char *word_label(const struct result_config *c, size_t nc, size_t x, size_t i,
+			const char *shown, char **flags_out)
+{
+	char *prefer = baseline_word(c, nc, i);
+	char *flags = word_flags(c, nc, x, i, prefer);
+	struct strlist w = {0};
+	sl_split_ws(&w, c[x].label);
+	char *label = level_label(shown, w.v[i], flags);
+	sl_release(&w);
+	free(prefer);
+	if (flags_out)
+		*flags_out = flags;
+	else
+		free(flags);
+	return label;
+}
+
+/* Each level's flags and label (from its first configuration), and each
+ * block's other levels labelled likewise (from its first configuration). */
+static void label_levels(struct pivot *p, const struct result_config *c, size_t nc,
+			 const struct cfg_place *pl)
+{
+	p->level_flags = xcalloc(p->nlevels ? p->nlevels : 1, sizeof(char *));
+	p->level_labels = xcalloc(p->nlevels ? p->nlevels : 1, sizeof(char *));
+	for (size_t j = 0; j < nc; j++) {
+		size_t l = (size_t)pl[j].level;
+		if (!p->level_labels[l])
+			p->level_labels[l] = word_label(c, nc, j, pl[j].word, p->levels[l],
+							&p->level_flags[l]);
+		struct pivot_block *blk = &p->blocks[pl[j].block];
+		if (blk->others_labelled)
+			continue;
+		struct strlist words = {0}, named = {0}, labelled = {0};
+		sl_split_ws(&words, c[j].label);
+		sl_split_ws(&named, blk->others_named);
+		for (size_t i = 0, k = 0; i < words.n; i++) {
+			if (i == pl[j].word)
+				continue;
+			/* names have no blanks (study.c), so the words line up */
+			const char *shown = k < named.n ? named.v[k++] : words.v[i];
+			char *lab = word_label(c, nc, j, i, shown, NULL);
+			sl_push_owned(&labelled, lab);
+		}
+		blk->others_labelled = sl_join(&labelled, " ");
+		sl_release(&words);
+		sl_release(&named);
+		sl_release(&labelled);
+	}
 }
 
 double pivot_median(struct store *st, const char *study, const char *config_id,
@@ -337,6 +465,7 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 		for (size_t i = 0; i < nc; i++)
 			if (c[i].is_baseline)
 				p->ref = (size_t)pl[i].level;
+		label_levels(p, c, nc, pl);
 		fill_rows(st, p, c, nc, pl, &sel);
 	}
 	free(pl);
@@ -364,12 +493,20 @@ void pivot_release(struct pivot *p)
 		free(blk->rows);
 		free(blk->others);
 		free(blk->others_named);
+		free(blk->others_labelled);
 		free(blk->ref_label);
 	}
 	free(p->blocks);
-	for (size_t l = 0; l < p->nlevels; l++)
+	for (size_t l = 0; l < p->nlevels; l++) {
 		free(p->levels[l]);
+		if (p->level_flags)
+			free(p->level_flags[l]);
+		if (p->level_labels)
+			free(p->level_labels[l]);
+	}
 	free(p->levels);
+	free(p->level_flags);
+	free(p->level_labels);
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		free(p->memory[k]);
 	free(p->study);

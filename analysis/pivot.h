@@ -21,6 +21,15 @@
  * combination, in study order, so every ratio compares configurations
  * that differ in the pivot axis alone.
  *
+ * Labels.  A level's flags are the words of the compile and link flags of
+ * a configuration with it that its sibling's lack: the configuration whose
+ * label differs in that level alone, the baseline's level there when it
+ * exists ("" when there is no sibling).  A search batch's candidates are
+ * named by a hash ("c527310a4a865") beside "base", which adds nothing, so
+ * their flags come out exact: the table heads their columns (and blocks)
+ * "c527310a4a865 (-fno-tree-vrp)"; a name its flags only repeat ("O3" for
+ * -O3) stands alone.
+ *
  * Ratios, against the reference level (the baseline configuration's level
  * of the axis; the first level when the baseline is not stored), within a
  * block and row.  A block without the reference level (the study excluded
@@ -79,6 +88,8 @@ struct pivot_row {
 struct pivot_block {
 	char *others;       /* the other axes' levels, "dynamic O2"; "" if none */
 	char *others_named; /* with their axes where known, "link=dynamic opt=O2" */
+	char *others_labelled; /* likewise, each with its flags where they say more
+				  than its name: "flagscope-search=c527310a4a865 (-fno-tree-vrp)" */
 	char *ref_label;    /* the configuration ratios compare with; "" if none */
 	int ref_outside;    /* 1 when it is not in this block (the baseline) */
 	struct pivot_row *rows;
@@ -91,6 +102,8 @@ struct pivot {
 	int higher_better;
 	char *memory[PIVOT_NMEM]; /* the memory metrics shown */
 	char **levels;            /* in study order */
+	char **level_flags;       /* per level: the flags it adds (see Labels) */
+	char **level_labels;      /* per level: "NAME", or "NAME (FLAGS)" */
 	size_t nlevels;
 	size_t ref; /* index of the reference level */
 	char *levels_from; /* "database (...)", "study file PATH", or "level names (PATH not readable)" */

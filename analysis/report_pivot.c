@@ -26,6 +26,13 @@ static int name_width(const struct pivot *p)
 	return (int)w;
 }
 
+/* a level's column: its label, at least a value wide */
+static int level_width(const struct pivot *p, size_t l)
+{
+	size_t w = strlen(p->level_labels[l]);
+	return w > VAL_W ? (int)w : VAL_W;
+}
+
 static void put_num(FILE *out, double v, const char *fmt, int width)
 {
 	char buf[32];
@@ -63,7 +70,7 @@ static void table_head(FILE *out, const struct pivot *p, const char *title)
 {
 	fprintf(out, "%-*s", name_width(p), title);
 	for (size_t l = 0; l < p->nlevels; l++) {
-		fprintf(out, " %*s", VAL_W, p->levels[l]);
+		fprintf(out, " %*s", level_width(p, l), p->level_labels[l]);
 		if (l != p->ref)
 			fprintf(out, " %*s", NUM_W, "ratio");
 	}
@@ -77,14 +84,16 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const struct pivot_cell *c = &r->cells[l];
 		if (!c->present || c->status != OUTCOME_OK) {
-			fprintf(out, " %*s", VAL_W, c->present ? outcome_name(c->status) : "-");
+			fprintf(out, " %*s", level_width(p, l),
+				c->present ? outcome_name(c->status) : "-");
 			if (l != p->ref)
 				fprintf(out, " %*s", NUM_W, "");
 			continue;
 		}
 		double v = k < 0 ? c->value : c->mem[k];
 		/* sizes in bytes read better whole than as 6.431e+05 */
-		put_num(out, v, k >= 0 || (fabs(v) >= 1e4 && fabs(v) < 1e10) ? "%.0f" : "%.4g", VAL_W);
+		put_num(out, v, k >= 0 || (fabs(v) >= 1e4 && fabs(v) < 1e10) ? "%.0f" : "%.4g",
+			level_width(p, l));
 		if (l != p->ref)
 			put_num(out, k < 0 ? c->pct : c->mem_pct[k], "%+.1f%%", NUM_W);
 	}
@@ -95,7 +104,7 @@ static void table_block(FILE *out, const struct pivot *p, const struct pivot_blo
 			size_t index)
 {
 	(void)index;
-	fprintf(out, "\n[%s]", *b->others_named ? b->others_named : p->axis);
+	fprintf(out, "\n[%s]", *b->others_labelled ? b->others_labelled : p->axis);
 	if (b->ref_outside)
 		fprintf(out, "  ratios against %s (the baseline: this block has no %s)",
 			b->ref_label, ref_level(p));
@@ -225,6 +234,15 @@ static void json_key(FILE *out, const char *key, const char *v)
 	rep_json_str(out, v);
 }
 
+/* level l's key in an object keyed by level, its comma before */
+static void json_level_key(FILE *out, const struct pivot *p, size_t l)
+{
+	if (l)
+		fputc(',', out);
+	rep_json_str(out, p->levels[l]);
+	fputc(':', out);
+}
+
 static void json_begin(FILE *out, const struct pivot *p)
 {
 	fputs("{\"study\":", out);
@@ -243,7 +261,12 @@ static void json_begin(FILE *out, const struct pivot *p)
 			fputc(',', out);
 		rep_json_str(out, p->levels[l]);
 	}
-	fputs("],\"memory\":{", out);
+	fputs("],\"level_flags\":{", out);
+	for (size_t l = 0; l < p->nlevels; l++) {
+		json_level_key(out, p, l);
+		rep_json_str(out, p->level_flags[l]);
+	}
+	fputs("},\"memory\":{", out);
 	for (int k = 0; k < PIVOT_NMEM; k++) {
 		fprintf(out, "%s\"%s\":", k ? "," : "", pivot_memory_keys[k]);
 		rep_json_str(out, p->memory[k]);
@@ -258,6 +281,7 @@ static void json_block(FILE *out, const struct pivot *p, const struct pivot_bloc
 	fputs(index ? ",{\"others\":" : "{\"others\":", out);
 	rep_json_str(out, b->others);
 	json_key(out, "others_named", b->others_named);
+	json_key(out, "others_labelled", b->others_labelled);
 	json_key(out, "reference", b->ref_label);
 	fprintf(out, ",\"reference_outside\":%s,\"rows\":[", b->ref_outside ? "true" : "false");
 }
@@ -294,10 +318,7 @@ static void json_row(FILE *out, const struct pivot *p, const struct pivot_block 
 	json_cell(out, &r->ref);
 	fputs(",\"cells\":{", out);
 	for (size_t l = 0; l < p->nlevels; l++) {
-		if (l)
-			fputc(',', out);
-		rep_json_str(out, p->levels[l]);
-		fputc(':', out);
+		json_level_key(out, p, l);
 		json_cell(out, &r->cells[l]);
 	}
 	fputs("}}", out);

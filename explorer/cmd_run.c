@@ -43,7 +43,8 @@ static const struct option_spec run_options[] = {
 	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
-	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
+	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL,
+	 "no progress lines (lines that state results, as repeat = stable's end and a shard's share of the judging, still print)"},
 	{"source", 0, OPT_LIST, &opt.study.sources, "NAME=SPEC",
 	 "build workload NAME from SPEC (e.g. local:/path) instead of its recipe's source, or with NAME.EXTRA=SPEC its recipe's source.EXTRA (webservice.sqlite=local:/src/sqlite); repeatable"},
 	{NULL},
@@ -163,7 +164,7 @@ int cmd_run(int argc, char **argv)
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .pin = opt.study.pin, .dry_run = opt.dry_run, .shard_n = 1,
 		.meters = opt.meters, .metric = opt.metric,
-		.ev = {.say = progress_say_line, .build_done = progress_build,
+		.ev = {.say = progress_say_line, .result = progress_result_line, .build_done = progress_build,
 		       .run_done = progress_run, .user = &builds_started,
 		       .log = opt.quiet ? NULL : stderr},
 	};

@@ -50,8 +50,9 @@ static const struct option_spec slurm_options[] = {
 	{"run-args", 0, OPT_STRING, &opt.run_args, "\"ARGS\"",
 	 "more options for every flagscope run, e.g. \"--repeat 10\""},
 	{"source", 0, OPT_LIST, &opt.sources, "NAME=SPEC",
-	 "build workload NAME from SPEC in every shard, as flagscope run --source (checked here; a "
-	 "relative local: path made absolute); repeatable"},
+	 "build workload NAME from SPEC (or with NAME.EXTRA=SPEC its recipe's source.EXTRA) in every "
+	 "shard, as flagscope run --source (checked here as run checks it; a relative local: path made "
+	 "absolute); repeatable"},
 	{"submit", 0, OPT_FLAG, &opt.submit, NULL, "submit both jobs with sbatch and print their ids"},
 	{NULL},
 };
@@ -232,6 +233,24 @@ static int submit(const struct job *j)
 	return rc ? 1 : 0;
 }
 
+/* The source --source NAME overrode in r, as the plan resolved it: its
+ * main source when NAME is r's name, with extra set its source.EXTRA when
+ * NAME is r.EXTRA; NULL when NAME is neither. */
+static const char *resolved_source(const struct recipe *r, const char *name, size_t len,
+				   int extra)
+{
+	size_t n = strlen(r->name);
+	if (!extra)
+		return n == len && !strncmp(r->name, name, len) ? r->source : NULL;
+	if (n >= len || strncmp(r->name, name, n) || name[n] != '.')
+		return NULL;
+	for (size_t i = 0; i < r->nextra; i++)
+		if (strlen(r->extra[i].name) == len - n - 1 &&
+		    !strncmp(r->extra[i].name, name + n + 1, len - n - 1))
+			return r->extra[i].spec;
+	return NULL;
+}
+
 /* --source NAME=SPEC as the plan resolved it (a relative local: path is
  * the current folder's, which a shard's may not be) */
 static void shard_sources(const struct study_plan *p, struct strlist *out)
@@ -239,11 +258,14 @@ static void shard_sources(const struct study_plan *p, struct strlist *out)
 	for (size_t i = 0; i < opt.sources.n; i++) {
 		const char *arg = opt.sources.v[i];
 		size_t len = strcspn(arg, "=");
-		for (size_t w = 0; w < p->nworkloads; w++) {
-			const struct recipe *r = &p->workloads[w].recipe;
-			if (strlen(r->name) == len && !strncmp(r->name, arg, len))
-				sl_push_owned(out, xasprintf("%s=%s", r->name, r->source));
-		}
+		const char *spec = NULL;
+		/* a workload whose own name has a dot is taken whole first, as
+		 * run takes it */
+		for (int extra = 0; extra < 2 && !spec; extra++)
+			for (size_t w = 0; w < p->nworkloads && !spec; w++)
+				spec = resolved_source(&p->workloads[w].recipe, arg, len, extra);
+		if (spec)
+			sl_push_owned(out, xasprintf("%.*s=%s", (int)len, arg, spec));
 	}
 }
 

@@ -109,6 +109,13 @@ void progress_say_line(const char *line, void *user)
 	progress_say("%s", line);
 }
 
+void progress_result_line(const char *line, void *user)
+{
+	(void)user;
+	clear_status();
+	fprintf(stderr, "flagscope: %s\n", line);
+}
+
 void progress_build(const struct build *b, size_t done, size_t total, void *started)
 {
 	char eta[64];

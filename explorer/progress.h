@@ -36,6 +36,9 @@ void progress_eta(char *buf, unsigned long n, double elapsed, long done, long to
  * to keep; a build done (started: a double *, when the builds started);
  * a run done. */
 void progress_say_line(const char *line, void *user);
+/* A line that states a result: printed like a line to keep, also when
+ * quiet (-q hides progress, never results). */
+void progress_result_line(const char *line, void *user);
 void progress_build(const struct build *b, size_t done, size_t total, void *started);
 void progress_run(const struct pipeline_run_event *e, void *user);
 

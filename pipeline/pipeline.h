@@ -96,6 +96,9 @@ struct pipeline_run_event {
 /* What a user may want to see; any callback may be NULL. */
 struct pipeline_events {
 	void (*say)(const char *line, void *user);         /* a line to keep */
+	/* a line that states a result (repeat = stable's end, a shard's
+	 * share of the judging): shown with -q too; NULL: through say */
+	void (*result)(const char *line, void *user);
 	build_progress_fn build_done;                      /* user: events.user */
 	void (*run_done)(const struct pipeline_run_event *e, void *user);
 	void *user;

@@ -10,6 +10,10 @@
 /* A line to keep, through o->ev.say (nothing when it is NULL). */
 void pipeline_say(const struct pipeline_options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A line that states a result, through o->ev.result (o->ev.say when it
+ * is NULL). */
+void pipeline_say_result(const struct pipeline_options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Check one store write (rc from a store_put_*): on failure remember the
  * first cause and stop the study.  Returns rc.  Callers on worker threads

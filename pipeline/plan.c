@@ -12,19 +12,29 @@
 #include "harness/sysroot.h"
 #include "pipeline/pipeline_internal.h"
 
+static void say_to(void (*to)(const char *, void *), void *user, const char *fmt, va_list ap)
+{
+	char *line = NULL;
+	if (!to || vasprintf(&line, fmt, ap) < 0)
+		return;
+	to(line, user);
+	free(line);
+}
+
 void pipeline_say(const struct pipeline_options *o, const char *fmt, ...)
 {
-	if (!o->ev.say)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	char *line = NULL;
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
+	say_to(o->ev.say, o->ev.user, fmt, ap);
 	va_end(ap);
-	if (line)
-		o->ev.say(line, o->ev.user);
-	free(line);
+}
+
+void pipeline_say_result(const struct pipeline_options *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say_to(o->ev.result ? o->ev.result : o->ev.say, o->ev.user, fmt, ap);
+	va_end(ap);
 }
 
 int study_plan_init(struct study_plan *p, struct study *study, const struct strlist *source_args,

@@ -405,19 +405,21 @@ static void stable_say(struct pipeline *pl, const char *why, int rep, const stru
 	const struct study_plan *p = pl->plan;
 	char *in = p->shard_n > 1 ? xasprintf(" within shard %d/%d", p->shard_i, p->shard_n)
 				  : xstrdup("");
+	const struct pipeline_options *o = pl->opt;
 	if (n->fragile)
-		pipeline_say(pl->opt, "repeat = stable: %zu verdict(s)%s not settled after %d rounds (%s)",
-			     n->fragile, in, rep, why);
+		pipeline_say_result(o, "repeat = stable: %zu verdict(s)%s not settled after %d rounds (%s)",
+				    n->fragile, in, rep, why);
 	else if (!n->verdicts)
-		pipeline_say(pl->opt, "repeat = stable: no verdict to judge%s: stopped after %d rounds",
-			     in, rep);
+		pipeline_say_result(o, "repeat = stable: no verdict to judge%s: stopped after %d rounds",
+				    in, rep);
 	else
-		pipeline_say(pl->opt, "repeat = stable: every verdict%s settled after %d rounds", in, rep);
+		pipeline_say_result(o, "repeat = stable: every verdict%s settled after %d rounds", in,
+				    rep);
 	if (p->shard_n > 1)
-		pipeline_say(pl->opt, "repeat = stable: shard %d/%d judged settledness among its own "
-				      "samples only (%zu configuration(s) measured here could not be "
-				      "judged in it); flagscope report on the merged database judges "
-				      "every verdict", p->shard_i, p->shard_n, n->unjudged);
+		pipeline_say_result(o, "repeat = stable: shard %d/%d judged settledness among its own "
+				       "samples only (%zu configuration(s) measured here could not be "
+				       "judged in it); flagscope report on the merged database judges "
+				       "every verdict", p->shard_i, p->shard_n, n->unjudged);
 	free(in);
 }
 

@@ -6,8 +6,10 @@
 # (facts level.NAME = AXIS) and the pivot reads them.
 # Expect: every batch pivots on flagscope-search (levels base and its
 # candidates, reference base, one block opt=O2) and on the user's axis opt
-# (one block per candidate), also with the study file gone; an axis
-# neither has is refused in one line that names the batch's axes.
+# (one block per candidate), also with the study file gone; a candidate's
+# column (and block) is labelled with the flags it adds to -O2, as its
+# configuration was built, beside its hash name; an axis neither has is
+# refused in one line that names the batch's axes.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_pivot_search
 
@@ -29,9 +31,19 @@ batches=$(python3 -c "import sqlite3;print(' '.join(n for (n,) in sqlite3.connec
 
 check() { # batch json-file axis
 	python3 - "$@" <<'P'
-import json, sys
+import json, sqlite3, sys
 batch, path, axis = sys.argv[1:]
 p = json.load(open(path))
+# a level's flags: what its configuration's CFLAGS add to the baseline's -O2
+built = {l.split()[1]: c.split()[1:] for l, c in sqlite3.connect("ps.db").execute(
+    "select label, cflags from configs where study = ?", (batch,))}
+assert len(built) >= 2 and built["base"] == [], built
+for level, flags in built.items():
+    if axis == "flagscope-search":
+        assert p["level_flags"][level] == " ".join(flags), (level, flags, p["level_flags"])
+    else:
+        want = f"flagscope-search={level}" + (f" ({' '.join(flags)})" if level.startswith("c") else "")
+        assert any(b["others_labelled"] == want for b in p["blocks"]), (want, p["blocks"])
 assert p["study"] == batch and p["axis"] == axis, (p["study"], p["axis"])
 assert p["levels_from"] == "database", p["levels_from"]
 if axis == "flagscope-search":
@@ -57,7 +69,14 @@ fs report --db ps.db --pivot flagscope-search --format json > latest.json || fai
 latest=$(python3 -c "import json;print(json.load(open('latest.json'))['study'])")
 case " $batches " in *" $latest "*) ;; *) fail "pivot without --study: study '$latest' is no batch" ;; esac
 check "$latest" latest.json flagscope-search || fail "latest: $(head -c 400 latest.json)"
-echo "ok 1 - $n search batches pivot on flagscope-search, with --study or without"
+labelled=0
+for b in $batches; do
+	fs report --db ps.db --study "$b" --pivot flagscope-search > "$b.txt" || fail "$b: table"
+	# a hash-named candidate's column: "c<hash> (<its flags>)"
+	! grep -Eq '^time \(s\) .* c[0-9a-f]{12} \(-f[a-z-]+\)' "$b.txt" || labelled=$((labelled + 1))
+done
+[ "$labelled" -ge 1 ] || fail "no table labels a candidate column with its flags: $(cat ./*.txt)"
+echo "ok 1 - $n search batches pivot on flagscope-search, with --study or without; $labelled table(s) name candidates' flags"
 
 b=${batches%% *}
 mv ps.study ps.study.gone

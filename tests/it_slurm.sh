@@ -13,7 +13,8 @@
 #  4. flagscope slurm writes a job array 0..N-1, a merge job and submit.sh
 #     that sh parses; bad --partition / --shards / --source values are
 #     refused; --source NAME=SPEC reaches the shards' flagscope run (array
-#     task 0 run here by sh: its database says where tiny's source came from)
+#     task 0 run here by sh: its database says where tiny's source came from),
+#     an extra source's too (W.EXTRA=SPEC); a bad kind gets run's one line
 #  5. with `flagscope run --shard`: the study through Slurm (--submit, 4
 #     shards, the merge job after them) gives the unsharded run's runs and
 #     configurations; without --shard in `flagscope run --help` this part
@@ -155,6 +156,26 @@ grep -q -- " --source 'tiny=local:$T/tinysrc'" "$T/j2/three.array.sbatch" ||
 fact=$(python3 -c "import sqlite3;print(sqlite3.connect('$T/j2/shard-0.db').execute(\"select value from facts where key='source.tiny'\").fetchone()[0])")
 [ "$fact" = "local:$T/tinysrc (from --source; the recipe's: bundled)" ] || fail "shard 0's source of tiny: $fact"
 echo "ok 4b - slurm --source reaches the shards (shard 0 run here built tiny from $T/tinysrc)"
+
+# 4c. a bad kind or form: run's one line, exit 2, nothing written; an
+# extra source's override (W.EXTRA=SPEC) reaches the shards too
+for spec in tiny=bad:/x tiny=git:nourl tiny=url:file:///x; do
+	set +e
+	fs run three.study --db "$T/none.db" -n --source "$spec" >/dev/null 2>run.err
+	fs slurm three.study --shards 2 --dir "$T/j3" --source "$spec" >/dev/null 2>slurm.err
+	rc=$?
+	set -e
+	[ $rc = 2 ] && [ ! -e "$T/j3" ] || fail "slurm --source $spec: exit $rc, $(ls "$T/j3" 2>&1)"
+	[ "$(wc -l <slurm.err)" = 1 ] && cmp -s run.err slurm.err ||
+		fail "slurm --source $spec: '$(cat slurm.err)', run says '$(cat run.err)'"
+done
+mkdir -p xs/workloads othersrc && cp -r home/workloads/tiny xs/workloads/tinyx
+sed -i "s|^source = bundled|source = bundled\nsource.x = local:$T/tinysrc|" xs/workloads/tinyx/recipe.ini
+printf '[study]\nname = xs\nworkloads = tinyx\nrepeat = 1\n[axis opt]\nO2 = -O2\n' >xs/xs.study
+fs slurm xs/xs.study --shards 2 --dir "$T/j4" --source tinyx.x=local:othersrc >/dev/null
+grep -q -- " --source 'tinyx.x=local:$T/othersrc'" "$T/j4/xs.array.sbatch" ||
+	fail "an extra source's --source not passed on: $(grep ' run ' "$T/j4/xs.array.sbatch")"
+echo "ok 4c - slurm refuses a bad --source kind as run does; W.EXTRA=SPEC reaches the shards"
 
 # 5
 fs run --help >run-help.txt

@@ -132,7 +132,8 @@ O1 = -O1 -DPLANT_SLOW
 S
 "$FLAGSCOPE_BIN" run kill.study --db kill.db -q > /dev/null 2>&1 &
 pid=$!
-for i in $(seq 1 200); do
+# up to 2 min: two builds and a warm-up under ASan on a loaded machine
+for i in $(seq 1 1200); do
 	n=$(python3 -c "import sqlite3;print(sqlite3.connect('kill.db').execute(\"select count(*) from runs where rep>=2\").fetchone()[0])" 2>/dev/null || echo 0)
 	[ "$n" -ge 3 ] && break
 	sleep 0.1
@@ -144,7 +145,13 @@ before=$(python3 -c "import sqlite3;print(sqlite3.connect('kill.db').execute('se
 # a second run on the same database while one is going is refused
 "$FLAGSCOPE_BIN" run kill.study --db kill.db -q > /dev/null 2>&1 &
 pid=$!
-sleep 0.5
+# until it holds the lock (its pid in the lock file; the killed run's is
+# another): a fixed sleep lost the race to a slow start on a loaded machine
+for i in $(seq 1 600); do
+	[ "$(cat kill.db.lock 2>/dev/null)" = "$pid" ] && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
 set +e; fs run kill.study --db kill.db -q > /dev/null 2> busy.err; rc=$?; set -e
 kill -9 $pid; wait $pid 2>/dev/null || true
 [ "$rc" = 2 ] && grep -q "in use by another flagscope" busy.err || fail "concurrent run: rc $rc: $(cat busy.err)"

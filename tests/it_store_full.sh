@@ -90,7 +90,7 @@ open("locked.held", "w").close()
 time.sleep(25)
 P
 holder=$!
-for i in $(seq 1 100); do [ -e locked.held ] && break; sleep 0.1; done
+for i in $(seq 1 600); do [ -e locked.held ] && break; sleep 0.1; done # python may start slowly
 set +e
 fs run full.study --db locked.db -q > /dev/null 2> locked.err
 rc=$?

@@ -9,7 +9,8 @@
 #     the same as JSON's keys of that configuration, and settled is 0 on
 #     exactly the rows of the configurations the text lists as not settled;
 #  3. a repeat = stable study in two shards: each shard says once that it
-#     judged settledness within itself only; after merge the report judges
+#     judged settledness within itself only (also under -q: a result, not
+#     progress); after merge the report judges
 #     every verdict over the merged samples (every ranked configuration but
 #     the first has a verdict, its run count is the merged one, and a
 #     configuration measured in one shard is compared with one of the
@@ -88,7 +89,8 @@ echo "ok 2 - report --format csv: versus, p_change, settled agree with JSON and 
 # 3. shards judge themselves; the merged report judges everything
 study sharded $'max_repeat = 8'
 JITTER_SEED=11 fs run sharded.study --shard 0/2 --db sh0.db > /dev/null 2> sh0.err
-JITTER_SEED=12 fs run sharded.study --shard 1/2 --db sh1.db > /dev/null 2> sh1.err
+# -q hides progress, not these results (the Slurm scripts run shards with -q)
+JITTER_SEED=12 fs run sharded.study --shard 1/2 --db sh1.db -q > /dev/null 2> sh1.err
 for s in 0 1; do
 	n=$(grep -c "repeat = stable: shard $s/2 judged settledness among its own samples only" "sh$s.err" || true)
 	[ "$n" = 1 ] || fail "shard $s/2 says $n times that it judged within the shard: $(cat "sh$s.err")"

@@ -5,7 +5,9 @@
 # build (that is slow_webservice).  About 40 s.  Expected: PASS, with
 #   1. rate finding: with R = 200, max_tps within [0.8 R, 1.15 R] (steps
 #      x1.25 then 3 bisection steps; a 1 s step at up to ~8% over R queues
-#      too few connections to break a 50 ms p99, hence the upper margin);
+#      too few connections to break a 50 ms p99, hence the upper margin;
+#      above a load of 4 per core the lower bound is not asserted: SKIP
+#      with the numbers, as the time bound of 4);
 #   2. a fixed load of 300 requests: all ok, tps and p99 printed, exit 0;
 #   3. teardown, checked by process group (pgid printed by webload) and by
 #      scanning /proc for this test's servers, after
@@ -17,7 +19,7 @@
 #   4. through `flagscope run`: a workload whose runs drive limitsrv with
 #      a crashing client and a crashing server is recorded as outcomes
 #      (crashed, run_failed), the healthy run ok, no server left behind,
-#      and the study ends well inside its time bound.
+#      and the study ends well inside its time bound (120 s).
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_webload
 W=$FLAGSCOPE_SRC/workloads/webservice
@@ -46,8 +48,16 @@ R=200
 ./webload --server "P=exec $srv P $R" --rate-find --rate-start 50 --rate-factor 1.25 \
 	--p99-max 50 --concurrency 64 --seconds 60 / >rate.out 2>rate.err || fail "rate: $(tail -3 rate.err)"
 found=$(sed -n 's/^max_tps: //p' rate.err)
-awk -v f="$found" -v r=$R 'BEGIN { exit !(f >= 0.8 * r && f <= 1.15 * r) }' ||
-	fail "rate: max_tps $found is not within [0.8, 1.15] x $R: $(grep step: rate.err)"
+# above the server's limit is wrong on any machine; below 0.8 x the limit
+# a loaded machine's client misses the p99 by itself
+awk -v f="$found" -v r=$R 'BEGIN { exit !(f > 0 && f <= 1.15 * r) }' ||
+	fail "rate: max_tps $found is above 1.15 x $R: $(grep step: rate.err)"
+if too_loaded; then
+	echo "SKIP (rate's lower bound): $load_said, above 4 per core: max_tps $found, not held to >= 0.8 x $R"
+else
+	awk -v f="$found" -v r=$R 'BEGIN { exit !(f >= 0.8 * r) }' ||
+		fail "rate: max_tps $found is below 0.8 x $R ($load_said): $(grep step: rate.err)"
+fi
 grep -q 'did not hold' rate.err || fail "rate: no step failed: $(cat rate.err)"
 echo "ok: rate finding: max_tps $found for a server limited to $R/s"
 no_server_left rate rate.err
@@ -143,7 +153,12 @@ rc=$?
 set -e
 t=$(($(date +%s) - t0))
 [ "$rc" != 124 ] || fail "flagscope run hung (killed after 300 s)"
-[ $t -lt 120 ] || fail "flagscope run took $t s"
+# a run that hangs to its timeout is timed_out below, on any machine
+if too_loaded; then
+	echo "SKIP (time bound): $load_said, above 4 per core: flagscope run took $t s, not held to < 120 s"
+else
+	[ $t -lt 120 ] || fail "flagscope run took $t s ($load_said)"
+fi
 got=$(python3 - c.db <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])

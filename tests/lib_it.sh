@@ -6,7 +6,7 @@
 # Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
 # local_recipe_or_skip, scratch, sql,
 # out_has, out_head, tiny_study, gcc_study, second_config, pair_study,
-# small_recipe, run_study_or_skip, pair_ok.
+# small_recipe, run_study_or_skip, pair_ok, too_loaded.
 
 fs() { "$FLAGSCOPE_BIN" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -85,6 +85,19 @@ out_head() {
 	out=$("$@") || rc=$?
 	[ -z "$out" ] || head -n "$n" <<<"$out"
 	return $rc
+}
+
+# too_loaded [PER_CORE]: succeeds when the 1-minute load average is above
+# PER_CORE (default 4) per core, the house rule's limit for asserting a
+# speed or a timing (say SKIP with the numbers instead); $load_said is
+# "load average L on N cores" either way.  Call it right after the
+# measurement: the average covers the minute before.
+too_loaded() {
+	local per=${1:-4} l n
+	l=$(cut -d' ' -f1 /proc/loadavg)
+	n=$(nproc)
+	load_said="load average $l on $n cores"
+	awk -v l="$l" -v n="$n" -v p="$per" 'BEGIN { exit !(l > p * n) }'
 }
 
 # second_config: sets $second to "v3 static" (gcc -O3 -march=x86-64-v3,

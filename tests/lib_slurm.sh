@@ -51,12 +51,13 @@ NodeName=$H NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=debug Nodes=$H Default=YES MaxTime=INFINITE State=UP
 CONF
 	export SLURM_CONF=$S/slurm.conf
-	for i in $(seq 50); do [ -S "$S/munge/sock" ] && break; sleep 0.1; done
+	# waits of a minute or two at most: a loaded machine starts them slowly
+	for i in $(seq 600); do [ -S "$S/munge/sock" ] && break; sleep 0.1; done
 	slurmctld -D -i -f "$SLURM_CONF" >"$S/log/slurmctld.out" 2>&1 &
 	SLURM_PIDS+=($!)
 	slurmd -D -N "$H" -f "$SLURM_CONF" >"$S/log/slurmd.out" 2>&1 &
 	SLURM_PIDS+=($!)
-	for i in $(seq 300); do
+	for i in $(seq 1200); do
 		[ "$(sinfo -h -o %t 2>/dev/null)" = idle ] && return 0
 		sleep 0.1
 	done

@@ -56,7 +56,7 @@ CONF
 	/usr/sbin/sshd -D -e -f "$d/sshd_config" 2>>"$d/sshd.log" &
 	SSHD_PID[$name]=$!
 	SSHD_PORT[$name]=$port
-	for i in $(seq 100); do
+	for i in $(seq 600); do # a minute at most: a loaded machine starts it slowly
 		grep -q "Server listening" "$d/sshd.log" && break
 		sleep 0.1
 	done

@@ -264,7 +264,8 @@ static pid_t http_start(const char *dir, int port)
 		       "--directory", dir, (char *)NULL);
 		_exit(127);
 	}
-	for (int i = 0; pid > 0 && i < 100; i++) { /* at most 10 s */
+	/* at most a minute: python starts slowly on a loaded machine */
+	for (int i = 0; pid > 0 && i < 600; i++) {
 		if (port_open(port))
 			return pid;
 		int status;

@@ -352,6 +352,54 @@ static void check_selectors(struct store *st)
 	sb_release(&err);
 }
 
+/* A search batch's shape: hash-named candidates beside "base"; two share
+ * a flag, and a level its flags only repeat (O3) */
+static void check_search_labels(const char *dir)
+{
+	static const struct plant batch[] = {
+		{"O2 base", 1.0, 1000, 500, 50, 0},
+		{"O2 c1a2b3c4d5e6", 0.9, 1000, 500, 50, 0},
+		{"O2 c6e5d4c3b2a1", 0.8, 1000, 500, 50, 0},
+		{"O2 O3", 0.7, 1000, 500, 50, 0},
+	};
+	const char *labels[] = {"O2 base", "O2 c1a2b3c4d5e6", "O2 c6e5d4c3b2a1", "O2 O3"};
+	const char *cflags[] = {"-O2", "-O2 -funroll-loops", "-O2 -funroll-loops -fno-tree-vrp",
+				"-O2 -O3"};
+	struct store st;
+	synth_open(&st, dir, "batch.db", "b", "time", labels, cflags, ARRAY_SIZE(labels));
+	store_put_fact(&st, "b", "level.O2", "opt");
+	for (size_t i = 0; i < ARRAY_SIZE(labels); i++) {
+		char *key = xasprintf("level.%s", labels[i] + 3);
+		store_put_fact(&st, "b", key, "flagscope-search");
+		free(key);
+		put_item(&st, "b", &batch[i], "", 1, "time");
+	}
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(&st, "b", "flagscope-search", NULL, NULL, &p, &err), "%s",
+		sb_str(&err));
+	const char *flags[] = {"", "-funroll-loops", "-funroll-loops -fno-tree-vrp", "-O3"};
+	const char *shown[] = {"base", "c1a2b3c4d5e6 (-funroll-loops)",
+			       "c6e5d4c3b2a1 (-funroll-loops -fno-tree-vrp)", "O3"};
+	for (size_t l = 0; l < p.nlevels && l < ARRAY_SIZE(flags); l++)
+		T_CHECK(!strcmp(p.level_flags[l], flags[l]) && !strcmp(p.level_labels[l], shown[l]),
+			"level %s: flags '%s', label '%s'", p.levels[l], p.level_flags[l],
+			p.level_labels[l]);
+	T_CHECK(p.nlevels == 4 && p.nblocks == 1 && !strcmp(p.blocks[0].others_labelled, "opt=O2"),
+		"one block opt=O2, got %zu levels %zu blocks", p.nlevels, p.nblocks);
+	pivot_release(&p);
+	T_CHECK(!pivot_compute(&st, "b", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(p.nblocks == 4 && !strcmp(p.blocks[2].others_labelled,
+					   "flagscope-search=c6e5d4c3b2a1 (-funroll-loops -fno-tree-vrp)") &&
+			!strcmp(p.blocks[3].others_labelled, "flagscope-search=O3"),
+		"blocks labelled with their flags: '%s', '%s'",
+		p.nblocks == 4 ? p.blocks[2].others_labelled : "?",
+		p.nblocks == 4 ? p.blocks[3].others_labelled : "?");
+	pivot_release(&p);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot");
@@ -362,6 +410,7 @@ int main(void)
 	check_other_axes(&st, study);
 	store_close(&st);
 	check_outside_reference(dir);
+	check_search_labels(dir);
 	free(study);
 	free(dir);
 	return test_summary("test_pivot");

@@ -550,7 +550,11 @@ static int mode_options(void)
 	       one, two);
 	T_CHECK(ok1 && one >= 6.0, "per_board 1: %.2f s (want one after the other, >= 6), ok %d", one,
 		ok1);
-	T_CHECK(ok2 && two < 5.0, "per_board 2: %.2f s (want both at once, < 5), ok %d", two, ok2);
+	/* side by side: overlapped, the pair saves most of one 3 s run, whatever
+	 * a loaded machine adds to both (a fixed bound of 5 s was the machine's) */
+	T_CHECK(ok2 && two < one - 1.5,
+		"per_board 2: %.2f s against %.2f s one at a time (want both at once, 1.5 s less), ok %d",
+		two, one, ok2);
 	check_helper_cc(prog);
 	runner_ssh_release();
 	free(prog);
