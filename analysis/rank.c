@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/results.h"
+#include "analysis/sequential.h"
 #include "flagsets/study.h"
 
 void rank_options_default(struct rank_options *o)
@@ -776,44 +777,9 @@ const char *ranking_insns_counter(const struct ranking *r)
 double rank_settle_level(const struct ranking *r, const struct rank_config *c)
 {
 	int apart = c->versus >= 0 && c->rank != r->configs[c->versus].rank;
-	return apart ? rank_apart_level(&r->opt, c->versus_runs) : r->opt.settle_level;
-}
-
-/* x with erfc(x) = p, for 0 < p < 1 (erfc falls from 1 at 0) */
-static double erfc_inverse(double p)
-{
-	double lo = 0, hi = 10;
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-		*(erfc(mid) > p ? &lo : &hi) = mid;
-	}
-	return (lo + hi) / 2;
-}
-
-double rank_spent(int rule, double alpha, double t)
-{
-	if (t <= 0)
-		return 0;
-	if (t >= 1)
-		return alpha;
-	if (rule == STABLE_POCOCK)
-		return alpha * log(1 + (M_E - 1) * t);
-	/* 2 - 2 Phi(z / sqrt(t)) with 2 - 2 Phi(z) = alpha; 2 - 2 Phi(x) = erfc(x / sqrt 2) */
-	return erfc(erfc_inverse(alpha) / sqrt(t));
-}
-
-double rank_apart_level(const struct rank_options *o, size_t n)
-{
-	double a = o->settle_level;
-	int max = o->max_repeat, first = max - o->looks + 1;
-	if (o->looks <= 1)
-		return a;
-	if (o->rule == STABLE_BONFERRONI || first < 1)
-		return a / o->looks;
-	/* a look past the last (merged shards) counts as the last */
-	int k = n < 1 ? 1 : n > (size_t)max ? max : (int)n;
-	return rank_spent(o->rule, a, (double)k / max) -
-	       (k > first ? rank_spent(o->rule, a, (double)(k - 1) / max) : 0);
+	const struct rank_options *o = &r->opt;
+	return apart ? seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, c->versus_runs)
+		     : o->settle_level;
 }
 
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c)

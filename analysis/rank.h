@@ -75,18 +75,13 @@
  * Looking after every round and stopping at the first settled look is
  * optional stopping: with one 5% level per look, a true tie at 4% noise
  * was settled "apart" in 5 of 30 studies.  So a verdict that ranks two
- * configurations apart is settled at its look's share of settle_level
- * (alpha spending, the study's stable_rule, the fact "stable_rule"): with
- * the spending function a(t) of the rule (O'Brien-Fleming type, the
- * default: a(t) = 2 - 2 Phi(z_{1-alpha/2} / sqrt(t)); Pocock type:
- * alpha ln(1 + (e - 1) t)), the information fraction t = n / max_repeat
- * of a look at n rounds (n: the pair's versus_runs; the facts
- * "stable_looks" and "stable_max_repeat"), the level is a(t_n) -
- * a(t_{n-1}), and at the study's first look (n = repeat) a(t_n).  The
- * levels of all the looks add up to settle_level (a union bound over the
- * looks: at most that share of studies of a true tie ever settles it
- * "apart" by an unlucky look).  bonferroni: settle_level / looks at every
- * look, also for databases from before the rule was stored.  A tie keeps
+ * configurations apart is settled at its look's share of settle_level:
+ * seq_level (analysis/sequential.h) of the study's stable_rule (the fact
+ * "stable_rule"; O'Brien-Fleming-type alpha spending by default), the
+ * looks it could take ("stable_looks", max_repeat - repeat + 1) and its
+ * cap ("stable_max_repeat"), at n = the pair's versus_runs.  A database
+ * from before the rule was stored keeps Bonferroni (settle_level /
+ * looks), the rule it was measured with.  A tie keeps
  * settle_level (a tie settled too early costs runs, not a wrong order: its
  * region is the tie band, which a real difference leaves).
  * A verdict is settled when p_change <= settle_level (RANK_SETTLE_LEVEL,
@@ -233,13 +228,6 @@ double rank_tie_band(const struct ranking *r);
 /* The level c's verdict is settled at: settle_level, or for a verdict of
  * "apart" its look's share (see "Settled" above). */
 double rank_settle_level(const struct ranking *r, const struct rank_config *c);
-/* The share of level alpha the spending function of rule (STABLE_POCOCK,
- * else the O'Brien-Fleming type) has spent by the information fraction t:
- * 0 at t <= 0, alpha at t >= 1, rising in between. */
-double rank_spent(int rule, double alpha, double t);
-/* The level of an "apart" verdict at the look after n rounds under o's
- * rule, looks and max_repeat; settle_level when o has one look. */
-double rank_apart_level(const struct rank_options *o, size_t n);
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c);
 char *rank_config_fragility(const struct ranking *r, const struct rank_config *c);
 

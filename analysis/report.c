@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analysis/report_internal.h"
+#include "analysis/sequential.h"
 #include "flagsets/study.h"
 
 static const struct report_ops *const formats[] = {
@@ -100,7 +101,7 @@ static void rep_looks_text(struct strbuf *sb, const struct rank_options *o)
 {
 	sb_addf(sb, "\nrepeat = stable looked up to %d times: a verdict that ranks two apart is "
 		    "settled ", o->looks);
-	if (o->rule == STABLE_BONFERRONI || o->max_repeat < o->looks) {
+	if (!seq_spending(o->rule, o->looks, o->max_repeat)) {
 		sb_addf(sb, "once at most %.2g%% of the resamples say otherwise (%g%% / %d).",
 			100 * o->settle_level / o->looks, 100 * o->settle_level, o->looks);
 		return;
@@ -109,8 +110,9 @@ static void rep_looks_text(struct strbuf *sb, const struct rank_options *o)
 	sb_addf(sb, "at its look's share of %g%% (%s alpha spending, stable_rule): once at most "
 		    "%.2g%% of the resamples say otherwise after %d runs, %.2g%% after %d.",
 		100 * o->settle_level, o->rule == STABLE_POCOCK ? "Pocock-type" : "O'Brien-Fleming-type",
-		100 * rank_apart_level(o, (size_t)first), first,
-		100 * rank_apart_level(o, (size_t)o->max_repeat), o->max_repeat);
+		100 * seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, (size_t)first), first,
+		100 * seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, (size_t)o->max_repeat),
+		o->max_repeat);
 }
 
 char *rep_rule_text(const struct ranking *r)
