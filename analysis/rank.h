@@ -77,11 +77,11 @@
  * was settled "apart" in 5 of 30 studies.  So a verdict that ranks two
  * configurations apart is settled at its look's share of settle_level:
  * seq_level (analysis/sequential.h) of the study's stable_rule (the fact
- * "stable_rule"; O'Brien-Fleming-type alpha spending by default), the
+ * "stable_rule"; Bonferroni, settle_level / looks, by default), the
  * looks it could take ("stable_looks", max_repeat - repeat + 1) and its
  * cap ("stable_max_repeat"), at n = the pair's versus_runs.  A database
- * from before the rule was stored keeps Bonferroni (settle_level /
- * looks), the rule it was measured with.  A tie keeps
+ * from before the rule was stored keeps Bonferroni, the rule it was
+ * measured with.  A tie keeps
  * settle_level (a tie settled too early costs runs, not a wrong order: its
  * region is the tie band, which a real difference leaves).
  * A verdict is settled when p_change <= settle_level (RANK_SETTLE_LEVEL,
