@@ -15,7 +15,7 @@ void rank_options_default(struct rank_options *o)
 	*o = (struct rank_options){
 		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
 		.settle_level = RANK_SETTLE_LEVEL, .tie_margin = 0.01, .looks = 1,
-		.rule = STABLE_BONFERRONI,
+		.rule = STABLE_OBRIEN_FLEMING,
 	};
 }
 

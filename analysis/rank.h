@@ -75,9 +75,9 @@
  * Looking after every round and stopping at the first settled look is
  * optional stopping: with one 5% level per look, a true tie at 4% noise
  * was settled "apart" in 5 of 30 studies.  So a verdict that ranks two
- * configurations apart is settled at its look's share of settle_level:
+ * configurations apart is settled at its look's level of settle_level:
  * seq_level (analysis/sequential.h) of the study's stable_rule (the fact
- * "stable_rule"; Bonferroni, settle_level / looks, by default), the
+ * "stable_rule"; O'Brien-Fleming-type alpha spending by default), the
  * looks it could take ("stable_looks", max_repeat - repeat + 1) and its
  * cap ("stable_max_repeat"), at n = the pair's versus_runs.  A database
  * from before the rule was stored keeps Bonferroni, the rule it was

@@ -107,9 +107,9 @@ static void rep_looks_text(struct strbuf *sb, const struct rank_options *o)
 		return;
 	}
 	int first = o->max_repeat - o->looks + 1;
-	sb_addf(sb, "at its look's share of %g%% (%s alpha spending, stable_rule): once at most "
+	sb_addf(sb, "at its look's level of %s alpha spending of %g%% (stable_rule): once at most "
 		    "%.2g%% of the resamples say otherwise after %d runs, %.2g%% after %d.",
-		100 * o->settle_level, o->rule == STABLE_POCOCK ? "Pocock-type" : "O'Brien-Fleming-type",
+		o->rule == STABLE_POCOCK ? "Pocock-type" : "O'Brien-Fleming-type", 100 * o->settle_level,
 		100 * seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, (size_t)first), first,
 		100 * seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, (size_t)o->max_repeat),
 		o->max_repeat);

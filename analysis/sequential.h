@@ -22,7 +22,7 @@
  *                         (Armitage, McPherson and Rowe's recursion).
  *     O'Brien-Fleming type  a(t) = 2 - 2 Phi(z_{1-alpha/2} / sqrt(t)):
  *                           almost nothing early (0.00016% at 5 of 30
- *                           rounds), 3.2% at the last look
+ *                           rounds), 3.1% at the last look
  *     Pocock type           a(t) = alpha ln(1 + (e - 1) t): 0.7% to 1.3%
  *                           at every look
  * (enum stable_rule, flagsets/study.h).  All three keep the chance that a

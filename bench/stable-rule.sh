@@ -18,7 +18,8 @@
 #           in): the study stops at the first n with nothing fragile, so
 #           every rule is judged on the same samples (paired)
 # Prints per way, pair and rule: settled as a tie, settled apart, not
-# settled at 30 rounds, and the rounds of the settled ones (median, range).
+# settled at 30 rounds, the rounds of the settled ones (median, range) and
+# the median rounds of all (a study not settled ran 30).
 # Asserts nothing.
 #
 #   bench/stable-rule.sh [real|replay|both]   (default both)
@@ -97,12 +98,13 @@ for path in sys.argv[1:]:
     v = "unsettled" if d["fragile"] else ("tie" if c["a"]["rank"] == c["b"]["rank"] else "apart")
     print("#", way, pair, rule, seed, v, n)
     got[way, pair, rule].append((v, n))
-print("%-7s %-5s %-15s %5s %6s %10s  %s" % ("way", "pair", "rule", "tie", "apart", "unsettled",
-                                           "rounds of the settled: median (range)"))
+print("%-7s %-5s %-15s %5s %6s %10s  %-22s %s" % (
+    "way", "pair", "rule", "tie", "apart", "unsettled", "rounds of the settled", "rounds of all"))
 for (way, pair, rule), v in sorted(got.items()):
     count = collections.Counter(x for x, _ in v)
     n = sorted(k for x, k in v if x != "unsettled")
     rounds = "%g (%d-%d)" % (statistics.median(n), n[0], n[-1]) if n else "-"
-    print("%-7s %-5s %-15s %5d %6d %10d  %s" % (way, pair, rule, count["tie"], count["apart"],
-                                               count["unsettled"], rounds))
+    print("%-7s %-5s %-15s %5d %6d %10d  %-22s %g" % (
+        way, pair, rule, count["tie"], count["apart"], count["unsettled"], rounds,
+        statistics.median(k for _, k in v)))
 P

@@ -715,7 +715,7 @@ void study_init(struct study *s, const char *path)
 	s->max_repeat = 30;
 	s->target = 0.01;
 	s->tie_margin = 0.01;
-	s->stable_rule = STABLE_BONFERRONI;
+	s->stable_rule = STABLE_OBRIEN_FLEMING;
 	s->max_seconds = 300;
 	s->warmup = 1;
 	s->isolate_load = 0.5;

@@ -100,10 +100,10 @@ struct study_source {
 /* How repeat = stable splits its 5% over the looks it may take before
  * calling two configurations apart (analysis/rank.h, "Settled"). */
 enum stable_rule {
-	STABLE_OBRIEN_FLEMING, /* alpha spending, O'Brien-Fleming type */
+	STABLE_OBRIEN_FLEMING, /* alpha spending, O'Brien-Fleming type (default:
+				  settles real differences sooner, README) */
 	STABLE_POCOCK,         /* alpha spending, Pocock type */
-	STABLE_BONFERRONI,     /* 5% / the number of looks at every look (default:
-				  the spending rules did not settle sooner, README) */
+	STABLE_BONFERRONI,     /* 5% / the number of looks at every look */
 };
 /* "obrien-fleming", "pocock", "bonferroni" */
 const char *stable_rule_name(int rule);

@@ -33,11 +33,11 @@
 #     tie as "apart" (2 of 16 two-configuration studies here, more with a
 #     third configuration, whatever the margin), so the tie claims must
 #     hold in at least one of four (three) seeds, and c's rank in all.
-#  6. stable_rule: the default (bonferroni) and pocock are stored as the
-#     fact stable_rule with stable_max_repeat, and the report's rule text
-#     names the level (5% / 26; pocock: the spending and its first and
-#     last look's level); a rule it does not know is refused in one line
-#     naming the three.
+#  6. stable_rule: the default (obrien-fleming) and pocock are stored as
+#     the fact stable_rule with stable_max_repeat, and the report's rule
+#     text names the spending and its first and last look's level
+#     (bonferroni: 5% / 26); a rule it does not know is refused in one
+#     line naming the three.
 # About 30 s on 2 cores (jitter sleeps 10-13 ms a run).
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_verdicts
@@ -223,13 +223,13 @@ done
 echo "ok 5 - a true tie: to the cap under the default margin ($capped of 4), settled under tie_margin = 5% ($settled of 3)"
 
 # 6. stable_rule
-grep -q "^repeat = stable looked up to 26 times: a verdict that ranks two apart is settled once at most 0.19% of the resamples say otherwise (5% / 26).$" tie5-31.txt ||
+grep -q "^repeat = stable looked up to 26 times: a verdict that ranks two apart is settled at its look's level of O'Brien-Fleming-type alpha spending of 5% (stable_rule): once at most 0.00016% of the resamples say otherwise after 5 runs, 3.1% after 30.$" tie5-31.txt ||
 	fail "the default rule's text: $(grep "^repeat = stable" tie5-31.txt)"
 jitter_study pocock $'stable_rule = pocock\nmax_repeat = 8' "a = -O2 -DFACTOR=100" "b = -O2 -DFACTOR=130"
 JITTER_SEED=51 fs run pocock.study --db pocock.db -q > pocock.txt 2> /dev/null
-grep -q "^repeat = stable looked up to 4 times: a verdict that ranks two apart is settled at its look's share of 5% (Pocock-type alpha spending, stable_rule): once at most [0-9.]*% of the resamples say otherwise after 5 runs, [0-9.]*% after 8.$" pocock.txt ||
+grep -q "^repeat = stable looked up to 4 times: a verdict that ranks two apart is settled at its look's level of Pocock-type alpha spending of 5% (stable_rule): once at most [0-9.]*% of the resamples say otherwise after 5 runs, [0-9.]*% after 8.$" pocock.txt ||
 	fail "pocock's rule text: $(grep "^repeat = stable" pocock.txt)"
-[ "$(sql tie5-31.db "select value from facts where key = 'stable_rule'")" = bonferroni ] &&
+[ "$(sql tie5-31.db "select value from facts where key = 'stable_rule'")" = obrien-fleming ] &&
 	[ "$(sql pocock.db "select group_concat(value, ' ') from (select value from facts where key in ('stable_rule', 'stable_max_repeat', 'stable_looks') order by key)")" = "4 8 pocock" ] ||
 	fail "the stored rules: $(sql pocock.db "select key, value from facts where key like 'stable_%'")"
 jitter_study sidak "stable_rule = sidak" "a = -O2"

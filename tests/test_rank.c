@@ -614,7 +614,7 @@ static size_t fragile_rule(const char *dir, double b_mu, double sd, size_t n, in
 	T_CHECK((count(text, "not settled after") == k) && (count(json, "\"fragile\"") == 1),
 		"the reports list %zu fragile verdict(s):\n%s\n%s", k, text, json);
 	if (looks > 1)
-		T_CHECK(strstr(text, rule ? "a verdict that ranks two apart is settled at its look's share of 5% (O'Brien-Fleming-type alpha spending"
+		T_CHECK(strstr(text, rule ? "a verdict that ranks two apart is settled at its look's level of O'Brien-Fleming-type alpha spending of 5%"
 					  : "a verdict that ranks two apart is settled once at most 0.19% of the"),
 			"the rule text names the level of %d looks (%s):\n%s", looks,
 			rule ? rule : "bonferroni", text);
@@ -666,7 +666,7 @@ static void test_settled(const char *dir)
 		line);
 	free(line);
 	/* alpha spending: a clear difference settles at the look after 20
-	 * runs; a 4% one at 3% noise is not after 10 (its share is 0.03%) */
+	 * runs; a 4% one at 3% noise is not after 10 (its level is 0.06%) */
 	T_CHECK(fragile_rule(dir, 0.9, 0.01, 20, 0, 26, "obrien-fleming", &line) == 0,
 		"10%% at 1%%, spending: %s", line);
 	free(line);
