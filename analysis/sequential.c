@@ -67,16 +67,22 @@ static double crossing(const struct grid *gr, double u, double dt)
 	return p;
 }
 
-/* The sub-density below u after time dt more; gr is replaced */
+/* The sub-density below u after time dt more; gr is replaced.  The
+ * normal kernel between new point k and old point j depends on k - j
+ * only, so it is computed once per offset. */
 static void advance(struct grid *gr, double u, double dt)
 {
 	size_t n = u > GRID_LOW ? (size_t)((u - GRID_LOW) / GRID_STEP) + 2 : 2;
 	double *g = xcalloc(n, sizeof(*g)), sd = sqrt(dt);
+	double *kernel = xcalloc(n + gr->n, sizeof(*kernel)); /* [k - j + gr->n - 1] */
+	for (size_t m = 0; m < n + gr->n - 1; m++) {
+		double d = (u - gr->top - ((double)m - (double)(gr->n - 1)) * GRID_STEP) / sd;
+		kernel[m] = exp(-d * d / 2) / (sd * sqrt(2 * M_PI));
+	}
 	for (size_t k = 0; k < n; k++)
-		for (size_t j = 0; j < gr->n; j++) {
-			double d = (u - (double)k * GRID_STEP - (gr->top - (double)j * GRID_STEP)) / sd;
-			g[k] += trapezoid_weight(gr, j) * gr->g[j] * exp(-d * d / 2) / (sd * sqrt(2 * M_PI));
-		}
+		for (size_t j = 0; j < gr->n; j++)
+			g[k] += trapezoid_weight(gr, j) * gr->g[j] * kernel[k + gr->n - 1 - j];
+	free(kernel);
 	free(gr->g);
 	*gr = (struct grid){.top = u, .g = g, .n = n};
 }
@@ -86,7 +92,7 @@ static void advance(struct grid *gr, double u, double dt)
 static double next_boundary(const struct grid *gr, double target, double dt)
 {
 	double lo = GRID_LOW, hi = 40;
-	for (int i = 0; i < 60; i++) {
+	for (int i = 0; i < 50; i++) {
 		double mid = (lo + hi) / 2;
 		*(crossing(gr, mid, dt) > target ? &lo : &hi) = mid;
 	}
