@@ -36,8 +36,9 @@
 #  6. stable_rule: the default (obrien-fleming) and pocock are stored as
 #     the fact stable_rule with stable_max_repeat, and the report's rule
 #     text names the spending and its first and last look's level
-#     (bonferroni: 5% / 26); a rule it does not know is refused in one
-#     line naming the three.
+#     (bonferroni: 5% / 26); JSON says the rule, and each verdict's
+#     settle_level decides its settled; a rule it does not know is
+#     refused in one line naming the three.
 # About 30 s on 2 cores (jitter sleeps 10-13 ms a run).
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_verdicts
@@ -238,4 +239,14 @@ fs run sidak.study --dry-run > /dev/null 2> e6.txt; rc=$?
 set -e
 [ "$rc" = 2 ] && [ "$(cat e6.txt)" = "flagscope: sidak.study:8: stable_rule must be obrien-fleming, pocock or bonferroni, not 'sidak'" ] ||
 	fail "an unknown stable_rule: rc $rc, $(cat e6.txt)"
-echo "ok 6 - stable_rule: stored, named in the rule text, an unknown one refused"
+fs report --db pocock.db -f json > pocock.json
+python3 - pocock.json tie5-31.json <<'P'
+import json, sys
+for path, rule in zip(sys.argv[1:], ("pocock", "obrien-fleming")):
+    d = json.load(open(path))
+    assert d["stable_rule"] == rule, (path, d["stable_rule"])
+    for c in d["configs"]:
+        if c["versus"] and c["p_change"] is not None:
+            assert 0 < c["settle_level"] <= 0.05 and c["settled"] == (c["p_change"] <= c["settle_level"]), (path, c)
+P
+echo "ok 6 - stable_rule: stored, named in the rule text and JSON, an unknown one refused"
