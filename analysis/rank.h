@@ -226,7 +226,7 @@ const char *ranking_insns_counter(const struct ranking *r);
  * min_effect. */
 double rank_tie_band(const struct ranking *r);
 /* The level c's verdict is settled at: settle_level, or for a verdict of
- * "apart" its look's share (see "Settled" above). */
+ * "apart" its look's level (see "Settled" above). */
 double rank_settle_level(const struct ranking *r, const struct rank_config *c);
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c);
 char *rank_config_fragility(const struct ranking *r, const struct rank_config *c);

@@ -104,7 +104,7 @@ static int store_study(struct pipeline *pl)
 	char *margin = xasprintf("%.9g", st->tie_margin);
 	rc = rc ? rc : store_put_fact(pl->store, st->name, "tie_margin", margin);
 	free(margin);
-	/* ... and an "apart" verdict at its look's share of the level: the
+	/* ... and an "apart" verdict at its look's level: the
 	 * looks repeat = stable may take, its cap and its rule (rank.h) */
 	char *looks = xasprintf("%d", st->repeat_stable ? st->max_repeat - st->repeat + 1 : 1);
 	char *max = xasprintf("%d", st->max_repeat);
