@@ -25,7 +25,8 @@
 #   bench/stable-rule.sh [real|replay|both]   (default both)
 #   TIE_SEEDS=30 DIFF_SEEDS=30 (the seeds 1..N and 101..100+N)
 #   FLAGSCOPE=build/flagscope
-# About 10 minutes on 2 cores with the defaults.
+# About 20 minutes on 2 cores shared with other work, with the defaults
+# (each study is a few seconds; the replay makes 26 reports per rule).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
