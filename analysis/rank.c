@@ -7,12 +7,15 @@
 #include <string.h>
 
 #include "analysis/results.h"
+#include "analysis/sequential.h"
+#include "flagsets/study.h"
 
 void rank_options_default(struct rank_options *o)
 {
 	*o = (struct rank_options){
 		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
 		.settle_level = RANK_SETTLE_LEVEL, .tie_margin = 0.01, .looks = 1,
+		.rule = STABLE_OBRIEN_FLEMING,
 	};
 }
 
@@ -35,18 +38,42 @@ static char *col_text(sqlite3_stmt *s, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
-/* A fact the study stored as a number; 0 when it has none. */
-static double fact_number(struct store *st, const char *study, const char *key)
+/* A fact the study stored (heap), or NULL. */
+static char *fact_text(struct store *st, const char *study, const char *key)
 {
 	sqlite3_stmt *s = NULL;
-	double v = 0;
+	char *v = NULL;
 	sqlite3_prepare_v2(st->db, "SELECT value FROM facts WHERE study=? AND key=?", -1, &s, NULL);
 	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_double(s, 0);
+		v = col_text(s, 0);
 	sqlite3_finalize(s);
 	return v;
+}
+
+/* A fact the study stored as a number; 0 when it has none. */
+static double fact_number(struct store *st, const char *study, const char *key)
+{
+	char *t = fact_text(st, study, key);
+	double v = t ? strtod(t, NULL) : 0;
+	free(t);
+	return v;
+}
+
+/* How repeat = stable looked (rank.h, "Settled"); a database from before
+ * the rule was stored was judged by bonferroni. */
+static void load_looks(struct store *st, struct ranking *r)
+{
+	double v = fact_number(st, r->study, "stable_looks");
+	if (v > 1)
+		r->opt.looks = (int)v;
+	r->opt.max_repeat = (int)fact_number(st, r->study, "stable_max_repeat");
+	char *rule = fact_text(st, r->study, "stable_rule");
+	r->opt.rule = rule ? stable_rule_parse(rule) : STABLE_BONFERRONI;
+	if (r->opt.rule < 0)
+		r->opt.rule = STABLE_BONFERRONI;
+	free(rule);
 }
 
 static void load_meta(struct store *st, struct ranking *r)
@@ -75,9 +102,7 @@ static void load_meta(struct store *st, struct ranking *r)
 	double v = fact_number(st, r->study, "tie_margin");
 	if (v > 0)
 		r->opt.tie_margin = v;
-	v = fact_number(st, r->study, "stable_looks");
-	if (v > 1)
-		r->opt.looks = (int)v;
+	load_looks(st, r);
 	store_get_machine(st, r->study, &r->machine_keys, &r->machine_values);
 }
 
@@ -752,7 +777,9 @@ const char *ranking_insns_counter(const struct ranking *r)
 double rank_settle_level(const struct ranking *r, const struct rank_config *c)
 {
 	int apart = c->versus >= 0 && c->rank != r->configs[c->versus].rank;
-	return apart && r->opt.looks > 1 ? r->opt.settle_level / r->opt.looks : r->opt.settle_level;
+	const struct rank_options *o = &r->opt;
+	return apart ? seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, c->versus_runs)
+		     : o->settle_level;
 }
 
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c)

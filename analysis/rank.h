@@ -75,10 +75,15 @@
  * Looking after every round and stopping at the first settled look is
  * optional stopping: with one 5% level per look, a true tie at 4% noise
  * was settled "apart" in 5 of 30 studies.  So a verdict that ranks two
- * configurations apart is settled only at settle_level / looks (Bonferroni
- * over the looks the study could take, the fact "stable_looks"); a tie
- * keeps settle_level (a tie settled too early costs runs, not a wrong
- * order: its region is the tie band, which a real difference leaves).
+ * configurations apart is settled at its look's level of settle_level:
+ * seq_level (analysis/sequential.h) of the study's stable_rule (the fact
+ * "stable_rule"; O'Brien-Fleming-type alpha spending by default), the
+ * looks it could take ("stable_looks", max_repeat - repeat + 1) and its
+ * cap ("stable_max_repeat"), at n = the pair's versus_runs.  A database
+ * from before the rule was stored keeps Bonferroni, the rule it was
+ * measured with.  A tie keeps
+ * settle_level (a tie settled too early costs runs, not a wrong order: its
+ * region is the tie band, which a real difference leaves).
  * A verdict is settled when p_change <= settle_level (RANK_SETTLE_LEVEL,
  * 5%); two configurations whose samples are equal on every item
  * (identical binaries sharing one set of runs) are settled as a tie; a
@@ -107,6 +112,9 @@ struct rank_options {
 	int looks;           /* how often the study looked at its verdicts to
 				decide whether to stop (1; repeat = stable: one
 				look per round, max_repeat - repeat + 1) */
+	int max_repeat;      /* repeat = stable's cap: the look at max_repeat
+				rounds has t = 1 (0: not stored) */
+	int rule;            /* enum stable_rule (flagsets/study.h) */
 };
 #define RANK_SETTLE_LEVEL 0.05
 /* alpha 0.05, min_effect 0.01, 2000 resamples, a fixed seed, tie margin
@@ -218,7 +226,7 @@ const char *ranking_insns_counter(const struct ranking *r);
  * min_effect. */
 double rank_tie_band(const struct ranking *r);
 /* The level c's verdict is settled at: settle_level, or for a verdict of
- * "apart" settle_level / looks (see "Settled" above). */
+ * "apart" its look's level (see "Settled" above). */
 double rank_settle_level(const struct ranking *r, const struct rank_config *c);
 int rank_config_fragile(const struct ranking *r, const struct rank_config *c);
 char *rank_config_fragility(const struct ranking *r, const struct rank_config *c);

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "analysis/report_internal.h"
+#include "analysis/sequential.h"
+#include "flagsets/study.h"
 
 static const struct report_ops *const formats[] = {
 	&report_table,
@@ -94,6 +96,25 @@ int rep_any_untested(const struct ranking *r)
 	return 0;
 }
 
+/* repeat = stable's level for "apart" (rank.h "Settled"), one sentence */
+static void rep_looks_text(struct strbuf *sb, const struct rank_options *o)
+{
+	sb_addf(sb, "\nrepeat = stable looked up to %d times: a verdict that ranks two apart is "
+		    "settled ", o->looks);
+	if (!seq_spending(o->rule, o->looks, o->max_repeat)) {
+		sb_addf(sb, "once at most %.2g%% of the resamples say otherwise (%g%% / %d).",
+			100 * o->settle_level / o->looks, 100 * o->settle_level, o->looks);
+		return;
+	}
+	int first = o->max_repeat - o->looks + 1;
+	sb_addf(sb, "at its look's level of %s alpha spending of %g%% (stable_rule): once at most "
+		    "%.2g%% of the resamples say otherwise after %d runs, %.2g%% after %d.",
+		o->rule == STABLE_POCOCK ? "Pocock-type" : "O'Brien-Fleming-type", 100 * o->settle_level,
+		100 * seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, (size_t)first), first,
+		100 * seq_level(o->rule, o->settle_level, o->looks, o->max_repeat, (size_t)o->max_repeat),
+		o->max_repeat);
+}
+
 char *rep_rule_text(const struct ranking *r)
 {
 	struct strbuf sb = {0};
@@ -122,10 +143,7 @@ char *rep_rule_text(const struct ranking *r)
 			     "two within %g%% of each other (tie_margin).",
 			100 * rank_tie_band(r), 100 * (1 - r->opt.settle_level), 100 * rank_tie_band(r));
 	if (r->opt.looks > 1)
-		sb_addf(&sb, "\nrepeat = stable looked up to %d times: a verdict that ranks two apart "
-			     "is settled once at most %.2g%% of the resamples say otherwise (%g%% / %d).",
-			r->opt.looks, 100 * r->opt.settle_level / r->opt.looks, 100 * r->opt.settle_level,
-			r->opt.looks);
+		rep_looks_text(&sb, &r->opt);
 	if (r->noisy_target > 0)
 		sb_addf(&sb, "\nrepeat = auto: an interval wider than +-%g%% of its median is "
 			     "noisy (shown, not ranked).", 100 * r->noisy_target);

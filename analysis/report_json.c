@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/report_internal.h"
+#include "flagsets/study.h"
 
 static void json_begin(FILE *out, const struct ranking *r)
 {
@@ -20,6 +21,7 @@ static void json_begin(FILE *out, const struct ranking *r)
 	fputs(",\"min_effect\":", out);
 	rep_json_num(out, r->opt.min_effect);
 	rep_json_key_num(out, "tie_margin", rank_tie_band(r));
+	rep_json_key_str_or_null(out, "stable_rule", r->opt.looks > 1 ? stable_rule_name(r->opt.rule) : NULL);
 	fputs(",\"noisy_target\":", out);
 	rep_json_num(out, r->noisy_target > 0 ? r->noisy_target : NAN);
 	fputs(",\"baseline\":", out);
@@ -86,6 +88,7 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 	fprintf(out, ",\"untested\":%s", c->untested ? "true" : "false");
 	rep_json_key_str_or_null(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
 	rep_json_key_num(out, "p_change", c->p_change);
+	rep_json_key_num(out, "settle_level", c->versus >= 0 ? rank_settle_level(r, c) : NAN);
 	fprintf(out, ",\"settled\":%s", rank_config_fragile(r, c) ? "false" : "true");
 	rep_json_key_str_or_null(out, "identical_to", c->identical_to);
 	fputs(",\"identical_on\":[", out);

@@ -351,6 +351,11 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		fraction_key(ld, line, "target", "a relative half-width", value, &s->target);
 	} else if (!strcmp(name, "tie_margin")) {
 		fraction_key(ld, line, "tie_margin", "a relative difference", value, &s->tie_margin);
+	} else if (!strcmp(name, "stable_rule")) {
+		s->stable_rule = stable_rule_parse(value);
+		if (s->stable_rule < 0)
+			load_error(ld, line, "stable_rule must be obrien-fleming, pocock or bonferroni, not '%s'",
+				   value);
 	} else if (!strcmp(name, "warmup")) {
 		/* the first warm-up also checks the output (and makes the
 		 * reference), so it cannot be left out */
@@ -373,7 +378,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		sl_split_ws(&s->baseline, value);
 		s->baseline_line = line;
 	} else if (machine_key(ld, name, value, line)) {
-		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, max_seconds, target, tie_margin, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
+		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, max_seconds, target, tie_margin, stable_rule, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
 			   name);
 	}
 }
@@ -686,6 +691,22 @@ static void check_study(struct loader *ld)
 	/* meter names are the harness's: study_check_names() (harness/study_names.h) */
 }
 
+static const char *const stable_rules[] = {"obrien-fleming", "pocock", "bonferroni"};
+#define NRULES ((int)(sizeof(stable_rules) / sizeof(stable_rules[0])))
+
+const char *stable_rule_name(int rule)
+{
+	return rule >= 0 && rule < NRULES ? stable_rules[rule] : "?";
+}
+
+int stable_rule_parse(const char *name)
+{
+	for (int i = 0; i < NRULES; i++)
+		if (!strcmp(name, stable_rules[i]))
+			return i;
+	return -1;
+}
+
 void study_init(struct study *s, const char *path)
 {
 	memset(s, 0, sizeof(*s));
@@ -694,6 +715,7 @@ void study_init(struct study *s, const char *path)
 	s->max_repeat = 30;
 	s->target = 0.01;
 	s->tie_margin = 0.01;
+	s->stable_rule = STABLE_OBRIEN_FLEMING;
 	s->max_seconds = 300;
 	s->warmup = 1;
 	s->isolate_load = 0.5;

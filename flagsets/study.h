@@ -4,7 +4,7 @@
  *
  * Format (fio-style INI, read with inih):
  *   [study]      name, workloads, repeat (stable, N or auto), max_repeat,
- *                max_seconds, target, tie_margin, baseline, warmup, timeout, metric,
+ *                max_seconds, target, tie_margin, stable_rule, baseline, warmup, timeout, metric,
  *                meters, description, pin (a CPU list), isolate (yes/no),
  *                isolate_load
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
@@ -97,6 +97,19 @@ struct study_source {
 	int line;
 };
 
+/* How repeat = stable splits its 5% over the looks it may take before
+ * calling two configurations apart (analysis/rank.h, "Settled"). */
+enum stable_rule {
+	STABLE_OBRIEN_FLEMING, /* alpha spending, O'Brien-Fleming type (default:
+				  settles real differences sooner, README) */
+	STABLE_POCOCK,         /* alpha spending, Pocock type */
+	STABLE_BONFERRONI,     /* 5% / the number of looks at every look */
+};
+/* "obrien-fleming", "pocock", "bonferroni" */
+const char *stable_rule_name(int rule);
+/* The rule called name; -1 for none. */
+int stable_rule_parse(const char *name);
+
 struct study {
 	char *path;
 	char *name;
@@ -114,6 +127,8 @@ struct study {
 	double target;   /* auto: relative half-width of the median's 95% interval (0.01) */
 	double tie_margin; /* a tie is settled when the geometric mean's
 			      resamples lie within 1 +- this (0.01, analysis/rank.h) */
+	int stable_rule; /* enum stable_rule: the level of an "apart" verdict
+			    at each look of repeat = stable (analysis/rank.h) */
 	int warmup;
 	double timeout; /* seconds; 0 = the recipe's own */
 	char *metric;   /* primary metric: "time", or "insns" when the study

@@ -104,10 +104,15 @@ static int store_study(struct pipeline *pl)
 	char *margin = xasprintf("%.9g", st->tie_margin);
 	rc = rc ? rc : store_put_fact(pl->store, st->name, "tie_margin", margin);
 	free(margin);
-	/* ... and an "apart" verdict at the level its looks leave (rank.h) */
+	/* ... and an "apart" verdict at its look's level: the
+	 * looks repeat = stable may take, its cap and its rule (rank.h) */
 	char *looks = xasprintf("%d", st->repeat_stable ? st->max_repeat - st->repeat + 1 : 1);
+	char *max = xasprintf("%d", st->max_repeat);
 	rc = rc ? rc : store_put_fact(pl->store, st->name, "stable_looks", looks);
+	rc = rc ? rc : store_put_fact(pl->store, st->name, "stable_max_repeat", max);
+	rc = rc ? rc : store_put_fact(pl->store, st->name, "stable_rule", stable_rule_name(st->stable_rule));
 	free(looks);
+	free(max);
 	if (pipeline_stored(pl, rc) || store_levels(pl))
 		return -1;
 	/* where each workload's source came from (an override says so) */

@@ -34,7 +34,13 @@
 #     tie as "apart" (2 of 16 two-configuration studies here, more with a
 #     third configuration, whatever the margin), so the tie claims must
 #     hold in at least one of four (three) seeds, and c's rank in all.
-# About 35 s on 2 cores (jitter sleeps 10-13 ms a run).
+#  6. stable_rule: the default (obrien-fleming) and pocock are stored as
+#     the fact stable_rule with stable_max_repeat, and the report's rule
+#     text names the spending and its first and last look's level
+#     (bonferroni: 5% / 26); JSON says the rule, and each verdict's
+#     settle_level decides its settled; a rule it does not know is
+#     refused in one line naming the three.
+# About 30 s on 2 cores (jitter sleeps 10-13 ms a run).
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_verdicts
 command -v python3 > /dev/null || { echo "SKIP: python3 reads the JSON and the database"; exit 77; }
@@ -218,3 +224,31 @@ done
 [ "$capped" -ge 1 ] || fail "the default margin settled a true tie before the cap in every seed"
 [ "$settled" -ge 1 ] || fail "tie_margin = 5% settled the tie in no seed"
 echo "ok 5 - a true tie: to the cap under the default margin ($capped of 4), settled under tie_margin = 5% ($settled of 3)"
+
+# 6. stable_rule
+grep -q "^repeat = stable looked up to 26 times: a verdict that ranks two apart is settled at its look's level of O'Brien-Fleming-type alpha spending of 5% (stable_rule): once at most 0.00016% of the resamples say otherwise after 5 runs, 3.1% after 30.$" tie5-31.txt ||
+	fail "the default rule's text: $(grep "^repeat = stable" tie5-31.txt)"
+jitter_study pocock $'stable_rule = pocock\nmax_repeat = 8' "a = -O2 -DFACTOR=100" "b = -O2 -DFACTOR=130"
+JITTER_SEED=51 fs run pocock.study --db pocock.db -q > pocock.txt 2> /dev/null
+grep -q "^repeat = stable looked up to 4 times: a verdict that ranks two apart is settled at its look's level of Pocock-type alpha spending of 5% (stable_rule): once at most [0-9.]*% of the resamples say otherwise after 5 runs, [0-9.]*% after 8.$" pocock.txt ||
+	fail "pocock's rule text: $(grep "^repeat = stable" pocock.txt)"
+[ "$(sql tie5-31.db "select value from facts where key = 'stable_rule'")" = obrien-fleming ] &&
+	[ "$(sql pocock.db "select group_concat(value, ' ') from (select value from facts where key in ('stable_rule', 'stable_max_repeat', 'stable_looks') order by key)")" = "4 8 pocock" ] ||
+	fail "the stored rules: $(sql pocock.db "select key, value from facts where key like 'stable_%'")"
+jitter_study sidak "stable_rule = sidak" "a = -O2"
+set +e
+fs run sidak.study --dry-run > /dev/null 2> e6.txt; rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(cat e6.txt)" = "flagscope: sidak.study:8: stable_rule must be obrien-fleming, pocock or bonferroni, not 'sidak'" ] ||
+	fail "an unknown stable_rule: rc $rc, $(cat e6.txt)"
+fs report --db pocock.db -f json > pocock.json
+python3 - pocock.json tie5-31.json <<'P'
+import json, sys
+for path, rule in zip(sys.argv[1:], ("pocock", "obrien-fleming")):
+    d = json.load(open(path))
+    assert d["stable_rule"] == rule, (path, d["stable_rule"])
+    for c in d["configs"]:
+        if c["versus"] and c["p_change"] is not None:
+            assert 0 < c["settle_level"] <= 0.05 and c["settled"] == (c["p_change"] <= c["settle_level"]), (path, c)
+P
+echo "ok 6 - stable_rule: stored, named in the rule text and JSON, an unknown one refused"

@@ -8,7 +8,7 @@
 # give the same rank groups in at least 9 of 10 seeds; with repeat = 5
 # the reports of some seeds carry "not settled after 5 runs" (a 6%
 # difference in 4% noise is often not settled by 5 runs), in text and JSON.
-# About 100 s on 2 cores (30 small studies, every build cached after the first).
+# About 60 to 100 s on 2 cores (40 small studies, every build cached after the first).
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" slow_stability
 . "$FLAGSCOPE_SRC/tests/lib_jitter.sh"

@@ -583,8 +583,8 @@ static void test_unranked(const char *dir)
  * 3% noise after 5 runs is not (and its line says so); the same after
  * 200 runs at 0.3% noise is; two identical sample sets are a settled tie;
  * one run a side never settles. */
-static size_t fragile_looks(const char *dir, double b_mu, double sd, size_t n, int same_seed,
-			    int looks, char **line)
+static size_t fragile_rule(const char *dir, double b_mu, double sd, size_t n, int same_seed,
+			   int looks, const char *rule, char **line)
 {
 	static const char *const l[] = {"gcc O2", "clang O2"};
 	struct store st;
@@ -600,6 +600,9 @@ static size_t fragile_looks(const char *dir, double b_mu, double sd, size_t n, i
 		T_CHECK(!store_put_fact(&st, "s", "stable_looks", v), "stable_looks");
 		free(v);
 	}
+	if (rule) /* a study of repeat = stable's defaults, 5 to 30 rounds */
+		T_CHECK(!store_put_fact(&st, "s", "stable_rule", rule) &&
+			!store_put_fact(&st, "s", "stable_max_repeat", "30"), "stable_rule");
 	struct ranking r;
 	struct strbuf err = {0};
 	T_CHECK(!ranking_compute(&st, "s", NULL, &r, &err), "%s", sb_str(&err));
@@ -611,14 +614,22 @@ static size_t fragile_looks(const char *dir, double b_mu, double sd, size_t n, i
 	T_CHECK((count(text, "not settled after") == k) && (count(json, "\"fragile\"") == 1),
 		"the reports list %zu fragile verdict(s):\n%s\n%s", k, text, json);
 	if (looks > 1)
-		T_CHECK(strstr(text, "a verdict that ranks two apart is settled once"),
-			"the rule text names the level of %d looks:\n%s", looks, text);
+		T_CHECK(strstr(text, rule ? "a verdict that ranks two apart is settled at its look's level of O'Brien-Fleming-type alpha spending of 5%"
+					  : "a verdict that ranks two apart is settled once at most 0.19% of the"),
+			"the rule text names the level of %d looks (%s):\n%s", looks,
+			rule ? rule : "bonferroni", text);
 	free(text);
 	free(json);
 	ranking_release(&r);
 	sb_release(&err);
 	store_close(&st);
 	return k;
+}
+
+static size_t fragile_looks(const char *dir, double b_mu, double sd, size_t n, int same_seed,
+			    int looks, char **line)
+{
+	return fragile_rule(dir, b_mu, sd, n, same_seed, looks, NULL, line);
 }
 
 static size_t fragile_of(const char *dir, double b_mu, double sd, size_t n, int same_seed,
@@ -653,6 +664,14 @@ static void test_settled(const char *dir)
 	free(line);
 	T_CHECK(fragile_looks(dir, 0.9, 0.01, 20, 0, 26, &line) == 0, "10%% at 1%%, 26 looks: %s",
 		line);
+	free(line);
+	/* alpha spending: a clear difference settles at the look after 20
+	 * runs; a 4% one at 3% noise is not after 10 (its level is 0.06%) */
+	T_CHECK(fragile_rule(dir, 0.9, 0.01, 20, 0, 26, "obrien-fleming", &line) == 0,
+		"10%% at 1%%, spending: %s", line);
+	free(line);
+	T_CHECK(fragile_rule(dir, 1.04, 0.03, 10, 0, 26, "obrien-fleming", &line) == 1,
+		"4%% at 3%%, 10 runs, spending: %s", line ? line : "(settled)");
 	free(line);
 }
 
