@@ -11,7 +11,9 @@
 # (-fwrapv: signed overflow wraps, which CPython's C relies on; configure
 # adds -DNDEBUG, and -fno-strict-aliasing under clang) and drops its -O3
 # and -g, so the configuration's -O is the only one on each command line
-# (and flagscope's -g -frecord-gcc-switches come with CFLAGS).  No
+# (and flagscope's -g -frecord-gcc-switches come with CFLAGS).  configure
+# keeps CFLAGS whole (as CONFIGURE_CFLAGS, and make's CFLAGS is the same
+# value), so every unit records them twice: verify shows "-O2 -O2".  No
 # --enable-optimizations (flagscope's pgo axis does PGO) and no --with-lto
 # (the study's flags do LTO).
 #
