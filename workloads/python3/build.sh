@@ -33,19 +33,42 @@
 # tree (-X pycache_prefix, as the recipe's runs say), so a measured run
 # reads .pyc files and writes nothing.
 #
+# Two of configure's checks read the configuration's flags wrongly, so
+# their answers are given here:
+#   - the float word order (ax_cv_c_float_words_bigendian) is read from a
+#     compiled object's data, which -flto objects (GIMPLE or LLVM bitcode)
+#     do not hold: "Unknown float word ordering"; it is the target's byte
+#     order, which the compiler's __BYTE_ORDER__ says;
+#   - "whether $CC accepts and needs -fno-strict-aliasing"
+#     (ac_cv_no_strict_aliasing) compiles under -Werror, where -fprofile-use
+#     adds warnings: it answered yes in the profile-guided build only, so
+#     that build's code differed from the instrumented build's and gcc
+#     refused the profile ("the control flow of function ... does not match
+#     its profile data").  GCC 12 needs no -fno-strict-aliasing (the check
+#     says no without a profile), and clang gets CPython's
+#     -fno-strict-aliasing anyway (CFLAGS_ALIASING).
+#
 # A static configuration (-static in LDFLAGS) links python statically: the
 # link warns that dlopen, getpwnam and friends need glibc's shared
 # libraries at run time, which the benchmark never calls (it imports no
 # extension module from a file).
 set -e
+if [ -n "$HOST" ]; then
+	echo "python3: no cross builds (CPython's build runs the python it builds; a cross build needs --with-build-python, a native python3.11 of the same source)" >&2
+	exit 1
+fi
 mkdir -p Modules
 cat >Modules/Setup.local <<'SETUP'
 *static*
 math mathmodule.c
 _json _json.c
 SETUP
-OPT="-fwrapv -Wall" "$SRC/configure" CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
-	${HOST:+--host="$HOST" --build="$(cc -dumpmachine)"} \
+case $($CC $CFLAGS -dM -E -x c /dev/null) in
+*"__BYTE_ORDER__ __ORDER_BIG_ENDIAN__"*) bigendian=yes ;;
+*) bigendian=no ;;
+esac
+OPT="-fwrapv -Wall" ax_cv_c_float_words_bigendian=$bigendian ac_cv_no_strict_aliasing=no \
+	"$SRC/configure" CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
 	${FLAGSCOPE_CONFIG_CACHE:+--cache-file="$FLAGSCOPE_CONFIG_CACHE"} \
 	--disable-shared --without-ensurepip --disable-test-modules
 make -j"$JOBS" python PYTHON_FOR_FREEZE="./_bootstrap_python -B"
