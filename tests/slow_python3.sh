@@ -22,7 +22,7 @@
 # SKIP when the Debian source cannot be fetched (no deb-src
 # entries: scripts/deb-src.sh; no network; the pinned version gone).
 # Without AVX2 the second configuration is gcc -O2 -static (a SKIP line).
-# Measured: 328 s wall (288 s user, 49 s sys of CPU) at a load of 4 on the
+# Measured: 328-407 s wall (288-364 s user, 49-58 s sys) at a load of 2-4 on the
 # 2 cores, 523 s at a load of 7-9: the two builds, side by side, are most.
 set -u
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
