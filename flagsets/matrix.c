@@ -110,6 +110,29 @@ int config_label_find(const char *const *labels, size_t n, const char *want,
 	return found;
 }
 
+static void config_release(struct config *c)
+{
+	free(c->label);
+	free(c->cc);
+	free(c->cflags);
+	free(c->ldflags);
+	free(c->levels);
+	free(c->libc);
+	free(c->target);
+	free(c->sysroot);
+	free(c->notes);
+	free(c->cpu);
+}
+
+void matrix_release(struct matrix *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		config_release(&m->configs[i]);
+	free(m->configs);
+	memset(m, 0, sizeof(*m));
+	m->baseline = -1;
+}
+
 static void config_fill(const struct study *s, const size_t *levels, struct config *c)
 {
 	struct strbuf label = {0}, cflags = {0}, ldflags = {0};
@@ -210,14 +233,18 @@ int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 			want[ai] = li;
 	}
 	for (;;) {
-		int skip = 0;
-		for (size_t r = 0; r < s->nexcludes && !skip; r++)
-			skip = excluded_by(s, levels, &s->excludes[r]);
-		if (skip) {
+		const struct exclude_rule *rule = NULL;
+		for (size_t r = 0; r < s->nexcludes && !rule; r++)
+			if (excluded_by(s, levels, &s->excludes[r]))
+				rule = &s->excludes[r];
+		if (rule) {
 			m->excluded++;
 			if (!memcmp(levels, want, s->naxes * sizeof(size_t))) {
-				sb_addf(err, "%s:%d: the baseline configuration is excluded by [exclude] (change the baseline or the exclude rule)",
-					s->path, s->baseline_line);
+				struct config c;
+				config_fill(s, levels, &c);
+				sb_addf(err, "%s:%d: the baseline configuration (%s) is excluded by [exclude] rule '%s' (change the baseline or the rule)",
+					s->path, rule->line, c.label, rule->name);
+				config_release(&c);
 				free(levels);
 				free(want);
 				matrix_release(m);
@@ -277,25 +304,6 @@ int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 				return -1;
 			}
 	return 0;
-}
-
-void matrix_release(struct matrix *m)
-{
-	for (size_t i = 0; i < m->n; i++) {
-		free(m->configs[i].label);
-		free(m->configs[i].cc);
-		free(m->configs[i].cflags);
-		free(m->configs[i].ldflags);
-		free(m->configs[i].levels);
-		free(m->configs[i].libc);
-		free(m->configs[i].target);
-		free(m->configs[i].sysroot);
-		free(m->configs[i].notes);
-		free(m->configs[i].cpu);
-	}
-	free(m->configs);
-	memset(m, 0, sizeof(*m));
-	m->baseline = -1;
 }
 
 int shard_selects(const char *config_id, const char *workload, int i, int n)

@@ -78,6 +78,70 @@ static int check_value(const char *level, const char *value, struct strbuf *err)
 	return 0;
 }
 
+/* Flags whose argument is the next word (`-include stdio.h`, `-Xlinker
+ * --no-relax`): that word is no input file. */
+static const char *const flags_with_argument[] = {
+	"-include", "-imacros", "-I", "-L", "-isystem", "-idirafter", "-iquote", "-iprefix",
+	"-iwithprefix", "-isysroot", "--sysroot", "-x", "-Xlinker", "-Xassembler",
+	"-Xpreprocessor", "-Xclang", "-mllvm", "-D", "-U", "-l", "-T", "-u", "-z", "-e",
+	"--param", "-target", "-B", "-specs", "-MF", "-MT", "-MQ", "-wrapper",
+};
+
+/* The first word of value the compiler would take as an input file: not
+ * a flag, not a path (a word with '/', like a library's .a, is meant as
+ * a file), not the argument of the flag before it.  NULL when none. */
+static char *stray_word(const char *value)
+{
+	struct strlist words = {0};
+	char *stray = NULL;
+	sl_split_ws(&words, value);
+	for (size_t i = 0; i < words.n && !stray; i++) {
+		const char *w = words.v[i];
+		int argument = 0;
+		for (size_t f = 0; i && f < ARRAY_SIZE(flags_with_argument); f++)
+			argument |= !strcmp(words.v[i - 1], flags_with_argument[f]);
+		if (*w != '-' && !strchr(w, '/') && !argument)
+			stray = xstrdup(w);
+	}
+	sl_release(&words);
+	return stray;
+}
+
+/* What a stray word may have meant instead of a flag */
+static const char *stray_hint(const char *word)
+{
+	if (!strcmp(word, "static") || !strcmp(word, "dynamic") || !strcmp(word, "shared"))
+		return ", or use [axis link]";
+	if (libc_kind_known(word))
+		return ", or use [axis libc]";
+	if (!strcmp(word, "cc") || str_starts_with(word, "gcc") || str_starts_with(word, "clang") ||
+	    strstr(word, "-gcc"))
+		return "; the axis of compilers is [axis cc], whose values are commands";
+	return "";
+}
+
+/* A word that is not a flag (`O2 = O2`, `fast = O3`, `static = static` in
+ * [axis ldflags]) would reach the compiler as a file name; what: the
+ * level's kind as the message names it ("level", "libc level"), adds:
+ * CFLAGS or LDFLAGS; whole: a value of one word is all the level says, so
+ * the message shows the level with the word as a flag. */
+static int stray_check(const char *what, const char *adds, int whole, const char *level,
+		       const char *value, struct strbuf *err)
+{
+	char *word = stray_word(value);
+	if (!word)
+		return 0;
+	const char *tool = strcmp(adds, "LDFLAGS") ? "compiler" : "linker";
+	if (whole && !strcmp(word, value))
+		sb_addf(err, "%s '%s' has the value '%s', which the %s would take as a file name (the value adds %s: write the flags it stands for, e.g. '%s = -%s'%s)",
+			what, level, value, tool, adds, level, word, stray_hint(word));
+	else
+		sb_addf(err, "%s '%s' has '%s' in its value, which the %s would take as a file name (the value adds %s: write the flag, e.g. '-%s'%s)",
+			what, level, word, tool, adds, word, stray_hint(word));
+	free(word);
+	return -1;
+}
+
 /* Read a value word by word: a word equal to the level's name is the
  * level's own meaning and leaves the value; refuse() says, into err,
  * which words cannot be there (-1). */
@@ -118,7 +182,8 @@ static int link_refuse(const char *level, const char *word, struct strbuf *err)
 
 static int link_value(const char *level, char **value, struct strbuf *err)
 {
-	return take_meaning(level, value, link_refuse, err);
+	return take_meaning(level, value, link_refuse, err) ||
+	       stray_check("link level", "LDFLAGS", 0, level, *value, err);
 }
 
 /* `musl = musl` means musl: the level's name picks the C library (and
@@ -134,7 +199,8 @@ static int libc_refuse(const char *level, const char *word, struct strbuf *err)
 
 static int libc_value(const char *level, char **value, struct strbuf *err)
 {
-	return take_meaning(level, value, libc_refuse, err);
+	return take_meaning(level, value, libc_refuse, err) ||
+	       stray_check("libc level", "CFLAGS", 0, level, *value, err);
 }
 
 /* A triple, or `native` for this machine (no cross compiler, no
@@ -175,17 +241,10 @@ static int cpu_value(const char *level, char **value, struct strbuf *err)
 	return 0;
 }
 
-/* A value that is only the level's own name (`O2 = O2`, `static = static`
- * in [axis ldflags]) would reach the compiler as a file name. */
 static int flags_value(const char *what, const char *level, const char *value,
 		       struct strbuf *err)
 {
-	if (strcmp(level, value) || *value == '-')
-		return 0;
-	sb_addf(err, "level '%s' has the value '%s', which the compiler would take as a file name (the value adds %s: write the flags it stands for, e.g. '%s = -%s'%s)",
-		level, value, what, level, level,
-		!strcmp(value, "static") || !strcmp(value, "dynamic") ? ", or use [axis link]" : "");
-	return -1;
+	return stray_check("level", what, 1, level, value, err);
 }
 
 static int cflags_value(const char *level, char **value, struct strbuf *err)
@@ -225,6 +284,8 @@ struct loader {
 	struct strbuf *errors; /* every error, one per line */
 	int nerrors;
 	int study_line;  /* the first key of [study], for what is missing there */
+	struct strlist keys; /* the [study] keys read so far ... */
+	int *key_lines;      /* ... and their lines */
 };
 
 static void load_error(struct loader *ld, int line, const char *fmt, ...)
@@ -246,6 +307,22 @@ static void load_error(struct loader *ld, int line, const char *fmt, ...)
 		sb_addf(ld->errors, "%s: %s", ld->s->path, msg ? msg : "error");
 	free(msg);
 	ld->nerrors++;
+}
+
+/* A [study] key given a second time would silently replace the first
+ * (a second `workloads =` line drops the first line's workloads). */
+static int key_repeated(struct loader *ld, const char *name, int line)
+{
+	int i = sl_find(&ld->keys, name);
+	if (i >= 0) {
+		load_error(ld, line, "'%s' is already set at line %d (one line per key: continue a long value on indented lines)",
+			   name, ld->key_lines[i]);
+		return 1;
+	}
+	ld->key_lines = xrealloc(ld->key_lines, (ld->keys.n + 1) * sizeof(*ld->key_lines));
+	ld->key_lines[ld->keys.n] = line;
+	sl_push(&ld->keys, name);
+	return 0;
 }
 
 static int parse_int(const char *v, int lo, int hi, int *out)
@@ -325,6 +402,8 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 	struct study *s = ld->s;
 	if (!ld->study_line)
 		ld->study_line = line;
+	if (!continued && key_repeated(ld, name, line))
+		return;
 	if (!strcmp(name, "workloads")) {
 		if (!continued)
 			sl_release(&s->workloads);
@@ -650,6 +729,10 @@ static void check_study(struct loader *ld)
 				load_error(ld, s->workloads_line, "unknown workload '%s' (see flagscope list workloads)",
 					   s->workloads.v[i]);
 		sl_release(&known);
+		for (size_t i = 0; i < s->workloads.n; i++)
+			if (sl_find(&s->workloads, s->workloads.v[i]) < (int)i)
+				load_error(ld, s->workloads_line, "workload '%s' is named twice (name it once)",
+					   s->workloads.v[i]);
 	}
 	for (size_t i = 0; i < s->naxes; i++)
 		if (!s->axes[i].nlevels)
@@ -749,7 +832,10 @@ int study_load(const char *path, struct study *s, struct strbuf *err)
 	s->repeat_stable = 1; /* unless the file says `repeat` */
 	struct loader ld = {.s = s, .errors = err};
 	struct strbuf syntax = {0};
-	if (ini_load_sections(path, on_item, on_section, &ld, &syntax)) {
+	int rc = ini_load_sections(path, on_item, on_section, &ld, &syntax);
+	sl_release(&ld.keys);
+	free(ld.key_lines);
+	if (rc) {
 		if (err->len && syntax.len)
 			sb_addc(err, '\n');
 		sb_add(err, sb_str(&syntax));

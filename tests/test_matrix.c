@@ -109,8 +109,17 @@ int main(void)
 	rc = load(dir, "[study]\nworkloads = crc32\nbaseline = O2\n[axis opt]\nO2 = -O2\nO3 = -O3\n"
 		       "[exclude]\nx = O2\n",
 		  &s, &m, &err);
-	T_CHECK(rc == -1 && strstr(sb_str(&err), "baseline configuration is excluded"), "%s",
+	T_CHECK(rc == -1 && strstr(sb_str(&err), "baseline configuration (O2) is excluded by [exclude] rule 'x'"), "%s",
 		sb_str(&err));
+	study_release(&s);
+	sb_release(&err);
+
+	/* ... nor the implicit one (first levels), said at the rule's line */
+	rc = load(dir, "[study]\nworkloads = crc32\n[axis opt]\nO2 = -O2\nO3 = -O3\n"
+		       "[exclude]\nno-o2 = O2\n",
+		  &s, &m, &err);
+	T_CHECK(rc == -1 && strstr(sb_str(&err), ".study:7: the baseline configuration (O2) is excluded by [exclude] rule 'no-o2'"),
+		"%s", sb_str(&err));
 	study_release(&s);
 	sb_release(&err);
 
