@@ -15,7 +15,7 @@
 
 static const char recipe_text[] =
 	"; a recipe the test writes: expected to load\n"
-	"[workload]\ndescription = %s\n[build]\nscript = true\n[run]\nargs = x\n";
+	"[workload]\ndescription = %s\n[build]\nscript = true\nbinaries = x\n[run]\nargs = x\n";
 
 /* ROOT/workloads/NAME/recipe.ini with description desc */
 static void put_recipe(const char *root, const char *name, const char *desc)

@@ -283,6 +283,12 @@ static int recipe_check_build(const struct recipe *r, const char *path, struct s
 			path);
 		return -1;
 	}
+	/* without them the build is "ok" with no unit verified */
+	if (!r->binaries.n) {
+		sb_addf(err, "%s: [build] names no binaries (add 'binaries = PROGRAM ...': the programs to verify, relative to the build folder)",
+			path);
+		return -1;
+	}
 	return 0;
 }
 
