@@ -124,6 +124,19 @@ char *paths_remote_helper(void)
 	return xstrdup(FLAGSCOPE_SOURCE_DIR "/harness/remote-helper/helper.c");
 }
 
+const char *paths_recipe_doc(void)
+{
+	static char *doc;
+	if (!doc) {
+		const char *data = paths_layout() == PATHS_INSTALLED ? installed_data_dir() : NULL;
+		/* data is PREFIX/share/flagscope, the doc PREFIX/share/doc/flagscope */
+		doc = data ? xasprintf("%.*s/doc/flagscope/recipes.md",
+				       (int)(strrchr(data, '/') - data), data)
+			   : xasprintf("%s/workloads/README.md", flagscope_home());
+	}
+	return doc;
+}
+
 char *paths_installed_qemu_plugin(void)
 {
 	if (!installed_data_dir())

@@ -39,6 +39,12 @@ char *paths_presets_dir(void);
  * else the source tree's.  Heap string; the file may be missing. */
 char *paths_remote_helper(void);
 
+/* The recipe format's documentation: PREFIX/share/doc/flagscope/recipes.md
+ * when installed, else the source tree's (or $FLAGSCOPE_HOME's)
+ * workloads/README.md.  For messages that send a user to it: static
+ * storage, the file may be missing (a home without it). */
+const char *paths_recipe_doc(void);
+
 /* The installed QEMU plugin (PREFIX/lib/flagscope/libinsncount.so) when
  * this binary is installed and the file is there; else NULL (a build tree
  * uses the path compiled into harness/qemu.c).  Heap string. */

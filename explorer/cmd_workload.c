@@ -9,6 +9,7 @@
 
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "base/paths.h"
 #include "harness/fetch.h"
 #include "workloads/buildsys.h"
 #include "workloads/searchpath.h"
@@ -45,7 +46,10 @@ static const struct command_spec workload_cmd = {
 		   "folder.  Without --dir the recipe goes to the first writable folder of the\n"
 		   "search path ($FLAGSCOPE_PATH's workloads/, else\n"
 		   "$XDG_DATA_HOME/flagscope/workloads), where `flagscope run` finds it.\n"
-		   "The recipe's format is in workloads/README.md.\n"
+		   "The recipe's format is in workloads/README.md (installed:\n"
+		   "PREFIX/share/doc/flagscope/recipes.md).  When the new recipe shadows\n"
+		   "another of the same name, is hidden by one, or is not on the search\n"
+		   "path as seen from the current folder, a note on stderr says so.\n"
 		   "Exit status: 0 written, 1 the source could not be fetched or the recipe\n"
 		   "exists (see --force), 2 bad usage.",
 	.opts = workload_options,
@@ -129,14 +133,14 @@ static void write_skeleton(struct strbuf *sb, const char *name, const char *spec
 	sb_addf(sb,
 		"; %s: <what it measures and what output it expects: say it here>\n"
 		"; Written by `flagscope workload new`: fill in binaries and [run] (the\n"
-		"; format is in workloads/README.md of flagscope's sources), then run a\n"
+		"; format is in %s), then run a\n"
 		"; study that names %s in its workloads.\n"
 		"[workload]\n"
 		"description = %s (%s)\n"
 		"source = %s\n"
 		"slow = no\n\n"
 		"[build]\n",
-		name, name, name, spec, spec);
+		name, paths_recipe_doc(), name, name, spec, spec);
 	char *left = NULL, *what = NULL;
 	if (h) {
 		left = xasprintf("system = %s", system);
@@ -154,6 +158,8 @@ static void write_skeleton(struct strbuf *sb, const char *name, const char *spec
 	} else {
 		what = xasprintf("TODO: autotools, cmake, meson or make (%s), or a script", why);
 		commented(sb, "; system =", what);
+		commented(sb, "; script = $CC $CFLAGS -o PROGRAM \"$SRC\"/*.c $LDFLAGS",
+			  "a script: /bin/sh in an empty build folder");
 		commented(sb, "; binaries = PROGRAM",
 			  "TODO: the programs to verify and run, relative to the build folder");
 	}
@@ -167,6 +173,46 @@ static void write_skeleton(struct strbuf *sb, const char *name, const char *spec
 		  "the first word is a program of the build folder; ${IN} is the input folder");
 	commented(sb, "; stdin = FILE", "optional, relative to $IN");
 	sb_add(sb, "; timeout = 60\n");
+}
+
+/* 1 when a and b are the same existing folder */
+static int same_dir(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	int same = ra && rb && !strcmp(ra, rb);
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* Where the new recipe stands on the search path as seen from the current
+ * folder (as `list workloads` sees it): a recipe that shadows a bundled
+ * one, is hidden by another, or is not found at all surprises later. */
+static void say_where(const char *name, const char *folder)
+{
+	struct searchpath sp;
+	struct sp_entry *e = NULL;
+	size_t n = 0;
+	const struct sp_entry *hit = NULL;
+	searchpath_init(&sp, SP_WORKLOADS, ".");
+	if (!searchpath_list(&sp, &e, &n))
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(e[i].name, name))
+				hit = &e[i];
+	int hidden = 0;
+	for (size_t i = 0; hit && i < hit->shadows.n; i++)
+		hidden |= same_dir(hit->shadows.v[i], folder);
+	if (hit && same_dir(hit->path, folder) && hit->shadows.n)
+		warn_msg("workload new: it shadows %s: studies that name %s use the new recipe",
+			 hit->shadows.v[0], name);
+	else if (hidden)
+		warn_msg("workload new: %s hides it (an earlier folder of the search path): rename the new one or remove that one",
+			 hit->path);
+	else if (!hit || !same_dir(hit->path, folder))
+		warn_msg("workload new: %s is not on the search path as seen from here (a study finds it when it is in the workloads/ folder beside the study file, or in DIR/workloads for DIR in $FLAGSCOPE_PATH)",
+			 folder);
+	sp_entries_free(e, n);
+	searchpath_release(&sp);
 }
 
 static int workload_new(const char *name)
@@ -233,6 +279,7 @@ static int workload_new(const char *name)
 	printf("%s\n", path);
 	fprintf(stderr, "workload new: wrote %s (system %s); fill in binaries and [run]\n", path,
 		system ? system : "to fill in");
+	say_where(name, folder);
 	rc = 0;
 out:
 	free(guessed_why);

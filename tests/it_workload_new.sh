@@ -13,6 +13,9 @@
 #     $XDG_DATA_HOME/flagscope/workloads/NAME, and `list workloads` finds it
 #   - an existing recipe is kept (exit 1) unless --force; a bad name or
 #     source is exit 2
+#   - a note on stderr when the new recipe shadows another (tiny, in the
+#     test's home), is hidden by an earlier folder, or is not on the search
+#     path at all; a tree without build files gets a script example
 #   - with apt-get source working: debian:gzip is guessed autotools
 set -uo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_workload_new
@@ -80,6 +83,17 @@ fs workload new x --source ftp:x --dir wl >/dev/null 2>bad.err
 fs workload old x >/dev/null 2>bad.err
 [ $? = 2 ] || fail "workload old: $(cat bad.err)"
 echo "ok: an existing recipe is kept without --force; bad names, sources and usage are exit 2"
+
+# where the new recipe stands on the search path
+XDG_DATA_HOME=$T/xdg fs workload new tiny --source local:trees/k >/dev/null 2>where.err || fail "new tiny"
+grep -q "warning: workload new: it shadows $T/home/workloads/tiny" where.err || fail "no shadow note: $(cat where.err)"
+mkdir -p workloads/twin && touch workloads/twin/recipe.ini
+XDG_DATA_HOME=$T/xdg fs workload new twin --source local:trees/k >/dev/null 2>where.err || fail "new twin"
+grep -q "warning: workload new: $T/workloads/twin hides it" where.err || fail "no hidden note: $(cat where.err)"
+fs workload new lost --source local:trees/k --dir "$T/nowhere" >/dev/null 2>where.err || fail "new lost"
+grep -q "warning: workload new: $T/nowhere/lost is not on the search path" where.err || fail "no lost note: $(cat where.err)"
+grep -q '^; script = $CC $CFLAGS -o PROGRAM' wl/none/recipe.ini || fail "no script example: $(cat wl/none/recipe.ini)"
+echo "ok: notes when the new recipe shadows, is hidden or is off the search path"
 
 if out_has '\.dsc' apt-get source --print-uris gzip 2>/dev/null; then
 	fs workload new gz --source debian:gzip --dir wl >/dev/null 2>gz.err || fail "debian:gzip: $(cat gz.err)"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/ini.h"
+#include "base/paths.h"
 
 struct recipe_loader {
 	struct recipe *r;
@@ -249,8 +250,8 @@ static int on_item(void *user, const char *section, const char *name, const char
 	}
 	return 0;
 unknown:
-	sb_addf(err, "%s:%d: unknown key '%s' in [%s] (see workloads/README.md)", ld->path, line,
-		name, section);
+	sb_addf(err, "%s:%d: unknown key '%s' in [%s] (see %s)", ld->path, line, name, section,
+		paths_recipe_doc());
 	return -1;
 }
 
@@ -275,7 +276,8 @@ static int recipe_check_build(const struct recipe *r, const char *path, struct s
 			sb_addf(err, "%s: [build] sets options of a build system but no system (add 'system = %s')",
 				path, buildsys_names());
 		else
-			sb_addf(err, "%s: no [build] script or system (see workloads/README.md)", path);
+			sb_addf(err, "%s: no [build] script or system (see %s)", path,
+				paths_recipe_doc());
 		return -1;
 	}
 	if (r->build_script && (sys->options || sys->args || sys->targets || sys->subdir)) {
@@ -368,7 +370,8 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 	} else if (recipe_check_build(r, path, err) || recipe_check_train(r, path, err)) {
 		rc = -1;
 	} else if (!r->nruns) {
-		sb_addf(err, "%s: no [run] section (see workloads/README.md)", path);
+		sb_addf(err, "%s: no [run] section (add one with 'args = PROGRAM ...'; see %s)", path,
+			paths_recipe_doc());
 		rc = -1;
 	} else {
 		for (size_t i = 0; i < r->nruns && !rc; i++)
