@@ -3,7 +3,8 @@
 # a recipe from each level (the study's workloads/, $FLAGSCOPE_PATH, the
 # user's XDG folder, the bundled home) runs in one study; a recipe beside the
 # study that shadows the bundled one is the one built and is said exactly once
-# on stderr; `list workloads` says where each came from (text and JSON);
+# on stderr; the report's source facts name the user's recipe folders;
+# `list workloads` says where each came from (text and JSON);
 # a preset is found in $FLAGSCOPE_PATH's presets/.  Expected: all ok.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_searchpath
@@ -46,6 +47,13 @@ n=$(grep -c "shadows" levels.err || true)
 [ "$n" = 1 ] || fail "the shadowing said $n times, not once: $(cat levels.err)"
 grep -q "workload 'tiny' from $T/proj/workloads/tiny (study) shadows the bundled one ($T/home/workloads/tiny)" levels.err ||
 	fail "the shadowing line: $(cat levels.err)"
+
+# the report says which recipe each workload was (the user's are named)
+fs report --db levels.db > levels.rep
+grep -qx "source.tiny: bundled; recipe $T/proj/workloads/tiny" levels.rep ||
+	fail "the report does not name the shadowing recipe: $(grep '^source' levels.rep)"
+grep -qx "source.tiny-path: bundled; recipe $T/p1/workloads/tiny-path" levels.rep ||
+	fail "the report does not name the FLAGSCOPE_PATH recipe: $(grep '^source' levels.rep)"
 
 # the listing, from the study's point of view
 fs list workloads proj/levels.study > list.txt 2> list.err

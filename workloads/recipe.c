@@ -511,6 +511,25 @@ int recipe_override_extra_source(struct recipe *r, const char *name, const char 
 	return 0;
 }
 
+/* 1 when the recipe is flagscope's own (the bundled or installed
+ * workloads folder), not one of the user's found earlier on the path */
+static int recipe_is_bundled(const struct recipe *r)
+{
+	char *own = paths_workloads_dir();
+	char *own_real = realpath(own, NULL);
+	char *parent = xstrdup(r->dir);
+	char *slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	char *parent_real = realpath(parent, NULL);
+	int bundled = own_real && parent_real && !strcmp(own_real, parent_real);
+	free(own);
+	free(own_real);
+	free(parent);
+	free(parent_real);
+	return bundled;
+}
+
 char *recipe_source_fact(const struct recipe *r)
 {
 	struct strbuf sb = {0};
@@ -525,5 +544,7 @@ char *recipe_source_fact(const struct recipe *r)
 		if (x->origin)
 			sb_addf(&sb, " (from %s; the recipe's: %s)", x->origin, x->own);
 	}
+	if (r->dir && !recipe_is_bundled(r))
+		sb_addf(&sb, "; recipe %s", r->dir);
 	return sb_detach(&sb);
 }

@@ -115,7 +115,9 @@ int recipe_override_extra_source(struct recipe *r, const char *name, const char 
 /* What the report says of r's source: "debian:gzip", or for an override
  * "local:/src/coremark (from --source; the recipe's: git:URL commit=H)",
  * then each extra source " + NAME=SPEC", overridden ones with the same
- * parenthesis.  Heap string. */
+ * parenthesis, and for a recipe of the user's (not in the bundled or
+ * installed workloads folder: beside the study, $FLAGSCOPE_PATH, ...)
+ * "; recipe DIR", so a report says which crc32 it measured.  Heap string. */
 char *recipe_source_fact(const struct recipe *r);
 
 #endif
