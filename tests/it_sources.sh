@@ -14,8 +14,9 @@
 # (from --source|<study>:<line>; the recipe's: git:...)".  Also: --source
 # wins over [sources]; `search` carries [sources] into the studies of its
 # batches; a malformed --source, one naming a workload the
-# study does not run, and a [sources] line for such a workload are refused
-# (exit 2, naming the option or file:line).
+# study does not run, a [sources] line for such a workload, and a local:
+# tree that is not there (either way) are refused (exit 2, naming the
+# option or file:line) before anything is built.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
 scratch it_sources
@@ -122,5 +123,10 @@ expect_refused "--source with a bad spec" "unknown source kind 'ftp'" \
 study other.study "crc32 = local:cm"
 expect_refused "[sources] for another workload" "other.study:8: \[sources\] names workload 'crc32'" \
 	run other.study --dry-run
+expect_refused "--source with a missing local tree" "local:gone: no folder $T/here/gone (unpack" \
+	run plain.study --dry-run --source coremark=local:gone
+study gone.study "coremark = local:gone"
+expect_refused "[sources] with a missing local tree" "gone.study:8: local:gone: no folder .*/gone (unpack" \
+	run gone.study --dry-run
 echo PASS
 rm -rf "$T"

@@ -110,18 +110,35 @@ static void check_guess(const char *tmp)
 		buildsys_names());
 }
 
-static void check_override(void)
+static void check_override(const char *tmp)
 {
 	struct recipe r = {.name = "coremark", .source = xstrdup("git:https://x/y commit=abc")};
 	struct strbuf err = {0};
-	T_CHECK(!recipe_override_source(&r, "local:../cm", "/studies", "s.study:8", &err), "%s",
+	char *studies = xasprintf("%s/studies", tmp), *cm = xasprintf("%s/cm", tmp);
+	mkdir_p(studies, 0755);
+	mkdir_p(cm, 0755);
+	T_CHECK(!recipe_override_source(&r, "local:../cm", studies, "s.study:8", &err), "%s",
 		sb_str(&err));
-	T_CHECK(!strcmp(r.source, "local:/studies/../cm"), "source: %s", r.source);
+	char *want = xasprintf("local:%s/../cm", studies);
+	T_CHECK(!strcmp(r.source, want), "source: %s", r.source);
 	T_CHECK(r.source_own && !strcmp(r.source_own, "git:https://x/y commit=abc"), "own kept");
 	char *fact = recipe_source_fact(&r);
-	T_CHECK(!strcmp(fact, "local:/studies/../cm (from s.study:8; the recipe's: git:https://x/y commit=abc)"),
-		"fact: %s", fact);
+	char *want_fact = xasprintf("%s (from s.study:8; the recipe's: git:https://x/y commit=abc)", want);
+	T_CHECK(!strcmp(fact, want_fact), "fact: %s", fact);
 	free(fact);
+	free(want_fact);
+	free(want);
+	/* a local: tree that is not there is the writer's mistake: said where
+	 * it was written, not left to fail as every configuration's build */
+	T_CHECK(recipe_override_source(&r, "local:../nowhere", studies, "s.study:8", &err) &&
+			strstr(sb_str(&err), "local:../nowhere: no folder ") &&
+			strstr(sb_str(&err), "/studies/../nowhere (unpack the source there or fix the path)"),
+		"missing local tree: %s", sb_str(&err));
+	T_CHECK(!strcmp(r.source_origin, "s.study:8") && strstr(r.source, "/cm"),
+		"unchanged after a missing tree: %s", r.source);
+	sb_release(&err);
+	free(studies);
+	free(cm);
 	T_CHECK(!recipe_override_source(&r, "debian:coremark=1.0", NULL, "--source", &err), "%s",
 		sb_str(&err));
 	T_CHECK(!strcmp(r.source, "debian:coremark=1.0") && !strcmp(r.source_origin, "--source") &&
@@ -153,7 +170,7 @@ int main(void)
 	char *tmp = test_tmpdir("test_buildsys");
 	check_scripts(tmp);
 	check_guess(tmp);
-	check_override();
+	check_override(tmp);
 	remove_tree(tmp);
 	free(tmp);
 	return test_summary("test_buildsys");

@@ -451,12 +451,20 @@ static char *override_spec(const char *spec, const char *base_dir, struct strbuf
 	const char *where = colon + 1;
 	while (*where == ' ' || *where == '\t')
 		where++;
-	/* a relative local: path is the writer's, not the recipe folder's */
-	if (!strncmp(spec, "local:", 6) && where[0] != '/') {
-		char *cwd = base_dir ? NULL : getcwd(NULL, 0);
-		char *effective = xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".",
-					    where);
+	/* a relative local: path is the writer's, not the recipe folder's;
+	 * a tree that is not there is refused where it was written (the
+	 * recipe's own source is fetched later: a build outcome) */
+	if (!strncmp(spec, "local:", 6)) {
+		char *cwd = base_dir || where[0] == '/' ? NULL : getcwd(NULL, 0);
+		char *effective = where[0] == '/' ? xasprintf("local:%s", where)
+			: xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", where);
 		free(cwd);
+		if (!is_dir(effective + 6)) {
+			sb_addf(err, "%s: no folder %s (unpack the source there or fix the path)", spec,
+				effective + 6);
+			free(effective);
+			return NULL;
+		}
 		return effective;
 	}
 	struct strlist words = {0};
