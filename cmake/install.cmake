@@ -6,7 +6,7 @@
 #   P/share/flagscope/presets/          the preset studies
 #   P/share/flagscope/remote-helper/    the board helper's C source (built per board)
 #   P/lib/flagscope/libinsncount.so     the QEMU instruction-count plugin
-#   P/share/man/man1/flagscope.1        the man page (help2man from --help)
+#   P/share/man/man1/flagscope.1.gz     the man page (help2man from --help)
 #   P/share/doc/flagscope/              README.md, recipes.md (workloads/README.md)
 # Architecture-independent data goes to share/, the plugin (an ELF object
 # loaded by qemu) to lib/flagscope, as the FHS says for a program's private
@@ -51,8 +51,13 @@ if(HELP2MAN)
       ${FLAGSCOPE_VERSION} ${CMAKE_SOURCE_DIR}/doc/flagscope.h2m ${CMAKE_BINARY_DIR}/flagscope.1
     DEPENDS flagscope ${CMAKE_SOURCE_DIR}/scripts/manpage.sh ${CMAKE_SOURCE_DIR}/doc/flagscope.h2m
     COMMENT "man page flagscope.1 (help2man)")
-  add_custom_target(manpage ALL DEPENDS ${CMAKE_BINARY_DIR}/flagscope.1)
-  install(FILES ${CMAKE_BINARY_DIR}/flagscope.1 DESTINATION share/man/man1)
+  # installed compressed, as Debian policy (12.3) wants man pages; -n: no
+  # name or time stamp in the file, so the package is reproducible
+  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/flagscope.1.gz
+    COMMAND gzip -9nc ${CMAKE_BINARY_DIR}/flagscope.1 > ${CMAKE_BINARY_DIR}/flagscope.1.gz
+    DEPENDS ${CMAKE_BINARY_DIR}/flagscope.1)
+  add_custom_target(manpage ALL DEPENDS ${CMAKE_BINARY_DIR}/flagscope.1.gz)
+  install(FILES ${CMAKE_BINARY_DIR}/flagscope.1.gz DESTINATION share/man/man1)
 else()
   message(WARNING "help2man not found: no man page (apt-get install help2man; scripts/packages.txt)")
 endif()

@@ -31,7 +31,7 @@ if [ -e "$build/harness/qemu-plugin/libinsncount.so" ]; then
 	[ -e "$T/first/lib/flagscope/libinsncount.so" ] || fail "the QEMU plugin is not installed"
 fi
 if command -v help2man >/dev/null; then
-	out_has "SEARCH PATH" man -l "$T/first/share/man/man1/flagscope.1" 2>/dev/null ||
+	out_has "SEARCH PATH" man -l "$T/first/share/man/man1/flagscope.1.gz" 2>/dev/null ||
 		fail "the man page lacks the search path"
 fi
 [ ! -e "$T/first/share/flagscope/workloads/recipe.c" ] || fail "the loader's code was installed as data"
@@ -130,10 +130,19 @@ dpkg-deb --info "$deb" > info.txt
 grep -q "^ Package: flagscope" info.txt || fail "deb: package name"
 grep -qE "^ Depends:.*build-essential" info.txt || fail "deb: Depends lacks build-essential"
 grep -qE "^ Depends:.*libinih" info.txt || fail "deb: Depends lacks the shared libraries (shlibdeps)"
-grep -qE "^ Recommends:.*linux-perf" info.txt || fail "deb: Recommends"
+# every tagged line of packages.txt is in its field (system = recipes
+# need cmake/meson, a tree without configure autoconf: a newcomer's box
+# must get them with the package)
+for kind in Depends Recommends Suggests; do
+	for p in $(sed -n "s/^\([a-z0-9][a-z0-9.+-]*\) *#.*\[$kind\].*/\1/p" "$FLAGSCOPE_SRC/scripts/packages.txt"); do
+		grep -qE "^ $kind:.*(^|[ ,])$p(,|\$| )" info.txt || fail "deb: $kind lacks $p: $(grep "^ $kind:" info.txt)"
+	done
+done
+grep -qE "^ Recommends:.*meson" info.txt && grep -qE "^ Suggests:.*autoconf" info.txt ||
+	fail "deb: meson (Recommends) or autoconf (Suggests) missing"
 dpkg-deb --contents "$deb" > contents.txt
 for f in ./usr/bin/flagscope ./usr/share/flagscope/workloads/crc32/recipe.ini ./usr/share/flagscope/presets/default.study \
-	./usr/share/flagscope/remote-helper/helper.c ./usr/share/man/man1/flagscope.1; do
+	./usr/share/flagscope/remote-helper/helper.c ./usr/share/man/man1/flagscope.1.gz; do
 	grep -q " $f\$" contents.txt || fail "deb: no $f"
 done
 dpkg-deb -x "$deb" "$T/debroot"
