@@ -22,6 +22,24 @@ static void script_head(const struct recipe *r, struct strbuf *sb)
 		sb_add(sb, "srcdir=$SRC\n");
 	}
 	sb_add(sb, "static=\ncase \" $LDFLAGS \" in *\" -static \"*) static=yes ;; esac\n");
+	/* C++ units get the configuration's flags too, from the C compiler's
+	 * C++ sibling (g++-12 for gcc-12, HOST-g++, clang++ for clang); a
+	 * driver without one (musl-gcc) leaves CXX unset, and verify then
+	 * finds such units without the flags */
+	sb_add(sb, "cc_prog=${CC%% *}\n"
+		   "case $cc_prog in\n"
+		   "*clang*) cxx_prog=$(printf '%s\\n' \"$cc_prog\" | sed 's/clang\\([^/]*\\)$/clang++\\1/') ;;\n"
+		   "*gcc*) cxx_prog=$(printf '%s\\n' \"$cc_prog\" | sed 's/gcc\\([^/]*\\)$/g++\\1/') ;;\n"
+		   "*) cxx_prog= ;;\n"
+		   "esac\n"
+		   "if [ -n \"$cxx_prog\" ] && command -v \"$cxx_prog\" >/dev/null; then\n"
+		   "\tCXX=$cxx_prog${CC#\"$cc_prog\"}\n"
+		   "\tCXXFLAGS=$CFLAGS\n"
+		   "\texport CXX CXXFLAGS\n"
+		   "else\n"
+		   "\tcxx_prog=\n"
+		   "\tunset CXX CXXFLAGS\n"
+		   "fi\n");
 }
 
 /* " WORDS" when the recipe gave them (inserted as shell words), else "" */
@@ -56,6 +74,9 @@ static void autotools_script(const struct recipe *r, struct strbuf *sb)
 	       /* --disable-shared: libtool projects link their own libraries
 		* into the programs (a project without libtool warns and goes on) */
 	       "set -- CC=\"$CC\" CFLAGS=\"$CFLAGS\" LDFLAGS=\"$LDFLAGS\" --disable-shared\n"
+	       "if [ -n \"$cxx_prog\" ]; then\n"
+	       "\tset -- \"$@\" CXX=\"$CXX\" CXXFLAGS=\"$CXXFLAGS\"\n"
+	       "fi\n"
 	       /* --build too: with --host alone configure may run a target
 		* program through binfmt and decide it is not cross-compiling */
 	       "if [ -n \"$HOST\" ]; then\n"
@@ -93,11 +114,13 @@ static void cmake_script(const struct recipe *r, struct strbuf *sb)
 	/* the compiler command may carry words of its own (CMake reads them
 	 * from CC natively; a toolchain file takes the program alone) */
 	sb_add(sb,
-	       "cc_prog=${CC%% *}\n"
 	       "cc_rest=\n"
 	       "case $CC in *\" \"*) cc_rest=\"${CC#* } \" ;; esac\n"
 	       "set -- -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=\"$cc_rest$CFLAGS\""
 	       " -DCMAKE_EXE_LINKER_FLAGS=\"$LDFLAGS\" -DBUILD_SHARED_LIBS=OFF\n"
+	       "if [ -n \"$cxx_prog\" ]; then\n"
+	       "\tset -- \"$@\" -DCMAKE_CXX_FLAGS=\"$cc_rest$CXXFLAGS\"\n"
+	       "fi\n"
 	       "if [ -n \"$static\" ]; then\n"
 	       "\tset -- \"$@\" -DCMAKE_FIND_LIBRARY_SUFFIXES=.a\n"
 	       "fi\n"
@@ -116,6 +139,9 @@ static void cmake_script(const struct recipe *r, struct strbuf *sb)
 	       "set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)\n"
 	       "set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)\n"
 	       "EOF\n"
+	       "\tif [ -n \"$cxx_prog\" ]; then\n"
+	       "\t\techo \"set(CMAKE_CXX_COMPILER \\\"$cxx_prog\\\")\" >>flagscope-toolchain.cmake\n"
+	       "\tfi\n"
 	       /* the host's ar cannot index another machine's objects */
 	       "\tif command -v \"$HOST-ar\" >/dev/null; then\n"
 	       "\t\techo \"set(CMAKE_AR $(command -v \"$HOST-ar\"))\" >>flagscope-toolchain.cmake\n"
@@ -177,11 +203,16 @@ static void meson_script(const struct recipe *r, struct strbuf *sb)
 	       "\t\techo \"# written by flagscope: cross-compiling for $HOST\"\n"
 	       "\t\techo '[binaries]'\n"
 	       "\t\techo \"c = $(meson_list $CC)\"\n"
+	       "\t\t[ -z \"$cxx_prog\" ] || echo \"cpp = $(meson_list $CXX)\"\n"
 	       "\t\techo \"ar = '$HOST-ar'\"\n"
 	       "\t\techo \"strip = '$HOST-strip'\"\n"
 	       "\t\techo '[built-in options]'\n"
 	       "\t\techo \"c_args = $(meson_list $CFLAGS)\"\n"
 	       "\t\techo \"c_link_args = $(meson_list $LDFLAGS)\"\n"
+	       "\t\tif [ -n \"$cxx_prog\" ]; then\n"
+	       "\t\t\techo \"cpp_args = $(meson_list $CXXFLAGS)\"\n"
+	       "\t\t\techo \"cpp_link_args = $(meson_list $LDFLAGS)\"\n"
+	       "\t\tfi\n"
 	       "\t\tif [ -n \"$SYSROOT\" ]; then\n"
 	       "\t\t\techo '[properties]'\n"
 	       "\t\t\techo \"sys_root = '$SYSROOT'\"\n"
@@ -192,7 +223,7 @@ static void meson_script(const struct recipe *r, struct strbuf *sb)
 	       "\t\techo \"cpu = '$arch'\"\n"
 	       "\t\techo \"endian = '$endian'\"\n"
 	       "\t} >flagscope-cross.ini\n"
-	       "\tenv -u CC -u CFLAGS -u LDFLAGS meson setup \"$@\" --cross-file flagscope-cross.ini");
+	       "\tenv -u CC -u CFLAGS -u LDFLAGS -u CXX -u CXXFLAGS meson setup \"$@\" --cross-file flagscope-cross.ini");
 	add_words(sb, s->options);
 	sb_add(sb, " . \"$srcdir\"\n"
 		   "else\n"
@@ -216,6 +247,9 @@ static void make_script(const struct recipe *r, struct strbuf *sb)
 	sb_add(sb, "cp -R \"$SRC/.\" .\n"
 		   "rm -rf .git\n"
 		   "set -- CC=\"$CC\" CFLAGS=\"$CFLAGS\" LDFLAGS=\"$LDFLAGS\"\n"
+		   "if [ -n \"$cxx_prog\" ]; then\n"
+		   "\tset -- \"$@\" CXX=\"$CXX\" CXXFLAGS=\"$CXXFLAGS\"\n"
+		   "fi\n"
 		   "if [ -n \"$HOST\" ] && command -v \"$HOST-ar\" >/dev/null; then\n"
 		   "\tset -- \"$@\" AR=\"$HOST-ar\" RANLIB=\"$HOST-ranlib\"\n"
 		   "fi\n"
