@@ -156,6 +156,10 @@ static int list_entries(enum sp_kind kind, const char *study_file, int width,
 	size_t n;
 	searchpath_init(&sp, kind, study_file);
 	searchpath_list(&sp, &e, &n);
+	/* the name column fits the longest name (musl-vs-glibc-upstream) */
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(e[i].name) > width)
+			width = (int)strlen(e[i].name);
 	if (json)
 		fputc('[', stdout);
 	for (size_t i = 0; i < n; i++) {

@@ -89,6 +89,11 @@ grep -q "unknown workload 'tiny-study'" other.out || fail "unknown workload: $(c
 mkdir -p p1/presets
 sed 's/tiny tiny-study tiny-path tiny-user/tiny-path tiny-user/' proj/levels.study > p1/presets/mypreset.study
 out_has -E "^mypreset +FLAGSCOPE_PATH $T/p1/presets " fs list presets || fail "list presets: $(fs list presets)"
+# a name longer than the column widens it: the origins stay aligned
+cp p1/presets/mypreset.study p1/presets/a-preset-with-a-long-name.study
+fs list presets > presets.txt
+[ "$(awk '{ print index($0, " " $2 " ") }' presets.txt | sort -u | wc -l)" = 1 ] ||
+	fail "list presets: the origin column is not aligned: $(cat presets.txt)"
 fs run mypreset --dry-run > preset.out 2>&1 || fail "run a preset from FLAGSCOPE_PATH: $(cat preset.out)"
 # a FLAGSCOPE_PATH folder holding recipes directly is not the shape: said
 FLAGSCOPE_PATH=$T/p1/workloads fs list workloads 2> shape.err >/dev/null
