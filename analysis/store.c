@@ -135,7 +135,12 @@ const char *store_errmsg(const struct store *st)
 
 const char *store_errhint(const struct store *st)
 {
-	switch (st->code & 0xff) {
+	return store_hint(st->code, st->sys_errno);
+}
+
+const char *store_hint(int code, int sys_errno)
+{
+	switch (code & 0xff) {
 	case SQLITE_FULL:
 		return "free space on its filesystem or pass another --db";
 	case SQLITE_BUSY:
@@ -146,9 +151,9 @@ const char *store_errhint(const struct store *st)
 	case SQLITE_PERM:
 		return "make the file and its folder writable, on a filesystem mounted read-write";
 	case SQLITE_IOERR:
-		if (st->sys_errno == ENOSPC || st->sys_errno == EDQUOT)
+		if (sys_errno == ENOSPC || sys_errno == EDQUOT)
 			return "free space on its filesystem or pass another --db";
-		if (st->sys_errno == EROFS || st->sys_errno == EACCES || st->sys_errno == EPERM)
+		if (sys_errno == EROFS || sys_errno == EACCES || sys_errno == EPERM)
 			return "make the file and its folder writable, on a filesystem mounted read-write";
 	}
 	return "check the file and its filesystem";

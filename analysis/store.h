@@ -79,6 +79,9 @@ const char *store_errmsg(const struct store *st);
  * space on its filesystem or pass another --db", "make the file and its
  * folder writable, ...", "another program holds it: ...". */
 const char *store_errhint(const struct store *st);
+/* The same for any SQLite connection's failure: its extended code and
+ * sqlite3_system_errno(). */
+const char *store_hint(int code, int sys_errno);
 
 /* Bring data an older flagscope wrote into today's tables: sizes stored as
  * run "@build" rep 0 move to build_sizes, the fact "repeat.auto"
