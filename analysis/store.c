@@ -167,9 +167,7 @@ int store_lock(struct store *st, struct strbuf *err)
 	if (fd < 0) {
 		int e = errno;
 		sb_addf(err, "%s: cannot make its lock file %s.lock: %s (%s)", st->path, st->path,
-			strerror(e),
-			e == ENOSPC || e == EDQUOT ? "free space on its filesystem or pass another --db"
-						   : "make the folder writable, on a filesystem mounted read-write");
+			strerror(e), store_hint(SQLITE_IOERR, e));
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {

@@ -51,6 +51,8 @@ static int write_failed(struct evalcache *ec)
 		ec->code = sqlite3_extended_errcode(ec->db);
 		ec->sys_errno = sqlite3_system_errno(ec->db);
 		sb_add(&ec->why, sqlite3_errmsg(ec->db));
+		if ((ec->code & 0xff) == SQLITE_IOERR && ec->sys_errno)
+			sb_addf(&ec->why, ": %s", strerror(ec->sys_errno));
 	}
 	return -1;
 }
@@ -81,21 +83,25 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 	char *lock = xasprintf("%s.search.lock", path);
 	ec->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(lock);
-	if (ec->lock_fd < 0 || flock(ec->lock_fd, LOCK_EX | LOCK_NB)) {
-		sb_addf(err, "%s: %s (wait for the other search, or use another --db)", path,
-			ec->lock_fd < 0 ? strerror(errno) : "another flagscope search uses it");
-		if (ec->lock_fd >= 0)
-			close(ec->lock_fd);
+	if (ec->lock_fd < 0) {
+		int e = errno;
+		sb_addf(err, "%s: cannot make its lock file %s.search.lock: %s (%s)", path, path,
+			strerror(e), store_hint(SQLITE_IOERR, e));
 		return -1;
 	}
-	char *msg = NULL;
+	if (flock(ec->lock_fd, LOCK_EX | LOCK_NB)) {
+		sb_addf(err, "%s: another flagscope search uses it (wait for it, or use another --db)",
+			path);
+		close(ec->lock_fd);
+		return -1;
+	}
 	if (sqlite3_open_v2(path, &ec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 		    SQLITE_OK ||
 	    sqlite3_busy_timeout(ec->db, 30000) != SQLITE_OK ||
-	    sqlite3_exec(ec->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-		sb_addf(err, "%s: cannot use as a results database: %s (check the path)", path,
-			msg ? msg : ec->db ? sqlite3_errmsg(ec->db) : "out of memory");
-		sqlite3_free(msg);
+	    sqlite3_exec(ec->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+		write_failed(ec);
+		sb_addf(err, "%s: cannot use as a results database: %s (%s)", path, sb_str(&ec->why),
+			store_hint(ec->code, ec->sys_errno));
 		evalcache_close(ec);
 		return -1;
 	}
