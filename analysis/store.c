@@ -114,13 +114,60 @@ static int register_outcomes(sqlite3 *db, char **msg)
 	return 0;
 }
 
+/* Remember why the last write failed, from the connection's error. */
+static int write_failed(struct store *st)
+{
+	st->code = sqlite3_extended_errcode(st->db);
+	st->sys_errno = sqlite3_system_errno(st->db);
+	sb_release(&st->why);
+	sb_add(&st->why, sqlite3_errmsg(st->db));
+	if ((st->code & 0xff) == SQLITE_BUSY || (st->code & 0xff) == SQLITE_LOCKED)
+		sb_addf(&st->why, ": another connection held it past %d s", STORE_BUSY_MS / 1000);
+	else if ((st->code & 0xff) == SQLITE_IOERR && st->sys_errno)
+		sb_addf(&st->why, ": %s", strerror(st->sys_errno));
+	return -1;
+}
+
+const char *store_errmsg(const struct store *st)
+{
+	return sb_str(&st->why);
+}
+
+const char *store_errhint(const struct store *st)
+{
+	return store_hint(st->code, st->sys_errno);
+}
+
+const char *store_hint(int code, int sys_errno)
+{
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+		return "free space on its filesystem or pass another --db";
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return "another program holds it: let it finish or close it";
+	case SQLITE_READONLY:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+		return "make the file and its folder writable, on a filesystem mounted read-write";
+	case SQLITE_IOERR:
+		if (sys_errno == ENOSPC || sys_errno == EDQUOT)
+			return "free space on its filesystem or pass another --db";
+		if (sys_errno == EROFS || sys_errno == EACCES || sys_errno == EPERM)
+			return "make the file and its folder writable, on a filesystem mounted read-write";
+	}
+	return "check the file and its filesystem";
+}
+
 int store_lock(struct store *st, struct strbuf *err)
 {
 	char *lock = xasprintf("%s.lock", st->path);
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(lock);
 	if (fd < 0) {
-		sb_addf(err, "%s: cannot make its lock file: %s", st->path, strerror(errno));
+		int e = errno;
+		sb_addf(err, "%s: cannot make its lock file %s.lock: %s (%s)", st->path, st->path,
+			strerror(e), store_hint(SQLITE_IOERR, e));
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -141,6 +188,52 @@ int store_lock(struct store *st, struct strbuf *err)
 	return 0;
 }
 
+/* The schema, its newer columns and the outcome functions; -1 with the
+ * connection's error (or *msg) when one fails. */
+static int store_prepare(struct store *st, char **msg)
+{
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	return sqlite3_exec(st->db, schema, NULL, NULL, msg) != SQLITE_OK ||
+			       add_missing_columns(st->db, msg) || register_outcomes(st->db, msg)
+		       ? -1
+		       : 0;
+}
+
+/* A reader's way into a database it cannot write beside: a WAL database
+ * needs PATH-shm, which a read-only or full filesystem cannot make.
+ * immutable=1 reads the file alone (a PATH-wal left there, which only a
+ * killed writer leaves, would have let the first open succeed). */
+static int open_immutable(struct store *st, const char *path)
+{
+	if (access(path, R_OK))
+		return -1;
+	sqlite3_close(st->db);
+	struct strbuf uri = {0};
+	sb_add(&uri, "file:");
+	for (const char *c = path; *c; c++) /* what a URI would read as its own */
+		if (*c == '?' || *c == '#' || *c == '%')
+			sb_addf(&uri, "%%%02X", (unsigned char)*c);
+		else
+			sb_addf(&uri, "%c", *c);
+	sb_add(&uri, "?immutable=1");
+	int rc = sqlite3_open_v2(sb_str(&uri), &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	sb_release(&uri);
+	if (rc != SQLITE_OK)
+		return -1;
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	char *msg = NULL;
+	rc = register_outcomes(st->db, &msg);
+	sqlite3_free(msg);
+	return rc;
+}
+
+/* Is this failure the file's content (not a database, or not ours)? */
+static int not_ours(int code)
+{
+	code &= 0xff;
+	return code == SQLITE_NOTADB || code == SQLITE_CORRUPT || code == SQLITE_ERROR;
+}
+
 int store_open(struct store *st, const char *path, int create, struct strbuf *err)
 {
 	memset(st, 0, sizeof(*st));
@@ -152,12 +245,21 @@ int store_open(struct store *st, const char *path, int create, struct strbuf *er
 		store_close(st);
 		return -1;
 	}
-	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 	char *msg = NULL;
-	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
-	    add_missing_columns(st->db, &msg) || register_outcomes(st->db, &msg)) {
-		sb_addf(err, "%s: not a flagscope results database: %s (use another --db path)", path,
-			msg ? msg : "?");
+	if (store_prepare(st, &msg)) {
+		write_failed(st);
+		int ours = !not_ours(st->code);
+		if (!create && ours && !open_immutable(st, path)) {
+			sqlite3_free(msg);
+			st->path = xstrdup(path);
+			return 0;
+		}
+		if (ours)
+			sb_addf(err, "%s: cannot open results database: %s (%s)", path,
+				store_errmsg(st), store_errhint(st));
+		else
+			sb_addf(err, "%s: not a flagscope results database: %s (use another --db path)",
+				path, msg ? msg : store_errmsg(st));
 		sqlite3_free(msg);
 		store_close(st);
 		return -1;
@@ -181,22 +283,6 @@ void store_close(struct store *st)
 	free(st->path);
 	sb_release(&st->why);
 	memset(st, 0, sizeof(*st));
-}
-
-/* Remember why the last write failed, from the connection's error. */
-static int write_failed(struct store *st)
-{
-	int code = sqlite3_extended_errcode(st->db);
-	sb_release(&st->why);
-	sb_add(&st->why, sqlite3_errmsg(st->db));
-	if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
-		sb_addf(&st->why, " (another connection held it past %d s)", STORE_BUSY_MS / 1000);
-	return -1;
-}
-
-const char *store_errmsg(const struct store *st)
-{
-	return sb_str(&st->why);
 }
 
 /* Bind text/double/int parameters described by a format: 't' text,

@@ -38,14 +38,20 @@ struct store {
 	char *path;
 	int lock_fd; /* > 0 while store_lock() holds it */
 	struct strbuf why; /* the cause of the last failed write */
+	int code, sys_errno; /* its SQLite extended code and errno */
 };
 
 /* How long a write waits for another connection's lock before it fails
  * with "database is locked". */
 #define STORE_BUSY_MS 10000
 
-/* Open or create; 0 or -1 with a reason in err.  A database made by an
- * older flagscope is brought up to date (store_migrate()). */
+/* Open or create; 0 or -1 with a reason in err: "PATH: not a flagscope
+ * results database: ..." only for a file that is not one, else "PATH:
+ * cannot open results database: CAUSE (WHAT TO DO)".  Without create (a
+ * reader), a database on a read-only or full filesystem, where SQLite
+ * cannot make its PATH-shm, is opened read-only and immutable (its writes
+ * fail as on a read-only file).  A database made by an older flagscope is
+ * brought up to date (store_migrate()). */
 int store_open(struct store *st, const char *path, int create, struct strbuf *err);
 void store_close(struct store *st);
 /* One writer per database: take PATH.lock (flock) for the life of the
@@ -69,6 +75,13 @@ struct store_config {
 /* The cause of the last failed store_put_* ("" when none failed): a
  * lower-case phrase without the path, for "PATH: cannot store ...: CAUSE". */
 const char *store_errmsg(const struct store *st);
+/* What to do about that cause, for the "(...)" of the same line: "free
+ * space on its filesystem or pass another --db", "make the file and its
+ * folder writable, ...", "another program holds it: ...". */
+const char *store_errhint(const struct store *st);
+/* The same for any SQLite connection's failure: its extended code and
+ * sqlite3_system_errno(). */
+const char *store_hint(int code, int sys_errno);
 
 /* Bring data an older flagscope wrote into today's tables: sizes stored as
  * run "@build" rep 0 move to build_sizes, the fact "repeat.auto"

@@ -164,14 +164,11 @@ int cmd_run(int argc, char **argv)
 		rc = rc > 0 ? 0 : 2;
 		goto out;
 	}
-	progress_init(opt.quiet, -1);
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .pin = opt.study.pin, .dry_run = opt.dry_run, .shard_n = 1,
 		.meters = opt.meters, .metric = opt.metric,
-		.ev = {.say = progress_say_line, .result = progress_result_line, .build_done = progress_build,
-		       .run_done = progress_run, .user = &builds_started,
-		       .log = opt.quiet ? NULL : stderr},
 	};
+	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;
 	if (pos.n > 1)
 		sb_add(&err, "run: one study at a time (see flagscope run --help)");

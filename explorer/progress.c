@@ -152,3 +152,13 @@ void progress_run(const struct pipeline_run_event *e, void *user)
 			       e->builds_total, e->done, e->total, b->cfg->label, b->recipe->name,
 			       *run->name ? "/" : "", run->name, what, eta);
 }
+
+void progress_start(struct pipeline_events *ev, int quiet, double *started)
+{
+	progress_init(quiet, -1);
+	*ev = (struct pipeline_events){
+		.say = progress_say_line, .result = progress_result_line,
+		.build_done = progress_build, .run_done = progress_run,
+		.user = started, .log = quiet ? NULL : stderr,
+	};
+}

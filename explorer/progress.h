@@ -41,5 +41,8 @@ void progress_say_line(const char *line, void *user);
 void progress_result_line(const char *line, void *user);
 void progress_build(const struct build *b, size_t done, size_t total, void *started);
 void progress_run(const struct pipeline_run_event *e, void *user);
+/* progress_init(quiet, -1), and ev set to draw a study's events with the
+ * functions above (started: when the builds started). */
+void progress_start(struct pipeline_events *ev, int quiet, double *started);
 
 #endif

@@ -541,6 +541,32 @@ void sysroot_plan_release(struct sysroot_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
+/* Plan b, fetch its sources and name its folder (b->dir); 0 or -1. */
+static int locate(struct build *b, struct strbuf *err)
+{
+	if (build_plan(b, err) || fetch_sources(b, err))
+		return -1;
+	compute_key(b);
+	b->dir = xasprintf("%s/sysroots/%.16s", flagscope_cache_dir(), b->key);
+	return 0;
+}
+
+int sysroot_locate(const struct sysroot_spec *spec, char **sysroot_dir, int *built,
+		   struct strbuf *err)
+{
+	struct build b = {.spec = spec};
+	*sysroot_dir = NULL;
+	int rc = locate(&b, err);
+	if (!rc) {
+		char *info = xasprintf("%s/sysroot.info", b.dir);
+		*built = file_exists(info);
+		*sysroot_dir = xstrdup(b.dir);
+		free(info);
+	}
+	build_release(&b);
+	return rc;
+}
+
 int sysroot_build(const struct sysroot_spec *spec, char **sysroot_dir, FILE *log,
 		  struct strbuf *err)
 {
@@ -549,10 +575,8 @@ int sysroot_build(const struct sysroot_spec *spec, char **sysroot_dir, FILE *log
 	int rc = -1;
 
 	*sysroot_dir = NULL;
-	if (build_plan(&b, err) || fetch_sources(&b, err))
+	if (locate(&b, err))
 		goto out;
-	compute_key(&b);
-	b.dir = xasprintf("%s/sysroots/%.16s", flagscope_cache_dir(), b.key);
 	b.tmp = xasprintf("%s/sysroots/.build-%.16s-%ld", flagscope_cache_dir(), b.key, (long)getpid());
 	info = xasprintf("%s/sysroot.info", b.dir);
 	if (!file_exists(info)) {

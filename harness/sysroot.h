@@ -76,6 +76,13 @@ void sysroot_plan_release(struct sysroot_plan *plan);
 int sysroot_build(const struct sysroot_spec *spec, char **sysroot_dir, FILE *log,
 		  struct strbuf *err);
 
+/* Where sysroot_build() would put it, without building: the plan, the
+ * sources fetched (they name it) and *sysroot_dir (heap); *built 1 when it
+ * is there.  0, or -1 with a reason in err.  Its compiler will be
+ * SYSROOT_DIR/bin/cc. */
+int sysroot_locate(const struct sysroot_spec *spec, char **sysroot_dir, int *built,
+		   struct strbuf *err);
+
 /* A built sysroot, read back from its sysroot.info. */
 struct sysroot_info {
 	char *dir;

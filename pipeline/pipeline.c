@@ -40,18 +40,6 @@ void pipeline_release(struct pipeline *pl)
 	sb_release(&pl->store_error);
 }
 
-/* What to do about SQLite's message for a failed write. */
-static const char *store_hint(const char *cause)
-{
-	if (strstr(cause, "full"))
-		return "free space on its filesystem or pass another --db";
-	if (strstr(cause, "locked") || strstr(cause, "busy"))
-		return "another program holds it: let it finish or close it";
-	if (strstr(cause, "readonly") || strstr(cause, "read-only"))
-		return "make the file and its folder writable";
-	return "check the file and its filesystem";
-}
-
 int pipeline_stored(struct pipeline *pl, int rc)
 {
 	if (rc && !pl->store_failed) {
@@ -59,7 +47,7 @@ int pipeline_stored(struct pipeline *pl, int rc)
 		pl->store_failed = 1;
 		sb_addf(&pl->store_error,
 			"%s: cannot store results: %s (%s, then run the study again: it resumes where it stopped)",
-			pl->store->path ? pl->store->path : "?", cause, store_hint(cause));
+			pl->store->path ? pl->store->path : "?", cause, store_errhint(pl->store));
 	}
 	return rc;
 }

@@ -46,6 +46,7 @@ struct plan_config {
 	struct config *cfg; /* in plan->matrix */
 	struct toolchain tc;
 	int tc_ok;               /* tc was probed */
+	int sysroot_pending;     /* a dry run: cfg->sysroot is not built yet */
 	enum outcome outcome;    /* before building: unsupported flag / toolchain */
 	char *detail;
 };

@@ -72,7 +72,35 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
  * (Debian's MIPS libraries are release-2 code a Loongson 2F cannot run).
  * Flags the sysroot must add (e.g. -ffp-contract=off under QEMU 7.2) go
  * into the configuration's flags and label: visible, never silent. */
-static int prepare_cross(struct config *cfg, const struct pipeline_options *o, struct strbuf *why)
+/* The sysroot of spec, built (or found built): its folder, compiler and
+ * link flags.  A dry run builds nothing: a sysroot not built yet gets the
+ * folder and compiler it will have, and *pending is set.  0 or -1. */
+static int sysroot_get(const struct config *cfg, const struct sysroot_spec *spec,
+		       const struct pipeline_options *o, char **dir, char **cc, char **ldflags,
+		       int *pending, struct strbuf *why)
+{
+	char *tflags = NULL;
+	int built = 1, rc;
+	if (o->dry_run) {
+		rc = sysroot_locate(spec, dir, &built, why);
+	} else {
+		pipeline_say(o, "sysroot for %s (%s%s%s): building or reusing", cfg->label,
+			     cfg->target, *spec->cflags ? " " : "", spec->cflags);
+		rc = sysroot_build(spec, dir, o->ev.log, why);
+	}
+	if (!rc && !built) {
+		*pending = 1;
+		*cc = xasprintf("%s/bin/cc", *dir); /* as sysroot_toolchain() will say */
+		*ldflags = xstrdup("-static");
+	} else if (!rc) {
+		rc = sysroot_toolchain(*dir, cc, &tflags, ldflags, why);
+	}
+	free(tflags);
+	return rc;
+}
+
+static int prepare_cross(struct config *cfg, const struct pipeline_options *o, int *pending,
+			 struct strbuf *why)
 {
 	char *triple_cc = xasprintf("%s-gcc", cfg->target);
 	int default_cc = !strcmp(cfg->cc, "gcc");
@@ -107,16 +135,13 @@ static int prepare_cross(struct config *cfg, const struct pipeline_options *o, s
 	struct sysroot_spec spec = {.triple = cfg->target, .cc = default_cc ? NULL : cfg->cc,
 				    .cflags = target_flags, .emulated = cfg->cpu != NULL};
 	struct sysroot_plan plan;
-	char *dir = NULL, *cc = NULL, *tflags = NULL, *ldflags = NULL;
+	char *dir = NULL, *cc = NULL, *ldflags = NULL;
 	free(triple_cc);
 	if (sysroot_plan(&spec, &plan, why)) {
 		free(target_flags);
 		return -1;
 	}
-	pipeline_say(o, "sysroot for %s (%s %s): building or reusing", cfg->label, cfg->target,
-		     target_flags);
-	int rc = sysroot_build(&spec, &dir, o->ev.log, why) ||
-		 sysroot_toolchain(dir, &cc, &tflags, &ldflags, why);
+	int rc = sysroot_get(cfg, &spec, o, &dir, &cc, &ldflags, pending, why);
 	if (!rc) {
 		if (*plan.added) {
 			char *label = xasprintf("%s [+%s]", cfg->label, plan.added);
@@ -139,7 +164,6 @@ static int prepare_cross(struct config *cfg, const struct pipeline_options *o, s
 	}
 	free(dir);
 	free(cc);
-	free(tflags);
 	free(ldflags);
 	free(target_flags);
 	sysroot_plan_release(&plan);
@@ -175,14 +199,17 @@ static void prepare_config(struct plan_config *pc, const struct pipeline_options
 		free(cfg->cc);
 		cfg->cc = driver;
 	}
-	if (cfg->target && prepare_cross(cfg, o, &err))
+	if (cfg->target && prepare_cross(cfg, o, &pc->sysroot_pending, &err))
 		goto unsupported;
 	final_id(cfg);
+	if (pc->sysroot_pending) /* a dry run: no compiler to ask yet */
+		goto out;
 	if (toolchain_probe(cfg->cc, &pc->tc, &err))
 		goto unsupported;
 	pc->tc_ok = 1;
 	if (!o->dry_run)
 		pc->outcome = build_probe_flags(cfg, &pc->tc, &pc->detail);
+out:
 	sb_release(&err);
 	return;
 unsupported:
@@ -340,6 +367,13 @@ void study_plan_print(const struct study_plan *p, FILE *out)
 		        cfg->label, cfg->is_baseline ? "  (baseline)" : "", cfg->cc,
 		        pc->tc_ok ? " = " : "", pc->tc_ok ? pc->tc.version : "", cfg->cflags,
 		        cfg->ldflags);
+		if (pc->sysroot_pending) {
+			fprintf(out, "  sysroot: %s, not built yet (run builds it first)\n", cfg->sysroot);
+			for (size_t w = 0; w < p->nworkloads; w++, todo++)
+				fprintf(out, "  %-12s build %-16s  would build\n",
+					p->workloads[w].recipe.name, "after the sysroot");
+			continue;
+		}
 		if (!pc->tc_ok) {
 			fprintf(out, "  unsupported: %s\n", pc->detail);
 			continue;

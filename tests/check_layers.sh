@@ -1,9 +1,11 @@
 #!/bin/bash
 # check_layers.sh [ROOT] - fail when a lower layer includes a higher one.
 #
-# Reads every #include "DIR/x.h" of every .c and .h under the layer folders
-# of ROOT (default: the source tree this script is in) and checks DIR's
-# layer against the table below, which is ../shared/DESIGN.md's "Layers"
+# Reads every #include "..." and #include <...> of every .c and .h under
+# the layer folders of ROOT (default: the source tree this script is in),
+# resolves it as the compiler does with -I ROOT ("../x/y.h" and "./y.h"
+# from the including file's folder, "a/../b/y.h" normalised), and checks
+# the layer of the folder it lands in against the table below, which is ../shared/DESIGN.md's "Layers"
 # picture and CMakeLists.txt's flagscope_layer() lines.  Prints one line
 # per violation, "FILE:LINE: includes X, but LAYER may include only ...",
 # and exits 1 when there is any; 0 and a count when there is none.
@@ -41,6 +43,22 @@ is_exception() {
 	return 1
 }
 
+# include_path DIR KIND INC: the file INC names, relative to ROOT, when
+# included from a file in DIR ("q" for "INC", "a" for <INC>): a quoted
+# include is looked up beside the includer first, as the compiler does.
+include_path() {
+	local dir=$1 kind=$2 inc=$3 path
+	case "$kind:$inc" in
+	q:./* | q:../*) path=$dir/$inc ;;
+	q:*) if [ -e "$root/$dir/$inc" ]; then path=$dir/$inc; else path=$inc; fi ;;
+	*) path=$inc ;;
+	esac
+	case "/$path/" in
+	*/./* | */../*) path=$(realpath -m --relative-to="$root" "$root/$path") ;;
+	esac
+	echo "$path"
+}
+
 bad=0
 files=0
 for dir in "${!layer_of[@]}"; do
@@ -49,9 +67,11 @@ for dir in "${!layer_of[@]}"; do
 	while IFS= read -r -d '' f; do
 		rel=${f#"$root"/}
 		files=$((files + 1))
-		while IFS=: read -r line inc; do
-			top=${inc%%/*}
-			[ "$top" = "$inc" ] && continue       # "x.h": the folder's own
+		here=$(dirname "$rel")
+		while IFS=: read -r line kind inc; do
+			path=$(include_path "$here" "$kind" "$inc")
+			top=${path%%/*}
+			[ "$top" = "$path" ] && continue      # <stdio.h>, or outside ROOT
 			target=${layer_of[$top]:-}
 			[ -n "$target" ] || continue          # not a layer folder
 			case " ${may[$layer]} " in
@@ -60,8 +80,9 @@ for dir in "${!layer_of[@]}"; do
 			is_exception "$rel" "$target" && continue
 			echo "$rel:$line: includes $inc, but $layer may include only: ${may[$layer]}"
 			bad=$((bad + 1))
-		done < <(awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
-				s = $0; sub(/^[^"]*"/, "", s); sub(/".*/, "", s); print FNR ":" s }' "$f")
+		done < <(awk '/^[ \t]*#[ \t]*include[ \t]*["<]/ {
+				s = $0; sub(/^[^"<]*/, "", s); k = substr(s, 1, 1) == "<" ? "a" : "q"
+				s = substr(s, 2); sub(/[">].*/, "", s); print FNR ":" k ":" s }' "$f")
 	done < <(find "$root/$dir" -type f \( -name '*.c' -o -name '*.h' \) -print0)
 done
 

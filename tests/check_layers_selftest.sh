@@ -10,7 +10,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 out=$(bash "$here/check_layers.sh" "$here/fixtures/layers/bad") && fail "the bad tree passed: $out"
 echo "$out"
 for want in "flagsets/study.c:3: includes harness/meter.h" "analysis/why.c:5: includes pipeline/plan.h" \
-	    "base/util.h:2: includes analysis/store.h" "analysis/why.c:3: includes harness/build.h" "4 include(s) of a higher layer"; do
+	    "base/util.h:2: includes analysis/store.h" "analysis/why.c:3: includes harness/build.h" \
+	    "harness/run.c:4: includes ../analysis/store.h" "harness/run.c:5: includes analysis/rank.h" \
+	    "harness/run.c:6: includes base/../pipeline/pipeline.h" \
+	    "harness/sub/deep.h:3: includes ../../explorer/options.h" "8 include(s) of a higher layer"; do
 	grep -qF "$want" <<<"$out" || fail "no '$want'"
 done
 

@@ -98,6 +98,6 @@ set -e
 kill $holder 2>/dev/null || true
 wait $holder 2>/dev/null || true
 [ "$rc" = 2 ] || fail "locked database: exit $rc, not 2: $(cat locked.err)"
-grep -qx "flagscope: locked.db: cannot store results: database is locked (.*)" locked.err ||
+grep -qx "flagscope: locked.db: cannot store results: database is locked: another connection held it past [0-9]* s (another program holds it.*)" locked.err ||
 	fail "message: $(cat locked.err)"
 echo "ok 3 - a database locked past the timeout stops the study: exit 2, one line"

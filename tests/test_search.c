@@ -979,6 +979,59 @@ static void test_unsafe(const char *dir)
 	free(db);
 }
 
+/* A write the search cannot make (here a trigger on one table, as a full
+ * disk would refuse it) stops the search with the cause, for each table it
+ * writes as it goes; with the table writable again it resumes and
+ * finishes, its trace complete. */
+static void test_store_failed(const char *dir)
+{
+	static const char *const tables[] = {"search_trace", "search_searches", "search_evals"};
+	struct space sp;
+	space_synthetic(&sp, 8, "syn");
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		char *db = tmp_db(dir, "refuse.db"), *id = xasprintf("refuse-%zu", t);
+		struct synth syn = {.sp = &sp, .fn = interacting};
+		struct evaluator ev = {.evaluate = synth_evaluate, .ctx = &syn};
+		struct search_params p = {.strategy = &strategy_ga, .seed = 3, .budget = 24, .batch = 8,
+					  .id = id};
+		struct evalcache ec;
+		struct strbuf err = {0};
+		struct search_result res;
+		T_CHECK(!evalcache_open(&ec, db, "ctx", "test", &err), "%s", sb_str(&err));
+		char *sql = xasprintf("CREATE TRIGGER refuse BEFORE INSERT ON %s BEGIN "
+				      "SELECT RAISE(ABORT, 'planted refusal'); END", tables[t]);
+		T_CHECK(sqlite3_exec(ec.db, sql, NULL, NULL, NULL) == SQLITE_OK, "trigger");
+		int rc = search_run(&ec, &sp, &p, &ev, &res, &err);
+		T_CHECK(rc == -1 && strstr(sb_str(&err), "cannot store search results: planted refusal"),
+			"%s refused: rc %d, '%s'", tables[t], rc, sb_str(&err));
+		search_result_release(&res);
+		sqlite3_exec(ec.db, "DROP TRIGGER refuse", NULL, NULL, NULL);
+		evalcache_close(&ec);
+		sb_release(&err);
+		T_CHECK(!evalcache_open(&ec, db, "ctx", "test", &err), "%s", sb_str(&err));
+		rc = search_run(&ec, &sp, &p, &ev, &res, &err);
+		char **flags;
+		double *obj;
+		size_t n;
+		evalcache_trace_get(&ec, id, &flags, &obj, &n);
+		T_CHECK(!rc && n == res.evals && res.evals == 24,
+			"%s writable again: rc %d '%s', %zu evaluations, trace of %zu", tables[t], rc,
+			sb_str(&err), res.evals, n);
+		for (size_t i = 0; i < n; i++)
+			free(flags[i]);
+		free(flags);
+		free(obj);
+		search_result_release(&res);
+		evalcache_close(&ec);
+		sb_release(&err);
+		sl_release(&syn.seen);
+		free(sql);
+		free(id);
+		free(db);
+	}
+	space_release(&sp);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_search");
@@ -992,6 +1045,7 @@ int main(void)
 	test_culprit(dir);
 	test_known_bad(dir);
 	test_unsafe(dir);
+	test_store_failed(dir);
 	free(dir);
 	return test_summary("test_search");
 }

@@ -1,6 +1,8 @@
 /* evalcache.c - see evalcache.h */
 #include "explorer/search/evalcache.h"
 
+#include "analysis/store.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -42,6 +44,38 @@ void eval_result_baseline(struct eval_result *r)
 	r->batch = xstrdup("");
 }
 
+/* Keep the first failed write's cause (the search stops on it). */
+static int write_failed(struct evalcache *ec)
+{
+	if (!ec->why.len) {
+		ec->code = sqlite3_extended_errcode(ec->db);
+		ec->sys_errno = sqlite3_system_errno(ec->db);
+		sb_add(&ec->why, sqlite3_errmsg(ec->db));
+		if ((ec->code & 0xff) == SQLITE_IOERR && ec->sys_errno)
+			sb_addf(&ec->why, ": %s", strerror(ec->sys_errno));
+	}
+	return -1;
+}
+
+/* Step a prepared write (NULL: its prepare failed) and finalize it. */
+static int write_done(struct evalcache *ec, sqlite3_stmt *st)
+{
+	int ok = st && sqlite3_step(st) == SQLITE_DONE;
+	if (!ok)
+		write_failed(ec);
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+int evalcache_check(const struct evalcache *ec, struct strbuf *err)
+{
+	if (!ec->why.len)
+		return 0;
+	sb_addf(err, "%s: cannot store search results: %s (%s, then run the search again: it resumes)",
+		ec->path, sb_str(&ec->why), store_hint(ec->code, ec->sys_errno));
+	return -1;
+}
+
 int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 		   const char *description, struct strbuf *err)
 {
@@ -49,21 +83,25 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 	char *lock = xasprintf("%s.search.lock", path);
 	ec->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(lock);
-	if (ec->lock_fd < 0 || flock(ec->lock_fd, LOCK_EX | LOCK_NB)) {
-		sb_addf(err, "%s: %s (wait for the other search, or use another --db)", path,
-			ec->lock_fd < 0 ? strerror(errno) : "another flagscope search uses it");
-		if (ec->lock_fd >= 0)
-			close(ec->lock_fd);
+	if (ec->lock_fd < 0) {
+		int e = errno;
+		sb_addf(err, "%s: cannot make its lock file %s.search.lock: %s (%s)", path, path,
+			strerror(e), store_hint(SQLITE_IOERR, e));
 		return -1;
 	}
-	char *msg = NULL;
+	if (flock(ec->lock_fd, LOCK_EX | LOCK_NB)) {
+		sb_addf(err, "%s: another flagscope search uses it (wait for it, or use another --db)",
+			path);
+		close(ec->lock_fd);
+		return -1;
+	}
 	if (sqlite3_open_v2(path, &ec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 		    SQLITE_OK ||
 	    sqlite3_busy_timeout(ec->db, 30000) != SQLITE_OK ||
-	    sqlite3_exec(ec->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-		sb_addf(err, "%s: cannot use as a results database: %s (check the path)", path,
-			msg ? msg : ec->db ? sqlite3_errmsg(ec->db) : "out of memory");
-		sqlite3_free(msg);
+	    sqlite3_exec(ec->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+		write_failed(ec);
+		sb_addf(err, "%s: cannot use as a results database: %s (%s)", path, sb_str(&ec->why),
+			store_hint(ec->code, ec->sys_errno));
 		evalcache_close(ec);
 		return -1;
 	}
@@ -74,8 +112,11 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 			       &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, context, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 2, description ? description : "", -1, SQLITE_TRANSIENT);
-		sqlite3_step(st);
-		sqlite3_finalize(st);
+	}
+	write_done(ec, st);
+	if (evalcache_check(ec, err)) {
+		evalcache_close(ec);
+		return -1;
 	}
 	return 0;
 }
@@ -139,16 +180,14 @@ int evalcache_put(struct evalcache *ec, const char *flags, const struct eval_res
 			       "INSERT OR REPLACE INTO search_evals VALUES(?, ?, ?, ?, ?, ?, "
 			       "datetime('now'))",
 			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
+		return write_done(ec, NULL);
 	sqlite3_bind_text(st, 1, ec->context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, flags, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, res->status ? res->status : "ok", -1, SQLITE_TRANSIENT);
 	bind_obj(st, 4, res->obj);
 	sqlite3_bind_text(st, 5, res->detail ? res->detail : "", -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 6, res->batch ? res->batch : "", -1, SQLITE_TRANSIENT);
-	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return write_done(ec, st);
 }
 
 void evalcache_each(struct evalcache *ec, evalcache_fn fn, void *user)
@@ -212,7 +251,7 @@ int evalcache_search_save(struct evalcache *ec, const char *id, const struct sea
 			       "INSERT OR REPLACE INTO search_searches VALUES(?, ?, ?, ?, ?, ?, ?, ?, "
 			       "?, datetime('now'))",
 			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
+		return write_done(ec, NULL);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, ec->context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, row->strategy ? row->strategy : "", -1, SQLITE_TRANSIENT);
@@ -222,9 +261,7 @@ int evalcache_search_save(struct evalcache *ec, const char *id, const struct sea
 	sqlite3_bind_text(st, 7, row->best_flags ? row->best_flags : "", -1, SQLITE_TRANSIENT);
 	bind_obj(st, 8, row->best_obj);
 	sqlite3_bind_text(st, 9, row->state ? row->state : "running", -1, SQLITE_TRANSIENT);
-	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return write_done(ec, st);
 }
 
 int evalcache_trace_put(struct evalcache *ec, const char *id, size_t seq, const char *flags,
@@ -233,14 +270,12 @@ int evalcache_trace_put(struct evalcache *ec, const char *id, size_t seq, const 
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ec->db, "INSERT OR REPLACE INTO search_trace VALUES(?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
+		return write_done(ec, NULL);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)seq);
 	sqlite3_bind_text(st, 3, flags, -1, SQLITE_TRANSIENT);
 	bind_obj(st, 4, obj);
-	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return write_done(ec, st);
 }
 
 void evalcache_trace_get(struct evalcache *ec, const char *id, char ***flags, double **obj,
@@ -292,13 +327,11 @@ int evalcache_probe_put(struct evalcache *ec, const char *toolchain, const char 
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ec->db, "INSERT OR REPLACE INTO search_probes VALUES(?, ?, ?)", -1,
 			       &st, NULL) != SQLITE_OK)
-		return -1;
+		return write_done(ec, NULL);
 	sqlite3_bind_text(st, 1, toolchain, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, flag, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, message ? message : "", -1, SQLITE_TRANSIENT);
-	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return write_done(ec, st);
 }
 
 int evalcache_drops_get(struct evalcache *ec, const char *id, struct strlist *flags)
@@ -324,9 +357,8 @@ int evalcache_drops_put(struct evalcache *ec, const char *id, const struct strli
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ec->db, "INSERT OR IGNORE INTO search_drops VALUES(?, ?)", -1, &st,
 			       NULL) != SQLITE_OK)
-		return -1;
-	int rc = 0;
-	sqlite3_exec(ec->db, "BEGIN", NULL, NULL, NULL);
+		return write_done(ec, NULL);
+	int rc = sqlite3_exec(ec->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 	/* "" marks the record as made, also when nothing was dropped */
 	for (size_t i = 0; i <= flags->n && !rc; i++) {
 		sqlite3_reset(st);
@@ -334,7 +366,12 @@ int evalcache_drops_put(struct evalcache *ec, const char *id, const struct strli
 		sqlite3_bind_text(st, 2, i < flags->n ? flags->v[i] : "", -1, SQLITE_TRANSIENT);
 		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	}
-	sqlite3_exec(ec->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	if (!rc && sqlite3_exec(ec->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		rc = -1;
+	if (rc) {
+		write_failed(ec);
+		sqlite3_exec(ec->db, "ROLLBACK", NULL, NULL, NULL);
+	}
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -46,7 +46,14 @@ struct evalcache {
 	char *path;
 	char *context;
 	int lock_fd;
+	struct strbuf why;   /* the first write that failed: SQLite's message */
+	int code, sys_errno; /* and its SQLite code and errno */
 };
+/* Every *_put and *_save returns 0, or -1 and keeps the cause of the first
+ * failure; evalcache_check() then adds "PATH: cannot store search results:
+ * CAUSE (WHAT TO DO, ...)" to err and returns -1 (0 when every write went
+ * in).  A search checks it after each round and stops on it. */
+int evalcache_check(const struct evalcache *ec, struct strbuf *err);
 
 /* Open (creating the tables) and take PATH.search.lock so two searches
  * never write one database at once.  description is stored with the

@@ -53,11 +53,13 @@ int search_evaluate(struct evalcache *ec, const struct space *sp, const struct e
 	} else {
 		for (size_t k = 0; k < ntodo; k++)
 			evalcache_put(ec, todo[k], &fresh[k]);
-		for (size_t i = 0; i < n; i++)
+		/* any write of the search that failed so far, e.g. a probe's */
+		rc = evalcache_check(ec, err);
+		for (size_t i = 0; i < n && !rc; i++)
 			if (where[i] && !evalcache_get(ec, flags[i], &r[i])) {
-				sb_addf(err, "%s: cannot store search results (is the disk full?)", ec->path);
+				sb_addf(err, "%s: cannot read back the search results just stored (check the file and its filesystem)",
+					ec->path);
 				rc = -1;
-				break;
 			}
 	}
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -327,6 +329,10 @@ int search_run(struct evalcache *ec, const struct space *sp, const struct search
 			break;
 		}
 		int fresh = round_trip(&s, ev, st, pts, n, err);
+		if (fresh >= 0 && evalcache_check(ec, err)) {
+			rc = -1;
+			break;
+		}
 		if (fresh < 0) {
 			rc = p->stop && *p->stop ? 0 : -1;
 			out->stopped = p->stop && *p->stop;
@@ -339,6 +345,8 @@ int search_run(struct evalcache *ec, const struct space *sp, const struct search
 		}
 	}
 	save(&s, out->finished ? "done" : out->stopped ? "stopped" : "budget spent");
+	if (!rc && evalcache_check(ec, err))
+		rc = -1;
 	p->strategy->release(st);
 	free(pts);
 	pointset_release(&s.met);
