@@ -184,10 +184,10 @@ static const struct pivot_ops pivot_table = {
 
 static void csv_begin(FILE *out, const struct pivot *p)
 {
-	fputs("study,axis,metric,block,workload,run,reference", out);
+	fputs("study,axis,metric,block,block_labelled,workload,run,reference", out);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const char *n = p->levels[l];
-		fprintf(out, ",%s.status,%s.%s,%s.pct", n, n, p->metric, n);
+		fprintf(out, ",%s.status,%s.flags,%s.%s,%s.pct", n, n, n, p->metric, n);
 		for (int k = 0; k < PIVOT_NMEM; k++)
 			fprintf(out, ",%s.%s", n, pivot_memory_keys[k]);
 		for (int k = 0; k < PIVOT_NMEM; k++)
@@ -202,8 +202,8 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 		    const struct pivot_row *r, size_t index)
 {
 	(void)index;
-	const char *f[] = {p->study, p->axis, p->metric, b->others_named, r->workload, r->run,
-			   b->ref_label};
+	const char *f[] = {p->study,      p->axis, p->metric, b->others_named, b->others_labelled,
+			   r->workload, r->run,   b->ref_label};
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
 		if (i)
 			fputc(',', out);
@@ -211,7 +211,8 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 	}
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const struct pivot_cell *c = &r->cells[l];
-		fprintf(out, ",%s", c->present ? outcome_name(c->status) : "");
+		fprintf(out, ",%s,", c->present ? outcome_name(c->status) : "");
+		rep_csv_field(out, p->level_flags[l]);
 		rep_csv_nums(out, 2, (double[]){c->value, c->pct});
 		rep_csv_nums(out, PIVOT_NMEM, c->mem);
 		rep_csv_nums(out, PIVOT_NMEM, c->mem_ratio);

@@ -95,6 +95,17 @@ static char *make_db(struct store *st, const char *dir, const char *name,
 	return study;
 }
 
+/* p printed in format fmt; heap */
+static char *print_pivot(const struct pivot *p, const char *fmt)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	pivot_print(out, p, pivot_format(fmt));
+	fclose(out);
+	return text;
+}
+
 static const struct pivot_cell *cell(const struct pivot *p, const char *others, const char *run,
 				     const char *level)
 {
@@ -162,11 +173,7 @@ static void check_libc_pivot(struct store *st)
 	/* formats: every row and level reaches every format */
 	const char *fmts[] = {"table", "csv", "json"};
 	for (size_t f = 0; f < ARRAY_SIZE(fmts); f++) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&text, &len);
-		pivot_print(out, &p, pivot_format(fmts[f]));
-		fclose(out);
+		char *text = print_pivot(&p, fmts[f]);
 		T_CHECK(strstr(text, "wl/b") || strstr(text, "\"b\""), "%s has the rows", fmts[f]);
 		T_CHECK(strstr(text, "unsupported"), "%s shows unsupported", fmts[f]);
 		T_CHECK(strstr(text, "dietlibc"), "%s has every level", fmts[f]);
@@ -387,8 +394,20 @@ static void check_search_labels(const char *dir)
 			p.level_labels[l]);
 	T_CHECK(p.nlevels == 4 && p.nblocks == 1 && !strcmp(p.blocks[0].others_labelled, "opt=O2"),
 		"one block opt=O2, got %zu levels %zu blocks", p.nlevels, p.nblocks);
+	/* the CSV says them too: a LEVEL.flags column beside LEVEL.status */
+	char *csv = print_pivot(&p, "csv");
+	T_CHECK(strstr(csv, ",c6e5d4c3b2a1.status,c6e5d4c3b2a1.flags,c6e5d4c3b2a1.time,"),
+		"csv header with the flags column: %.300s", csv);
+	T_CHECK(strstr(csv, ",\"-funroll-loops -fno-tree-vrp\","), "csv row with the flags: %s", csv);
+	free(csv);
 	pivot_release(&p);
 	T_CHECK(!pivot_compute(&st, "b", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	csv = print_pivot(&p, "csv");
+	T_CHECK(strstr(csv, "block,block_labelled,workload") &&
+			strstr(csv, ",\"flagscope-search=c6e5d4c3b2a1\","
+				    "\"flagscope-search=c6e5d4c3b2a1 (-funroll-loops -fno-tree-vrp)\","),
+		"csv blocks labelled with their flags: %s", csv);
+	free(csv);
 	T_CHECK(p.nblocks == 4 && !strcmp(p.blocks[2].others_labelled,
 					   "flagscope-search=c6e5d4c3b2a1 (-funroll-loops -fno-tree-vrp)") &&
 			!strcmp(p.blocks[3].others_labelled, "flagscope-search=O3"),
