@@ -14,7 +14,7 @@
 
 static struct {
 	const char *db, *study, *alpha, *min_effect, *metrics, *baseline, *candidate, *format;
-	const char *against;
+	const char *against, *output;
 } opt;
 
 static const struct option_spec compare_options[] = {
@@ -31,6 +31,8 @@ static const struct option_spec compare_options[] = {
 	 "test the study in --db (--study, else the latest) against the baseline NAME "
 	 "(flagscope baseline save NAME); machine-state differences are listed first"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
+	{"output", 'o', OPT_STRING, &opt.output, "FILE",
+	 "write the verdicts to FILE instead of stdout (the exit status stays theirs)"},
 	{NULL},
 };
 
@@ -126,14 +128,16 @@ int cmd_compare(int argc, char **argv)
 		}
 		store_close(&a);
 	}
-	if (!rc) {
-		compare_print(stdout, &res, opt.format);
-		rc = res.regressed ? 1 : 0;
-		compare_result_release(&res);
-	} else if (err.len) {
-		error_msg("%s", sb_str(&err));
-		compare_result_release(&res);
+	FILE *out = rc ? NULL : results_output_open(opt.output);
+	if (out) {
+		compare_print(out, &res, opt.format);
+		rc = results_output_close(out, opt.output) ? 2 : res.regressed ? 1 : 0;
+	} else {
+		rc = 2;
+		if (err.len)
+			error_msg("%s", sb_str(&err));
 	}
+	compare_result_release(&res);
 	free(study);
 	free(other);
 	sl_release(&pos);

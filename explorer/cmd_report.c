@@ -1,5 +1,4 @@
 /* cmd_report.c - flagscope report: the ranking stored in a database */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,33 +162,6 @@ static int split_memory(const char *arg, char *v[PIVOT_NMEM])
 	return ok ? 0 : -1;
 }
 
-/* Where the report goes: stdout, or -o FILE, opened only once there is a
- * report to write (a failed report leaves no empty file behind).  NULL
- * after saying why. */
-static FILE *output_open(void)
-{
-	if (!opt.output)
-		return stdout;
-	FILE *f = fopen(opt.output, "w");
-	if (!f)
-		error_msg("%s: cannot write the report: %s (check the path)", opt.output,
-			  strerror(errno));
-	return f;
-}
-
-/* 0, or -1 after saying the file could not be written */
-static int output_close(FILE *f)
-{
-	if (f == stdout)
-		return 0;
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		error_msg("%s: cannot write the report (check the disk)", opt.output);
-		return -1;
-	}
-	return 0;
-}
-
 static int print_distro(struct store *st, const char *study, const struct rank_options *ro)
 {
 	struct distro_table t;
@@ -203,10 +175,10 @@ static int print_distro(struct store *st, const char *study, const struct rank_o
 	if (distro_table_compute(st, study, opt.metric, ro, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
-		FILE *out = output_open();
+		FILE *out = results_output_open(opt.output);
 		if (out) {
 			distro_table_print(out, &t, opt.format);
-			rc = output_close(out) ? 2 : 0;
+			rc = results_output_close(out, opt.output) ? 2 : 0;
 		}
 	}
 	distro_table_release(&t);
@@ -235,10 +207,10 @@ static int print_pivot(struct store *st, const char *study)
 			  opt.memory ? (const char *const *)mem : NULL, &pv, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
-		FILE *out = output_open();
+		FILE *out = results_output_open(opt.output);
 		if (out) {
 			pivot_print(out, &pv, ops);
-			rc = output_close(out) ? 2 : 0;
+			rc = results_output_close(out, opt.output) ? 2 : 0;
 		}
 	}
 	pivot_release(&pv);
@@ -250,13 +222,13 @@ static int print_pivot(struct store *st, const char *study)
 
 static int print_lnt(struct store *st, const char *study)
 {
-	FILE *out = output_open();
+	FILE *out = results_output_open(opt.output);
 	if (!out)
 		return 2;
 	int empty = report_lnt(out, st, study);
 	if (empty)
 		error_msg("%s: study '%s' has no configurations (run it first)", st->path, study);
-	return output_close(out) ? 2 : empty ? 1 : 0;
+	return results_output_close(out, opt.output) ? 2 : empty ? 1 : 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -290,12 +262,12 @@ int cmd_report(int argc, char **argv)
 	} else {
 		const struct report_ops *ops = report_format(opt.format);
 		FILE *out = NULL;
-		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = output_open())) {
+		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
 			report_print(out, &rk, ops);
 			char *unranked = ranking_why_unranked(&rk);
 			if (unranked)
 				error_msg("%s", unranked);
-			rc = output_close(out) ? 2 : unranked ? 1 : 0;
+			rc = results_output_close(out, opt.output) ? 2 : unranked ? 1 : 0;
 			free(unranked);
 		}
 	}
