@@ -226,6 +226,24 @@ static void test_selectors(const char *dir)
 		"one run: %s", res.n ? res.v[0].detail : "");
 	compare_result_release(&res);
 
+	/* samples on one side only: not comparable, and the table says so
+	 * rather than UNCHANGED, with no "nan" median */
+	sl_release(&m);
+	sl_push(&m, "half/wall");
+	synth_run(&st, "u", "base", "half", "", "ok", NULL, "wall", "s", 1.0, 0, 5, 100, 41);
+	synth_run(&st, "u", "fast", "half", "", "ok", NULL, "wall", "s", 1.0, 0, 0, 100, 43);
+	T_CHECK(!compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err), "%s", sb_str(&err));
+	T_CHECK(res.n == 1 && res.v[0].incomplete && res.incomplete == 1 && !res.unchanged,
+		"one side's samples: %zu lines, %zu not comparable", res.n, res.incomplete);
+	f = open_memstream(&buf, &len);
+	compare_print(f, &res, "table");
+	fclose(f);
+	T_CHECK(strstr(buf, "\nN/A ") && !strstr(buf, "UNCHANGED") && !strstr(buf, "nan") &&
+			strstr(buf, "1 -> - s  (no samples of wall on the new side)"),
+		"%s", buf);
+	free(buf);
+	compare_result_release(&res);
+
 	sl_release(&m);
 	sl_push(&m, "libcbench/nosuch");
 	T_CHECK(compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err) == -1 &&
