@@ -289,9 +289,12 @@ static char *debian_rules(const struct distro_advice *a)
 		const struct distro_pick *p = &a->w[i];
 		if (p->config < 0)
 			continue;
-		fprintf(out, "# debian/rules of %s (workload %s): its own best %s, %s ratio ",
-			p->deb_source ? p->deb_source : "(no Debian source in its recipe)",
-			p->workload, cfg(a, p->config)->label, a->rec.r.metric);
+		if (p->deb_source)
+			fprintf(out, "# debian/rules of %s (workload %s)", p->deb_source, p->workload);
+		else
+			fprintf(out, "# %s (its recipe names no Debian source package)", p->workload);
+		fprintf(out, ": its own best %s, %s ratio ", cfg(a, p->config)->label,
+			a->rec.r.metric);
 		put_ratio(out, &p->vs_global);
 		fprintf(out, " against the above over its %zu run section(s), significant\n",
 			p->vs_global.nruns);

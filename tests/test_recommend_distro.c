@@ -36,10 +36,12 @@ static void write_recipe(const char *dir, const char *name, const char *gentoo)
 {
 	char *sub = xasprintf("%s/workloads/%s", dir, name);
 	mkdir_p(sub, 0755);
+	/* plain is no Debian package either */
 	char *text = xasprintf("; %s: a recipe the test reads the atom of\n[workload]\n"
-			       "description = test\nsource = debian:%s\n%s%s%s[build]\n"
+			       "description = test\nsource = %s%s\n%s%s%s[build]\n"
 			       "script = true\nbinaries = x\n[run]\nargs = x\n",
-			       name, name, gentoo ? "gentoo = " : "", gentoo ? gentoo : "",
+			       name, strcmp(name, "plain") ? "debian:" : "local:/src/", name,
+			       gentoo ? "gentoo = " : "", gentoo ? gentoo : "",
 			       gentoo ? "\n" : "");
 	free(test_write(sub, "recipe.ini", text));
 	free(text);
@@ -155,6 +157,11 @@ static void test_no_atom_no_line(const char *dir, const char *study_file)
 	T_CHECK(file(f, n, "env/plain.conf") && pe && active_lines(pe->text) == 0 &&
 			strstr(pe->text, "# plain: no line: its recipe names no Gentoo package"),
 		"package.env:\n%s", pe ? pe->text : "");
+	distro_files_free(f, n);
+	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
+	T_CHECK(n == 1 && strstr(f[0].text, "\n# plain (its recipe names no Debian source "
+					    "package): its own best x86-64 O3,"),
+		"dpkg:\n%s", n ? f[0].text : "");
 	distro_files_free(f, n);
 	recommend_distro_release(&a);
 }
