@@ -129,7 +129,8 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	/* columns are only ever added at the end, so scripts keep working */
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
-	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled\n",
+	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled,"
+	      "identical_to\n",
 	      out);
 }
 
@@ -162,7 +163,11 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	/* the configuration's rank verdict, as JSON's versus, p_change, settled */
 	rep_csv_field(out, c->versus >= 0 ? r->configs[c->versus].label : "");
 	rep_csv_nums(out, 1, &c->p_change);
-	fprintf(out, ",%d\n", !rank_config_fragile(r, c));
+	fprintf(out, ",%d,", !rank_config_fragile(r, c));
+	/* whose runs this item reuses (the same code), as JSON's identical_to */
+	int reused = c->identical_to && sl_find(&c->identical_on, it->name) >= 0;
+	rep_csv_field(out, reused ? c->identical_to : "");
+	fputc('\n', out);
 }
 
 const struct report_ops report_csv = {
