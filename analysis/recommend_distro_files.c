@@ -122,8 +122,10 @@ static void gentoo_lto_comments(FILE *out, const struct distro_advice *a)
 	}
 	const struct rank_config *l = cfg(a, a->lto);
 	fprintf(out, "# LTO: the best -flto configuration is %s (%s): geometric-mean %s ratio "
-		     "%.3f to the baseline over the %zu workload(s) it built and ran",
-		l->label, l->cflags, a->rec.r.metric, a->lto_ratio, a->lto_ok);
+		     "%.3f to the baseline over the %zu workload(s) it built and ran (significantly "
+		     "better on %zu, worse on %zu)",
+		l->label, l->cflags, a->rec.r.metric, a->lto_ratio, a->lto_ok, a->lto_better,
+		a->lto_worse);
 	fprintf(out, a->no_lto.n ? "; it failed on %zu (no-lto list):\n" : "; it failed on none\n",
 		a->no_lto.n);
 	for (size_t i = 0; i < a->no_lto.n; i++)

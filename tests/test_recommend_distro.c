@@ -131,6 +131,10 @@ static void test_one_prefers_o3(const char *dir, const char *study_file)
 			strstr(env->text, "reasonable") && strstr(env->text, ": -O3\n"),
 		"env:\n%s", env ? env->text : "");
 	/* LTO offered with its no-lto list; CPU_FLAGS_X86 kept out of the flags */
+	/* the offer says whether LTO's gain is significant: 3% on mp3 and plain */
+	T_CHECK(mk && strstr(mk->text, "over the 2 workload(s) it built and ran (significantly "
+				       "better on 2, worse on 0); it failed on 1"),
+		"LTO offer:\n%s", mk ? mk->text : "");
 	T_CHECK(mk && strstr(mk->text, "#   gz: build_failed: LTO link failed") &&
 			!strstr(mk->text, "\nCPU_FLAGS_X86"), "make.conf:\n%s", mk ? mk->text : "");
 	T_CHECK(pe && strstr(pe->text, "#app-arch/gzip no-lto.conf"), "package.env:\n%s",
