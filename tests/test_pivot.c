@@ -106,6 +106,28 @@ static char *print_pivot(const struct pivot *p, const char *fmt)
 	return text;
 }
 
+/* Every line of a table (its title row to the next empty line) is as
+ * wide as its title row: the columns line up even when the row names are
+ * shorter than a memory table's title ("VSZ: virt (KiB)"). */
+static void check_table_aligned(const char *text)
+{
+	const char *titles[] = {"time (s) ", "VSZ: virt (KiB) ", "RSS: res (KiB) ", "dirty (KiB) "};
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l), width = 0;
+		for (size_t t = 0; t < ARRAY_SIZE(titles); t++)
+			if (!strncmp(l, titles[t], strlen(titles[t])))
+				width = len;
+		for (l += len + (e != NULL); width && *l && *l != '\n' && strncmp(l, "  ", 2);) {
+			e = strchr(l, '\n');
+			len = e ? (size_t)(e - l) : strlen(l);
+			T_CHECK(len == width, "a table line %zu wide under a title row %zu wide: %.*s",
+				len, width, (int)len, l);
+			l += len + (e != NULL);
+		}
+	}
+}
+
 static const struct pivot_cell *cell(const struct pivot *p, const char *others, const char *run,
 				     const char *level)
 {
@@ -186,6 +208,8 @@ static void check_libc_pivot(struct store *st)
 			T_CHECK(strstr(text, "musl.virt_pct,musl.res_pct,musl.dirty_pct"),
 				"csv memory ratio columns");
 		}
+		if (!strcmp(fmts[f], "table"))
+			check_table_aligned(text);
 		if (!strcmp(fmts[f], "table")) {
 			/* the published shape: time per level with a ratio after each
 			 * non-reference level, then VSZ, RSS and dirty alike */
