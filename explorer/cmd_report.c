@@ -233,6 +233,23 @@ static int print_lnt(struct store *st, const char *study)
 	return results_output_close(out, opt.output) ? 2 : empty ? 1 : 0;
 }
 
+/* An option the chosen output would ignore: 0, or -1 after saying which
+ * (the user asked for something they would not get). */
+static int options_apply(void)
+{
+	int lnt = !strcmp(opt.format, "lnt");
+	const char *why = NULL;
+	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro")))
+		why = "--memory is for --pivot AXIS (its memory tables; drop it, or add --pivot libc)";
+	else if (lnt && opt.pivot)
+		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
+	else if (lnt && opt.metric)
+		why = "--format lnt writes every item and metric, so --metric does not apply (drop it)";
+	if (why)
+		error_msg("report: %s", why);
+	return why ? -1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct strbuf err = {0};
@@ -244,6 +261,11 @@ int cmd_report(int argc, char **argv)
 	int rc = results_command_start(&report_cmd, argc, argv, &opt.r, &ro, &st, &study);
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if (options_apply()) {
+		free(study);
+		store_close(&st);
+		return 2;
+	}
 	if (!strcmp(opt.format, "lnt")) {
 		rc = print_lnt(&st, study);
 		free(study);
