@@ -145,7 +145,12 @@ static void test_one_prefers_o3(const char *dir, const char *study_file)
 	T_CHECK(n == 1 && strstr(f[0].text, "export DEB_CFLAGS_MAINT_APPEND = -march=x86-64-v3\n") &&
 			strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND = -march=x86-64 -O3\n") &&
 			strstr(f[0].text, "debian/rules of mp3 (workload mp3)") &&
-			strstr(f[0].text, "keep optimize=-lto in their debian/rules: gz"),
+			strstr(f[0].text, "keep optimize=-lto in their debian/rules: gz") &&
+			strstr(f[0].text, "\n# LTO: the best -flto configuration is x86-64 O2 lto") &&
+			strstr(f[0].text, "\n# to use it, its lines instead of the above:\n#   export "
+					  "DEB_CFLAGS_MAINT_APPEND = -march=x86-64\n#   export "
+					  "DEB_CXXFLAGS_MAINT_APPEND = -march=x86-64\n#   export "
+					  "DEB_BUILD_MAINT_OPTIONS = optimize=+lto\n"),
 		"dpkg:\n%s", n ? f[0].text : "");
 	distro_files_free(f, n);
 	T_CHECK(!recommend_distro_files(&a, "nope", &n) && n == 0, "unknown format");
