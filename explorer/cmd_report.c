@@ -245,6 +245,9 @@ static int options_apply(void)
 		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
 	else if (lnt && opt.metric)
 		why = "--format lnt writes every item and metric, so --metric does not apply (drop it)";
+	else if (opt.pareto && (lnt || opt.pivot || !strcmp(opt.format, "csv")))
+		why = "--pareto is for the table, json and html rankings (csv, lnt and a --pivot "
+		      "have no Pareto front; drop it)";
 	if (why)
 		error_msg("report: %s", why);
 	return why ? -1 : 0;

@@ -3,8 +3,8 @@
 # stdout, in every format and with --pivot, and so do recommend (its
 # single-file formats) and compare; a path that cannot be written exits 2,
 # and a report that fails writes no file; an option the output would
-# ignore (--memory without a pivot, lnt with --pivot or --metric) is
-# refused.  --pivot with a
+# ignore (--memory without a pivot, lnt with --pivot or --metric,
+# --pareto with csv or a pivot) is refused.  --pivot with a
 # --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
 set -euo pipefail
@@ -52,7 +52,8 @@ set +e; fs report --pivot opt --metric tiny/nosuch > /dev/null 2> sel.err; rc=$?
 	fail "a selector naming nothing must be refused with --pivot, got $rc"
 # options that the chosen output would ignore are refused, not dropped
 for args in "--memory mem.virt,mem.res,mem.dirty" "--pivot distro --memory a,b,c" \
-	"-f lnt --pivot opt" "-f lnt --metric tiny"; do
+	"-f lnt --pivot opt" "-f lnt --metric tiny" "-f csv --pareto time,size.text" \
+	"--pivot opt --pareto time,size.text"; do
 	set +e; fs report $args > ign.out 2> ign.err; rc=$?; set -e
 	[ "$rc" = 2 ] && [ ! -s ign.out ] && [ "$(wc -l < ign.err)" = 1 ] ||
 		fail "report $args: want one line and exit 2, got $rc: $(cat ign.err ign.out | head -3)"
