@@ -192,6 +192,14 @@ int distro_table_compute(struct store *st, const char *study, const char *metric
 		results_select_release(&sel);
 		return -1;
 	}
+	if (nc == 1) {
+		sb_addf(err, "study '%s' has one configuration, its baseline %s: the table compares "
+			     "the others with it (add a level to an axis and run it again)",
+			study, c[base].label);
+		result_configs_free(c, nc);
+		results_select_release(&sel);
+		return -1;
+	}
 	t->baseline = xstrdup(c[base].label);
 	t->labels = xcalloc(nc, sizeof(*t->labels));
 	for (size_t i = 0; i < nc; i++)

@@ -84,7 +84,7 @@ struct distro_table {
 
 /* metric: a selector (results.h) whose metric and workload are used (every
  * run of the workload is compared); NULL: the study's own metric.  0, or -1 with "what is wrong (what to do)"
- * in err: no such study, no baseline stored. */
+ * in err: no such study, no baseline stored, nothing but the baseline. */
 int distro_table_compute(struct store *st, const char *study, const char *metric,
 			 const struct rank_options *o, struct distro_table *t,
 			 struct strbuf *err);

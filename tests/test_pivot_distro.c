@@ -118,11 +118,29 @@ static void test_one_run_untested(const char *dir)
 	sb_release(&err);
 }
 
+/* a study of its baseline alone has no column: refused, not an empty table */
+static void test_baseline_alone(const char *dir)
+{
+	static const char *const one[] = {"x86-64 O2"};
+	struct store st;
+	synth_open(&st, dir, "alone.db", "a", "time", one, NULL, 1);
+	synth_item(&st, "a", one[0], "w1", "ok", "time", "s", 1.0, 0.01, 5, 1000, 1);
+	struct distro_table t;
+	struct strbuf err = {0};
+	T_CHECK(distro_table_compute(&st, "a", NULL, NULL, &t, &err) &&
+			strstr(sb_str(&err), "study 'a' has one configuration, its baseline x86-64 O2"),
+		"baseline alone: '%s'", sb_str(&err));
+	distro_table_release(&t);
+	store_close(&st);
+	sb_release(&err);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot_distro");
 	test_table(dir);
 	test_one_run_untested(dir);
+	test_baseline_alone(dir);
 	free(dir);
 	return test_summary("test_pivot_distro");
 }
