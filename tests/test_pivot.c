@@ -380,6 +380,13 @@ static void check_selectors(struct store *st)
 	T_CHECK(g && near(g->value, 4.0), "wl/b glibc dynamic median %g, want 4",
 		g ? g->value : NAN);
 	pivot_release(&p);
+	/* a memory metric asked for that the study never stored (a typo) is
+	 * refused, not shown as empty tables */
+	const char *typo[PIVOT_NMEM] = {"mem.virt", "mem.rss", "mem.dirty"};
+	T_CHECK(pivot_compute(st, "s", "libc", NULL, typo, &p, &err) == -1 &&
+			strstr(sb_str(&err), "--memory: study 's' stored no metric 'mem.rss'"),
+		"unknown memory metric: '%s'", sb_str(&err));
+	pivot_release(&p);
 	sb_release(&err);
 }
 
