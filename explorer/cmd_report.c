@@ -105,7 +105,8 @@ static const struct command_spec report_cmd = {
 		   "against the baseline (geometric mean over the workload's runs; negative:\n"
 		   "less time), marked ~ when not significant (its interval includes 0 or it\n"
 		   "is under --min-effect) and ? when not tested (one run), and the change of\n"
-		   "size.text of its binaries and libraries (exact).  csv and json add the\n"
+		   "size.text of its binaries and libraries (exact), then which training run\n"
+		   "each profile-guided build used (json pgo_train).  csv and json add the\n"
 		   "intervals and the sizes.\n"
 		   "Exit status: 0 printed, 1 nothing could be ranked (said in one line),\n"
 		   "2 bad usage, a database or file that cannot be read or written.",

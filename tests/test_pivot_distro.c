@@ -109,6 +109,19 @@ static void test_one_run_untested(const char *dir)
 		"one run: untested %d %s", c->time.untested, verdict_name(c->time.verdict));
 	char *txt = print(&t, "table");
 	T_CHECK(strstr(txt, "%?"), "table:\n%s", txt);
+	T_CHECK(!strstr(txt, "trained on"), "no profile-guided build, no training line:\n%s", txt);
+	free(txt);
+	distro_table_release(&t);
+	/* a profile-guided study says which training run each profile came from */
+	store_put_fact(&st, "d", "pgo.train.w1", "[train] w1 small; measured: [run] w1 big");
+	T_CHECK(!distro_table_compute(&st, "d", NULL, NULL, &t, &err), "%s", sb_str(&err));
+	txt = print(&t, "table");
+	T_CHECK(strstr(txt, "trained on another input than the measured runs:\n  w1: [train] w1 "
+			    "small; measured: [run] w1 big\n"), "table:\n%s", txt);
+	free(txt);
+	txt = print(&t, "json");
+	T_CHECK(strstr(txt, "\"pgo_train\":[\"w1: [train] w1 small; measured: [run] w1 big\"]"),
+		"json:\n%s", txt);
 	free(txt);
 	distro_table_release(&t);
 	T_CHECK(distro_table_compute(&st, "nope", NULL, NULL, &t, &err) && *sb_str(&err),
