@@ -352,11 +352,42 @@ struct compare_format {
 	void (*end)(FILE *out, const struct compare_result *res);
 };
 
+/* An incomplete line is counted as not comparable, so it is not shown
+ * as UNCHANGED either (JSON: comparable false). */
 static const char *line_verdict(const struct compare_line *l)
 {
 	return l->verdict == VERDICT_IMPROVED ? "IMPROVED"
 	       : l->verdict == VERDICT_REGRESSED ? "REGRESSED"
+	       : l->incomplete			 ? "N/A"
 						 : "UNCHANGED";
+}
+
+/* a median, "-" when there is none */
+static const char *median_text(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.6g", v);
+	return buf;
+}
+
+/* The widths of the configuration, workload and metric columns: the
+ * defaults, or the longest name's */
+struct col_widths {
+	int config, item, metric;
+};
+
+static struct col_widths table_widths(const struct compare_result *res)
+{
+	struct col_widths w = {24, 16, 10};
+	for (size_t i = 0; i < res->n; i++) {
+		const struct compare_line *l = &res->v[i];
+		w.config = (int)strlen(l->config) > w.config ? (int)strlen(l->config) : w.config;
+		w.item = (int)strlen(l->item) > w.item ? (int)strlen(l->item) : w.item;
+		w.metric = (int)strlen(l->metric) > w.metric ? (int)strlen(l->metric) : w.metric;
+	}
+	return w;
 }
 
 static void table_begin(FILE *out, const struct compare_result *res)
@@ -372,17 +403,18 @@ static void table_begin(FILE *out, const struct compare_result *res)
 		fprintf(out, "  %s\n", res->machine.v[i]);
 	if (res->machine.n)
 		fputc('\n', out);
-	fprintf(out, "%-10s %-24s %-16s %-10s %-7s %-17s %-8s %-9s %s\n", "verdict",
-		"configuration", "workload", "metric", "ratio", "interval", "p", "n old/new",
-		"medians old -> new");
+	struct col_widths w = table_widths(res);
+	fprintf(out, "%-10s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s\n", "verdict", w.config,
+		"configuration", w.item, "workload", w.metric, "metric", "ratio", "interval", "p",
+		"n old/new", "medians old -> new");
 }
 
 static void table_line(FILE *out, const struct compare_result *res, const struct compare_line *l,
 		       size_t index)
 {
-	(void)res;
 	(void)index;
-	char ratio[32] = "-", ci[48] = "-", p[24] = "-", n[32];
+	char ratio[32] = "-", ci[48] = "-", p[24] = "-", n[32], mo[32], mn[32];
+	struct col_widths w = table_widths(res);
 	if (!isnan(l->c.ratio) && !l->incomplete) {
 		snprintf(ratio, sizeof(ratio), "%.3f", l->c.ratio);
 		if (l->c.untested)
@@ -396,9 +428,10 @@ static void table_line(FILE *out, const struct compare_result *res, const struct
 	}
 	snprintf(n, sizeof(n), "%zu/%zu", l->c.nb, l->c.na);
 	int colour = l->verdict != VERDICT_UNCHANGED && report_colour(out);
-	fprintf(out, "%s%-10s%s %-24s %-16s %-10s %-7s %-17s %-8s %-9s %.6g -> %.6g %s", colour
+	fprintf(out, "%s%-10s%s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s -> %s %s", colour
 		? report_verdict_colour(l->verdict) : "", line_verdict(l), colour ? REPORT_COLOUR_END
-		: "", l->config, l->item, l->metric, ratio, ci, p, n, l->old_median, l->new_median,
+		: "", w.config, l->config, w.item, l->item, w.metric, l->metric, ratio, ci, p, n,
+		median_text(mo, sizeof(mo), l->old_median), median_text(mn, sizeof(mn), l->new_median),
 		l->unit);
 	if (l->detail && *l->detail)
 		fprintf(out, "  (%s)", l->detail);

@@ -435,6 +435,16 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 	p->higher_better = results_higher_better(st, study, p->metric);
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		p->memory[k] = xstrdup(memory ? memory[k] : pivot_default_memory[k]);
+	/* the defaults may be missing (a study without the memory meter);
+	 * metrics the user named must exist: a typo is no empty table */
+	for (int k = 0; memory && k < PIVOT_NMEM; k++)
+		if (!results_has_metric(st, study, memory[k])) {
+			sb_addf(err, "--memory: study '%s' stored no metric '%s' (name metrics it "
+				     "stored; the memory meter's are mem.virt,mem.res,mem.dirty)",
+				study, memory[k]);
+			results_select_release(&sel);
+			return -1;
+		}
 
 	size_t nc;
 	struct result_config *c = results_configs(st, study, &nc);

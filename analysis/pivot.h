@@ -122,7 +122,8 @@ double pivot_median(struct store *st, const char *study, const char *config_id,
  * other rows are left out); NULL: the study's primary metric, every row.
  * memory NULL: pivot_default_memory.  Returns 0, or -1 with one line "what
  * is wrong (what to do)" in err: no such study or axis, a selector that
- * names nothing, a configuration whose level of the axis cannot be told. */
+ * names nothing, a memory metric given that the study never stored, a
+ * configuration whose level of the axis cannot be told. */
 int pivot_compute(struct store *st, const char *study, const char *axis, const char *metric,
 		  const char *const memory[PIVOT_NMEM], struct pivot *p, struct strbuf *err);
 void pivot_release(struct pivot *p);

@@ -158,6 +158,20 @@ static void summarise(struct distro_table *t)
 	}
 }
 
+/* The training runs of the study's profile-guided builds, per workload */
+static void load_training(struct store *st, struct distro_table *t)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "SELECT substr(key, 11) || ': ' || value FROM facts "
+				       "WHERE study=? AND key LIKE 'pgo.train.%' ORDER BY key",
+			       -1, &s, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(s, 1, t->study, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		sl_push(&t->train, (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+}
+
 int distro_table_compute(struct store *st, const char *study, const char *metric,
 			 const struct rank_options *o, struct distro_table *t,
 			 struct strbuf *err)
@@ -192,6 +206,14 @@ int distro_table_compute(struct store *st, const char *study, const char *metric
 		results_select_release(&sel);
 		return -1;
 	}
+	if (nc == 1) {
+		sb_addf(err, "study '%s' has one configuration, its baseline %s: the table compares "
+			     "the others with it (add a level to an axis and run it again)",
+			study, c[base].label);
+		result_configs_free(c, nc);
+		results_select_release(&sel);
+		return -1;
+	}
 	t->baseline = xstrdup(c[base].label);
 	t->labels = xcalloc(nc, sizeof(*t->labels));
 	for (size_t i = 0; i < nc; i++)
@@ -209,6 +231,7 @@ int distro_table_compute(struct store *st, const char *study, const char *metric
 		fill_row(st, t, c, nc, base, runs.v[i], row);
 	}
 	summarise(t);
+	load_training(st, t);
 	sl_release(&ws);
 	sl_release(&runs);
 	result_configs_free(c, nc);
@@ -233,5 +256,6 @@ void distro_table_release(struct distro_table *t)
 	free(t->study);
 	free(t->metric);
 	free(t->unit);
+	sl_release(&t->train);
 	memset(t, 0, sizeof(*t));
 }

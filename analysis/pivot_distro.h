@@ -17,7 +17,9 @@
  *   size_pct = 100 * (size.text / baseline size.text - 1) of the build (the
  *              recipe's binaries and libraries, build_sizes): exact.
  * A cell whose build or runs failed in the configuration or the baseline
- * has its outcome instead of numbers.
+ * has its outcome instead of numbers.  A study with profile-guided
+ * configurations (pgo = gen-use) also lists which training run each
+ * workload's profile came from (the facts pgo.train.WORKLOAD).
  *
  * distro_workload_ratio() is the per-workload comparison the table and
  * recommend --format package.env share.
@@ -80,11 +82,12 @@ struct distro_table {
 	struct distro_row *rows;
 	size_t nrows;
 	struct distro_summary *summary; /* one per column */
+	struct strlist train; /* "crc32: [train] crc32 1; measured: [run] crc32 24" */
 };
 
 /* metric: a selector (results.h) whose metric and workload are used (every
  * run of the workload is compared); NULL: the study's own metric.  0, or -1 with "what is wrong (what to do)"
- * in err: no such study, no baseline stored. */
+ * in err: no such study, no baseline stored, nothing but the baseline. */
 int distro_table_compute(struct store *st, const char *study, const char *metric,
 			 const struct rank_options *o, struct distro_table *t,
 			 struct strbuf *err);

@@ -219,11 +219,15 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 		r->opt.alpha, 100 * r->opt.min_effect);
 	if (rec->beats) {
 		fmt_interval(iv, sizeof(iv), c->ratio, c->lo, c->hi);
+		/* the metric's own change: less time is a reduction, a higher
+		 * score an increase (both better) */
 		fprintf(out, "# chosen: %s; geometric-mean %s ratio to the baseline %s: %s,\n"
-			     "#   a %.1f%% %s (%g%% interval)\n",
+			     "#   a %.1f%% %s",
 			c->label, r->metric, b->label, iv, 100 * fabs(1 - c->ratio),
-			(c->ratio < 1) != r->higher_better ? "reduction" : "increase",
-			100 * (1 - r->opt.alpha));
+			c->ratio < 1 ? "reduction" : "increase");
+		if (c->lo != c->hi)
+			fprintf(out, " (%g%% interval)", 100 * (1 - r->opt.alpha));
+		fputc('\n', out);
 	} else {
 		fprintf(out, "# no configuration beat the baseline %s significantly: keeping the "
 			     "baseline\n", b->label);

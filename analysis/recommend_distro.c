@@ -115,7 +115,7 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 			continue;
 		struct strlist fail = {0}, why = {0};
 		double logsum = 0;
-		size_t ok = 0;
+		size_t ok = 0, better = 0, worse = 0;
 		for (size_t w = 0; w < a->n; w++) {
 			struct distro_ratio d;
 			distro_workload_ratio(st, r->study, r->configs[i].id, b->id, a->w[w].workload,
@@ -126,6 +126,8 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 			} else if (d.ratio > 0) {
 				logsum += log(lower_better(r, d.ratio));
 				ok++;
+				better += d.verdict == VERDICT_IMPROVED;
+				worse += d.verdict == VERDICT_REGRESSED;
 			}
 			distro_ratio_release(&d);
 		}
@@ -135,6 +137,8 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 			a->lto = (int)i;
 			a->lto_ratio = r->higher_better ? 1 / gm : gm;
 			a->lto_ok = ok;
+			a->lto_better = better;
+			a->lto_worse = worse;
 			sl_release(&a->no_lto);
 			sl_release(&a->no_lto_why);
 			a->no_lto = fail;

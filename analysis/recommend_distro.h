@@ -16,7 +16,8 @@
  * LTO.  The configurations whose flags have -flto: the best of them by the
  * geometric mean of its per-workload ratios to the baseline over the
  * workloads it built and ran, with the list of workloads that failed under
- * it (Gentoo's no-lto.conf list).  Offered in comments unless it is the
+ * it (Gentoo's no-lto.conf list) and how many of the others it is
+ * significantly better or worse on.  Offered in comments unless it is the
  * global choice.
  *
  * Flags are written as measured except -march=native / -mtune=native,
@@ -52,6 +53,7 @@ struct distro_advice {
 	int lto;                   /* the best -flto configuration, or -1 */
 	double lto_ratio;          /* its geometric mean to the baseline over its ok workloads */
 	size_t lto_ok;             /* how many workloads that is */
+	size_t lto_better, lto_worse; /* of them, significantly better / worse */
 	struct strlist no_lto;     /* workloads that failed under it */
 	struct strlist no_lto_why; /* "build_failed: LTO link failed: ...", parallel */
 };

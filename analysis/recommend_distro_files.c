@@ -114,24 +114,35 @@ static void gentoo_flags(FILE *out, const char *var, const struct flag_split *f,
 	free(s);
 }
 
-static void gentoo_lto_comments(FILE *out, const struct distro_advice *a)
+/* The LTO offer's evidence (both formats): 0, or -1 when the study has no
+ * -flto configuration (said) */
+static int lto_evidence(FILE *out, const struct distro_advice *a)
 {
 	if (a->lto < 0) {
 		fputs("# LTO: the study has no -flto configuration\n", out);
-		return;
+		return -1;
 	}
 	const struct rank_config *l = cfg(a, a->lto);
 	fprintf(out, "# LTO: the best -flto configuration is %s (%s): geometric-mean %s ratio "
-		     "%.3f to the baseline over the %zu workload(s) it built and ran",
-		l->label, l->cflags, a->rec.r.metric, a->lto_ratio, a->lto_ok);
+		     "%.3f to the baseline over the %zu workload(s) it built and ran (significantly "
+		     "better on %zu, worse on %zu)",
+		l->label, l->cflags, a->rec.r.metric, a->lto_ratio, a->lto_ok, a->lto_better,
+		a->lto_worse);
 	fprintf(out, a->no_lto.n ? "; it failed on %zu (no-lto list):\n" : "; it failed on none\n",
 		a->no_lto.n);
 	for (size_t i = 0; i < a->no_lto.n; i++)
 		fprintf(out, "#   %s: %s\n", a->no_lto.v[i], a->no_lto_why.v[i]);
+	return 0;
+}
+
+static void gentoo_lto_comments(FILE *out, const struct distro_advice *a)
+{
+	if (lto_evidence(out, a))
+		return;
 	if (a->lto == a->rec.chosen)
 		fputs("# LTO is in COMMON_FLAGS above\n", out);
 	else
-		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", l->cflags,
+		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", cfg(a, a->lto)->cflags,
 			a->no_lto.n ? " and the no-lto.conf lines of package.env" : "");
 }
 
@@ -289,13 +300,20 @@ static char *debian_rules(const struct distro_advice *a)
 		const struct distro_pick *p = &a->w[i];
 		if (p->config < 0)
 			continue;
-		fprintf(out, "# debian/rules of %s (workload %s): its own best %s, %s ratio ",
-			p->deb_source ? p->deb_source : "(no Debian source in its recipe)",
-			p->workload, cfg(a, p->config)->label, a->rec.r.metric);
+		if (p->deb_source)
+			fprintf(out, "# debian/rules of %s (workload %s)", p->deb_source, p->workload);
+		else
+			fprintf(out, "# %s (its recipe names no Debian source package)", p->workload);
+		fprintf(out, ": its own best %s, %s ratio ", cfg(a, p->config)->label,
+			a->rec.r.metric);
 		put_ratio(out, &p->vs_global);
 		fprintf(out, " against the above over its %zu run section(s), significant\n",
 			p->vs_global.nruns);
 		debian_lines(out, "#   ", cfg(a, p->config));
+	}
+	if (a->lto != a->rec.chosen && !lto_evidence(out, a)) {
+		fputs("# to use it, its lines instead of the above:\n", out);
+		debian_lines(out, "#   ", cfg(a, a->lto));
 	}
 	if (a->lto >= 0 && a->no_lto.n) {
 		fprintf(out, "# failed under LTO (%s): keep optimize=-lto in their debian/rules:",

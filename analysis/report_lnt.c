@@ -144,11 +144,29 @@ static char *run_time(struct store *st, const char *study, const struct strlist 
 	return t;
 }
 
-static void lnt_run(struct strbuf *sb, struct store *st, const char *study, const char *label,
-		    const struct strlist *keys, const struct strlist *values)
+/* The study a saved baseline was saved from (heap), or NULL when study is
+ * no baseline */
+static char *baseline_source(struct store *st, const char *study)
 {
-	char *start = run_time(st, study, keys, values, "started");
-	char *end = run_time(st, study, keys, values, "finished");
+	if (!str_starts_with(study, STORE_BASELINE_PREFIX))
+		return NULL;
+	size_t n;
+	struct store_baseline *b = store_baselines(st, &n);
+	char *source = NULL;
+	for (size_t i = 0; i < n && !source; i++)
+		if (!strcmp(b[i].name, study + strlen(STORE_BASELINE_PREFIX)))
+			source = xstrdup(b[i].study);
+	store_baselines_free(b, n);
+	return source;
+}
+
+/* study: the name the submissions carry (a baseline's source study);
+ * stored: where its rows are */
+static void lnt_run(struct strbuf *sb, struct store *st, const char *study, const char *stored,
+		    const char *label, const struct strlist *keys, const struct strlist *values)
+{
+	char *start = run_time(st, stored, keys, values, "started");
+	char *end = run_time(st, stored, keys, values, "finished");
 	struct strbuf order = {0};
 	for (const char *p = start; *p; p++)
 		if (*p >= '0' && *p <= '9')
@@ -158,6 +176,8 @@ static void lnt_run(struct strbuf *sb, struct store *st, const char *study, cons
 	json_key(sb, "end_time", end);
 	json_key(sb, "llvm_project_revision", sb_str(&order));
 	json_key(sb, "study", study);
+	if (strcmp(study, stored))
+		json_key(sb, "baseline", stored + strlen(STORE_BASELINE_PREFIX));
 	json_key(sb, "configuration", label);
 	for (size_t i = 0; i < keys->n; i++)
 		if (str_starts_with(keys->v[i], "load."))
@@ -175,11 +195,13 @@ int report_lnt(FILE *out, struct store *st, const char *study)
 	struct strlist keys = {0}, values = {0}, workloads = {0}, runs = {0};
 	store_get_machine(st, study, &keys, &values);
 	results_items(st, study, &workloads, &runs);
+	char *source = baseline_source(st, study);
+	const char *shown = source ? source : study;
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf sb = {0};
 		sb_add(&sb, "{\"format_version\":\"2\"");
-		lnt_machine(&sb, study, &c[i], &keys, &values);
-		lnt_run(&sb, st, study, c[i].label, &keys, &values);
+		lnt_machine(&sb, shown, &c[i], &keys, &values);
+		lnt_run(&sb, st, shown, study, c[i].label, &keys, &values);
 		sb_add(&sb, ",\"tests\":[");
 		for (size_t w = 0; w < workloads.n; w++) {
 			sb_add(&sb, w ? "," : "");
@@ -188,6 +210,7 @@ int report_lnt(FILE *out, struct store *st, const char *study)
 		fprintf(out, "%s]}\n", sb_str(&sb));
 		sb_release(&sb);
 	}
+	free(source);
 	result_configs_free(c, n);
 	sl_release(&keys);
 	sl_release(&values);

@@ -8,7 +8,10 @@
  * order, so:
  *   machine.name   "STUDY__LABEL" (blanks as '_'): a configuration is a
  *                  machine, as LNT names its configurations
- *                  ("<hardware>-<arch>-<opt level>-<branch>")
+ *                  ("<hardware>-<arch>-<opt level>-<branch>"); a saved
+ *                  baseline (study "baseline:NAME") carries the name of
+ *                  the study it was saved from, so LNT orders its runs
+ *                  with that study's later ones
  *   machine info   what stays the same from one run of it to the next: the
  *                  configuration (cc, toolchain, cflags, ldflags, link, id)
  *                  and the machine state's cpu, cores, governor, boost,
@@ -17,7 +20,8 @@
  *   run            start_time and end_time (the machine state's started and
  *                  finished, else when the study was stored), the order
  *                  llvm_project_revision (the start time's digits,
- *                  YYYYMMDDHHMMSS: later runs sort later), the study, the
+ *                  YYYYMMDDHHMMSS: later runs sort later), the study (and
+ *                  for a baseline its name as "baseline"), the
  *                  configuration's label and the load averages
  *   tests          one per item, named "flagscope/WORKLOAD[/RUN]", with the
  *                  NTS test suite's metrics: execution_time (every good

@@ -16,9 +16,27 @@ static const char *ref_level(const struct pivot *p)
 #define VAL_W 11 /* a value, or an outcome name */
 #define NUM_W 8  /* a ratio or percentage */
 
+static const char *const memory_titles[PIVOT_NMEM] = {
+	"VSZ: virt (KiB)",
+	"RSS: res (KiB)",
+	"dirty (KiB)",
+};
+
+/* the metric table's title, "time (s)"; heap */
+static char *metric_title(const struct pivot *p)
+{
+	return xasprintf("%s%s%s%s", p->metric, *p->unit ? " (" : "", p->unit, *p->unit ? ")" : "");
+}
+
+/* the first column: as wide as the widest row name or table title */
 static int name_width(const struct pivot *p)
 {
-	size_t w = 8;
+	char *title = metric_title(p);
+	size_t w = strlen(title);
+	free(title);
+	for (int k = 0; k < PIVOT_NMEM; k++)
+		if (strlen(memory_titles[k]) > w)
+			w = strlen(memory_titles[k]);
 	for (size_t b = 0; b < p->nblocks; b++)
 		for (size_t i = 0; i < p->blocks[b].nrows; i++)
 			if (strlen(p->blocks[b].rows[i].name) > w)
@@ -109,8 +127,7 @@ static void table_block(FILE *out, const struct pivot *p, const struct pivot_blo
 		fprintf(out, "  ratios against %s (the baseline: this block has no %s)",
 			b->ref_label, ref_level(p));
 	fputc('\n', out);
-	char *title = xasprintf("%s%s%s%s", p->metric, *p->unit ? " (" : "", p->unit,
-				*p->unit ? ")" : "");
+	char *title = metric_title(p);
 	table_head(out, p, title);
 	free(title);
 }
@@ -122,12 +139,6 @@ static void table_row(FILE *out, const struct pivot *p, const struct pivot_block
 	(void)index;
 	table_line(out, p, r, -1);
 }
-
-static const char *const memory_titles[PIVOT_NMEM] = {
-	"VSZ: virt (KiB)",
-	"RSS: res (KiB)",
-	"dirty (KiB)",
-};
 
 /* The memory tables, after the metric's, in the same form. */
 static void table_memory(FILE *out, const struct pivot *p, const struct pivot_block *b)
@@ -184,10 +195,10 @@ static const struct pivot_ops pivot_table = {
 
 static void csv_begin(FILE *out, const struct pivot *p)
 {
-	fputs("study,axis,metric,block,workload,run,reference", out);
+	fputs("study,axis,metric,block,block_labelled,workload,run,reference", out);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const char *n = p->levels[l];
-		fprintf(out, ",%s.status,%s.%s,%s.pct", n, n, p->metric, n);
+		fprintf(out, ",%s.status,%s.flags,%s.%s,%s.pct", n, n, n, p->metric, n);
 		for (int k = 0; k < PIVOT_NMEM; k++)
 			fprintf(out, ",%s.%s", n, pivot_memory_keys[k]);
 		for (int k = 0; k < PIVOT_NMEM; k++)
@@ -202,8 +213,8 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 		    const struct pivot_row *r, size_t index)
 {
 	(void)index;
-	const char *f[] = {p->study, p->axis, p->metric, b->others_named, r->workload, r->run,
-			   b->ref_label};
+	const char *f[] = {p->study,      p->axis, p->metric, b->others_named, b->others_labelled,
+			   r->workload, r->run,   b->ref_label};
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
 		if (i)
 			fputc(',', out);
@@ -211,7 +222,8 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 	}
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const struct pivot_cell *c = &r->cells[l];
-		fprintf(out, ",%s", c->present ? outcome_name(c->status) : "");
+		fprintf(out, ",%s,", c->present ? outcome_name(c->status) : "");
+		rep_csv_field(out, p->level_flags[l]);
 		rep_csv_nums(out, 2, (double[]){c->value, c->pct});
 		rep_csv_nums(out, PIVOT_NMEM, c->mem);
 		rep_csv_nums(out, PIVOT_NMEM, c->mem_ratio);

@@ -104,6 +104,11 @@ static void print_table(FILE *out, const struct distro_table *t)
 					outcome_name(c->time.status), *c->time.detail ? ": " : "",
 					c->time.detail);
 		}
+	if (t->train.n)
+		fputs("profile-guided builds (pgo gen-use) trained on another input than the "
+		      "measured runs:\n", out);
+	for (size_t i = 0; i < t->train.n; i++)
+		fprintf(out, "  %s\n", t->train.v[i]);
 }
 
 /* ---- csv ---- */
@@ -192,6 +197,11 @@ static void print_json(FILE *out, const struct distro_table *t)
 			json_cell(out, t, &row->cells[k], k);
 		}
 		fputs("]}", out);
+	}
+	fputs("],\"pgo_train\":[", out);
+	for (size_t i = 0; i < t->train.n; i++) {
+		fputs(i ? "," : "", out);
+		rep_json_str(out, t->train.v[i]);
 	}
 	fputs("]}\n", out);
 }

@@ -18,6 +18,27 @@ static void put_verdict_col(FILE *out, const char *text, int width, enum verdict
 		fputs(REPORT_COLOUR_END, out);
 }
 
+/* The label column: 32 wide, or the longest label's width. */
+static int label_width(const struct ranking *r)
+{
+	size_t w = 32;
+	for (size_t i = 0; i < r->n; i++)
+		if (strlen(r->configs[i].label) > w)
+			w = strlen(r->configs[i].label);
+	return (int)w;
+}
+
+/* The item column: 22 wide, or the longest item name's width. */
+static int item_width(const struct ranking *r)
+{
+	size_t w = 22;
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < r->configs[i].nitems; k++)
+			if (strlen(r->configs[i].items[k].name) > w)
+				w = strlen(r->configs[i].items[k].name);
+	return (int)w;
+}
+
 static void table_begin(FILE *out, const struct ranking *r)
 {
 	char *rule = rep_rule_text(r);
@@ -32,20 +53,19 @@ static void table_begin(FILE *out, const struct ranking *r)
 		}
 		free(left);
 	}
-	fprintf(out, "\n%-5s %-32s %-8s %-18s %-10s %s\n", "rank", "configuration", "ratio",
-		"interval", "verdict", "status");
+	fprintf(out, "\n%-5s %-*s %-8s %-18s %-10s %s\n", "rank", label_width(r), "configuration",
+		"ratio", "interval", "verdict", "status");
 }
 
 static void table_config(FILE *out, const struct ranking *r, const struct rank_config *c,
 			 size_t index)
 {
-	(void)r;
 	(void)index;
 	char rank[16], ratio[32], ci[48];
 	snprintf(rank, sizeof(rank), c->rank ? "%d" : "-", c->rank);
 	snprintf(ratio, sizeof(ratio), isnan(c->ratio) ? "-" : "%.3f", c->ratio);
 	rep_config_ci(ci, sizeof(ci), c);
-	fprintf(out, "%-5s %-32s ", rank, c->label);
+	fprintf(out, "%-5s %-*s ", rank, label_width(r), c->label);
 	put_verdict_col(out, ratio, 8, c->verdict);
 	fprintf(out, " %-18s ", ci);
 	put_verdict_col(out, isnan(c->ratio) ? "-" : verdict_name(c->verdict), 10, c->verdict);
@@ -68,8 +88,8 @@ static void table_item(FILE *out, const struct ranking *r, const struct rank_con
 	else
 		snprintf(p, sizeof(p), it->p < 0.001 ? "p<0.001" : "p %.3f", it->p);
 	rep_item_ci(ci, sizeof(ci), it);
-	fprintf(out, "        %-22s n=%-3zu median %-9s %-4s %-12s ratio ", it->name, it->s.n, med,
-		r->unit, mad);
+	fprintf(out, "        %-*s n=%-3zu median %-9s %-4s %-12s ratio ", item_width(r), it->name,
+		it->s.n, med, r->unit, mad);
 	put_verdict_col(out, ratio, 6, it->verdict);
 	fprintf(out, " %-19s %-8s ", ci, p);
 	put_verdict_col(out, isnan(it->ratio) ? "-" : verdict_name(it->verdict), 10, it->verdict);
@@ -91,8 +111,8 @@ static void table_end(FILE *out, const struct ranking *r)
 			p->x, p->y);
 		for (size_t c = 0; c < r->n; c++)
 			if (p->front[c])
-				fprintf(out, "\n  %-32s %s %.3f  %s %.3f", r->configs[c].label, p->x,
-					p->xv[c], p->y, p->yv[c]);
+				fprintf(out, "\n  %-*s %s %.3f  %s %.3f", label_width(r),
+					r->configs[c].label, p->x, p->xv[c], p->y, p->yv[c]);
 		fputc('\n', out);
 	}
 	if (r->built >= 0)
@@ -129,7 +149,8 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	/* columns are only ever added at the end, so scripts keep working */
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
-	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled\n",
+	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled,"
+	      "identical_to\n",
 	      out);
 }
 
@@ -162,7 +183,11 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	/* the configuration's rank verdict, as JSON's versus, p_change, settled */
 	rep_csv_field(out, c->versus >= 0 ? r->configs[c->versus].label : "");
 	rep_csv_nums(out, 1, &c->p_change);
-	fprintf(out, ",%d\n", !rank_config_fragile(r, c));
+	fprintf(out, ",%d,", !rank_config_fragile(r, c));
+	/* whose runs this item reuses (the same code), as JSON's identical_to */
+	int reused = c->identical_to && sl_find(&c->identical_on, it->name) >= 0;
+	rep_csv_field(out, reused ? c->identical_to : "");
+	fputc('\n', out);
 }
 
 const struct report_ops report_csv = {

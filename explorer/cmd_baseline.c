@@ -43,11 +43,33 @@ static const struct command_spec baseline_cmd = {
 	.opts = baseline_options,
 };
 
+/* 1 after saying so when study is itself a saved baseline, else 0 */
+static int is_baseline(struct store *st, const char *study)
+{
+	if (!str_starts_with(study, STORE_BASELINE_PREFIX))
+		return 0;
+	const char *name = study + strlen(STORE_BASELINE_PREFIX);
+	size_t n;
+	struct store_baseline *b = store_baselines(st, &n);
+	const char *source = NULL;
+	for (size_t i = 0; i < n && !source; i++)
+		if (!strcmp(b[i].name, name))
+			source = b[i].study;
+	error_msg("%s: %s is the baseline %s of study %s (save %s itself, or keep this one: "
+		  "flagscope baseline list)", st->path, study, name, source ? source : "?",
+		  source ? source : "that study");
+	store_baselines_free(b, n);
+	return 1;
+}
+
 static int baseline_save(struct store *st, const char *name)
 {
 	char *study = opt.study ? xstrdup(opt.study) : store_latest_study(st);
-	if (!study || str_starts_with(study, STORE_BASELINE_PREFIX)) {
+	if (!study) {
 		error_msg("%s: no study to save (run one first, or name it with --study)", st->path);
+		return 1;
+	}
+	if (is_baseline(st, study)) {
 		free(study);
 		return 1;
 	}

@@ -14,7 +14,7 @@
 
 static struct {
 	const char *db, *study, *alpha, *min_effect, *metrics, *baseline, *candidate, *format;
-	const char *against;
+	const char *against, *output;
 } opt;
 
 static const struct option_spec compare_options[] = {
@@ -31,6 +31,8 @@ static const struct option_spec compare_options[] = {
 	 "test the study in --db (--study, else the latest) against the baseline NAME "
 	 "(flagscope baseline save NAME); machine-state differences are listed first"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
+	{"output", 'o', OPT_STRING, &opt.output, "FILE",
+	 "write the verdicts to FILE instead of stdout (the exit status stays theirs)"},
 	{NULL},
 };
 
@@ -43,7 +45,9 @@ static const struct command_spec compare_cmd = {
 		   "Mann-Whitney p and the sample counts.  Two databases of the same study (say\n"
 		   "made with gcc-11 and gcc-12) are paired by configuration label.",
 	.details = "A change counts only when p < alpha and the ratio is at least min-effect\n"
-		   "from 1.  An item that worked and now fails is REGRESSED.  Exit status: 0\n"
+		   "from 1.  An item that worked and now fails is REGRESSED; one that fails\n"
+		   "on both sides, or has samples on one side only, is N/A (not comparable;\n"
+		   "JSON: comparable false), with the reason.  Exit status: 0\n"
 		   "nothing regressed, 1 something regressed, 2 bad input.\n"
 		   "\n"
 		   "Each --metric word is what report --metric takes: METRIC, WORKLOAD,\n"
@@ -126,14 +130,16 @@ int cmd_compare(int argc, char **argv)
 		}
 		store_close(&a);
 	}
-	if (!rc) {
-		compare_print(stdout, &res, opt.format);
-		rc = res.regressed ? 1 : 0;
-		compare_result_release(&res);
-	} else if (err.len) {
-		error_msg("%s", sb_str(&err));
-		compare_result_release(&res);
+	FILE *out = rc ? NULL : results_output_open(opt.output);
+	if (out) {
+		compare_print(out, &res, opt.format);
+		rc = results_output_close(out, opt.output) ? 2 : res.regressed ? 1 : 0;
+	} else {
+		rc = 2;
+		if (err.len)
+			error_msg("%s", sb_str(&err));
 	}
+	compare_result_release(&res);
 	free(study);
 	free(other);
 	sl_release(&pos);

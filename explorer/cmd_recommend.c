@@ -27,15 +27,16 @@ static const struct option_spec recommend_options[] = {
 	 "(default: the metric the study ranks by)"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
 	 recommend_format_names},
-	{"output", 'o', OPT_STRING, &opt.dir, "DIR",
-	 "package.env, dpkg-buildflags: write the files into DIR (created) instead of printing "
-	 "them one after another with a '# ==> NAME <==' header each"},
+	{"output", 'o', OPT_STRING, &opt.dir, "FILE|DIR",
+	 "write to FILE instead of stdout; package.env, dpkg-buildflags: write the files into "
+	 "DIR (created) instead of printing them one after another with a '# ==> NAME <==' "
+	 "header each"},
 	{NULL},
 };
 
 static const struct command_spec recommend_cmd = {
 	.name = "recommend",
-	.usage = "[--db X] [--metric time|size|rss|insns|SELECTOR] [--format make.conf|shell|json|package.env|dpkg-buildflags] [-o DIR]",
+	.usage = "[--db X] [--metric time|size|rss|insns|SELECTOR] [--format make.conf|shell|json|package.env|dpkg-buildflags] [-o FILE|DIR]",
 	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
 		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
 		   "targets) whose comments give the evidence; or as Gentoo's make.conf,\n"
@@ -74,9 +75,11 @@ static const struct command_spec recommend_cmd = {
 		   "DEB_CFLAGS_MAINT_APPEND = ...' lines for debian/rules (-O2 is dpkg's own,\n"
 		   "-flto becomes DEB_BUILD_MAINT_OPTIONS = optimize=+lto) with the evidence as\n"
 		   "comments, then per Debian source package with its own better flags the\n"
-		   "same lines, commented, for that package's debian/rules.\n"
+		   "same lines, commented, for that package's debian/rules, and the LTO\n"
+		   "offer as package.env makes it, with its lines commented.\n"
 		   "Without -o DIR both print their files to stdout, each after a line\n"
-		   "'# ==> NAME <=='; with it they are written as DIR/NAME.\n"
+		   "'# ==> NAME <=='; with it they are written as DIR/NAME.  The other\n"
+		   "formats write one file: -o FILE (flagscope recommend -o make.conf).\n"
 		   "Exit status: 0 printed, 2 bad usage, no such study, an invalid baseline,\n"
 		   "a file that cannot be written.",
 	.opts = recommend_options,
@@ -140,14 +143,14 @@ int cmd_recommend(int argc, char **argv)
 								       : opt.metric;
 	if (recommend_distro_format(opt.format)) {
 		rc = recommend_distro(&st, study, metric, &ro);
-	} else if (opt.dir) {
-		error_msg("recommend: -o DIR is for --format package.env and dpkg-buildflags (redirect "
-			  "stdout for %s)", opt.format);
 	} else if (recommend_compute(&st, study, metric, &ro, &rec, &err)) {
 		error_msg("%s", sb_str(&err));
 	} else {
-		recommend_print(stdout, &rec, opt.format);
-		rc = 0;
+		FILE *out = results_output_open(opt.dir);
+		if (out) {
+			recommend_print(out, &rec, opt.format);
+			rc = results_output_close(out, opt.dir) ? 2 : 0;
+		}
 	}
 	recommend_release(&rec);
 	free(study);

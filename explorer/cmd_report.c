@@ -1,5 +1,4 @@
 /* cmd_report.c - flagscope report: the ranking stored in a database */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,17 +63,19 @@ static const struct command_spec report_cmd = {
 		   "not settled after 30 runs\"; JSON fragile, and per configuration versus,\n"
 		   "p_change, settled; csv's last columns versus, p_change, settled (1/0) on\n"
 		   "each row) and the configurations whose build was identical to\n"
-		   "another's and reused its runs (\"identical to X\"; JSON identical_to).\n"
+		   "another's and reused its runs (\"identical to X\"; JSON identical_to,\n"
+		   "csv's column identical_to on each row whose runs were reused).\n"
 		   "\n"
 		   "Formats: table (coloured where a difference is significant, when stdout is\n"
 		   "a terminal and NO_COLOR is unset), csv (one row per workload; no Pareto\n"
 		   "front), json, html (one self-contained file with SVG charts:\n"
 		   "flagscope report --format html -o report.html), lnt (LNT's JSON report\n"
 		   "format 2, one submission per configuration and line: the configuration\n"
-		   "is LNT's machine, \"STUDY__LABEL\"; the run order llvm_project_revision\n"
-		   "is the start time's digits; tests \"flagscope/WORKLOAD[/RUN]\" carry\n"
-		   "execution_time, compile_time, code_size and mem_bytes; split -l 1 makes\n"
-		   "one file per submission for lnt submit).  Every format but csv and lnt\n"
+		   "is LNT's machine, \"STUDY__LABEL\" (a baseline's: its study's); the run\n"
+		   "order llvm_project_revision is the start time's digits; tests\n"
+		   "\"flagscope/WORKLOAD[/RUN]\" carry execution_time, compile_time,\n"
+		   "code_size and mem_bytes; split -l 1 makes one file per submission for\n"
+		   "lnt submit).  Every format but csv and lnt\n"
 		   "ends with the machine state of the study and a warning when its load\n"
 		   "average exceeded 0.75 per core.\n"
 		   "\n"
@@ -90,7 +91,8 @@ static const struct command_spec report_cmd = {
 		   "search batch (--study search-...) pivots on its axis flagscope-search.\n"
 		   "A level whose flags say more than its name is headed \"NAME (FLAGS)\"\n"
 		   "(a batch's candidates: \"c527310a4a865 (-fno-tree-vrp)\"); json lists\n"
-		   "them in level_flags, each block's other levels in others_labelled.\n"
+		   "them in level_flags, each block's other levels in others_labelled; csv\n"
+		   "in the columns LEVEL.flags and block_labelled.\n"
 		   "--metric takes the same selectors as above: the pivot shows its metric\n"
 		   "over its items only (--pivot libc --metric libcbench/malloc_big1).\n"
 		   "E.g. flagscope report --pivot libc, or for the\n"
@@ -103,7 +105,8 @@ static const struct command_spec report_cmd = {
 		   "against the baseline (geometric mean over the workload's runs; negative:\n"
 		   "less time), marked ~ when not significant (its interval includes 0 or it\n"
 		   "is under --min-effect) and ? when not tested (one run), and the change of\n"
-		   "size.text of its binaries and libraries (exact).  csv and json add the\n"
+		   "size.text of its binaries and libraries (exact), then which training run\n"
+		   "each profile-guided build used (json pgo_train).  csv and json add the\n"
 		   "intervals and the sizes.\n"
 		   "Exit status: 0 printed, 1 nothing could be ranked (said in one line),\n"
 		   "2 bad usage, a database or file that cannot be read or written.",
@@ -162,33 +165,6 @@ static int split_memory(const char *arg, char *v[PIVOT_NMEM])
 	return ok ? 0 : -1;
 }
 
-/* Where the report goes: stdout, or -o FILE, opened only once there is a
- * report to write (a failed report leaves no empty file behind).  NULL
- * after saying why. */
-static FILE *output_open(void)
-{
-	if (!opt.output)
-		return stdout;
-	FILE *f = fopen(opt.output, "w");
-	if (!f)
-		error_msg("%s: cannot write the report: %s (check the path)", opt.output,
-			  strerror(errno));
-	return f;
-}
-
-/* 0, or -1 after saying the file could not be written */
-static int output_close(FILE *f)
-{
-	if (f == stdout)
-		return 0;
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		error_msg("%s: cannot write the report (check the disk)", opt.output);
-		return -1;
-	}
-	return 0;
-}
-
 static int print_distro(struct store *st, const char *study, const struct rank_options *ro)
 {
 	struct distro_table t;
@@ -202,10 +178,10 @@ static int print_distro(struct store *st, const char *study, const struct rank_o
 	if (distro_table_compute(st, study, opt.metric, ro, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
-		FILE *out = output_open();
+		FILE *out = results_output_open(opt.output);
 		if (out) {
 			distro_table_print(out, &t, opt.format);
-			rc = output_close(out) ? 2 : 0;
+			rc = results_output_close(out, opt.output) ? 2 : 0;
 		}
 	}
 	distro_table_release(&t);
@@ -234,10 +210,10 @@ static int print_pivot(struct store *st, const char *study)
 			  opt.memory ? (const char *const *)mem : NULL, &pv, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
-		FILE *out = output_open();
+		FILE *out = results_output_open(opt.output);
 		if (out) {
 			pivot_print(out, &pv, ops);
-			rc = output_close(out) ? 2 : 0;
+			rc = results_output_close(out, opt.output) ? 2 : 0;
 		}
 	}
 	pivot_release(&pv);
@@ -249,13 +225,33 @@ static int print_pivot(struct store *st, const char *study)
 
 static int print_lnt(struct store *st, const char *study)
 {
-	FILE *out = output_open();
+	FILE *out = results_output_open(opt.output);
 	if (!out)
 		return 2;
 	int empty = report_lnt(out, st, study);
 	if (empty)
 		error_msg("%s: study '%s' has no configurations (run it first)", st->path, study);
-	return output_close(out) ? 2 : empty ? 1 : 0;
+	return results_output_close(out, opt.output) ? 2 : empty ? 1 : 0;
+}
+
+/* An option the chosen output would ignore: 0, or -1 after saying which
+ * (the user asked for something they would not get). */
+static int options_apply(void)
+{
+	int lnt = !strcmp(opt.format, "lnt");
+	const char *why = NULL;
+	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro")))
+		why = "--memory is for --pivot AXIS (its memory tables; drop it, or add --pivot libc)";
+	else if (lnt && opt.pivot)
+		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
+	else if (lnt && opt.metric)
+		why = "--format lnt writes every item and metric, so --metric does not apply (drop it)";
+	else if (opt.pareto && (lnt || opt.pivot || !strcmp(opt.format, "csv")))
+		why = "--pareto is for the table, json and html rankings (csv, lnt and a --pivot "
+		      "have no Pareto front; drop it)";
+	if (why)
+		error_msg("report: %s", why);
+	return why ? -1 : 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -269,6 +265,11 @@ int cmd_report(int argc, char **argv)
 	int rc = results_command_start(&report_cmd, argc, argv, &opt.r, &ro, &st, &study);
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if (options_apply()) {
+		free(study);
+		store_close(&st);
+		return 2;
+	}
 	if (!strcmp(opt.format, "lnt")) {
 		rc = print_lnt(&st, study);
 		free(study);
@@ -289,12 +290,12 @@ int cmd_report(int argc, char **argv)
 	} else {
 		const struct report_ops *ops = report_format(opt.format);
 		FILE *out = NULL;
-		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = output_open())) {
+		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
 			report_print(out, &rk, ops);
 			char *unranked = ranking_why_unranked(&rk);
 			if (unranked)
 				error_msg("%s", unranked);
-			rc = output_close(out) ? 2 : unranked ? 1 : 0;
+			rc = results_output_close(out, opt.output) ? 2 : unranked ? 1 : 0;
 			free(unranked);
 		}
 	}

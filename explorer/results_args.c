@@ -1,6 +1,7 @@
 /* results_args.c - see results_args.h */
 #include "explorer/results_args.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,5 +74,27 @@ int results_stat_options(const char *cmd, const char *alpha, const char *min_eff
 		return -1;
 	if (min_effect && parse_fraction(cmd, "min-effect", min_effect, 0, 0.99, &o->min_effect))
 		return -1;
+	return 0;
+}
+
+FILE *results_output_open(const char *path)
+{
+	if (!path)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		error_msg("%s: cannot write the output: %s (check the path)", path, strerror(errno));
+	return f;
+}
+
+int results_output_close(FILE *f, const char *path)
+{
+	if (f == stdout)
+		return 0;
+	int bad = ferror(f);
+	if (fclose(f) || bad) {
+		error_msg("%s: cannot write the output (check the disk)", path);
+		return -1;
+	}
 	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef FLAGSCOPE_RESULTS_ARGS_H
 #define FLAGSCOPE_RESULTS_ARGS_H
 
+#include <stdio.h>
+
 #include "analysis/rank.h"
 #include "analysis/store.h"
 #include "explorer/options.h"
@@ -20,6 +22,14 @@ int results_open(const char *path, const char *study, struct store *st, char **n
  * min_effect may be written as a percentage ("2%"). */
 int results_stat_options(const char *cmd, const char *alpha, const char *min_effect,
 			 struct rank_options *o);
+
+/* Where a command's output goes: stdout when path is NULL, else path,
+ * opened (truncated) only once there is something to write, so a failed
+ * command leaves no empty file behind.  NULL after saying why. */
+FILE *results_output_open(const char *path);
+/* Close what results_output_open gave (stdout is left open): 0, or -1
+ * after saying the file could not be written. */
+int results_output_close(FILE *f, const char *path);
 
 /* The options every such command has (RESULTS_OPTIONS fills them). */
 struct results_opts {

@@ -5,7 +5,8 @@
 # their files differ (each build's folder is in .debug_line_str, and gcc
 # records -fno-ident in .GCC.command.line), so O2w and O2i are not run (3
 # measured runs per configuration that runs: O2 and O1 only) yet have their
-# own 3 rows, and the reports say "identical to O2"; O1 is different code.  --noise-floor adds "O2 (noise floor)": built (not the O2 build)
+# own 3 rows, and the reports say "identical to O2" (JSON identical_to,
+# CSV column identical_to); O1 is different code.  --noise-floor adds "O2 (noise floor)": built (not the O2 build)
 # and run as its own configuration, never reused.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_identical
@@ -50,6 +51,12 @@ d = {c['label']: c for c in json.load(sys.stdin)['configs']}
 assert d['O2w']['identical_to'] == 'O2' and d['O2w']['identical_on'] == ['tiny'], d['O2w']
 assert d['O1']['identical_to'] is None and d['O2']['identical_to'] is None
 " || fail "JSON identical_to"
+fs report --db id.db --format csv | python3 -c "
+import csv, sys
+rows = {r['label']: r for r in csv.DictReader(sys.stdin)}
+assert rows['O2w']['identical_to'] == 'O2' and rows['O2i']['identical_to'] == 'O2', rows['O2w']
+assert rows['O1']['identical_to'] == '' and rows['O2']['identical_to'] == '', rows['O1']
+" || fail "CSV identical_to: $(fs report --db id.db --format csv | head -3)"
 echo "ok 2 - the files differ (.GCC.command.line, .debug_line_str), the code does not; O1 is not identical"
 
 fs run id.study --db nf.db --meters rusage --noise-floor > nf.txt 2> nf.err

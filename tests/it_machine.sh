@@ -78,6 +78,10 @@ out_has "saved baseline first: study pin (its runs were cleared" fs baseline sav
 	fail "baseline save"
 out_has -E "^first +study pin +saved .* 4 runs$" fs baseline list || fail "baseline list: $(fs baseline list)"
 [ "$(q "select count(*) from runs where study='pin'")" = 0 ] || fail "save clears the study's runs"
+# a baseline is no study to save again: the line names the study it came from
+set +e; fs baseline save second --study baseline:first 2> bb.err; rc=$?; set -e
+[ "$rc" = 1 ] && grep -q "baseline:first is the baseline first of study pin (save pin itself" bb.err ||
+	fail "save of a baseline: rc $rc: $(cat bb.err)"
 mkfake fake 0.10
 FLAGSCOPE_MACHINE_ROOT=$T/fake fs run pin.study --pin 0 -q > run2.txt
 old_gov=$(q "select value from machine where study='baseline:first' and key='governor'")

@@ -8,8 +8,9 @@
 # candidates, reference base, one block opt=O2) and on the user's axis opt
 # (one block per candidate), also with the study file gone; a candidate's
 # column (and block) is labelled with the flags it adds to -O2, as its
-# configuration was built, beside its hash name; an axis neither has is
-# refused in one line that names the batch's axes.
+# configuration was built, beside its hash name (csv: a LEVEL.flags
+# column); an axis neither has is refused in one line that names the
+# batch's axes.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_pivot_search
 
@@ -62,6 +63,15 @@ for b in $batches; do
 	fs report --db ps.db --study "$b" --pivot flagscope-search --format json > "$b.json" ||
 		fail "$b: pivot on flagscope-search failed"
 	check "$b" "$b.json" flagscope-search || fail "$b: $(head -c 400 "$b.json")"
+	# the csv says the flags too: LEVEL.flags, as json's level_flags
+	fs report --db ps.db --study "$b" --pivot flagscope-search --format csv > "$b.csv" ||
+		fail "$b: pivot csv"
+	python3 - "$b.json" "$b.csv" <<'P' || fail "$b: csv flags: $(head -c 400 "$b.csv")"
+import csv, json, sys
+want = json.load(open(sys.argv[1]))["level_flags"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert rows and all(r[f"{l}.flags"] == f for r in rows for l, f in want.items()), (want, rows[0])
+P
 	n=$((n + 1))
 done
 # without --study: the latest batch, as report picks it

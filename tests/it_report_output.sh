@@ -1,7 +1,10 @@
 #!/bin/bash
 # it_report_output.sh - report -o FILE writes the report there instead of
-# stdout, in every format and with --pivot; a path that cannot be written
-# exits 2, and a report that fails writes no file.  --pivot with a
+# stdout, in every format and with --pivot, and so do recommend (its
+# single-file formats) and compare; a path that cannot be written exits 2,
+# and a report that fails writes no file; an option the output would
+# ignore (--memory without a pivot, lnt with --pivot or --metric,
+# --pareto with csv or a pivot) is refused.  --pivot with a
 # --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
 set -euo pipefail
@@ -10,7 +13,7 @@ set -euo pipefail
 tiny_study two.study 2 "both ok and ranked" O2 O1
 fs run two.study -q > /dev/null
 
-for f in table csv json html; do
+for f in table csv json html lnt; do
 	fs report -f $f > want.$f
 	fs report -f $f -o got.$f > stdout.$f
 	[ -s got.$f ] || fail "report -f $f -o wrote nothing"
@@ -21,8 +24,22 @@ fs report --pivot opt -f csv > want.pivot
 fs report --pivot opt -f csv --output got.pivot > stdout.pivot
 cmp -s want.pivot got.pivot && [ ! -s stdout.pivot ] || fail "report --pivot -o must write the pivot there"
 
+for f in make.conf shell json; do
+	fs recommend -f $f > want.rec.$f
+	fs recommend -f $f -o got.rec.$f > stdout.rec.$f || fail "recommend -f $f -o FILE failed"
+	cmp -s want.rec.$f got.rec.$f && [ ! -s stdout.rec.$f ] ||
+		fail "recommend -f $f -o must write it there: $(head -3 got.rec.$f)"
+done
+set +e; fs compare --baseline O2 --candidate O1 -f json > want.cmp; want=$?
+fs compare --baseline O2 --candidate O1 -f json -o got.cmp > stdout.cmp; got=$?; set -e
+[ "$want" = "$got" ] && [ "$got" != 2 ] && cmp -s want.cmp got.cmp && [ ! -s stdout.cmp ] ||
+	fail "compare -o must write it there with the same exit status ($want, $got)"
+set +e; fs recommend -o no/such/dir/m.conf 2> bad.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q "^flagscope: no/such/dir/m.conf: cannot write the output" bad.err ||
+	fail "recommend to an unwritable path must exit 2 and say so, got $rc: $(cat bad.err)"
+
 set +e; fs report -o no/such/dir/r.txt 2> bad.err; rc=$?; set -e
-[ "$rc" = 2 ] && grep -q "^flagscope: no/such/dir/r.txt: cannot write the report" bad.err ||
+[ "$rc" = 2 ] && grep -q "^flagscope: no/such/dir/r.txt: cannot write the output" bad.err ||
 	fail "an unwritable path must exit 2 and say so, got $rc: $(cat bad.err)"
 set +e; fs report -m nosuchmetric -o failed.txt 2> /dev/null; rc=$?; set -e
 [ "$rc" = 2 ] && [ ! -e failed.txt ] || fail "a report that fails must write no file (rc $rc)"
@@ -33,4 +50,12 @@ grep -q "^metric sum over tiny, " sel.txt || fail "--pivot --metric tiny/sum: $(
 set +e; fs report --pivot opt --metric tiny/nosuch > /dev/null 2> sel.err; rc=$?; set -e
 [ "$rc" = 2 ] && grep -q "tiny/nosuch: workload tiny has no run or metric 'nosuch'" sel.err ||
 	fail "a selector naming nothing must be refused with --pivot, got $rc"
+# options that the chosen output would ignore are refused, not dropped
+for args in "--memory mem.virt,mem.res,mem.dirty" "--pivot distro --memory a,b,c" \
+	"-f lnt --pivot opt" "-f lnt --metric tiny" "-f csv --pareto time,size.text" \
+	"--pivot opt --pareto time,size.text"; do
+	set +e; fs report $args > ign.out 2> ign.err; rc=$?; set -e
+	[ "$rc" = 2 ] && [ ! -s ign.out ] && [ "$(wc -l < ign.err)" = 1 ] ||
+		fail "report $args: want one line and exit 2, got $rc: $(cat ign.err ign.out | head -3)"
+done
 echo "PASS it_report_output"

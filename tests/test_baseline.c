@@ -12,7 +12,8 @@
  *  - compare against a baseline lists the machine differences (not the
  *    load or times) and finds a planted 10% regression;
  *  - LNT: one submission per configuration and line, with the fields
- *    format 2 requires; an item that failed is LNT's FAIL, without samples.
+ *    format 2 requires; an item that failed is LNT's FAIL, without samples;
+ *    a saved baseline's submissions are its study's machines.
  * Expected: all checks pass.
  */
 #include "analysis/compare.h"
@@ -168,6 +169,18 @@ static void check_lnt(struct store *st)
 			      "{\"name\":\"flagscope/nbody\",\"execution_status\":1}"};
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		T_CHECK(text && strstr(text, want[i]), "LNT has %s:\n%s", want[i], text ? text : "");
+	free(text);
+	/* a saved baseline is the same LNT machine as the study it was saved
+	 * from (so LNT orders its runs with the later ones), its name in run */
+	int replaced;
+	T_CHECK(!store_baseline_save(st, "lntold", "s", 0, &replaced), "%s", store_errmsg(st));
+	f = open_memstream(&text, &len);
+	T_CHECK(!report_lnt(f, st, STORE_BASELINE_PREFIX "lntold"), "baseline written");
+	fclose(f);
+	T_CHECK(strstr(text, "\"machine\":{\"name\":\"s__gcc_O2\"") &&
+			strstr(text, "\"study\":\"s\",\"baseline\":\"lntold\"") &&
+			!strstr(text, "baseline:lntold"),
+		"a baseline's LNT machine is its study's:\n%s", text);
 	free(text);
 }
 

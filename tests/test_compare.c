@@ -7,6 +7,7 @@
  */
 #include "analysis/compare.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,35 @@ static void test_labels(const char *dir)
 	store_close(&st);
 }
 
+/* Every line's ratio starts in the header's "ratio" column, however long
+ * the configuration and item names ("libcbench/malloc_big1" is wider than
+ * the default column). */
+static void check_table_aligned(const struct compare_result *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	compare_print(f, res, "table");
+	fclose(f);
+	long col = -1;
+	size_t lines = 0;
+	for (const char *l = buf; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		if (!strncmp(l, "verdict ", 8)) {
+			const char *r = strstr(l, " ratio ");
+			col = r && r < l + n ? r - l + 1 : -1;
+		} else if (col > 0 && (!strncmp(l, "IMPROVED ", 9) || !strncmp(l, "UNCHANGED ", 10))) {
+			T_CHECK((long)n > col && l[col - 1] == ' ' && isdigit((unsigned char)l[col]),
+				"no ratio under the header's column %ld: %.*s", col, (int)n, l);
+			lines++;
+		}
+		l += n + (e != NULL);
+	}
+	T_CHECK(lines == res->n, "%zu aligned lines of %zu:\n%s", lines, res->n, buf);
+	free(buf);
+}
+
 /* Selectors pick items and metrics; items without the metric are skipped
  * once; one run of a noisy metric is not tested; a bad selector is an
  * error. */
@@ -197,6 +227,7 @@ static void test_selectors(const char *dir)
 	const struct compare_line *b = find(&res, "base -> fast", "libcbench/malloc_big1", "time");
 	T_CHECK(res.n == 2 && a && a->verdict == VERDICT_IMPROVED && b &&
 		b->verdict == VERDICT_IMPROVED && !res.skipped.n, "selected lines: %zu", res.n);
+	check_table_aligned(&res);
 	compare_result_release(&res);
 
 	/* a metric one workload has: the rest is skipped, listed once */
@@ -224,6 +255,24 @@ static void test_selectors(const char *dir)
 	T_CHECK(res.n == 1 && res.v[0].c.untested && res.v[0].verdict == VERDICT_UNCHANGED &&
 		fabs(res.v[0].c.ratio - 0.8) < 1e-9 && strstr(res.v[0].detail, "not tested"),
 		"one run: %s", res.n ? res.v[0].detail : "");
+	compare_result_release(&res);
+
+	/* samples on one side only: not comparable, and the table says so
+	 * rather than UNCHANGED, with no "nan" median */
+	sl_release(&m);
+	sl_push(&m, "half/wall");
+	synth_run(&st, "u", "base", "half", "", "ok", NULL, "wall", "s", 1.0, 0, 5, 100, 41);
+	synth_run(&st, "u", "fast", "half", "", "ok", NULL, "wall", "s", 1.0, 0, 0, 100, 43);
+	T_CHECK(!compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err), "%s", sb_str(&err));
+	T_CHECK(res.n == 1 && res.v[0].incomplete && res.incomplete == 1 && !res.unchanged,
+		"one side's samples: %zu lines, %zu not comparable", res.n, res.incomplete);
+	f = open_memstream(&buf, &len);
+	compare_print(f, &res, "table");
+	fclose(f);
+	T_CHECK(strstr(buf, "\nN/A ") && !strstr(buf, "UNCHANGED") && !strstr(buf, "nan") &&
+			strstr(buf, "1 -> - s  (no samples of wall on the new side)"),
+		"%s", buf);
+	free(buf);
 	compare_result_release(&res);
 
 	sl_release(&m);

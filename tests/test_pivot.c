@@ -95,6 +95,39 @@ static char *make_db(struct store *st, const char *dir, const char *name,
 	return study;
 }
 
+/* p printed in format fmt; heap */
+static char *print_pivot(const struct pivot *p, const char *fmt)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	pivot_print(out, p, pivot_format(fmt));
+	fclose(out);
+	return text;
+}
+
+/* Every line of a table (its title row to the next empty line) is as
+ * wide as its title row: the columns line up even when the row names are
+ * shorter than a memory table's title ("VSZ: virt (KiB)"). */
+static void check_table_aligned(const char *text)
+{
+	const char *titles[] = {"time (s) ", "VSZ: virt (KiB) ", "RSS: res (KiB) ", "dirty (KiB) "};
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l), width = 0;
+		for (size_t t = 0; t < ARRAY_SIZE(titles); t++)
+			if (!strncmp(l, titles[t], strlen(titles[t])))
+				width = len;
+		for (l += len + (e != NULL); width && *l && *l != '\n' && strncmp(l, "  ", 2);) {
+			e = strchr(l, '\n');
+			len = e ? (size_t)(e - l) : strlen(l);
+			T_CHECK(len == width, "a table line %zu wide under a title row %zu wide: %.*s",
+				len, width, (int)len, l);
+			l += len + (e != NULL);
+		}
+	}
+}
+
 static const struct pivot_cell *cell(const struct pivot *p, const char *others, const char *run,
 				     const char *level)
 {
@@ -162,11 +195,7 @@ static void check_libc_pivot(struct store *st)
 	/* formats: every row and level reaches every format */
 	const char *fmts[] = {"table", "csv", "json"};
 	for (size_t f = 0; f < ARRAY_SIZE(fmts); f++) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&text, &len);
-		pivot_print(out, &p, pivot_format(fmts[f]));
-		fclose(out);
+		char *text = print_pivot(&p, fmts[f]);
 		T_CHECK(strstr(text, "wl/b") || strstr(text, "\"b\""), "%s has the rows", fmts[f]);
 		T_CHECK(strstr(text, "unsupported"), "%s shows unsupported", fmts[f]);
 		T_CHECK(strstr(text, "dietlibc"), "%s has every level", fmts[f]);
@@ -179,6 +208,8 @@ static void check_libc_pivot(struct store *st)
 			T_CHECK(strstr(text, "musl.virt_pct,musl.res_pct,musl.dirty_pct"),
 				"csv memory ratio columns");
 		}
+		if (!strcmp(fmts[f], "table"))
+			check_table_aligned(text);
 		if (!strcmp(fmts[f], "table")) {
 			/* the published shape: time per level with a ratio after each
 			 * non-reference level, then VSZ, RSS and dirty alike */
@@ -349,6 +380,13 @@ static void check_selectors(struct store *st)
 	T_CHECK(g && near(g->value, 4.0), "wl/b glibc dynamic median %g, want 4",
 		g ? g->value : NAN);
 	pivot_release(&p);
+	/* a memory metric asked for that the study never stored (a typo) is
+	 * refused, not shown as empty tables */
+	const char *typo[PIVOT_NMEM] = {"mem.virt", "mem.rss", "mem.dirty"};
+	T_CHECK(pivot_compute(st, "s", "libc", NULL, typo, &p, &err) == -1 &&
+			strstr(sb_str(&err), "--memory: study 's' stored no metric 'mem.rss'"),
+		"unknown memory metric: '%s'", sb_str(&err));
+	pivot_release(&p);
 	sb_release(&err);
 }
 
@@ -387,8 +425,20 @@ static void check_search_labels(const char *dir)
 			p.level_labels[l]);
 	T_CHECK(p.nlevels == 4 && p.nblocks == 1 && !strcmp(p.blocks[0].others_labelled, "opt=O2"),
 		"one block opt=O2, got %zu levels %zu blocks", p.nlevels, p.nblocks);
+	/* the CSV says them too: a LEVEL.flags column beside LEVEL.status */
+	char *csv = print_pivot(&p, "csv");
+	T_CHECK(strstr(csv, ",c6e5d4c3b2a1.status,c6e5d4c3b2a1.flags,c6e5d4c3b2a1.time,"),
+		"csv header with the flags column: %.300s", csv);
+	T_CHECK(strstr(csv, ",\"-funroll-loops -fno-tree-vrp\","), "csv row with the flags: %s", csv);
+	free(csv);
 	pivot_release(&p);
 	T_CHECK(!pivot_compute(&st, "b", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	csv = print_pivot(&p, "csv");
+	T_CHECK(strstr(csv, "block,block_labelled,workload") &&
+			strstr(csv, ",\"flagscope-search=c6e5d4c3b2a1\","
+				    "\"flagscope-search=c6e5d4c3b2a1 (-funroll-loops -fno-tree-vrp)\","),
+		"csv blocks labelled with their flags: %s", csv);
+	free(csv);
 	T_CHECK(p.nblocks == 4 && !strcmp(p.blocks[2].others_labelled,
 					   "flagscope-search=c6e5d4c3b2a1 (-funroll-loops -fno-tree-vrp)") &&
 			!strcmp(p.blocks[3].others_labelled, "flagscope-search=O3"),

@@ -109,10 +109,40 @@ static void test_one_run_untested(const char *dir)
 		"one run: untested %d %s", c->time.untested, verdict_name(c->time.verdict));
 	char *txt = print(&t, "table");
 	T_CHECK(strstr(txt, "%?"), "table:\n%s", txt);
+	T_CHECK(!strstr(txt, "trained on"), "no profile-guided build, no training line:\n%s", txt);
+	free(txt);
+	distro_table_release(&t);
+	/* a profile-guided study says which training run each profile came from */
+	store_put_fact(&st, "d", "pgo.train.w1", "[train] w1 small; measured: [run] w1 big");
+	T_CHECK(!distro_table_compute(&st, "d", NULL, NULL, &t, &err), "%s", sb_str(&err));
+	txt = print(&t, "table");
+	T_CHECK(strstr(txt, "trained on another input than the measured runs:\n  w1: [train] w1 "
+			    "small; measured: [run] w1 big\n"), "table:\n%s", txt);
+	free(txt);
+	txt = print(&t, "json");
+	T_CHECK(strstr(txt, "\"pgo_train\":[\"w1: [train] w1 small; measured: [run] w1 big\"]"),
+		"json:\n%s", txt);
 	free(txt);
 	distro_table_release(&t);
 	T_CHECK(distro_table_compute(&st, "nope", NULL, NULL, &t, &err) && *sb_str(&err),
 		"unknown study accepted");
+	distro_table_release(&t);
+	store_close(&st);
+	sb_release(&err);
+}
+
+/* a study of its baseline alone has no column: refused, not an empty table */
+static void test_baseline_alone(const char *dir)
+{
+	static const char *const one[] = {"x86-64 O2"};
+	struct store st;
+	synth_open(&st, dir, "alone.db", "a", "time", one, NULL, 1);
+	synth_item(&st, "a", one[0], "w1", "ok", "time", "s", 1.0, 0.01, 5, 1000, 1);
+	struct distro_table t;
+	struct strbuf err = {0};
+	T_CHECK(distro_table_compute(&st, "a", NULL, NULL, &t, &err) &&
+			strstr(sb_str(&err), "study 'a' has one configuration, its baseline x86-64 O2"),
+		"baseline alone: '%s'", sb_str(&err));
 	distro_table_release(&t);
 	store_close(&st);
 	sb_release(&err);
@@ -123,6 +153,7 @@ int main(void)
 	char *dir = test_tmpdir("test_pivot_distro");
 	test_table(dir);
 	test_one_run_untested(dir);
+	test_baseline_alone(dir);
 	free(dir);
 	return test_summary("test_pivot_distro");
 }

@@ -6,7 +6,8 @@
  * improvement the baseline is kept; an invalid baseline is an error; the
  * C++ driver and CHOST derived from compiler commands; a profile-guided
  * winner (pgo = gen-use) is left out of the flags and named in the
- * evidence and JSON's pgo_best.
+ * evidence and JSON's pgo_best; a higher score is an increase (not a
+ * reduction), and an exact ratio names no interval.
  */
 #include "analysis/recommend.h"
 
@@ -196,6 +197,9 @@ static void test_metrics_and_target(const char *dir)
 		"default metric insns: %s chose %s", rec.r.metric, rec.r.configs[rec.chosen].label);
 	T_CHECK(rec.chost && !strcmp(rec.chost, "mips64el-linux-gnuabi64"), "CHOST %s", rec.chost);
 	char *mc = print(&rec, "make.conf");
+	/* an exact ratio has no interval to name */
+	T_CHECK(strstr(mc, "ratio to the baseline n64: 0.900 (exact),\n#   a 10.0% reduction\n"),
+		"%s", mc);
 	T_CHECK(strstr(mc, "CHOST=\"mips64el-linux-gnuabi64\"\n") &&
 		strstr(mc, "# insns: instructions counted by QEMU (TCG plugin), not timed; "
 			   "deterministic") &&
@@ -273,6 +277,30 @@ static void test_pgo_left_out(const char *dir)
 	store_close(&st);
 }
 
+/* a higher-is-better metric: 20% more is an increase, and it wins */
+static void test_higher_better(const char *dir)
+{
+	static const char *const l[] = {"base", "more"};
+	struct store st;
+	synth_open(&st, dir, "score.db", "h", "score", l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		synth_item(&st, "h", l[c], "w", "ok", "score", "1/s", c ? 120 : 100, 0.005, 12, 100,
+			   3 + (uint64_t)c);
+	store_put_fact(&st, "h", "higher_better.score", "1");
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "h", NULL, NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(rec.beats && !strcmp(rec.r.configs[rec.chosen].label, "more"), "chosen %s",
+		rec.r.configs[rec.chosen].label);
+	char *mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "(higher is better)") && strstr(mc, "% increase (95% interval)\n"),
+		"%s", mc);
+	free(mc);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
@@ -281,6 +309,7 @@ int main(void)
 	test_compilers();
 	test_metrics_and_target(dir);
 	test_pgo_left_out(dir);
+	test_higher_better(dir);
 	free(dir);
 	return test_summary("test_recommend");
 }
