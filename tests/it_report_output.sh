@@ -50,6 +50,10 @@ grep -q "^metric sum over tiny, " sel.txt || fail "--pivot --metric tiny/sum: $(
 set +e; fs report --pivot opt --metric tiny/nosuch > /dev/null 2> sel.err; rc=$?; set -e
 [ "$rc" = 2 ] && grep -q "tiny/nosuch: workload tiny has no run or metric 'nosuch'" sel.err ||
 	fail "a selector naming nothing must be refused with --pivot, got $rc"
+# a --pareto metric the study never stored is refused (a typo), not warned
+set +e; fs report --pareto time,mem.rss > par.out 2> par.err; rc=$?; set -e
+[ "$rc" = 2 ] && [ ! -s par.out ] && grep -q "^flagscope: report: --pareto: mem.rss: " par.err ||
+	fail "--pareto time,mem.rss: want one line and exit 2, got $rc: $(cat par.err)"
 # options that the chosen output would ignore are refused, not dropped
 for args in "--memory mem.virt,mem.res,mem.dirty" "--pivot distro --memory a,b,c" \
 	"-f lnt --pivot opt" "-f lnt --metric tiny" "-f csv --pareto time,size.text" \
