@@ -14,6 +14,7 @@
 #include "base/outcome.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "explorer/results_args.h"
 #include "explorer/search/confirm.h"
 #include "explorer/search/minimise.h"
 #include "explorer/search/output.h"
@@ -186,13 +187,12 @@ static int write_outputs(const struct search_report *rep)
 		search_make_conf(stdout, rep);
 	}
 	if (opt.output) {
-		FILE *f = fopen(opt.output, "w");
-		if (!f) {
-			error_msg("%s: cannot write the make.conf fragment (check the path)", opt.output);
+		/* never over a results database (results_args.h) */
+		FILE *f = results_output_open(opt.output);
+		if (!f)
 			return 2;
-		}
 		search_make_conf(f, rep);
-		fclose(f);
+		return results_output_close(f, opt.output) ? 2 : 0;
 	}
 	return 0;
 }
