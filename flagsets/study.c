@@ -524,6 +524,11 @@ static void add_level(struct loader *ld, struct axis *a, const char *name, const
 			   name, other->levels[li].line, other->name);
 		return;
 	}
+	if (strpbrk(name, " \t")) {
+		load_error(ld, line, "level name '%s' has a blank (baseline, [exclude] and compare name levels by words: write e.g. 'O_2')",
+			   name);
+		return;
+	}
 	struct strbuf why = {0};
 	if (a->kind->check_level && a->kind->check_level(name, value, &why)) {
 		load_error(ld, line, "%s", sb_str(&why));
@@ -656,6 +661,16 @@ static void sources_key(struct loader *ld, const char *name, const char *value, 
 		.workload = xstrdup(name), .spec = xstrdup(value), .line = line};
 }
 
+/* NAME of "[axis NAME]", blanks around it dropped ("[axis  link ]" is the
+ * reserved link axis, not a flags axis named " link "): heap string */
+static char *axis_name(const char *section)
+{
+	char *copy = xstrdup(section + 5);
+	char *trimmed = xstrdup(str_trim(copy));
+	free(copy);
+	return trimmed;
+}
+
 static int on_item(void *user, const char *section, const char *name, const char *value,
 		   int line, int continued, struct strbuf *err)
 {
@@ -663,8 +678,11 @@ static int on_item(void *user, const char *section, const char *name, const char
 	(void)err;
 	if (!strcmp(section, "study"))
 		study_key(ld, name, value, line, continued);
-	else if (str_starts_with(section, "axis ") && section[5])
-		axis_key(ld, section + 5, name, value, line, continued);
+	else if (str_starts_with(section, "axis ") && section[5]) {
+		char *axis = axis_name(section);
+		axis_key(ld, axis, name, value, line, continued);
+		free(axis);
+	}
 	else if (!strcmp(section, "exclude"))
 		exclude_key(ld, name, value, line, continued);
 	else if (!strcmp(section, "run"))
@@ -683,8 +701,11 @@ static int on_item(void *user, const char *section, const char *name, const char
 static void on_section(void *user, const char *section, int line)
 {
 	struct loader *ld = user;
-	if (str_starts_with(section, "axis ") && section[5])
-		axis_get(ld, section + 5, line);
+	if (str_starts_with(section, "axis ") && section[5]) {
+		char *axis = axis_name(section);
+		axis_get(ld, axis, line);
+		free(axis);
+	}
 }
 
 static void check_level_list(struct loader *ld, const struct strlist *levels, int line,
@@ -714,6 +735,22 @@ static void read_values(struct loader *ld)
 	}
 }
 
+/* 1 when levels name two levels (*i, *j) of one axis (*axis) */
+static int two_of_one_axis(const struct study *s, const struct strlist *levels, size_t *axis,
+			   size_t *i, size_t *j)
+{
+	for (*i = 0; *i < levels->n; (*i)++)
+		for (*j = *i + 1; *j < levels->n; (*j)++) {
+			size_t ai, li, aj, lj;
+			if (!study_find_level(s, levels->v[*i], &ai, &li) &&
+			    !study_find_level(s, levels->v[*j], &aj, &lj) && ai == aj) {
+				*axis = ai;
+				return 1;
+			}
+		}
+	return 0;
+}
+
 static void check_study(struct loader *ld)
 {
 	struct study *s = ld->s;
@@ -741,21 +778,21 @@ static void check_study(struct loader *ld)
 	read_values(ld);
 	check_level_list(ld, &s->baseline, s->baseline_line, "baseline");
 	/* the baseline picks at most one level per axis */
-	for (size_t i = 0; i < s->baseline.n; i++)
-		for (size_t j = i + 1; j < s->baseline.n; j++) {
-			size_t ai, li, aj, lj;
-			if (!study_find_level(s, s->baseline.v[i], &ai, &li) &&
-			    !study_find_level(s, s->baseline.v[j], &aj, &lj) && ai == aj)
-				load_error(ld, s->baseline_line, "baseline names two levels of axis '%s': '%s' and '%s' (pick one)",
-					   s->axes[ai].name, s->baseline.v[i], s->baseline.v[j]);
-		}
+	size_t ax, i1, i2;
+	if (two_of_one_axis(s, &s->baseline, &ax, &i1, &i2))
+		load_error(ld, s->baseline_line, "baseline names two levels of axis '%s': '%s' and '%s' (pick one)",
+			   s->axes[ax].name, s->baseline.v[i1], s->baseline.v[i2]);
 	for (size_t i = 0; i < s->nexcludes; i++) {
-		if (!s->excludes[i].levels.n)
-			load_error(ld, s->excludes[i].line, "exclude rule '%s' lists no levels",
-				   s->excludes[i].name);
-		char *what = xasprintf("exclude rule '%s'", s->excludes[i].name);
-		check_level_list(ld, &s->excludes[i].levels, s->excludes[i].line, what);
+		const struct exclude_rule *r = &s->excludes[i];
+		if (!r->levels.n)
+			load_error(ld, r->line, "exclude rule '%s' lists no levels", r->name);
+		char *what = xasprintf("exclude rule '%s'", r->name);
+		check_level_list(ld, &r->levels, r->line, what);
 		free(what);
+		/* a rule matches a configuration with all its levels */
+		if (two_of_one_axis(s, &r->levels, &ax, &i1, &i2))
+			load_error(ld, r->line, "exclude rule '%s' names two levels of axis '%s' ('%s' and '%s'): no configuration has both, so it excludes nothing (write one rule per level)",
+				   r->name, s->axes[ax].name, r->levels.v[i1], r->levels.v[i2]);
 	}
 	for (size_t i = 0; i < s->nsources; i++) {
 		char *w = source_key_workload(s->sources[i].workload, &s->workloads);
