@@ -172,7 +172,12 @@ static void write_skeleton(struct strbuf *sb, const char *name, const char *spec
 	commented(sb, "; args = PROGRAM ARGS",
 		  "the first word is a program of the build folder; ${IN} is the input folder");
 	commented(sb, "; stdin = FILE", "optional, relative to $IN");
-	sb_add(sb, "; timeout = 60\n");
+	commented(sb, "; outputs = FILE",
+		  "optional: files the run writes, compared with the baseline's like stdout");
+	sb_add(sb, "; timeout = 60\n"
+		   "; Every run's stdout (and outputs) must equal the baseline configuration's:\n"
+		   "; a run that prints nothing and writes no outputs validates nothing, so\n"
+		   "; make it print something deterministic (a checksum, a count).\n");
 }
 
 /* 1 when a and b are the same existing folder */
