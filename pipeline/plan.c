@@ -318,6 +318,14 @@ static void prepare_builds(struct study_plan *p)
 
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err)
 {
+	if (o->meters) { /* a typo would run the whole study without it */
+		struct strlist names = {0};
+		sl_split_ws(&names, o->meters);
+		int bad = meter_names_check(&names, "--meters", 0, err);
+		sl_release(&names);
+		if (bad)
+			return -1;
+	}
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
 	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
 	for (size_t c = 0; c < p->nconfigs; c++)
