@@ -493,7 +493,8 @@ static void json_line(FILE *out, const struct compare_result *res, const struct 
 		      size_t index)
 {
 	(void)res;
-	fprintf(out, "%s{\"verdict\":\"%s\"", index ? "," : "", verdict_name(l->verdict));
+	fprintf(out, "%s{\"verdict\":\"%s\"", index ? "," : "",
+		l->incomplete ? "n/a" : verdict_name(l->verdict));
 	json_str(out, "config", l->config);
 	json_str(out, "workload", l->item);
 	json_str(out, "metric", l->metric);

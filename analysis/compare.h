@@ -13,7 +13,7 @@
  * crash, build failure...) is REGRESSED; one that failed and now works is
  * IMPROVED; an item failing in both, or stored on one side only, is
  * UNCHANGED with `incomplete` set and the reason in detail (counted as not
- * comparable, not unchanged; the table shows it as N/A).  An item ok on
+ * comparable, not unchanged; the table shows it as N/A, JSON as "n/a").  An item ok on
  * both sides with no sample of the metric on either (the metric is not
  * measured there) gives no line and is listed once in `skipped`.
  *

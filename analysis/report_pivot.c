@@ -193,18 +193,30 @@ static const struct pivot_ops pivot_table = {
 
 /* ---- csv ---- */
 
+/* ",LEVEL.KEY": quoted when the level's name needs it (a comma) */
+static void csv_head(FILE *out, const char *level, const char *key, const char *suffix)
+{
+	char *name = xasprintf("%s.%s%s", level, key, suffix);
+	fputc(',', out);
+	if (strpbrk(name, ",\"\r\n"))
+		rep_csv_field(out, name);
+	else
+		fputs(name, out);
+	free(name);
+}
+
 static void csv_begin(FILE *out, const struct pivot *p)
 {
 	fputs("study,axis,metric,block,block_labelled,workload,run,reference", out);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const char *n = p->levels[l];
-		fprintf(out, ",%s.status,%s.flags,%s.%s,%s.pct", n, n, n, p->metric, n);
-		for (int k = 0; k < PIVOT_NMEM; k++)
-			fprintf(out, ",%s.%s", n, pivot_memory_keys[k]);
-		for (int k = 0; k < PIVOT_NMEM; k++)
-			fprintf(out, ",%s.%s_ratio", n, pivot_memory_keys[k]);
-		for (int k = 0; k < PIVOT_NMEM; k++)
-			fprintf(out, ",%s.%s_pct", n, pivot_memory_keys[k]);
+		const char *const keys[] = {"status", "flags", p->metric, "pct"};
+		const char *const mem_suffixes[] = {"", "_ratio", "_pct"};
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+			csv_head(out, n, keys[k], "");
+		for (size_t f = 0; f < ARRAY_SIZE(mem_suffixes); f++)
+			for (int k = 0; k < PIVOT_NMEM; k++)
+				csv_head(out, n, pivot_memory_keys[k], mem_suffixes[f]);
 	}
 	fputc('\n', out);
 }

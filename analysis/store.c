@@ -234,6 +234,15 @@ static int not_ours(int code)
 	return code == SQLITE_NOTADB || code == SQLITE_CORRUPT || code == SQLITE_ERROR;
 }
 
+/* Is it the filesystem's (full, read-only), where a reader may still read
+ * the file immutable?  Not a lock: another writer may be changing it. */
+static int filesystem_refused(int code)
+{
+	code &= 0xff;
+	return code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_IOERR ||
+	       code == SQLITE_FULL || code == SQLITE_PERM;
+}
+
 int store_open(struct store *st, const char *path, int create, struct strbuf *err)
 {
 	memset(st, 0, sizeof(*st));
@@ -249,7 +258,7 @@ int store_open(struct store *st, const char *path, int create, struct strbuf *er
 	if (store_prepare(st, &msg)) {
 		write_failed(st);
 		int ours = !not_ours(st->code);
-		if (!create && ours && !open_immutable(st, path)) {
+		if (!create && filesystem_refused(st->code) && !open_immutable(st, path)) {
 			sqlite3_free(msg);
 			st->path = xstrdup(path);
 			return 0;

@@ -22,6 +22,9 @@ target_compile_definitions(flagscope_base PRIVATE
   FLAGSCOPE_REL_DATADIR="${FLAGSCOPE_REL_DATADIR}"
   FLAGSCOPE_REL_LIBDIR="${FLAGSCOPE_REL_LIBDIR}")
 
+# flagscope --version (and the package's and man page's version)
+target_compile_definitions(flagscope PRIVATE FLAGSCOPE_VERSION="${FLAGSCOPE_VERSION}")
+
 install(TARGETS flagscope RUNTIME DESTINATION bin)
 
 # Every workloads/NAME/ with a recipe.ini (not workloads/*.c, the loader's

@@ -47,7 +47,7 @@ static const struct command_spec compare_cmd = {
 	.details = "A change counts only when p < alpha and the ratio is at least min-effect\n"
 		   "from 1.  An item that worked and now fails is REGRESSED; one that fails\n"
 		   "on both sides, or has samples on one side only, is N/A (not comparable;\n"
-		   "JSON: comparable false), with the reason.  Exit status: 0\n"
+		   "JSON: verdict n/a, comparable false), with the reason.  Exit status: 0\n"
 		   "nothing regressed, 1 something regressed, 2 bad input.\n"
 		   "\n"
 		   "Each --metric word is what report --metric takes: METRIC, WORKLOAD,\n"

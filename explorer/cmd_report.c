@@ -120,6 +120,20 @@ static const char *rss_metric(struct store *st, const struct ranking *rk)
 	return results_has_metric(st, rk->study, "mem.res") ? "mem.res" : "maxrss";
 }
 
+/* 0 when selector names something the study stored, else -1 after saying
+ * so (a typo is an error, not an empty front) */
+static int pareto_known(struct store *st, const char *study, const char *selector)
+{
+	struct result_select sel;
+	struct strbuf err = {0};
+	int rc = results_select(st, study, selector, NULL, &sel, &err);
+	if (rc)
+		error_msg("report: --pareto: %s", sb_str(&err));
+	results_select_release(&sel);
+	sb_release(&err);
+	return rc;
+}
+
 static int add_paretos(struct store *st, struct ranking *rk)
 {
 	if (opt.pareto && !strcmp(opt.pareto, "none"))
@@ -143,11 +157,12 @@ static int add_paretos(struct store *st, struct ranking *rk)
 		return -1;
 	}
 	char *x = xstrndup(opt.pareto, (size_t)(comma - opt.pareto));
-	if (ranking_add_pareto(st, rk, x, comma + 1))
-		warn_msg("report: fewer than two ranked configurations have both %s and %s, or one "
-			 "names nothing the study stored: no Pareto front", x, comma + 1);
+	int rc = pareto_known(st, rk->study, x) || pareto_known(st, rk->study, comma + 1) ? -1 : 0;
+	if (!rc && ranking_add_pareto(st, rk, x, comma + 1))
+		warn_msg("report: fewer than two ranked configurations have both %s and %s: no "
+			 "Pareto front", x, comma + 1);
 	free(x);
-	return 0;
+	return rc;
 }
 
 /* "a,b,c" -> three heap strings in v; -1 when it is not three names. */

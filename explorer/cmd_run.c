@@ -25,11 +25,11 @@ static struct {
 } opt;
 
 static const struct option_spec run_options[] = {
-	{"jobs", 'j', OPT_INT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
+	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
 	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL,
 	 "show the configurations, their build keys and what is cached; build nothing"},
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
-	{"repeat", 'r', OPT_INT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
+	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
 	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},

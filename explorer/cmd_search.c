@@ -14,6 +14,7 @@
 #include "base/outcome.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "explorer/results_args.h"
 #include "explorer/search/confirm.h"
 #include "explorer/search/minimise.h"
 #include "explorer/search/output.h"
@@ -39,11 +40,11 @@ static const struct option_spec search_options[] = {
 	{"metric", 'm', OPT_CHOICE, &opt.metric, "NAME", "objective (default insns when valgrind is installed, else time)", metric_choices},
 	{"seed", 0, OPT_INT, &opt.seed, "S", "random seed (default 1); the same seed replays the same search"},
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database holding the search state (default ./flagscope.db)"},
-	{"jobs", 'j', OPT_INT, &opt.jobs, "N", "builds and profiles at a time (default: the number of CPUs)"},
-	{"batch", 0, OPT_INT, &opt.batch, "N", "most candidates evaluated together (default 8)"},
-	{"repeat", 'r', OPT_INT, &opt.repeat, "N", "measured runs per candidate with --metric time (default: the study's)"},
+	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds and profiles at a time (default: the number of CPUs)"},
+	{"batch", 0, OPT_COUNT, &opt.batch, "N", "most candidates evaluated together (default 8)"},
+	{"repeat", 'r', OPT_COUNT, &opt.repeat, "N", "measured runs per candidate with --metric time (default: the study's)"},
 	{"tolerance", 't', OPT_STRING, &opt.tolerance, "PCT", "smallest change that counts: minimisation keeps a flag whose removal costs PCT% or more (time: and is significant) (default 0.5)"},
-	{"minimise-repeat", 0, OPT_INT, &opt.minimise_repeat, "N", "with --metric time: interleaved runs per flag set in each minimisation measurement (default 10)"},
+	{"minimise-repeat", 0, OPT_COUNT, &opt.minimise_repeat, "N", "with --metric time: interleaved runs per flag set in each minimisation measurement (default 10)"},
 	{"no-minimise", 0, OPT_FLAG, &opt.no_minimise, NULL, "keep the best flag set as found"},
 	{"confirm-repeat", 0, OPT_INT, &opt.confirm_repeat, "N", "interleaved runs confirming against -O2 and -O3 (default 10, 0: skip)"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "what to print: text, json or make.conf", format_choices},
@@ -186,13 +187,12 @@ static int write_outputs(const struct search_report *rep)
 		search_make_conf(stdout, rep);
 	}
 	if (opt.output) {
-		FILE *f = fopen(opt.output, "w");
-		if (!f) {
-			error_msg("%s: cannot write the make.conf fragment (check the path)", opt.output);
+		/* never over a results database (results_args.h) */
+		FILE *f = results_output_open(opt.output);
+		if (!f)
 			return 2;
-		}
 		search_make_conf(f, rep);
-		fclose(f);
+		return results_output_close(f, opt.output) ? 2 : 0;
 	}
 	return 0;
 }

@@ -50,7 +50,8 @@ static const struct command_spec workload_cmd = {
 		   "PREFIX/share/doc/flagscope/recipes.md).  When the new recipe shadows\n"
 		   "another of the same name, is hidden by one, or is not on the search\n"
 		   "path as seen from the current folder, a note on stderr says so.\n"
-		   "Exit status: 0 written, 1 the source could not be fetched or the recipe\n"
+		   "Exit status: 0 written, 1 the source could not be fetched (nothing is\n"
+		   "written; --system writes the recipe without fetching) or the recipe\n"
 		   "exists (see --force), 2 bad usage.",
 	.opts = workload_options,
 };
@@ -172,7 +173,12 @@ static void write_skeleton(struct strbuf *sb, const char *name, const char *spec
 	commented(sb, "; args = PROGRAM ARGS",
 		  "the first word is a program of the build folder; ${IN} is the input folder");
 	commented(sb, "; stdin = FILE", "optional, relative to $IN");
-	sb_add(sb, "; timeout = 60\n");
+	commented(sb, "; outputs = FILE",
+		  "optional: files the run writes, compared with the baseline's like stdout");
+	sb_add(sb, "; timeout = 60\n"
+		   "; Every run's stdout (and outputs) must equal the baseline configuration's:\n"
+		   "; a run that prints nothing and writes no outputs validates nothing, so\n"
+		   "; make it print something deterministic (a checksum, a count).\n");
 }
 
 /* 1 when a and b are the same existing folder */
@@ -215,6 +221,22 @@ static void say_where(const char *name, const char *folder)
 	searchpath_release(&sp);
 }
 
+/* The build system of the tree at src_dir (NULL: none recognised) and,
+ * into *why (heap), what it was guessed from. */
+static const char *guess_system(const char *src_dir, char **why)
+{
+	const struct buildsys_ops *ops = buildsys_guess(src_dir);
+	for (size_t m = 0; ops && ops->marks[m] && !*why; m++) {
+		char *p = xasprintf("%s/%s", src_dir, ops->marks[m]);
+		if (file_exists(p))
+			*why = xasprintf("guessed from the tree's %s", ops->marks[m]);
+		free(p);
+	}
+	if (!ops)
+		*why = xstrdup("no configure, CMakeLists.txt, meson.build or Makefile at the tree's top");
+	return ops ? ops->name : NULL;
+}
+
 static int workload_new(const char *name)
 {
 	struct source_spec parsed;
@@ -253,20 +275,15 @@ static int workload_new(const char *name)
 	}
 	if (!system) {
 		fprintf(stderr, "workload new: fetching %s to guess its build system\n", spec);
+		/* a mistyped package or path would otherwise become a recipe
+		 * whose every build fails */
 		if (source_fetch(spec, folder, &src_dir, src_id, &err)) {
-			warn_msg("workload new: %s (system left for you to fill in)", sb_str(&err));
-			why = "the source could not be fetched to guess it";
-		} else {
-			const struct buildsys_ops *ops = buildsys_guess(src_dir);
-			for (size_t m = 0; ops && ops->marks[m]; m++) {
-				char *p = xasprintf("%s/%s", src_dir, ops->marks[m]);
-				if (!guessed_why && file_exists(p))
-					guessed_why = xasprintf("guessed from the tree's %s", ops->marks[m]);
-				free(p);
-			}
-			system = ops ? ops->name : NULL;
-			why = ops ? guessed_why : "no configure, CMakeLists.txt, meson.build or Makefile at the tree's top";
+			error_msg("workload new: %s (give --system SYSTEM to write the recipe without fetching)",
+				  sb_str(&err));
+			goto out;
 		}
+		system = guess_system(src_dir, &guessed_why);
+		why = guessed_why;
 	}
 	write_skeleton(&text, name, spec, system, why);
 	int w = mkdir_p(folder, 0755);

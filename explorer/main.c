@@ -36,7 +36,7 @@ static void usage(FILE *out)
 		     "matrices, check they still work, and rank them.\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'flagscope COMMAND --help' describes one command.\n");
+	fprintf(out, "\n'flagscope COMMAND --help' describes one command; --version prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -53,6 +53,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("flagscope %s\n", FLAGSCOPE_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)

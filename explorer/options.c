@@ -65,13 +65,16 @@ static int set_value(const struct command_spec *cmd, const struct option_spec *o
 	case OPT_LIST:
 		sl_push(o->value, arg);
 		return 0;
-	case OPT_INT: {
+	case OPT_INT:
+	case OPT_COUNT: {
 		char *end;
 		errno = 0;
 		long v = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || v < -1000000000L || v > 1000000000L) {
-			error_msg("%s: --%s needs a number, not '%s' (see flagscope %s --help)",
-				  cmd->name, o->long_name, arg, cmd->name);
+		long least = o->type == OPT_COUNT ? 1 : -1000000000L;
+		if (errno || *end || end == arg || v < least || v > 1000000000L) {
+			error_msg("%s: --%s needs a number%s, not '%s' (see flagscope %s --help)",
+				  cmd->name, o->long_name, o->type == OPT_COUNT ? " of at least 1" : "",
+				  arg, cmd->name);
 			return -1;
 		}
 		*(int *)o->value = (int)v;

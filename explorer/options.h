@@ -13,6 +13,7 @@ enum opt_type {
 	OPT_FLAG,   /* int *: set to 1 */
 	OPT_STRING, /* const char **: the argument */
 	OPT_INT,    /* int *: a decimal argument */
+	OPT_COUNT,  /* int *: a decimal argument of at least 1 (jobs, repetitions) */
 	OPT_CHOICE, /* const char **: one of .choices */
 	OPT_LIST,   /* struct strlist *: each use adds its argument (caller releases) */
 };

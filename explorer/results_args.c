@@ -77,10 +77,27 @@ int results_stat_options(const char *cmd, const char *alpha, const char *min_eff
 	return 0;
 }
 
+/* 1 when path is an SQLite database (its 16-byte header) */
+static int is_database(const char *path)
+{
+	char head[16] = {0};
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
+	if (f)
+		fclose(f);
+	return n == sizeof(head) && !memcmp(head, "SQLite format 3", sizeof(head));
+}
+
 FILE *results_output_open(const char *path)
 {
 	if (!path)
 		return stdout;
+	/* -o flagscope.db for --db would truncate the results */
+	if (is_database(path)) {
+		error_msg("%s: is a results database: writing the output there would destroy it "
+			  "(pick another file for -o)", path);
+		return NULL;
+	}
 	FILE *f = fopen(path, "w");
 	if (!f)
 		error_msg("%s: cannot write the output: %s (check the path)", path, strerror(errno));

@@ -9,7 +9,10 @@
 
 char *study_path_resolve(const char *arg)
 {
-	if (file_exists(arg) || strchr(arg, '/'))
+	/* a path, or a file name (x.study): the user's file, even when it
+	 * is missing, so the error names what they wrote */
+	size_t n = strlen(arg);
+	if (file_exists(arg) || strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".study")))
 		return xstrdup(arg);
 	struct searchpath sp;
 	searchpath_init(&sp, SP_PRESETS, NULL);

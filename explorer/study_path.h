@@ -7,8 +7,9 @@
 #ifndef FLAGSCOPE_STUDY_PATH_H
 #define FLAGSCOPE_STUDY_PATH_H
 
-/* A heap string: arg itself when it names an existing file, else the
- * preset's path (which may not exist: loading it then reports that). */
+/* A heap string: arg itself when it names an existing file or looks like
+ * one (a '/', or a name ending in .study), else the preset's path (which
+ * may not exist: loading it then reports that). */
 char *study_path_resolve(const char *arg);
 
 #endif

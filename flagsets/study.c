@@ -10,275 +10,6 @@
 #include "flagsets/libc_kind.h"
 #include "workloads/recipe.h"
 
-static int check_link(const char *level, const char *value, struct strbuf *err)
-{
-	(void)value;
-	if (strcmp(level, "static") && strcmp(level, "dynamic")) {
-		sb_addf(err, "link level '%s' is neither static nor dynamic (name the levels 'static' and 'dynamic')",
-			level);
-		return -1;
-	}
-	return 0;
-}
-
-static int check_cc(const char *level, const char *value, struct strbuf *err)
-{
-	if (!*value) {
-		sb_addf(err, "compiler level '%s' has no command (write e.g. '%s = gcc-12')", level,
-			level);
-		return -1;
-	}
-	/* the value is run as the compiler: a flag there would be the command */
-	if (*value == '-') {
-		sb_addf(err, "compiler level '%s' has the value '%s', which is not a compiler command (write the command first, e.g. '%s = gcc-12 %s', or put flags in another axis)",
-			level, value, level, value);
-		return -1;
-	}
-	return 0;
-}
-
-static int check_libc(const char *level, const char *value, struct strbuf *err)
-{
-	(void)value;
-	if (!libc_kind_known(level)) {
-		sb_addf(err, "libc level '%s' is not a C library flagscope knows (known: %s)", level,
-			libc_kind_names());
-		return -1;
-	}
-	return 0;
-}
-
-/* gen-use: instrument, train, rebuild with the profile (harness/pgo.h) */
-static int check_pgo(const char *level, const char *value, struct strbuf *err)
-{
-	(void)value;
-	if (strcmp(level, "none") && strcmp(level, "gen-use")) {
-		sb_addf(err, "pgo level '%s' is neither none nor gen-use (name the levels 'none' and 'gen-use')",
-			level);
-		return -1;
-	}
-	return 0;
-}
-
-const char *const level_key_names[LKEY_COUNT] = {
-	[LKEY_TARGET] = "target",
-	[LKEY_CPU] = "cpu",
-	[LKEY_CC] = "cc",
-	[LKEY_LDFLAGS] = "ldflags",
-	[LKEY_LIBC] = "libc",
-};
-
-static int check_value(const char *level, const char *value, struct strbuf *err)
-{
-	if (!*value) {
-		sb_addf(err, "level '%s' has no value (write e.g. '%s = mips64el-linux-gnuabi64')",
-			level, level);
-		return -1;
-	}
-	return 0;
-}
-
-/* Flags whose argument is the next word (`-include stdio.h`, `-Xlinker
- * --no-relax`): that word is no input file. */
-static const char *const flags_with_argument[] = {
-	"-include", "-imacros", "-I", "-L", "-isystem", "-idirafter", "-iquote", "-iprefix",
-	"-iwithprefix", "-isysroot", "--sysroot", "-x", "-Xlinker", "-Xassembler",
-	"-Xpreprocessor", "-Xclang", "-mllvm", "-D", "-U", "-l", "-T", "-u", "-z", "-e",
-	"--param", "-target", "-B", "-specs", "-MF", "-MT", "-MQ", "-wrapper",
-};
-
-/* The first word of value the compiler would take as an input file: not
- * a flag, not a path (a word with '/', like a library's .a, is meant as
- * a file), not the argument of the flag before it.  NULL when none. */
-static char *stray_word(const char *value)
-{
-	struct strlist words = {0};
-	char *stray = NULL;
-	sl_split_ws(&words, value);
-	for (size_t i = 0; i < words.n && !stray; i++) {
-		const char *w = words.v[i];
-		int argument = 0;
-		for (size_t f = 0; i && f < ARRAY_SIZE(flags_with_argument); f++)
-			argument |= !strcmp(words.v[i - 1], flags_with_argument[f]);
-		if (*w != '-' && !strchr(w, '/') && !argument)
-			stray = xstrdup(w);
-	}
-	sl_release(&words);
-	return stray;
-}
-
-/* What a stray word may have meant instead of a flag */
-static const char *stray_hint(const char *word)
-{
-	if (!strcmp(word, "static") || !strcmp(word, "dynamic") || !strcmp(word, "shared"))
-		return ", or use [axis link]";
-	if (libc_kind_known(word))
-		return ", or use [axis libc]";
-	if (!strcmp(word, "cc") || str_starts_with(word, "gcc") || str_starts_with(word, "clang") ||
-	    strstr(word, "-gcc"))
-		return "; the axis of compilers is [axis cc], whose values are commands";
-	return "";
-}
-
-/* A word that is not a flag (`O2 = O2`, `fast = O3`, `static = static` in
- * [axis ldflags]) would reach the compiler as a file name; what: the
- * level's kind as the message names it ("level", "libc level"), adds:
- * CFLAGS or LDFLAGS; whole: a value of one word is all the level says, so
- * the message shows the level with the word as a flag. */
-static int stray_check(const char *what, const char *adds, int whole, const char *level,
-		       const char *value, struct strbuf *err)
-{
-	char *word = stray_word(value);
-	if (!word)
-		return 0;
-	const char *tool = strcmp(adds, "LDFLAGS") ? "compiler" : "linker";
-	if (whole && !strcmp(word, value))
-		sb_addf(err, "%s '%s' has the value '%s', which the %s would take as a file name (the value adds %s: write the flags it stands for, e.g. '%s = -%s'%s)",
-			what, level, value, tool, adds, level, word, stray_hint(word));
-	else
-		sb_addf(err, "%s '%s' has '%s' in its value, which the %s would take as a file name (the value adds %s: write the flag, e.g. '-%s'%s)",
-			what, level, word, tool, adds, word, stray_hint(word));
-	free(word);
-	return -1;
-}
-
-/* Read a value word by word: a word equal to the level's name is the
- * level's own meaning and leaves the value; refuse() says, into err,
- * which words cannot be there (-1). */
-static int take_meaning(const char *level, char **value,
-			int (*refuse)(const char *level, const char *word, struct strbuf *err),
-			struct strbuf *err)
-{
-	struct strlist words = {0}, keep = {0};
-	sl_split_ws(&words, *value);
-	int rc = 0;
-	for (size_t i = 0; i < words.n && !rc; i++) {
-		if (!strcmp(words.v[i], level))
-			continue;
-		rc = refuse(level, words.v[i], err);
-		sl_push(&keep, words.v[i]);
-	}
-	if (!rc) {
-		free(*value);
-		*value = sl_join(&keep, " ");
-	}
-	sl_release(&words);
-	sl_release(&keep);
-	return rc;
-}
-
-/* `static = static` means static: the level's name is the linkage, and
- * the word would reach the linker as a file name.  The other linkage's
- * word (or -static in a dynamic level) contradicts the level. */
-static int link_refuse(const char *level, const char *word, struct strbuf *err)
-{
-	if (strcmp(word, "static") && strcmp(word, "dynamic") && strcmp(word, "shared") &&
-	    (strcmp(level, "dynamic") || strcmp(word, "-static")))
-		return 0;
-	sb_addf(err, "link level '%s' has '%s' in its value, which contradicts it (the level's name is the linkage and its value adds LDFLAGS: write '%s =')",
-		level, word, level);
-	return -1;
-}
-
-static int link_value(const char *level, char **value, struct strbuf *err)
-{
-	return take_meaning(level, value, link_refuse, err) ||
-	       stray_check("link level", "LDFLAGS", 0, level, *value, err);
-}
-
-/* `musl = musl` means musl: the level's name picks the C library (and
- * its compiler driver), the value only adds CFLAGS. */
-static int libc_refuse(const char *level, const char *word, struct strbuf *err)
-{
-	if (strcmp(word, "musl-gcc") && strcmp(word, "diet") && !libc_kind_known(word))
-		return 0;
-	sb_addf(err, "libc level '%s' has '%s' in its value, which is not a compiler flag (the level's name picks the C library and its compiler driver, the value adds CFLAGS: write '%s =', or '%s.cc = COMMAND' for another compiler)",
-		level, word, level, level);
-	return -1;
-}
-
-static int libc_value(const char *level, char **value, struct strbuf *err)
-{
-	return take_meaning(level, value, libc_refuse, err) ||
-	       stray_check("libc level", "CFLAGS", 0, level, *value, err);
-}
-
-/* A triple, or `native` for this machine (no cross compiler, no
- * emulator; kept as written, so a study written back from its levels, as
- * search does, reads the same). */
-/* the level's name is all it says: its flags are the pgo step's */
-static int pgo_refuse(const char *level, const char *word, struct strbuf *err)
-{
-	sb_addf(err, "pgo level '%s' has '%s' in its value (the level's name says what to do and the pgo step adds the profile flags: write '%s =', and flags in another axis)",
-		level, word, level);
-	return -1;
-}
-
-static int pgo_value(const char *level, char **value, struct strbuf *err)
-{
-	return take_meaning(level, value, pgo_refuse, err);
-}
-
-static int target_value(const char *level, char **value, struct strbuf *err)
-{
-	if (!strcmp(*value, "native"))
-		return 0;
-	if (**value == '-' || !strchr(*value, '-') || strpbrk(*value, " \t")) {
-		sb_addf(err, "target level '%s' has the value '%s', which is not a target triple (write a triple, e.g. '%s = mips64el-linux-gnuabi64', or '%s = native' for this machine; flags belong in another axis)",
-			level, *value, level, level);
-		return -1;
-	}
-	return 0;
-}
-
-static int cpu_value(const char *level, char **value, struct strbuf *err)
-{
-	if (**value == '-') {
-		sb_addf(err, "cpu level '%s' has the value '%s', which is not a CPU model (write the emulator's model, e.g. '%s = Loongson-2F')",
-			level, *value, level);
-		return -1;
-	}
-	return 0;
-}
-
-static int flags_value(const char *what, const char *level, const char *value,
-		       struct strbuf *err)
-{
-	return stray_check("level", what, 1, level, value, err);
-}
-
-static int cflags_value(const char *level, char **value, struct strbuf *err)
-{
-	return flags_value("CFLAGS", level, *value, err);
-}
-
-static int ldflags_value(const char *level, char **value, struct strbuf *err)
-{
-	return flags_value("LDFLAGS", level, *value, err);
-}
-
-static const struct axis_kind_info axis_kinds[] = {
-	{.name = "cc", .kind = AXIS_CC, .check_level = check_cc},
-	{.name = "ldflags", .kind = AXIS_LDFLAGS, .read_value = ldflags_value},
-	{.name = "link", .kind = AXIS_LINK, .check_level = check_link, .read_value = link_value},
-	{.name = "libc", .kind = AXIS_LIBC, .check_level = check_libc, .read_value = libc_value},
-	{.name = "target", .kind = AXIS_TARGET, .check_level = check_value,
-	 .read_value = target_value},
-	{.name = "cpu", .kind = AXIS_CPU, .check_level = check_value, .read_value = cpu_value},
-	{.name = "pgo", .kind = AXIS_PGO, .check_level = check_pgo, .read_value = pgo_value},
-};
-
-static const struct axis_kind_info axis_generic = {.name = NULL, .kind = AXIS_FLAGS,
-						   .read_value = cflags_value};
-
-const struct axis_kind_info *axis_kind_lookup(const char *axis_name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(axis_kinds); i++)
-		if (!strcmp(axis_kinds[i].name, axis_name))
-			return &axis_kinds[i];
-	return &axis_generic;
-}
-
 struct loader {
 	struct study *s;
 	struct strbuf *errors; /* every error, one per line */
@@ -524,6 +255,11 @@ static void add_level(struct loader *ld, struct axis *a, const char *name, const
 			   name, other->levels[li].line, other->name);
 		return;
 	}
+	if (strpbrk(name, " \t")) {
+		load_error(ld, line, "level name '%s' has a blank (baseline, [exclude] and compare name levels by words: write e.g. 'O_2')",
+			   name);
+		return;
+	}
 	struct strbuf why = {0};
 	if (a->kind->check_level && a->kind->check_level(name, value, &why)) {
 		load_error(ld, line, "%s", sb_str(&why));
@@ -656,6 +392,16 @@ static void sources_key(struct loader *ld, const char *name, const char *value, 
 		.workload = xstrdup(name), .spec = xstrdup(value), .line = line};
 }
 
+/* NAME of "[axis NAME]", blanks around it dropped ("[axis  link ]" is the
+ * reserved link axis, not a flags axis named " link "): heap string */
+static char *axis_name(const char *section)
+{
+	char *copy = xstrdup(section + 5);
+	char *trimmed = xstrdup(str_trim(copy));
+	free(copy);
+	return trimmed;
+}
+
 static int on_item(void *user, const char *section, const char *name, const char *value,
 		   int line, int continued, struct strbuf *err)
 {
@@ -663,8 +409,11 @@ static int on_item(void *user, const char *section, const char *name, const char
 	(void)err;
 	if (!strcmp(section, "study"))
 		study_key(ld, name, value, line, continued);
-	else if (str_starts_with(section, "axis ") && section[5])
-		axis_key(ld, section + 5, name, value, line, continued);
+	else if (str_starts_with(section, "axis ") && section[5]) {
+		char *axis = axis_name(section);
+		axis_key(ld, axis, name, value, line, continued);
+		free(axis);
+	}
 	else if (!strcmp(section, "exclude"))
 		exclude_key(ld, name, value, line, continued);
 	else if (!strcmp(section, "run"))
@@ -683,8 +432,11 @@ static int on_item(void *user, const char *section, const char *name, const char
 static void on_section(void *user, const char *section, int line)
 {
 	struct loader *ld = user;
-	if (str_starts_with(section, "axis ") && section[5])
-		axis_get(ld, section + 5, line);
+	if (str_starts_with(section, "axis ") && section[5]) {
+		char *axis = axis_name(section);
+		axis_get(ld, axis, line);
+		free(axis);
+	}
 }
 
 static void check_level_list(struct loader *ld, const struct strlist *levels, int line,
@@ -714,6 +466,22 @@ static void read_values(struct loader *ld)
 	}
 }
 
+/* 1 when levels name two levels (*i, *j) of one axis (*axis) */
+static int two_of_one_axis(const struct study *s, const struct strlist *levels, size_t *axis,
+			   size_t *i, size_t *j)
+{
+	for (*i = 0; *i < levels->n; (*i)++)
+		for (*j = *i + 1; *j < levels->n; (*j)++) {
+			size_t ai, li, aj, lj;
+			if (!study_find_level(s, levels->v[*i], &ai, &li) &&
+			    !study_find_level(s, levels->v[*j], &aj, &lj) && ai == aj) {
+				*axis = ai;
+				return 1;
+			}
+		}
+	return 0;
+}
+
 static void check_study(struct loader *ld)
 {
 	struct study *s = ld->s;
@@ -741,21 +509,21 @@ static void check_study(struct loader *ld)
 	read_values(ld);
 	check_level_list(ld, &s->baseline, s->baseline_line, "baseline");
 	/* the baseline picks at most one level per axis */
-	for (size_t i = 0; i < s->baseline.n; i++)
-		for (size_t j = i + 1; j < s->baseline.n; j++) {
-			size_t ai, li, aj, lj;
-			if (!study_find_level(s, s->baseline.v[i], &ai, &li) &&
-			    !study_find_level(s, s->baseline.v[j], &aj, &lj) && ai == aj)
-				load_error(ld, s->baseline_line, "baseline names two levels of axis '%s': '%s' and '%s' (pick one)",
-					   s->axes[ai].name, s->baseline.v[i], s->baseline.v[j]);
-		}
+	size_t ax, i1, i2;
+	if (two_of_one_axis(s, &s->baseline, &ax, &i1, &i2))
+		load_error(ld, s->baseline_line, "baseline names two levels of axis '%s': '%s' and '%s' (pick one)",
+			   s->axes[ax].name, s->baseline.v[i1], s->baseline.v[i2]);
 	for (size_t i = 0; i < s->nexcludes; i++) {
-		if (!s->excludes[i].levels.n)
-			load_error(ld, s->excludes[i].line, "exclude rule '%s' lists no levels",
-				   s->excludes[i].name);
-		char *what = xasprintf("exclude rule '%s'", s->excludes[i].name);
-		check_level_list(ld, &s->excludes[i].levels, s->excludes[i].line, what);
+		const struct exclude_rule *r = &s->excludes[i];
+		if (!r->levels.n)
+			load_error(ld, r->line, "exclude rule '%s' lists no levels", r->name);
+		char *what = xasprintf("exclude rule '%s'", r->name);
+		check_level_list(ld, &r->levels, r->line, what);
 		free(what);
+		/* a rule matches a configuration with all its levels */
+		if (two_of_one_axis(s, &r->levels, &ax, &i1, &i2))
+			load_error(ld, r->line, "exclude rule '%s' names two levels of axis '%s' ('%s' and '%s'): no configuration has both, so it excludes nothing (write one rule per level)",
+				   r->name, s->axes[ax].name, r->levels.v[i1], r->levels.v[i2]);
 	}
 	for (size_t i = 0; i < s->nsources; i++) {
 		char *w = source_key_workload(s->sources[i].workload, &s->workloads);

@@ -21,7 +21,7 @@
  * The reserved axis pgo has the levels none and gen-use (a profile-guided
  * build: harness/pgo.h) and no values.
  *
- * How to add a reserved axis: one entry in axis_kinds[] (study.c) with
+ * How to add a reserved axis: one entry in axis_kinds[] (axis_kinds.c) with
  * check_level/read_value saying which names and values mean something
  * there, and the field it sets in struct config (matrix.h).
  */

@@ -441,104 +441,94 @@ const char *runner_ssh_last_board(void)
 	return last_board[0] ? last_board : NULL;
 }
 
-/* Prepare every board of t (connect, facts, helper): *pool gets them all
- * (heap), answered[i] whether board i did.  A board that did not answer
- * keeps its reason and is not asked again by the surveys of this
- * process.  0, or -1 when t itself is wrong. */
-static int survey(const struct run_target *t, struct board ***pool, int **answered, size_t *n,
-		  struct strbuf *err)
+/* Prepare every board of t (connect, facts, helper): *up gets those that
+ * answered (heap, *nup of them); each reason of one that did not is added
+ * to reasons ("; " between) and to down when not NULL.  A board that did
+ * not answer keeps its reason and is not asked again by the surveys of
+ * this process.  0, or -1 when t itself is wrong (err). */
+static int survey(const struct run_target *t, struct board ***up, size_t *nup,
+		  struct strbuf *reasons, struct strlist *down, struct strbuf *err)
 {
 	struct ssh_dest *dests;
-	if (ssh_target_parse(t, &dests, n, err))
+	size_t n;
+	if (ssh_target_parse(t, &dests, &n, err))
 		return -1;
-	*pool = xcalloc(*n, sizeof(**pool));
-	*answered = xcalloc(*n, sizeof(**answered));
-	for (size_t i = 0; i < *n; i++) {
+	*up = xcalloc(n ? n : 1, sizeof(**up));
+	*nup = 0;
+	for (size_t i = 0; i < n; i++) {
 		pthread_mutex_lock(&pool_lock);
-		struct board *b = (*pool)[i] = board_get(&dests[i], t);
+		struct board *b = board_get(&dests[i], t);
 		pthread_mutex_unlock(&pool_lock);
-		if (b->unreachable) /* asked once per process */
+		if (!b->unreachable) { /* asked once per process */
+			struct board *one[] = {b};
+			struct board_session *session;
+			board_acquire(one, 1, NULL, &session);
+			struct strbuf why = {0};
+			pthread_mutex_lock(&b->lock);
+			int rc = board_prepare(b, &why);
+			pthread_mutex_unlock(&b->lock);
+			pthread_mutex_lock(&pool_lock);
+			if (rc)
+				b->unreachable = sb_detach(&why);
+			pthread_mutex_unlock(&pool_lock);
+			board_give_back(b, session, 0);
+			sb_release(&why);
+		}
+		if (!b->unreachable) {
+			(*up)[(*nup)++] = b;
 			continue;
-		struct board *one[] = {b};
-		struct board_session *session;
-		board_acquire(one, 1, NULL, &session);
-		struct strbuf why = {0};
-		pthread_mutex_lock(&b->lock);
-		int rc = board_prepare(b, &why);
-		pthread_mutex_unlock(&b->lock);
-		pthread_mutex_lock(&pool_lock);
-		if (rc)
-			b->unreachable = sb_detach(&why);
-		pthread_mutex_unlock(&pool_lock);
-		(*answered)[i] = !rc;
-		board_give_back(b, session, 0);
-		sb_release(&why);
+		}
+		sb_addf(reasons, "%s%s", reasons->len ? "; " : "", b->unreachable);
+		if (down)
+			sl_push(down, b->unreachable);
 	}
-	ssh_dests_free(dests, *n);
+	ssh_dests_free(dests, n);
 	return 0;
 }
 
 int runner_ssh_facts(const struct run_target *t, struct strlist *lines, struct strlist *down,
 		     struct strbuf *err)
 {
-	struct board **pool;
-	int *answered;
+	struct board **up;
 	size_t n;
-	if (survey(t, &pool, &answered, &n, err))
-		return -1;
-	int rc = -1;
 	struct strbuf reasons = {0};
+	if (survey(t, &up, &n, &reasons, down, err))
+		return -1;
 	for (size_t i = 0; i < n; i++) {
-		struct board *b = pool[i];
-		if (!answered[i]) {
-			sb_addf(&reasons, "%s%s", reasons.len ? "; " : "", b->unreachable);
-			if (down)
-				sl_push(down, b->unreachable);
-			continue;
-		}
-		rc = 0;
 		struct strbuf line = {0};
-		sb_addf(&line, "%s: ", b->dest.name);
-		board_facts_format(&b->facts, &line);
+		sb_addf(&line, "%s: ", up[i]->dest.name);
+		board_facts_format(&up[i]->facts, &line);
 		if (options.cpu)
 			sb_addf(&line, " described=%s", options.cpu);
 		sl_push_owned(lines, sb_detach(&line));
 	}
-	if (rc)
+	if (!n)
 		sb_add(err, sb_str(&reasons));
 	sb_release(&reasons);
-	free(pool);
-	free(answered);
-	return rc;
+	free(up);
+	return n ? 0 : -1;
 }
 
 int runner_ssh_perf(const struct run_target *t, int *hardware, struct strbuf *which,
 		    struct strbuf *err)
 {
-	struct board **pool;
-	int *answered;
+	struct board **up;
 	size_t n;
 	*hardware = 0;
-	if (survey(t, &pool, &answered, &n, err))
+	if (survey(t, &up, &n, err, NULL, err))
 		return -1;
-	int any = 0, perf = 0, hw = 1;
+	int perf = 0, hw = 1;
 	for (size_t i = 0; i < n; i++) {
-		struct board *b = pool[i];
-		if (!answered[i]) {
-			sb_addf(err, "%s%s", err->len ? "; " : "", b->unreachable);
-			continue;
-		}
-		any = 1;
-		sb_addf(which, "%s%s %s", which->len ? ", " : "", b->dest.name, b->facts.perf);
-		if (!strcmp(b->facts.perf, "hardware") || !strcmp(b->facts.perf, "software")) {
+		const char *kind = up[i]->facts.perf;
+		sb_addf(which, "%s%s %s", which->len ? ", " : "", up[i]->dest.name, kind);
+		if (!strcmp(kind, "hardware") || !strcmp(kind, "software")) {
 			perf = 1;
-			hw &= !strcmp(b->facts.perf, "hardware");
+			hw &= !strcmp(kind, "hardware");
 		}
 	}
-	free(pool);
-	free(answered);
+	free(up);
 	*hardware = perf && hw;
-	return any ? perf : -1;
+	return n ? perf : -1;
 }
 
 void runner_ssh_release(void)

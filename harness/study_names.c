@@ -16,18 +16,24 @@ static void add_line(struct strbuf *err, const char *path, int line, const char 
 		sb_addf(err, "%s: %s", path, what);
 }
 
-int study_check_names(const struct study *s, struct strbuf *err)
+int meter_names_check(const struct strlist *names, const char *where, int line,
+		      struct strbuf *err)
 {
 	int rc = 0;
-	for (size_t i = 0; i < s->meters.n; i++)
-		if (!meter_lookup(s->meters.v[i])) {
-			char *what = xasprintf("unknown meter '%s' (known: %s)", s->meters.v[i],
+	for (size_t i = 0; i < names->n; i++)
+		if (!meter_lookup(names->v[i])) {
+			char *what = xasprintf("unknown meter '%s' (known: %s)", names->v[i],
 					       meter_known_names());
-			add_line(err, s->path, s->meters_line, what);
+			add_line(err, where, line, what);
 			free(what);
 			rc = -1;
 		}
 	return rc;
+}
+
+int study_check_names(const struct study *s, struct strbuf *err)
+{
+	return meter_names_check(&s->meters, s->path, s->meters_line, err);
 }
 
 int recipe_check_names(const struct recipe *r, struct strbuf *err)

@@ -17,6 +17,10 @@
  * unknown name, "study-file:line: unknown meter 'x' (known: ...)", appended
  * to err (a newline first when err is not empty). */
 int study_check_names(const struct study *s, struct strbuf *err);
+/* The same for any list of meter names, written at where:line (line 0:
+ * "where: unknown meter ..."; e.g. where "--meters"). */
+int meter_names_check(const struct strlist *names, const char *where, int line,
+		      struct strbuf *err);
 
 /* The recipe's `source =` parses as one of the source kinds.  0, or -1
  * with "dir/recipe.ini:line: what is wrong (what to do)" appended to err. */

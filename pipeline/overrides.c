@@ -3,6 +3,7 @@
  * (pipeline_plan_study in pipeline.h): its options applied to the study,
  * the machine checked, then planned and prepared.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/machine.h"
@@ -18,14 +19,28 @@ static int apply_overrides(struct study *s, const struct run_overrides *o, struc
 	if (!o->workloads)
 		return 0;
 	struct strlist only = {0};
+	int bad = 0;
 	sl_split_ws(&only, o->workloads);
-	for (size_t i = 0; i < only.n; i++)
-		if (sl_find(&s->workloads, only.v[i]) < 0) {
+	if (!only.n) {
+		char *all = sl_join(&s->workloads, " ");
+		sb_addf(err, "--workloads names no workload (name one or more of: %s)", all);
+		free(all);
+		bad = 1;
+	}
+	for (size_t i = 0; i < only.n && !bad; i++) {
+		if (sl_find(&s->workloads, only.v[i]) < 0)
 			sb_addf(err, "%s: --workloads names '%s', which the study does not have",
 				s->path, only.v[i]);
-			sl_release(&only);
-			return -1;
-		}
+		else if (sl_find(&only, only.v[i]) < (int)i)
+			sb_addf(err, "--workloads names '%s' twice (name it once)", only.v[i]);
+		else
+			continue;
+		bad = 1;
+	}
+	if (bad) {
+		sl_release(&only);
+		return -1;
+	}
 	sl_release(&s->workloads);
 	s->workloads = only;
 	return 0;

@@ -67,11 +67,6 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
 	return rc;
 }
 
-/* A cross configuration gets its compiler: Debian's cross gcc for glibc,
- * or a musl sysroot built with the configuration's own target flags
- * (Debian's MIPS libraries are release-2 code a Loongson 2F cannot run).
- * Flags the sysroot must add (e.g. -ffp-contract=off under QEMU 7.2) go
- * into the configuration's flags and label: visible, never silent. */
 /* The sysroot of spec, built (or found built): its folder, compiler and
  * link flags.  A dry run builds nothing: a sysroot not built yet gets the
  * folder and compiler it will have, and *pending is set.  0 or -1. */
@@ -99,6 +94,11 @@ static int sysroot_get(const struct config *cfg, const struct sysroot_spec *spec
 	return rc;
 }
 
+/* A cross configuration gets its compiler: Debian's cross gcc for glibc,
+ * or a musl sysroot built with the configuration's own target flags
+ * (Debian's MIPS libraries are release-2 code a Loongson 2F cannot run).
+ * Flags the sysroot must add (e.g. -ffp-contract=off under QEMU 7.2) go
+ * into the configuration's flags and label: visible, never silent. */
 static int prepare_cross(struct config *cfg, const struct pipeline_options *o, int *pending,
 			 struct strbuf *why)
 {
@@ -318,6 +318,14 @@ static void prepare_builds(struct study_plan *p)
 
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err)
 {
+	if (o->meters) { /* a typo would run the whole study without it */
+		struct strlist names = {0};
+		sl_split_ws(&names, o->meters);
+		int bad = meter_names_check(&names, "--meters", 0, err);
+		sl_release(&names);
+		if (bad)
+			return -1;
+	}
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
 	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
 	for (size_t c = 0; c < p->nconfigs; c++)

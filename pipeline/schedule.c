@@ -71,6 +71,31 @@ static void run_done(struct pipeline *pl, const struct build *b, const struct re
  * repetitions stay); another shard's baseline is run here for its
  * reference only.  A run that found no reference runs again once there is
  * one. */
+/* under pl->lock: OUTCOME_COUNT when none is stored */
+static enum outcome stored_outcome(struct pipeline *pl, const struct build *b,
+				   const struct recipe_run *run, int rep)
+{
+	return store_run_outcome(pl->store, pl->plan->study.name, b->cfg->id, b->recipe->name,
+				 run->name, rep);
+}
+
+/* under pl->lock: every identical build of build i has this run's copy.
+ * A stop between a row and its copies (a kill, a full disk) leaves one
+ * without: the run is made again and stored under all of them. */
+static int twins_stored(struct pipeline *pl, size_t i, const struct recipe_run *run, int rep)
+{
+	struct study_plan *p = pl->plan;
+	size_t nw = p->nworkloads, c = i / nw, w = i % nw;
+	for (size_t t = 0; p->twin && t < p->nconfigs; t++) {
+		if (p->twin[t * nw + w] != (int)c)
+			continue;
+		enum outcome o = stored_outcome(pl, plan_build(p, t, w), run, rep);
+		if (o == OUTCOME_COUNT || outcome_retried(o))
+			return 0;
+	}
+	return 1;
+}
+
 static int already_done(struct pipeline *pl, const struct build *b, const struct recipe_run *run,
 			int rep, int is_base, const char *ref)
 {
@@ -79,12 +104,12 @@ static int already_done(struct pipeline *pl, const struct build *b, const struct
 	if (makes_ref || !p->in_shard[b - p->builds])
 		return !makes_ref;
 	pthread_mutex_lock(&pl->lock);
-	enum outcome stored = store_run_outcome(pl->store, p->study.name, b->cfg->id,
-						b->recipe->name, run->name, rep);
+	enum outcome stored = stored_outcome(pl, b, run, rep);
+	int twins = twins_stored(pl, (size_t)(b - p->builds), run, rep);
 	pthread_mutex_unlock(&pl->lock);
 	if (stored == OUTCOME_NO_REFERENCE)
 		return !file_exists(ref);
-	return stored != OUTCOME_COUNT && !outcome_retried(stored);
+	return stored != OUTCOME_COUNT && !outcome_retried(stored) && twins;
 }
 
 static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)

@@ -66,3 +66,23 @@ nfruns=$(grep -c 'O2 (noise floor) tiny rep [1-9]' nf.err || true)
 grep -q "O2 (noise floor)" nf.txt && ! grep -q "O2 (noise floor): identical" nf.txt ||
 	fail "noise floor report: $(cat nf.txt)"
 echo "ok 3 - --noise-floor: the baseline again, built and run as its own configuration"
+
+# 4. a study stopped between a run's row and its copy for an identical
+# build (killed, or the disk filled between the two writes) lacks the
+# copy: a resumed run measures that repetition again and stores it under
+# both, the same samples
+python3 -c "
+import sqlite3
+db = sqlite3.connect('id.db')
+for t in ('samples', 'runs'):
+    db.execute(f\"delete from {t} where rep=2 and config_id=(select id from configs where label='O2w')\")
+db.commit()"
+[ "$(rows O2w)" = 2 ] || fail "the copy of rep 2 was not removed"
+fs run id.study --db id.db --meters rusage > resumed.txt 2> resumed.err
+[ "$(rows O2w)" = 3 ] || fail "after the resume O2w has $(rows O2w) runs, not 3: $(cat resumed.err)"
+same=$(sql id.db "select count(*) from samples a join samples b on a.workload=b.workload and a.run=b.run
+	and a.rep=b.rep and a.metric=b.metric and a.value=b.value
+	where a.config_id=(select id from configs where label='O2') and b.config_id=(select id from configs where label='O2w') and a.rep=2")
+total=$(sql id.db "select count(*) from samples where rep=2 and config_id=(select id from configs where label='O2')")
+[ "$same" -gt 0 ] && [ "$same" = "$total" ] || fail "rep 2: $same of $total samples of O2 are O2w's"
+echo "ok 4 - a copy missing after a stop is made again on resume, the same samples as the original"

@@ -128,6 +128,8 @@ cpack --config "$build/CPackConfig.cmake" -G DEB -B "$T/deb" >"$T/cpack.log" 2>&
 deb=$(ls "$T"/deb/flagscope_*.deb)
 dpkg-deb --info "$deb" > info.txt
 grep -q "^ Package: flagscope" info.txt || fail "deb: package name"
+[ "$("$fs" --version)" = "flagscope $(dpkg-deb -f "$deb" Version)" ] ||
+	fail "--version '$("$fs" --version)' is not the package's $(dpkg-deb -f "$deb" Version)"
 grep -qE "^ Depends:.*build-essential" info.txt || fail "deb: Depends lacks build-essential"
 grep -qE "^ Depends:.*libinih" info.txt || fail "deb: Depends lacks the shared libraries (shlibdeps)"
 # every tagged line of packages.txt is in its field (system = recipes

@@ -10,7 +10,8 @@
 # column (and block) is labelled with the flags it adds to -O2, as its
 # configuration was built, beside its hash name (csv: a LEVEL.flags
 # column); an axis neither has is refused in one line that names the
-# batch's axes.
+# batch's axes.  (Also: search -o naming the database is refused and
+# leaves it whole.)
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_pivot_search
 
@@ -27,6 +28,14 @@ S
 printf '[space]\nflags = -funroll-loops -fno-tree-vrp\n' > ps.space
 fs search ps.study --space ps.space --strategy ce --budget 3 --metric size \
 	--confirm-repeat 2 --db ps.db -q > /dev/null
+# search -o naming the results database (a slip for --db) never overwrites it
+set +e
+fs search ps.study --space ps.space --strategy ce --budget 3 --metric size \
+	--confirm-repeat 2 --db ps.db -q -o ps.db > /dev/null 2> so.err
+rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "ps.db: is a results database" so.err ||
+	fail "search -o ps.db: rc $rc: $(cat so.err)"
 batches=$(python3 -c "import sqlite3;print(' '.join(n for (n,) in sqlite3.connect('ps.db').execute(\"select name from studies where name like 'search-%'\")))")
 [ -n "$batches" ] || fail "the search stored no batch"
 

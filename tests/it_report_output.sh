@@ -4,7 +4,8 @@
 # single-file formats) and compare; a path that cannot be written exits 2,
 # and a report that fails writes no file; an option the output would
 # ignore (--memory without a pivot, lnt with --pivot or --metric,
-# --pareto with csv or a pivot) is refused.  --pivot with a
+# --pareto with csv or a pivot) is refused; -o never overwrites a results
+# database.  --pivot with a
 # --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
 set -euo pipefail
@@ -50,6 +51,17 @@ grep -q "^metric sum over tiny, " sel.txt || fail "--pivot --metric tiny/sum: $(
 set +e; fs report --pivot opt --metric tiny/nosuch > /dev/null 2> sel.err; rc=$?; set -e
 [ "$rc" = 2 ] && grep -q "tiny/nosuch: workload tiny has no run or metric 'nosuch'" sel.err ||
 	fail "a selector naming nothing must be refused with --pivot, got $rc"
+# -o naming a results database (a slip: -o flagscope.db) never overwrites it
+for cmd in report recommend "compare --baseline O2 --candidate O1"; do
+	set +e; fs $cmd -o flagscope.db > db.out 2> db.err; rc=$?; set -e
+	[ "$rc" = 2 ] && grep -q "flagscope.db: is a results database" db.err ||
+		fail "$cmd -o flagscope.db: rc $rc: $(cat db.err)"
+	fs report > /dev/null || fail "$cmd -o flagscope.db destroyed the database"
+done
+# a --pareto metric the study never stored is refused (a typo), not warned
+set +e; fs report --pareto time,mem.rss > par.out 2> par.err; rc=$?; set -e
+[ "$rc" = 2 ] && [ ! -s par.out ] && grep -q "^flagscope: report: --pareto: mem.rss: " par.err ||
+	fail "--pareto time,mem.rss: want one line and exit 2, got $rc: $(cat par.err)"
 # options that the chosen output would ignore are refused, not dropped
 for args in "--memory mem.virt,mem.res,mem.dirty" "--pivot distro --memory a,b,c" \
 	"-f lnt --pivot opt" "-f lnt --metric tiny" "-f csv --pareto time,size.text" \

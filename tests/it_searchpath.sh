@@ -95,6 +95,9 @@ fs list presets > presets.txt
 [ "$(awk '{ print index($0, " " $2 " ") }' presets.txt | sort -u | wc -l)" = 1 ] ||
 	fail "list presets: the origin column is not aligned: $(cat presets.txt)"
 fs run mypreset --dry-run > preset.out 2>&1 || fail "run a preset from FLAGSCOPE_PATH: $(cat preset.out)"
+# a missing study file is named as written, not taken for a preset
+fs run missing.study --dry-run > missing.out 2>&1 && fail "a missing study file ran"
+grep -q "^flagscope: missing.study: cannot read" missing.out || fail "missing study file: $(cat missing.out)"
 # a FLAGSCOPE_PATH folder holding recipes directly is not the shape: said
 FLAGSCOPE_PATH=$T/p1/workloads fs list workloads 2> shape.err >/dev/null
 grep -q "FLAGSCOPE_PATH folder $T/p1/workloads has neither workloads/ nor presets/" shape.err ||

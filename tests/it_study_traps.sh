@@ -6,7 +6,8 @@
 # a value that cannot mean anything there is refused at file:line.
 # Expected: the dry run shows no stray word in CFLAGS/LDFLAGS, the study
 # ranks its configurations with no unsupported_flag; the refused study
-# exits 2 before building anything.
+# exits 2 before building anything, as do --workloads "" and --workloads
+# naming a workload twice.
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_study_traps
 
@@ -55,4 +56,11 @@ sed 's/^/# /' bad.err
 [ "$rc" = 2 ] || fail "a contradicting link level must exit 2, got $rc"
 grep -q "^flagscope: bad.study:6: link level 'dynamic' has 'static' in its value.*(.*write 'dynamic =')" bad.err ||
 	fail "the refusal must name bad.study:6 and what to write"
+# --workloads: an empty list or a name given twice is refused (they ran
+# nothing, or the same workload twice over)
+for w in "" "tiny tiny"; do
+	set +e; fs run words.study --dry-run --workloads "$w" > w.out 2> w.err; rc=$?; set -e
+	[ "$rc" = 2 ] || fail "--workloads '$w' must exit 2, got $rc: $(cat w.err)"
+	grep -Eq "^flagscope: --workloads names (no workload|'tiny' twice)" w.err || fail "--workloads '$w': $(cat w.err)"
+done
 echo "PASS it_study_traps"

@@ -12,7 +12,8 @@
 #     path: $FLAGSCOPE_PATH's first folder's workloads/NAME, else
 #     $XDG_DATA_HOME/flagscope/workloads/NAME, and `list workloads` finds it
 #   - an existing recipe is kept (exit 1) unless --force; a bad name or
-#     source is exit 2
+#     source is exit 2; a source that cannot be fetched writes nothing
+#     (exit 1) unless --system is given
 #   - a note on stderr when the new recipe shadows another (tiny, in the
 #     test's home), is hidden by an earlier folder, or is not on the search
 #     path at all; a tree without build files gets a script example
@@ -80,6 +81,14 @@ fs workload new 'a/b' --source local:trees/k --dir wl >/dev/null 2>bad.err
 [ $? = 2 ] || fail "bad name: $(cat bad.err)"
 fs workload new x --source ftp:x --dir wl >/dev/null 2>bad.err
 [ $? = 2 ] && grep -q "unknown source kind 'ftp'" bad.err || fail "bad source: $(cat bad.err)"
+# a source that cannot be fetched (a mistyped name) writes nothing, exit 1,
+# unless --system says what to write without fetching
+fs workload new gone --source local:trees/gone --dir wl >/dev/null 2>gone.err
+[ $? = 1 ] && [ ! -e wl/gone ] && grep -q "give --system SYSTEM to write the recipe without fetching" gone.err ||
+	fail "unfetchable source: $(cat gone.err; ls wl)"
+fs workload new gone --source local:trees/gone --system make --dir wl >/dev/null 2>gone.err ||
+	fail "--system without fetching: $(cat gone.err)"
+[ "$(system_of wl/gone/recipe.ini)" = make ] || fail "--system make: $(cat wl/gone/recipe.ini)"
 fs workload old x >/dev/null 2>bad.err
 [ $? = 2 ] || fail "workload old: $(cat bad.err)"
 echo "ok: an existing recipe is kept without --force; bad names, sources and usage are exit 2"

@@ -273,6 +273,12 @@ static void test_selectors(const char *dir)
 			strstr(buf, "1 -> - s  (no samples of wall on the new side)"),
 		"%s", buf);
 	free(buf);
+	f = open_memstream(&buf, &len);
+	compare_print(f, &res, "json");
+	fclose(f);
+	T_CHECK(strstr(buf, "{\"verdict\":\"n/a\"") && strstr(buf, "\"comparable\":false"),
+		"json: %s", buf);
+	free(buf);
 	compare_result_release(&res);
 
 	sl_release(&m);

@@ -450,6 +450,50 @@ static void check_search_labels(const char *dir)
 	store_close(&st);
 }
 
+/* fields of one CSV line (quotes respected) */
+static size_t csv_fields(const char *line)
+{
+	size_t n = 1;
+	int quoted = 0;
+	for (const char *c = line; *c && (*c != '\n' || quoted); c++) {
+		if (*c == '"')
+			quoted = !quoted;
+		n += *c == ',' && !quoted;
+	}
+	return n;
+}
+
+/* A level name with a comma (the study file allows it) is quoted in the
+ * CSV header, so the header has as many fields as the rows */
+static void check_csv_header_quoting(const char *dir)
+{
+	static const struct plant two[] = {
+		{"O2", 1.0, 1000, 500, 50, 0},
+		{"O2,x", 0.9, 1000, 500, 50, 0},
+	};
+	const char *labels[] = {"O2", "O2,x"};
+	struct store st;
+	synth_open(&st, dir, "comma.db", "q", "time", labels, NULL, 2);
+	for (size_t i = 0; i < 2; i++) {
+		char *key = xasprintf("level.%s", labels[i]);
+		store_put_fact(&st, "q", key, "opt");
+		free(key);
+		put_item(&st, "q", &two[i], "", 1, "time");
+	}
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(&st, "q", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	char *csv = print_pivot(&p, "csv");
+	const char *row = strchr(csv, '\n');
+	T_CHECK(row && csv_fields(csv) == csv_fields(row + 1) && strstr(csv, ",\"O2,x.status\","),
+		"header %zu fields, row %zu:\n%s", csv_fields(csv), row ? csv_fields(row + 1) : 0,
+		csv);
+	free(csv);
+	pivot_release(&p);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot");
@@ -461,6 +505,7 @@ int main(void)
 	store_close(&st);
 	check_outside_reference(dir);
 	check_search_labels(dir);
+	check_csv_header_quoting(dir);
 	free(study);
 	free(dir);
 	return test_summary("test_pivot");

@@ -93,6 +93,7 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 		sb_addf(err, "%s: another flagscope search uses it (wait for it, or use another --db)",
 			path);
 		close(ec->lock_fd);
+		ec->lock_fd = -1;
 		return -1;
 	}
 	if (sqlite3_open_v2(path, &ec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=

@@ -1,0 +1,33 @@
+#!/bin/bash
+# it_run_options.sh - command-line typos of run and search are refused
+# before anything builds (they were taken: `--meters "rusage perff"` ran
+# the whole study without the misspelt meter, `--meters cachegrnd` one
+# with no meter at all, ending "nothing ranked"; `--jobs 0`, `--repeat 0`
+# and `--repeat -1` ran with a meaning nobody asked for).
+# Expect: exit 2, one line naming the option, no build made.
+set -euo pipefail
+. "$FLAGSCOPE_SRC/tests/lib_it.sh" it_run_options
+tiny_study t.study 2 "refused before it builds" O2 O1
+printf '[space]\nflags = -funroll-loops\n' > t.space
+
+# refused PATTERN CMD ARG...: exit 2, one line on stderr matching PATTERN, nothing built
+refused() {
+	local pat=$1 rc=0
+	shift
+	fs "$@" > out 2> err || rc=$?
+	[ "$rc" = 2 ] || fail "$*: exit $rc, not 2: $(cat err)"
+	[ "$(wc -l < err)" = 1 ] && grep -q -- "$pat" err || fail "$*: message: $(cat err)"
+	[ ! -d cache/builds ] || fail "$*: built before refusing"
+}
+refused "^flagscope: --meters: unknown meter 'perff' (known: rusage " run t.study --meters "rusage perff"
+refused "^flagscope: --meters: unknown meter 'cachegrnd' (known: " run t.study --dry-run --meters cachegrnd
+for a in "--jobs 0" "--jobs -3" "--repeat 0" "--repeat -1"; do
+	# shellcheck disable=SC2086
+	refused "^flagscope: run: ${a%% *} needs a number of at least 1, not '${a#* }'" run t.study $a
+done
+for a in "--batch 0" "--jobs 0" "--repeat 0" "--minimise-repeat 0"; do
+	# shellcheck disable=SC2086
+	refused "^flagscope: search: ${a%% *} needs a number of at least 1" search t.study --space t.space $a
+done
+echo "ok - unknown meters and counts below 1 are refused before building: exit 2, one line"
+rm -rf "$T"
