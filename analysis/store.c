@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/outcome.h"
@@ -243,14 +244,29 @@ static int filesystem_refused(int code)
 	       code == SQLITE_FULL || code == SQLITE_PERM;
 }
 
+/* What to do when SQLite cannot open path at all. */
+static const char *open_hint(const char *path, int create)
+{
+	struct stat sb;
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
+		return "it is a folder: pass the path of a file";
+	if (!create)
+		return "run a study first or pass --db";
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	int missing = stat(dir, &sb) != 0;
+	free(dir);
+	return missing ? "its folder does not exist: make it, or pass another --db"
+		       : "make its folder writable, or pass another --db";
+}
+
 int store_open(struct store *st, const char *path, int create, struct strbuf *err)
 {
 	memset(st, 0, sizeof(*st));
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		sb_addf(err, "%s: cannot open results database: %s (%s)", path,
-			st->db ? sqlite3_errmsg(st->db) : "out of memory",
-			create ? "check the folder is writable" : "run a study first or pass --db");
+			st->db ? sqlite3_errmsg(st->db) : "out of memory", open_hint(path, create));
 		store_close(st);
 		return -1;
 	}

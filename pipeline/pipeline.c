@@ -75,6 +75,21 @@ static int store_levels(struct pipeline *pl)
 	return rc;
 }
 
+/* "higher_better.METRIC" = 1 for each metric of r's runs that says so */
+static int store_directions(struct pipeline *pl, const struct recipe *r)
+{
+	int rc = 0;
+	for (size_t i = 0; i < r->nruns && !rc; i++)
+		for (size_t m = 0; m < r->runs[i].nmetrics && !rc; m++) {
+			if (!r->runs[i].metrics[m].higher_better)
+				continue;
+			char *key = xasprintf("higher_better.%s", r->runs[i].metrics[m].name);
+			rc = pipeline_stored(pl, store_put_fact(pl->store, pl->plan->study.name, key, "1"));
+			free(key);
+		}
+	return rc;
+}
+
 static int store_study(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -103,14 +118,16 @@ static int store_study(struct pipeline *pl)
 	free(max);
 	if (pipeline_stored(pl, rc) || store_levels(pl))
 		return -1;
-	/* where each workload's source came from (an override says so) */
+	/* where each workload's source came from (an override says so), and
+	 * which of its metrics are better higher: with the study, so a study
+	 * stopped after its last run still ranks them the right way up */
 	for (size_t w = 0; w < p->nworkloads; w++) {
 		const struct recipe *r = &p->workloads[w].recipe;
 		char *key = xasprintf("source.%s", r->name), *value = recipe_source_fact(r);
 		rc = store_put_fact(pl->store, st->name, key, value);
 		free(key);
 		free(value);
-		if (pipeline_stored(pl, rc))
+		if (pipeline_stored(pl, rc) || store_directions(pl, r))
 			return -1;
 	}
 	for (size_t c = 0; c < p->nconfigs; c++) {

@@ -35,15 +35,9 @@ static void record_run(struct pipeline *pl, const struct build *b, const struct 
 	struct store_metric *m = xcalloc(res->m.n ? res->m.n : 1, sizeof(*m));
 	for (size_t i = 0; i < res->m.n; i++)
 		m[i] = (struct store_metric){res->m.v[i].name, res->m.v[i].value, res->m.v[i].unit};
-	int rc = pipeline_stored(pl, store_put_run(pl->store, study, b->cfg->id, b->recipe->name,
-						   run->name, rep, outcome_name(res->outcome),
-						   res->detail, m, res->m.n));
-	for (size_t i = 0; i < run->nmetrics && !rc; i++)
-		if (run->metrics[i].higher_better) {
-			char *key = xasprintf("higher_better.%s", run->metrics[i].name);
-			rc = pipeline_stored(pl, store_put_fact(pl->store, study, key, "1"));
-			free(key);
-		}
+	/* the metrics' directions went in with the study (pipeline.c) */
+	pipeline_stored(pl, store_put_run(pl->store, study, b->cfg->id, b->recipe->name, run->name,
+					  rep, outcome_name(res->outcome), res->detail, m, res->m.n));
 	free(m);
 }
 

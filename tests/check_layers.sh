@@ -43,11 +43,12 @@ is_exception() {
 	return 1
 }
 
-# include_path DIR KIND INC: the file INC names, relative to ROOT, when
-# included from a file in DIR ("q" for "INC", "a" for <INC>): a quoted
-# include is looked up beside the includer first, as the compiler does.
+# include_path DIR KIND INC: sets path to the file INC names, relative to
+# ROOT, when included from a file in DIR ("q" for "INC", "a" for <INC>): a
+# quoted include is looked up beside the includer first, as the compiler
+# does.  (A variable, not output: a subshell per include costs seconds.)
 include_path() {
-	local dir=$1 kind=$2 inc=$3 path
+	local dir=$1 kind=$2 inc=$3
 	case "$kind:$inc" in
 	q:./* | q:../*) path=$dir/$inc ;;
 	q:*) if [ -e "$root/$dir/$inc" ]; then path=$dir/$inc; else path=$inc; fi ;;
@@ -56,7 +57,6 @@ include_path() {
 	case "/$path/" in
 	*/./* | */../*) path=$(realpath -m --relative-to="$root" "$root/$path") ;;
 	esac
-	echo "$path"
 }
 
 bad=0
@@ -67,9 +67,9 @@ for dir in "${!layer_of[@]}"; do
 	while IFS= read -r -d '' f; do
 		rel=${f#"$root"/}
 		files=$((files + 1))
-		here=$(dirname "$rel")
+		here=${rel%/*}
 		while IFS=: read -r line kind inc; do
-			path=$(include_path "$here" "$kind" "$inc")
+			include_path "$here" "$kind" "$inc"
 			top=${path%%/*}
 			[ "$top" = "$path" ] && continue      # <stdio.h>, or outside ROOT
 			target=${layer_of[$top]:-}

@@ -3,7 +3,9 @@
 # before anything builds (they were taken: `--meters "rusage perff"` ran
 # the whole study without the misspelt meter, `--meters cachegrnd` one
 # with no meter at all, ending "nothing ranked"; `--jobs 0`, `--repeat 0`
-# and `--repeat -1` ran with a meaning nobody asked for).
+# and `--repeat -1` ran with a meaning nobody asked for); a --db that is
+# a folder, or in a folder that does not exist, was told "check the folder
+# is writable".
 # Expect: exit 2, one line naming the option, no build made.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_run_options
@@ -29,5 +31,8 @@ for a in "--batch 0" "--jobs 0" "--repeat 0" "--minimise-repeat 0"; do
 	# shellcheck disable=SC2086
 	refused "^flagscope: search: ${a%% *} needs a number of at least 1" search t.study --space t.space $a
 done
-echo "ok - unknown meters and counts below 1 are refused before building: exit 2, one line"
+mkdir folder
+refused "^flagscope: folder: cannot open results database: .*(it is a folder: pass the path of a file)" run t.study --db folder -q
+refused "^flagscope: no/x.db: cannot open results database: .*(its folder does not exist: make it" run t.study --db no/x.db -q
+echo "ok - unknown meters, counts below 1 and a --db that is a folder or in none are refused before building: exit 2, one line"
 rm -rf "$T"
