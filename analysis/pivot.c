@@ -271,6 +271,8 @@ static void label_levels(struct pivot *p, const struct result_config *c, size_t 
 	p->level_flags = xcalloc(p->nlevels ? p->nlevels : 1, sizeof(char *));
 	p->level_labels = xcalloc(p->nlevels ? p->nlevels : 1, sizeof(char *));
 	for (size_t j = 0; j < nc; j++) {
+		if (pl[j].level < 0) /* the noise floor */
+			continue;
 		size_t l = (size_t)pl[j].level;
 		if (!p->level_labels[l])
 			p->level_labels[l] = word_label(c, nc, j, pl[j].word, p->levels[l],
@@ -326,19 +328,25 @@ static double ratio(double ref, double v)
 	return ref > 0 && v > 0 ? ref / v : NAN;
 }
 
+/* c's ratios against ref; none when c is the reference itself */
+static void cell_ratios(const struct pivot *p, const struct pivot_cell *ref, struct pivot_cell *c,
+			int is_ref)
+{
+	double q = p->higher_better ? ratio(c->value, ref->value) : ratio(ref->value, c->value);
+	c->pct = is_ref ? NAN : 100 * (q - 1);
+	for (int k = 0; k < PIVOT_NMEM; k++) {
+		c->mem_ratio[k] = is_ref ? NAN : ratio(ref->mem[k], c->mem[k]);
+		c->mem_pct[k] = 100 * (c->mem_ratio[k] - 1);
+	}
+}
+
 static void fill_ratios(const struct pivot *p, struct pivot_row *r)
 {
-	const struct pivot_cell *ref = &r->ref;
-	for (size_t l = 0; l < p->nlevels; l++) {
-		struct pivot_cell *c = &r->cells[l];
-		double q = p->higher_better ? ratio(c->value, ref->value) : ratio(ref->value, c->value);
-		int is_ref = ref->present && c->present && l == p->ref;
-		c->pct = is_ref ? NAN : 100 * (q - 1);
-		for (int k = 0; k < PIVOT_NMEM; k++) {
-			c->mem_ratio[k] = is_ref ? NAN : ratio(ref->mem[k], c->mem[k]);
-			c->mem_pct[k] = 100 * (c->mem_ratio[k] - 1);
-		}
-	}
+	for (size_t l = 0; l < p->nlevels; l++)
+		cell_ratios(p, &r->ref, &r->cells[l],
+			    r->ref.present && r->cells[l].present && l == p->ref);
+	if (r->noise.present)
+		cell_ratios(p, &r->ref, &r->noise, 0);
 }
 
 static void cell_init(struct pivot_cell *cell)
@@ -347,6 +355,14 @@ static void cell_init(struct pivot_cell *cell)
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		cell->mem[k] = cell->mem_ratio[k] = cell->mem_pct[k] = NAN;
 	cell->status = OUTCOME_UNSUPPORTED;
+}
+
+/* run --noise-floor's copy of the baseline (flagsets/matrix.c names it) */
+static int is_noise_floor(const struct result_config *c)
+{
+	const char *suffix = " (noise floor)";
+	size_t n = strlen(c->label), k = strlen(suffix);
+	return !c->is_baseline && n > k && !strcmp(c->label + n - k, suffix);
 }
 
 /* The configuration of block b with level l, or -1. */
@@ -374,9 +390,25 @@ static int block_reference(struct pivot *p, struct pivot_block *blk, size_t b,
 	return j;
 }
 
+/* The configuration with pl's level -1 (the noise floor), or -1; sets the
+ * has_noise of the baseline's block. */
+static int noise_config(struct pivot *p, const struct result_config *c, size_t nc,
+			const struct cfg_place *pl)
+{
+	int nj = -1;
+	for (size_t j = 0; j < nc; j++)
+		if (pl[j].level < 0)
+			nj = (int)j;
+	for (size_t j = 0; j < nc && nj >= 0; j++)
+		if (c[j].is_baseline && pl[j].block >= 0)
+			p->blocks[pl[j].block].has_noise = 1;
+	return nj;
+}
+
 static void fill_rows(struct store *st, struct pivot *p, const struct result_config *c,
 		      size_t nc, const struct cfg_place *pl, const struct result_select *sel)
 {
+	int nj = noise_config(p, c, nc, pl);
 	struct strlist all_w = {0}, all_r = {0}, workloads = {0}, runs = {0};
 	results_items(st, p->study, &all_w, &all_r);
 	for (size_t i = 0; i < all_w.n; i++)
@@ -410,6 +442,9 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 				fill_cell(st, p, &c[rj], r, &r->ref);
 			else
 				r->ref.detail = xstrdup("no reference");
+			cell_init(&r->noise);
+			if (blk->has_noise)
+				fill_cell(st, p, &c[nj], r, &r->noise);
 			fill_ratios(p, r);
 		}
 	}
@@ -470,7 +505,12 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 	}
 	struct cfg_place *pl = xcalloc(nc, sizeof(*pl));
 	for (size_t i = 0; i < nc && !rc; i++)
-		rc = place_config(p, &m, c[i].label, &pl[i], err);
+		if (is_noise_floor(&c[i]) && !p->noise_label) {
+			p->noise_label = xstrdup(c[i].label);
+			pl[i] = (struct cfg_place){.level = -1, .block = -1};
+		} else {
+			rc = place_config(p, &m, c[i].label, &pl[i], err);
+		}
 	if (!rc) {
 		for (size_t i = 0; i < nc; i++)
 			if (c[i].is_baseline)
@@ -495,6 +535,7 @@ void pivot_release(struct pivot *p)
 			for (size_t l = 0; l < p->nlevels; l++)
 				free(r->cells[l].detail);
 			free(r->ref.detail);
+			free(r->noise.detail);
 			free(r->cells);
 			free(r->workload);
 			free(r->run);
@@ -525,6 +566,7 @@ void pivot_release(struct pivot *p)
 	free(p->scope);
 	free(p->unit);
 	free(p->levels_from);
+	free(p->noise_label);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -494,6 +494,57 @@ static void check_csv_header_quoting(const char *dir)
 	store_close(&st);
 }
 
+/* run --noise-floor's copy of the baseline is no block "[(noise floor)]"
+ * but the noise cell of the baseline's rows, its ratio against the
+ * baseline: O2 2.0 s, its noise floor 2.5 s, so 2.0/2.5 - 1 = -20% */
+static void check_noise_floor(const char *dir)
+{
+	static const struct plant nf[] = {
+		{"O2", 2.0, 1000, 500, 50, 0},
+		{"O3", 1.0, 1000, 500, 50, 0},
+		{"O2 (noise floor)", 2.5, 1000, 500, 50, 0},
+	};
+	const char *labels[] = {"O2", "O3", "O2 (noise floor)"};
+	struct store st;
+	synth_open(&st, dir, "noise.db", "n", "time", labels, NULL, 3);
+	store_put_fact(&st, "n", "level.O2", "opt");
+	store_put_fact(&st, "n", "level.O3", "opt");
+	for (size_t i = 0; i < 3; i++)
+		put_item(&st, "n", &nf[i], "", 1, "time");
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(&st, "n", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(p.nblocks == 1 && p.nlevels == 2 && p.noise_label &&
+			!strcmp(p.noise_label, "O2 (noise floor)"),
+		"one block of O2, O3 and the noise floor, got %zu blocks '%s'", p.nblocks,
+		p.nblocks > 1 ? p.blocks[1].others : "");
+	const struct pivot_row *r = p.nblocks ? &p.blocks[0].rows[0] : NULL;
+	T_CHECK(r && p.blocks[0].has_noise && r->noise.present &&
+			fabs(r->noise.value - 2.5) < 1e-9 && fabs(r->noise.pct + 20) < 1e-9,
+		"noise floor 2.5 s at -20%% of the baseline, got %g s %g%%", r ? r->noise.value : NAN,
+		r ? r->noise.pct : NAN);
+	char *table = print_pivot(&p, "table");
+	T_CHECK(!strstr(table, "[(noise floor)]") &&
+			strstr(table, "noise floor: O2 (noise floor) is O2 built and run again") &&
+			strstr(table, "-20.0%"),
+		"the table's noise floor:\n%s", table);
+	free(table);
+	char *csv = print_pivot(&p, "csv");
+	const char *row = strchr(csv, '\n');
+	T_CHECK(strstr(csv, ",noise_floor.status,noise_floor.time,noise_floor.pct\n") && row &&
+			csv_fields(csv) == csv_fields(row + 1) && strstr(row, ",ok,2.5,-20"),
+		"csv noise floor columns:\n%s", csv);
+	free(csv);
+	char *json = print_pivot(&p, "json");
+	T_CHECK(strstr(json, "\"noise_floor\":\"O2 (noise floor)\"") &&
+			strstr(json, "\"noise_floor\":{\"present\":true,\"status\":\"ok\""),
+		"json noise floor: %s", json);
+	free(json);
+	pivot_release(&p);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot");
@@ -506,6 +557,7 @@ int main(void)
 	check_outside_reference(dir);
 	check_search_labels(dir);
 	check_csv_header_quoting(dir);
+	check_noise_floor(dir);
 	free(study);
 	free(dir);
 	return test_summary("test_pivot");
