@@ -3,7 +3,8 @@
  * comparisons print it: one row per workload (or workload/run section),
  * one column group per level of the axis (glibc, musl, ...), each with the
  * median of the study's metric, the ratio in the studies' form and the
- * memory ratios.
+ * memory ratios.  A size (size.*) is a fact of the build (results.h): its
+ * rows are one per workload (run ""), without memory figures.
  *
  * Which level a configuration has.  Labels are the level names in axis
  * order (matrix.h) and level names are unique across a study's axes
