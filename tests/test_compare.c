@@ -30,6 +30,17 @@ static const struct compare_line *find(const struct compare_result *r, const cha
 	return NULL;
 }
 
+/* res printed in format fmt; heap */
+static char *printed(const struct compare_result *res, const char *fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	compare_print(f, res, fmt);
+	fclose(f);
+	return buf;
+}
+
 /* old.db and new.db: the same study; in new, "gcc O2" is 5% slower on
  * "slow" and unchanged on "same" (fresh draws from the same distribution);
  * "gcc O3" is 5% faster on "slow" and gives wrong output on "same". */
@@ -240,11 +251,7 @@ static void test_selectors(const char *dir)
 		!strcmp(res.skipped.v[0], "libcbench/malloc_big1: no samples of iterations_per_sec "
 					  "on either side"), "skipped %zu, lines %zu", res.skipped.n,
 		res.n);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	compare_print(f, &res, "table");
-	fclose(f);
+	char *buf = printed(&res, "table");
 	T_CHECK(strstr(buf, "skipped (the metric is not measured there):\n  libcbench/malloc_big1:"),
 		"%s", buf);
 	free(buf);
@@ -268,16 +275,12 @@ static void test_selectors(const char *dir)
 	T_CHECK(!compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err), "%s", sb_str(&err));
 	T_CHECK(res.n == 1 && res.v[0].incomplete && res.incomplete == 1 && !res.unchanged,
 		"one side's samples: %zu lines, %zu not comparable", res.n, res.incomplete);
-	f = open_memstream(&buf, &len);
-	compare_print(f, &res, "table");
-	fclose(f);
+	buf = printed(&res, "table");
 	T_CHECK(strstr(buf, "\nN/A ") && !strstr(buf, "UNCHANGED") && !strstr(buf, "nan") &&
 			strstr(buf, "1 -> - s  (no samples of wall on the new side)"),
 		"%s", buf);
 	free(buf);
-	f = open_memstream(&buf, &len);
-	compare_print(f, &res, "json");
-	fclose(f);
+	buf = printed(&res, "json");
 	T_CHECK(strstr(buf, "{\"verdict\":\"n/a\"") && strstr(buf, "\"comparable\":false"),
 		"json: %s", buf);
 	free(buf);
@@ -325,17 +328,13 @@ static void test_unsupported(const char *dir)
 	T_CHECK(res.regressed == 1 && res.unsupported == 1 && res.unchanged == 0,
 		"regressed %zu unsupported %zu unchanged %zu", res.regressed, res.unsupported,
 		res.unchanged);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	compare_print(f, &res, "table");
-	fclose(f);
-	T_CHECK(strstr(buf, "UNSUPPORTED") && strstr(buf, "1 regressed, 0 improved, 0 unchanged, 0 not comparable, 1 unsupported now"),
+	char *buf = printed(&res, "table");
+	T_CHECK(strstr(buf, "UNSUPPORTED") &&
+			strstr(buf, "1 regressed, 0 improved, 0 unchanged, 0 not comparable, "
+				    "1 unsupported now"),
 		"table: %s", buf);
 	free(buf);
-	f = open_memstream(&buf, &len);
-	compare_print(f, &res, "json");
-	fclose(f);
+	buf = printed(&res, "json");
 	T_CHECK(strstr(buf, "{\"verdict\":\"unsupported\",\"config\":\"gcc O2\"") &&
 			strstr(buf, "\"unsupported\":1"),
 		"json: %s", buf);
