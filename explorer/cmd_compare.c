@@ -32,7 +32,8 @@ static const struct option_spec compare_options[] = {
 	 "(flagscope baseline save NAME); machine-state differences are listed first"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
-	 "write the verdicts to FILE instead of stdout (the exit status stays theirs)"},
+	 "write the verdicts to FILE instead of stdout (the exit status stays theirs; never "
+	 "over a results database or a study file)"},
 	{NULL},
 };
 

@@ -28,7 +28,8 @@ static const struct option_spec recommend_options[] = {
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
 	 recommend_format_names},
 	{"output", 'o', OPT_STRING, &opt.dir, "FILE|DIR",
-	 "write to FILE instead of stdout; package.env, dpkg-buildflags: write the files into "
+	 "write to FILE instead of stdout (never over a results database or a study file); "
+	 "package.env, dpkg-buildflags: write the files into "
 	 "DIR (created) instead of printing them one after another with a '# ==> NAME <==' "
 	 "header each"},
 	{NULL},

@@ -5,7 +5,7 @@
 # and a report that fails writes no file; an option the output would
 # ignore (--memory without a pivot, lnt with --pivot or --metric,
 # --pareto with csv or a pivot) is refused; -o never overwrites a results
-# database.  --pivot with a
+# database or a study file.  --pivot with a
 # --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
 set -euo pipefail
@@ -57,6 +57,17 @@ for cmd in report recommend "compare --baseline O2 --candidate O1"; do
 	[ "$rc" = 2 ] && grep -q "flagscope.db: is a results database" db.err ||
 		fail "$cmd -o flagscope.db: rc $rc: $(cat db.err)"
 	fs report > /dev/null || fail "$cmd -o flagscope.db destroyed the database"
+done
+# -o naming a study file (a slip: -o two.study) never overwrites it: a
+# *.study name, or any file that reads as a study (a [study] section)
+cp two.study copy.txt
+for cmd in report recommend "compare --baseline O2 --candidate O1"; do
+	for target in two.study copy.txt new.study; do
+		set +e; fs $cmd -o $target > st.out 2> st.err; rc=$?; set -e
+		[ "$rc" = 2 ] && [ "$(wc -l < st.err)" = 1 ] && grep -q "$target: .*study" st.err ||
+			fail "$cmd -o $target: want one line and exit 2, got $rc: $(cat st.err)"
+	done
+	cmp -s two.study copy.txt && [ ! -e new.study ] || fail "$cmd -o wrote over a study file"
 done
 # a --pareto metric the study never stored is refused (a typo), not warned
 set +e; fs report --pareto time,mem.rss > par.out 2> par.err; rc=$?; set -e
