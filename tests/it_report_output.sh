@@ -5,7 +5,8 @@
 # and a report that fails writes no file; an option the output would
 # ignore (--memory without a pivot, lnt with --pivot or --metric,
 # --pareto with csv or a pivot) is refused; -o never overwrites a results
-# database or a study file.  --pivot with a
+# database or a study file; a baseline name that cannot read back (a
+# space, a slash) is refused.  --pivot with a
 # --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
 set -euo pipefail
@@ -69,6 +70,16 @@ for cmd in report recommend "compare --baseline O2 --candidate O1"; do
 	done
 	cmp -s two.study copy.txt && [ ! -e new.study ] || fail "$cmd -o wrote over a study file"
 done
+# a baseline name must read back (report --study baseline:NAME, baseline
+# list): a space or a slash is refused in one line, the database untouched
+for name in "a b" "a/b" "-x"; do
+	set +e; fs baseline save --keep -- "$name" > bn.out 2> bn.err; rc=$?; set -e
+	[ "$rc" = 2 ] && [ "$(wc -l < bn.err)" = 1 ] && grep -q "baseline name" bn.err ||
+		fail "baseline save '$name': want one line and exit 2, got $rc: $(cat bn.err bn.out)"
+done
+fs baseline list | grep -q "^no baselines" || fail "a refused name was saved: $(fs baseline list)"
+fs baseline save --keep gcc-12.2_O2 > /dev/null || fail "baseline save gcc-12.2_O2 refused"
+fs baseline delete gcc-12.2_O2 > /dev/null
 # a --pareto metric the study never stored is refused (a typo), not warned
 set +e; fs report --pareto time,mem.rss > par.out 2> par.err; rc=$?; set -e
 [ "$rc" = 2 ] && [ ! -s par.out ] && grep -q "^flagscope: report: --pareto: mem.rss: " par.err ||
