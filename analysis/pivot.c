@@ -318,7 +318,7 @@ static void fill_cell(struct store *st, const struct pivot *p, const struct resu
 	if (cell->status != OUTCOME_OK)
 		return;
 	cell->value = pivot_median(st, p->study, c->id, r->workload, r->run, p->metric);
-	for (int k = 0; k < PIVOT_NMEM; k++)
+	for (int k = 0; k < PIVOT_NMEM && !p->per_build; k++)
 		cell->mem[k] = pivot_median(st, p->study, c->id, r->workload, r->run, p->memory[k]);
 }
 
@@ -411,8 +411,7 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 	int nj = noise_config(p, c, nc, pl);
 	struct strlist all_w = {0}, all_r = {0}, workloads = {0}, runs = {0};
 	results_items(st, p->study, &all_w, &all_r);
-	/* a size is a fact of the build (results.h): one row per workload */
-	int per_build = str_starts_with(p->metric, "size.");
+	int per_build = p->per_build;
 	for (size_t i = 0; i < all_w.n; i++) {
 		if (!results_select_match(sel, all_w.v[i], all_r.v[i]) ||
 		    (per_build && workloads.n && !strcmp(workloads.v[workloads.n - 1], all_w.v[i])))
@@ -472,6 +471,8 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 	p->scope = results_select_scope(&sel);
 	p->unit = results_metric_unit(st, study, p->metric);
 	p->higher_better = results_higher_better(st, study, p->metric);
+	/* a size is a fact of the build (results.h): one row per workload */
+	p->per_build = str_starts_with(p->metric, "size.");
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		p->memory[k] = xstrdup(memory ? memory[k] : pivot_default_memory[k]);
 	/* the defaults may be missing (a study without the memory meter);

@@ -111,6 +111,7 @@ struct pivot {
 	char *study, *axis, *metric, *unit;
 	char *scope; /* the selector's items ("libcbench/malloc_big1"), or NULL: every row */
 	int higher_better;
+	int per_build; /* a size: rows per workload, no memory figures */
 	char *memory[PIVOT_NMEM]; /* the memory metrics shown */
 	char **levels;            /* in study order */
 	char **level_flags;       /* per level: the flags it adds (see Labels) */

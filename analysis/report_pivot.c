@@ -75,9 +75,14 @@ static void table_begin(FILE *out, const struct pivot *p)
 		fprintf(out, "LEVEL/%s - 1", r);
 	else
 		fprintf(out, "%s_%s/LEVEL_%s - 1", r, p->metric, p->metric);
-	fprintf(out, " (positive: LEVEL is better); then the memory tables virt, res and dirty "
-		     "(%s, %s, %s in KiB) with ratio %s/LEVEL - 1 (positive: LEVEL uses less).\n",
-		p->memory[0], p->memory[1], p->memory[2], r);
+	if (p->per_build)
+		fputs(" (positive: LEVEL is better); one row per workload: a size is the build's.\n",
+		      out);
+	else
+		fprintf(out, " (positive: LEVEL is better); then the memory tables virt, res and "
+			     "dirty (%s, %s, %s in KiB) with ratio %s/LEVEL - 1 (positive: LEVEL "
+			     "uses less).\n",
+			p->memory[0], p->memory[1], p->memory[2], r);
 	fprintf(out, "One block per combination of the other axes' levels; medians of the good "
 		     "repetitions.\n");
 }
@@ -143,6 +148,8 @@ static void table_row(FILE *out, const struct pivot *p, const struct pivot_block
 /* The memory tables, after the metric's, in the same form. */
 static void table_memory(FILE *out, const struct pivot *p, const struct pivot_block *b)
 {
+	if (p->per_build) /* a build's figure has no memory beside it */
+		return;
 	for (int k = 0; k < PIVOT_NMEM; k++) {
 		fputc('\n', out);
 		table_head(out, p, memory_titles[k]);

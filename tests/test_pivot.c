@@ -250,6 +250,9 @@ static void check_libc_pivot(struct store *st)
 		p.nblocks && p.blocks[0].nrows ? p.blocks[0].rows[0].name : "");
 	dd = cell(&p, "dynamic O2", "", "dietlibc");
 	ds = cell(&p, "static O2", "", "dietlibc");
+	char *text = print_pivot(&p, "table");
+	T_CHECK(!strstr(text, "VSZ: virt"), "a size pivot has no memory tables:\n%s", text);
+	free(text);
 	T_CHECK(dd && isnan(dd->value) && ds && near(ds->value, 250000) &&
 			near(ds->pct, 100 * (1800.0 / 250 - 1)),
 		"size.file: unsupported %g, dietlibc static %g", dd ? dd->value : -1,
