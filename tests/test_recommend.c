@@ -7,7 +7,8 @@
  * C++ driver and CHOST derived from compiler commands; a profile-guided
  * winner (pgo = gen-use) is left out of the flags and named in the
  * evidence and JSON's pgo_best; a higher score is an increase (not a
- * reduction), and an exact ratio names no interval.
+ * reduction), and an exact ratio names no interval; -march=native is
+ * written as the CPU the builds recorded (else this machine's gcc says).
  */
 #include "analysis/recommend.h"
 
@@ -59,6 +60,11 @@ static void test_refuses_wrong_output(const char *dir)
 	/* the clang configuration's compiler is a cross compiler */
 	sqlite3_exec(st.db, "UPDATE configs SET cc='clang-14 --target=aarch64-linux-gnu' "
 			    "WHERE label='clang'", NULL, NULL, NULL);
+	/* mixed's -march=native: GCC recorded the CPU it found in the DWARF
+	 * producer of the build (harness/elf facts) */
+	sqlite3_exec(st.db, "UPDATE builds SET facts='[{\"file\":\"w1\",\"units\":[{\"name\":"
+			    "\"w1.c\",\"switches\":\"-march=skylake -mtune=skylake -O3\"}]}]' "
+			    "WHERE config_id='id-mixed' AND workload='w1'", NULL, NULL, NULL);
 	struct recommendation rec;
 	struct strbuf err = {0};
 	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
@@ -66,7 +72,9 @@ static void test_refuses_wrong_output(const char *dir)
 		"chosen %s (the fastest, 'wrong', must be refused)",
 		rec.r.configs[rec.chosen].label);
 	char *mc = print(&rec, "make.conf");
-	T_CHECK(strstr(mc, "COMMON_FLAGS=\"-O3 -march=native\"\n") &&
+	T_CHECK(strstr(mc, "COMMON_FLAGS=\"-O3 -march=skylake\"\n") &&
+		strstr(mc, "# note: -march=native is -march=skylake, as GCC recorded it in the "
+			   "measured builds\n") &&
 		strstr(mc, "CFLAGS=\"${COMMON_FLAGS}\"\n") &&
 		strstr(mc, "CXXFLAGS=\"${COMMON_FLAGS}\"\n") && strstr(mc, "LDFLAGS=\"${LDFLAGS}\"\n"),
 		"make.conf variables:\n%s", mc);
@@ -88,9 +96,17 @@ static void test_refuses_wrong_output(const char *dir)
 		"json: %s", js);
 	free(js);
 	char *sh = print(&rec, "shell");
-	T_CHECK(strstr(sh, "export CFLAGS='-O3 -march=native'\n") && strstr(sh, "export CC='gcc'"),
+	T_CHECK(strstr(sh, "export CFLAGS='-O3 -march=skylake'\n") && strstr(sh, "export CC='gcc'"),
 		"shell: %s", sh);
 	free(sh);
+	recommend_release(&rec);
+	/* builds that recorded nothing: this machine's gcc resolves it */
+	sqlite3_exec(st.db, "UPDATE builds SET facts='[]'", NULL, NULL, NULL);
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!strstr(rec.cflags, "=native") && strstr(rec.cflags, "-O3 -march=") &&
+			strstr(rec.native_note, "as this machine's compiler resolves it"),
+		"gcc -march=native -Q --help=target: '%s' (%s)", rec.cflags,
+		rec.native_note ? rec.native_note : "no note");
 	recommend_release(&rec);
 
 	/* with mixed's results gone (not built: refused), the cross clang is
