@@ -410,7 +410,7 @@ static void table_begin(FILE *out, const struct compare_result *res)
 	if (res->machine.n)
 		fputc('\n', out);
 	struct col_widths w = table_widths(res);
-	fprintf(out, "%-10s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s\n", "verdict", w.config,
+	fprintf(out, "%-11s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s\n", "verdict", w.config,
 		"configuration", w.item, "workload", w.metric, "metric", "ratio", "interval", "p",
 		"n old/new", "medians old -> new");
 }
@@ -434,7 +434,7 @@ static void table_line(FILE *out, const struct compare_result *res, const struct
 	}
 	snprintf(n, sizeof(n), "%zu/%zu", l->c.nb, l->c.na);
 	int colour = l->verdict != VERDICT_UNCHANGED && report_colour(out);
-	fprintf(out, "%s%-10s%s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s -> %s %s", colour
+	fprintf(out, "%s%-11s%s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s -> %s %s", colour
 		? report_verdict_colour(l->verdict) : "", line_verdict(l), colour ? REPORT_COLOUR_END
 		: "", w.config, l->config, w.item, l->item, w.metric, l->metric, ratio, ci, p, n,
 		median_text(mo, sizeof(mo), l->old_median), median_text(mn, sizeof(mn), l->new_median),
