@@ -171,8 +171,16 @@ int recommend_distro_compute(struct store *st, const char *study, const char *me
 		p->vs_global.detail = xstrdup("");
 		pick_recipe(p, sf);
 		pick_best(st, a, p, ro);
+		if (p->config >= 0)
+			p->cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[p->config],
+							      &p->native_note);
 	}
 	pick_lto(st, a, ro);
+	char *lto_note = NULL; /* its evidence names the measured flags beside these */
+	if (a->lto >= 0)
+		a->lto_cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[a->lto],
+							  &lto_note);
+	free(lto_note);
 	sl_release(&ws);
 	sl_release(&runs);
 	free(sf);
@@ -187,9 +195,12 @@ void recommend_distro_release(struct distro_advice *a)
 		free(p->atom);
 		free(p->deb_source);
 		free(p->why_no_atom);
+		free(p->cflags);
+		free(p->native_note);
 		distro_ratio_release(&p->vs_global);
 	}
 	free(a->w);
+	free(a->lto_cflags);
 	sl_release(&a->no_lto);
 	sl_release(&a->no_lto_why);
 	recommend_release(&a->rec);

@@ -143,7 +143,7 @@ static void gentoo_lto_comments(FILE *out, const struct distro_advice *a)
 	if (a->lto == a->rec.chosen)
 		fputs("# LTO is in COMMON_FLAGS above\n", out);
 	else
-		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", cfg(a, a->lto)->cflags,
+		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", a->lto_cflags,
 			a->no_lto.n ? " and the no-lto.conf lines of package.env" : "");
 }
 
@@ -184,7 +184,9 @@ static char *gentoo_env(const struct distro_advice *a, const struct distro_pick 
 		     "(study %s)\n", cfg(a, a->rec.chosen)->label, p->vs_global.nruns,
 		a->rec.r.study);
 	struct flag_split f;
-	flags_split(c->cflags, &f);
+	flags_split(p->cflags, &f);
+	if (p->native_note)
+		fprintf(out, "# note: %s\n", p->native_note);
 	flags_comments(out, &f);
 	gentoo_flags(out, "CFLAGS", &f, c);
 	flags_release(&f);
@@ -330,11 +332,13 @@ static char *debian_rules(const struct distro_advice *a)
 		put_ratio(out, &p->vs_global);
 		fprintf(out, " against the above over its %zu run section(s), significant\n",
 			p->vs_global.nruns);
-		debian_lines(out, "#   ", cfg(a, p->config), cfg(a, p->config)->cflags);
+		if (p->native_note)
+			fprintf(out, "#   note: %s\n", p->native_note);
+		debian_lines(out, "#   ", cfg(a, p->config), p->cflags);
 	}
 	if (a->lto != a->rec.chosen && !lto_evidence(out, a)) {
 		fputs("# to use it, its lines instead of the above:\n", out);
-		debian_lines(out, "#   ", cfg(a, a->lto), cfg(a, a->lto)->cflags);
+		debian_lines(out, "#   ", cfg(a, a->lto), a->lto_cflags);
 	}
 	if (a->lto >= 0 && a->no_lto.n) {
 		fprintf(out, "# failed under LTO (%s): keep optimize=-lto in their debian/rules:",
