@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/noise_floor.h"
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "base/ini.h"
@@ -357,12 +358,10 @@ static void cell_init(struct pivot_cell *cell)
 	cell->status = OUTCOME_UNSUPPORTED;
 }
 
-/* run --noise-floor's copy of the baseline (flagsets/matrix.c names it) */
+/* run --noise-floor's copy of the baseline */
 static int is_noise_floor(const struct result_config *c)
 {
-	const char *suffix = " (noise floor)";
-	size_t n = strlen(c->label), k = strlen(suffix);
-	return !c->is_baseline && n > k && !strcmp(c->label + n - k, suffix);
+	return !c->is_baseline && noise_floor_label(c->label);
 }
 
 /* The configuration of block b with level l, or -1. */

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "analysis/noise_floor.h"
+
 static const struct {
 	const char *kind, *metric;
 } metric_kinds[] = {
@@ -89,9 +91,11 @@ char *recommend_config_chost(const char *target, const char *cc)
 	return recommend_chost(cc);
 }
 
+/* the noise floor is the baseline again: what it gains is noise */
 static int eligible(const struct rank_config *c)
 {
-	return c->status == OUTCOME_OK && c->rank > 0;
+	return c->status == OUTCOME_OK && c->rank > 0 && (c->is_baseline ||
+							 !noise_floor_label(c->label));
 }
 
 int recommend_compute(struct store *st, const char *study, const char *metric,

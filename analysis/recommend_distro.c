@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/noise_floor.h"
 #include "analysis/results.h"
 #include "workloads/recipe.h"
 
@@ -74,7 +75,8 @@ static void pick_best(struct store *st, const struct distro_advice *a, struct di
 	p->config = -1;
 	for (size_t i = 0; i < r->n; i++) {
 		/* a profile-guided build is never a package's flags (recommend.h) */
-		if ((int)i == a->rec.chosen || r->configs[i].pgo)
+		if ((int)i == a->rec.chosen || r->configs[i].pgo ||
+		    noise_floor_label(r->configs[i].label))
 			continue;
 		struct distro_ratio d;
 		distro_workload_ratio(st, r->study, r->configs[i].id, g->id, p->workload, r->metric,
@@ -111,7 +113,8 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 	double best = INFINITY;
 	a->lto = -1;
 	for (size_t i = 0; i < r->n; i++) {
-		if (!has_lto(r->configs[i].cflags) || r->configs[i].pgo)
+		if (!has_lto(r->configs[i].cflags) || r->configs[i].pgo ||
+		    noise_floor_label(r->configs[i].label))
 			continue;
 		struct strlist fail = {0}, why = {0};
 		double logsum = 0;

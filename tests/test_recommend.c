@@ -317,9 +317,30 @@ static void test_higher_better(const char *dir)
 	store_close(&st);
 }
 
+/* run --noise-floor's copy of the baseline is never the choice, however
+ * its noise falls: its flags are the baseline's and its gain is noise */
+static void test_noise_floor_never_chosen(const char *dir)
+{
+	static const char *const l[] = {"O2", "O2 (noise floor)"};
+	struct store st;
+	synth_open(&st, dir, "noise.db", "n", "time", l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		synth_item(&st, "n", l[c], "w", "ok", "time", "s", c ? 0.9 : 1.0, 0.005, 12, 100,
+			   5 + (uint64_t)c);
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "n", NULL, NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!rec.beats && !strcmp(rec.r.configs[rec.chosen].label, "O2"),
+		"chosen %s: the noise floor must not be", rec.r.configs[rec.chosen].label);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
+	test_noise_floor_never_chosen(dir);
 	test_refuses_wrong_output(dir);
 	test_keeps_baseline(dir);
 	test_compilers();
