@@ -293,15 +293,24 @@ static void test_pgo_left_out(const char *dir)
 	store_close(&st);
 }
 
+/* A study of two configurations l (l[0] the baseline) on one workload
+ * w, metric around mu[0] and mu[1] */
+static void two_configs(struct store *st, const char *dir, const char *db, const char *study,
+			const char *const l[2], const char *metric, const char *unit,
+			const double mu[2], uint64_t seed)
+{
+	synth_open(st, dir, db, study, metric, l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		synth_item(st, study, l[c], "w", "ok", metric, unit, mu[c], 0.005, 12, 100,
+			   seed + (uint64_t)c);
+}
+
 /* a higher-is-better metric: 20% more is an increase, and it wins */
 static void test_higher_better(const char *dir)
 {
 	static const char *const l[] = {"base", "more"};
 	struct store st;
-	synth_open(&st, dir, "score.db", "h", "score", l, NULL, 2);
-	for (int c = 0; c < 2; c++)
-		synth_item(&st, "h", l[c], "w", "ok", "score", "1/s", c ? 120 : 100, 0.005, 12, 100,
-			   3 + (uint64_t)c);
+	two_configs(&st, dir, "score.db", "h", l, "score", "1/s", (const double[]){100, 120}, 3);
 	store_put_fact(&st, "h", "higher_better.score", "1");
 	struct recommendation rec;
 	struct strbuf err = {0};
@@ -323,10 +332,7 @@ static void test_noise_floor_never_chosen(const char *dir)
 {
 	static const char *const l[] = {"O2", "O2 (noise floor)"};
 	struct store st;
-	synth_open(&st, dir, "noise.db", "n", "time", l, NULL, 2);
-	for (int c = 0; c < 2; c++)
-		synth_item(&st, "n", l[c], "w", "ok", "time", "s", c ? 0.9 : 1.0, 0.005, 12, 100,
-			   5 + (uint64_t)c);
+	two_configs(&st, dir, "noise.db", "n", l, "time", "s", (const double[]){1.0, 0.9}, 5);
 	struct recommendation rec;
 	struct strbuf err = {0};
 	T_CHECK(!recommend_compute(&st, "n", NULL, NULL, &rec, &err), "%s", sb_str(&err));
