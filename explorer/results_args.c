@@ -118,22 +118,29 @@ static int is_study(const char *path)
 	return found;
 }
 
-FILE *results_output_open(const char *path)
+int results_output_refused(const char *path)
 {
-	if (!path)
-		return stdout;
 	/* -o flagscope.db for --db would truncate the results; -o my.study
 	 * for the study would lose it */
 	if (is_database(path)) {
 		error_msg("%s: is a results database: writing the output there would destroy it "
 			  "(pick another file for -o)", path);
-		return NULL;
+		return 1;
 	}
 	if (is_study(path)) {
 		error_msg("%s: is a study file (a *.study name or a [study] section): writing the "
 			  "output there would lose it (pick another file for -o)", path);
-		return NULL;
+		return 1;
 	}
+	return 0;
+}
+
+FILE *results_output_open(const char *path)
+{
+	if (!path)
+		return stdout;
+	if (results_output_refused(path))
+		return NULL;
 	FILE *f = fopen(path, "w");
 	if (!f)
 		error_msg("%s: cannot write the output: %s (check the path)", path, strerror(errno));

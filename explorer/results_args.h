@@ -29,6 +29,9 @@ int results_stat_options(const char *cmd, const char *alpha, const char *min_eff
  * of -o for --db) nor a study file (named *.study, or an existing file
  * with a [study] section).  NULL after saying why. */
 FILE *results_output_open(const char *path);
+/* 1 after saying why when results_output_open would refuse path, else 0:
+ * for a command that works long before it writes (search). */
+int results_output_refused(const char *path);
 /* Close what results_output_open gave (stdout is left open): 0, or -1
  * after saying the file could not be written. */
 int results_output_close(FILE *f, const char *path);

@@ -5,7 +5,8 @@
 # and a report that fails writes no file; an option the output would
 # ignore (--memory without a pivot, lnt with --pivot or --metric,
 # --pareto with csv or a pivot) is refused; -o never overwrites a results
-# database or a study file; a baseline name that cannot read back (a
+# database or a study file (search says so before it searches); a
+# baseline name that cannot read back (a
 # space, a slash) is refused.  --pivot with a
 # --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
@@ -70,6 +71,10 @@ for cmd in report recommend "compare --baseline O2 --candidate O1"; do
 	done
 	cmp -s two.study copy.txt && [ ! -e new.study ] || fail "$cmd -o wrote over a study file"
 done
+# search refuses it before it searches (its -o is written at the end)
+set +e; fs search two.study --budget 1 -o copy.txt > se.out 2> se.err; rc=$?; set -e
+[ "$rc" = 2 ] && [ ! -s se.out ] && [ "$(wc -l < se.err)" = 1 ] && grep -q "copy.txt: is a study file" se.err &&
+	cmp -s two.study copy.txt || fail "search -o copy.txt: rc $rc: $(cat se.err)"
 # a baseline name must read back (report --study baseline:NAME, baseline
 # list): a space or a slash is refused in one line, the database untouched
 for name in "a b" "a/b" "-x"; do
