@@ -5,7 +5,7 @@
 #  1. run --dry-run says what the rounds will be: "repeat stable (5 to 12
 #     runs, at most 60 s)" with the study's own caps, "repeat 3" for
 #     repeat = 3, "repeat 2" under --repeat 2, "repeat auto (...)";
-#  2. report --format csv ends every row with versus, p_change, settled,
+#  2. report --format csv has versus, p_change, settled on every row (then identical_to),
 #     the same as JSON's keys of that configuration, and settled is 0 on
 #     exactly the rows of the configurations the text lists as not settled;
 #  3. a repeat = stable study in two shards: each shard says once that it
@@ -74,7 +74,7 @@ python3 - <<'P'
 import csv, json, re
 rows = list(csv.DictReader(open("five.csv")))
 head = open("five.csv").readline().strip().split(",")
-assert head[-3:] == ["versus", "p_change", "settled"], head[-3:]
+assert head[-4:] == ["versus", "p_change", "settled", "identical_to"], head[-4:]
 j = {c["label"]: c for c in json.load(open("five.json"))["configs"]}
 text = open("five.txt").read()
 fragile = set(re.findall(r"^(\S+) vs \S+: not settled after", text, re.M))
