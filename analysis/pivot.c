@@ -410,13 +410,14 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 	int nj = noise_config(p, c, nc, pl);
 	struct strlist all_w = {0}, all_r = {0}, workloads = {0}, runs = {0};
 	results_items(st, p->study, &all_w, &all_r);
-	int per_build = p->per_build;
+	/* items come sorted: a size's rows are one per workload (run "") */
 	for (size_t i = 0; i < all_w.n; i++) {
 		if (!results_select_match(sel, all_w.v[i], all_r.v[i]) ||
-		    (per_build && workloads.n && !strcmp(workloads.v[workloads.n - 1], all_w.v[i])))
+		    (p->per_build && workloads.n &&
+		     !strcmp(workloads.v[workloads.n - 1], all_w.v[i])))
 			continue;
 		sl_push(&workloads, all_w.v[i]);
-		sl_push(&runs, per_build ? "" : all_r.v[i]);
+		sl_push(&runs, p->per_build ? "" : all_r.v[i]);
 	}
 	sl_release(&all_w);
 	sl_release(&all_r);
