@@ -57,7 +57,9 @@ static char *asked(const char *cc, const char *opt)
 	char *const argv[] = {(char *)cc, "-march=native", "-mtune=native", "-Q", "--help=target",
 			      NULL};
 	if (run_capture(argv, &out) == 0) {
-		for (char *line = strtok(out, "\n"); line && !found; line = strtok(NULL, "\n")) {
+		char *save = NULL;
+		for (char *line = strtok_r(out, "\n", &save); line && !found;
+		     line = strtok_r(NULL, "\n", &save)) {
 			line += strspn(line, " \t");
 			size_t n = strlen(opt);
 			if (!strncmp(line, opt, n) && (line[n] == ' ' || line[n] == '\t')) {
