@@ -45,7 +45,11 @@ static void judge_outcomes(struct compare_line *l, const char *old_detail,
 			   const char *new_detail, size_t nold, size_t nnew)
 {
 	int old_ok = l->old_status == OUTCOME_OK, new_ok = l->new_status == OUTCOME_OK;
-	if (old_ok && !new_ok) {
+	if (old_ok && (l->new_status == OUTCOME_UNSUPPORTED ||
+		       l->new_status == OUTCOME_UNSUPPORTED_FLAG)) {
+		l->unsupported = 1;
+		l->detail = xasprintf("new: %s: %s", outcome_name(l->new_status), new_detail);
+	} else if (old_ok && !new_ok) {
 		l->verdict = VERDICT_REGRESSED;
 		l->detail = xasprintf("new: %s: %s", outcome_name(l->new_status), new_detail);
 	} else if (!old_ok && new_ok) {
@@ -131,7 +135,8 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	res->improved += l->verdict == VERDICT_IMPROVED;
 	res->regressed += l->verdict == VERDICT_REGRESSED;
 	res->incomplete += l->incomplete;
-	res->unchanged += l->verdict == VERDICT_UNCHANGED && !l->incomplete;
+	res->unsupported += l->unsupported;
+	res->unchanged += l->verdict == VERDICT_UNCHANGED && !l->incomplete && !l->unsupported;
 	free(a);
 	free(b);
 	free(od);
@@ -356,7 +361,8 @@ struct compare_format {
  * as UNCHANGED either (JSON: comparable false). */
 static const char *line_verdict(const struct compare_line *l)
 {
-	return l->verdict == VERDICT_IMPROVED ? "IMPROVED"
+	return l->unsupported			 ? "UNSUPPORTED"
+	       : l->verdict == VERDICT_IMPROVED	 ? "IMPROVED"
 	       : l->verdict == VERDICT_REGRESSED ? "REGRESSED"
 	       : l->incomplete			 ? "N/A"
 						 : "UNCHANGED";
@@ -404,7 +410,7 @@ static void table_begin(FILE *out, const struct compare_result *res)
 	if (res->machine.n)
 		fputc('\n', out);
 	struct col_widths w = table_widths(res);
-	fprintf(out, "%-10s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s\n", "verdict", w.config,
+	fprintf(out, "%-11s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s\n", "verdict", w.config,
 		"configuration", w.item, "workload", w.metric, "metric", "ratio", "interval", "p",
 		"n old/new", "medians old -> new");
 }
@@ -428,7 +434,7 @@ static void table_line(FILE *out, const struct compare_result *res, const struct
 	}
 	snprintf(n, sizeof(n), "%zu/%zu", l->c.nb, l->c.na);
 	int colour = l->verdict != VERDICT_UNCHANGED && report_colour(out);
-	fprintf(out, "%s%-10s%s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s -> %s %s", colour
+	fprintf(out, "%s%-11s%s %-*s %-*s %-*s %-7s %-17s %-8s %-9s %s -> %s %s", colour
 		? report_verdict_colour(l->verdict) : "", line_verdict(l), colour ? REPORT_COLOUR_END
 		: "", w.config, l->config, w.item, l->item, w.metric, l->metric, ratio, ci, p, n,
 		median_text(mo, sizeof(mo), l->old_median), median_text(mn, sizeof(mn), l->new_median),
@@ -444,8 +450,9 @@ static void table_end(FILE *out, const struct compare_result *res)
 		fputs("\nskipped (the metric is not measured there):\n", out);
 	for (size_t i = 0; i < res->skipped.n; i++)
 		fprintf(out, "  %s\n", res->skipped.v[i]);
-	fprintf(out, "\n%zu regressed, %zu improved, %zu unchanged, %zu not comparable\n",
-		res->regressed, res->improved, res->unchanged, res->incomplete);
+	fprintf(out, "\n%zu regressed, %zu improved, %zu unchanged, %zu not comparable, "
+		     "%zu unsupported now\n",
+		res->regressed, res->improved, res->unchanged, res->incomplete, res->unsupported);
 }
 
 static void json_num(FILE *out, const char *key, double v)
@@ -494,7 +501,7 @@ static void json_line(FILE *out, const struct compare_result *res, const struct 
 {
 	(void)res;
 	fprintf(out, "%s{\"verdict\":\"%s\"", index ? "," : "",
-		l->incomplete ? "n/a" : verdict_name(l->verdict));
+		l->unsupported ? "unsupported" : l->incomplete ? "n/a" : verdict_name(l->verdict));
 	json_str(out, "config", l->config);
 	json_str(out, "workload", l->item);
 	json_str(out, "metric", l->metric);
@@ -507,7 +514,8 @@ static void json_line(FILE *out, const struct compare_result *res, const struct 
 	fputc(']', out);
 	json_num(out, "p", l->incomplete ? NAN : l->c.p);
 	fprintf(out, ",\"n_old\":%zu,\"n_new\":%zu,\"exact\":%s,\"comparable\":%s", l->c.nb,
-		l->c.na, l->c.exact ? "true" : "false", l->incomplete ? "false" : "true");
+		l->c.na, l->c.exact ? "true" : "false",
+		l->incomplete || l->unsupported ? "false" : "true");
 	fprintf(out, ",\"untested\":%s", l->c.untested ? "true" : "false");
 	json_num(out, "median_old", l->old_median);
 	json_num(out, "median_new", l->new_median);
@@ -521,9 +529,9 @@ static void json_end(FILE *out, const struct compare_result *res)
 {
 	fputs("],\"skipped\":[", out);
 	json_strings(out, &res->skipped);
-	fprintf(out, "],\"regressed\":%zu,\"improved\":%zu,\"unchanged\":%zu,"
-		     "\"not_comparable\":%zu}\n",
-		res->regressed, res->improved, res->unchanged, res->incomplete);
+	fprintf(out, "],\"regressed\":%zu,\"unsupported\":%zu,\"improved\":%zu,"
+		     "\"unchanged\":%zu,\"not_comparable\":%zu}\n",
+		res->regressed, res->unsupported, res->improved, res->unchanged, res->incomplete);
 }
 
 static const struct compare_format formats[] = {

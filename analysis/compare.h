@@ -10,7 +10,12 @@
  * that IMPROVED always means better for that metric.
  *
  * Outcomes count too: an item that was ok and now fails (wrong output,
- * crash, build failure...) is REGRESSED; one that failed and now works is
+ * crash, build failure...) is REGRESSED, but one that is now unsupported
+ * (UNSUPPORTED_FLAG: the new compiler has no such flag; UNSUPPORTED: the
+ * combination cannot exist there) has `unsupported` set and the verdict
+ * UNSUPPORTED, counted apart: it cannot be built there, which is no slower
+ * code, yet it is lost (compare's exit status fails on it as on a
+ * regression); one that failed and now works is
  * IMPROVED; an item failing in both, or stored on one side only, is
  * UNCHANGED with `incomplete` set and the reason in detail (counted as not
  * comparable, not unchanged; the table shows it as N/A, JSON as "n/a").  An item ok on
@@ -42,6 +47,7 @@ struct compare_line {
 	struct comparison c; /* new against old */
 	enum verdict verdict; /* oriented for the metric */
 	int incomplete;       /* no measured comparison (see above) */
+	int unsupported;      /* ok before, unsupported now (see above) */
 	enum outcome old_status, new_status;
 	double old_median, new_median;
 	char *detail; /* "" or why the verdict is not a measured one */
@@ -53,7 +59,7 @@ struct compare_result {
 	struct rank_options opt;
 	struct compare_line *v;
 	size_t n;
-	size_t improved, regressed, unchanged, incomplete;
+	size_t improved, regressed, unchanged, incomplete, unsupported;
 	struct strlist skipped; /* "lame/cbr128: no samples of X on either side" */
 	struct strlist machine; /* "governor: performance -> powersave" (compare_machine) */
 };

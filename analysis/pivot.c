@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/noise_floor.h"
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "base/ini.h"
@@ -271,6 +272,8 @@ static void label_levels(struct pivot *p, const struct result_config *c, size_t 
 	p->level_flags = xcalloc(p->nlevels ? p->nlevels : 1, sizeof(char *));
 	p->level_labels = xcalloc(p->nlevels ? p->nlevels : 1, sizeof(char *));
 	for (size_t j = 0; j < nc; j++) {
+		if (pl[j].level < 0) /* the noise floor */
+			continue;
 		size_t l = (size_t)pl[j].level;
 		if (!p->level_labels[l])
 			p->level_labels[l] = word_label(c, nc, j, pl[j].word, p->levels[l],
@@ -316,7 +319,7 @@ static void fill_cell(struct store *st, const struct pivot *p, const struct resu
 	if (cell->status != OUTCOME_OK)
 		return;
 	cell->value = pivot_median(st, p->study, c->id, r->workload, r->run, p->metric);
-	for (int k = 0; k < PIVOT_NMEM; k++)
+	for (int k = 0; k < PIVOT_NMEM && !p->per_build; k++)
 		cell->mem[k] = pivot_median(st, p->study, c->id, r->workload, r->run, p->memory[k]);
 }
 
@@ -326,19 +329,25 @@ static double ratio(double ref, double v)
 	return ref > 0 && v > 0 ? ref / v : NAN;
 }
 
+/* c's ratios against ref; none when c is the reference itself */
+static void cell_ratios(const struct pivot *p, const struct pivot_cell *ref, struct pivot_cell *c,
+			int is_ref)
+{
+	double q = p->higher_better ? ratio(c->value, ref->value) : ratio(ref->value, c->value);
+	c->pct = is_ref ? NAN : 100 * (q - 1);
+	for (int k = 0; k < PIVOT_NMEM; k++) {
+		c->mem_ratio[k] = is_ref ? NAN : ratio(ref->mem[k], c->mem[k]);
+		c->mem_pct[k] = 100 * (c->mem_ratio[k] - 1);
+	}
+}
+
 static void fill_ratios(const struct pivot *p, struct pivot_row *r)
 {
-	const struct pivot_cell *ref = &r->ref;
-	for (size_t l = 0; l < p->nlevels; l++) {
-		struct pivot_cell *c = &r->cells[l];
-		double q = p->higher_better ? ratio(c->value, ref->value) : ratio(ref->value, c->value);
-		int is_ref = ref->present && c->present && l == p->ref;
-		c->pct = is_ref ? NAN : 100 * (q - 1);
-		for (int k = 0; k < PIVOT_NMEM; k++) {
-			c->mem_ratio[k] = is_ref ? NAN : ratio(ref->mem[k], c->mem[k]);
-			c->mem_pct[k] = 100 * (c->mem_ratio[k] - 1);
-		}
-	}
+	for (size_t l = 0; l < p->nlevels; l++)
+		cell_ratios(p, &r->ref, &r->cells[l],
+			    r->ref.present && r->cells[l].present && l == p->ref);
+	if (r->noise.present)
+		cell_ratios(p, &r->ref, &r->noise, 0);
 }
 
 static void cell_init(struct pivot_cell *cell)
@@ -347,6 +356,12 @@ static void cell_init(struct pivot_cell *cell)
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		cell->mem[k] = cell->mem_ratio[k] = cell->mem_pct[k] = NAN;
 	cell->status = OUTCOME_UNSUPPORTED;
+}
+
+/* run --noise-floor's copy of the baseline */
+static int is_noise_floor(const struct result_config *c)
+{
+	return !c->is_baseline && noise_floor_label(c->label);
 }
 
 /* The configuration of block b with level l, or -1. */
@@ -374,16 +389,36 @@ static int block_reference(struct pivot *p, struct pivot_block *blk, size_t b,
 	return j;
 }
 
+/* The configuration with pl's level -1 (the noise floor), or -1; sets the
+ * has_noise of the baseline's block. */
+static int noise_config(struct pivot *p, const struct result_config *c, size_t nc,
+			const struct cfg_place *pl)
+{
+	int nj = -1;
+	for (size_t j = 0; j < nc; j++)
+		if (pl[j].level < 0)
+			nj = (int)j;
+	for (size_t j = 0; j < nc && nj >= 0; j++)
+		if (c[j].is_baseline && pl[j].block >= 0)
+			p->blocks[pl[j].block].has_noise = 1;
+	return nj;
+}
+
 static void fill_rows(struct store *st, struct pivot *p, const struct result_config *c,
 		      size_t nc, const struct cfg_place *pl, const struct result_select *sel)
 {
+	int nj = noise_config(p, c, nc, pl);
 	struct strlist all_w = {0}, all_r = {0}, workloads = {0}, runs = {0};
 	results_items(st, p->study, &all_w, &all_r);
-	for (size_t i = 0; i < all_w.n; i++)
-		if (results_select_match(sel, all_w.v[i], all_r.v[i])) {
-			sl_push(&workloads, all_w.v[i]);
-			sl_push(&runs, all_r.v[i]);
-		}
+	/* items come sorted: a size's rows are one per workload (run "") */
+	for (size_t i = 0; i < all_w.n; i++) {
+		if (!results_select_match(sel, all_w.v[i], all_r.v[i]) ||
+		    (p->per_build && workloads.n &&
+		     !strcmp(workloads.v[workloads.n - 1], all_w.v[i])))
+			continue;
+		sl_push(&workloads, all_w.v[i]);
+		sl_push(&runs, p->per_build ? "" : all_r.v[i]);
+	}
 	sl_release(&all_w);
 	sl_release(&all_r);
 	for (size_t b = 0; b < p->nblocks; b++) {
@@ -410,6 +445,9 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 				fill_cell(st, p, &c[rj], r, &r->ref);
 			else
 				r->ref.detail = xstrdup("no reference");
+			cell_init(&r->noise);
+			if (blk->has_noise)
+				fill_cell(st, p, &c[nj], r, &r->noise);
 			fill_ratios(p, r);
 		}
 	}
@@ -433,6 +471,8 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 	p->scope = results_select_scope(&sel);
 	p->unit = results_metric_unit(st, study, p->metric);
 	p->higher_better = results_higher_better(st, study, p->metric);
+	/* a size is a fact of the build (results.h): one row per workload */
+	p->per_build = str_starts_with(p->metric, "size.");
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		p->memory[k] = xstrdup(memory ? memory[k] : pivot_default_memory[k]);
 	/* the defaults may be missing (a study without the memory meter);
@@ -470,7 +510,12 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 	}
 	struct cfg_place *pl = xcalloc(nc, sizeof(*pl));
 	for (size_t i = 0; i < nc && !rc; i++)
-		rc = place_config(p, &m, c[i].label, &pl[i], err);
+		if (is_noise_floor(&c[i]) && !p->noise_label) {
+			p->noise_label = xstrdup(c[i].label);
+			pl[i] = (struct cfg_place){.level = -1, .block = -1};
+		} else {
+			rc = place_config(p, &m, c[i].label, &pl[i], err);
+		}
 	if (!rc) {
 		for (size_t i = 0; i < nc; i++)
 			if (c[i].is_baseline)
@@ -495,6 +540,7 @@ void pivot_release(struct pivot *p)
 			for (size_t l = 0; l < p->nlevels; l++)
 				free(r->cells[l].detail);
 			free(r->ref.detail);
+			free(r->noise.detail);
 			free(r->cells);
 			free(r->workload);
 			free(r->run);
@@ -525,6 +571,7 @@ void pivot_release(struct pivot *p)
 	free(p->scope);
 	free(p->unit);
 	free(p->levels_from);
+	free(p->noise_label);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -3,7 +3,8 @@
  * comparisons print it: one row per workload (or workload/run section),
  * one column group per level of the axis (glibc, musl, ...), each with the
  * median of the study's metric, the ratio in the studies' form and the
- * memory ratios.
+ * memory ratios.  A size (size.*) is a fact of the build (results.h): its
+ * rows are one per workload (run ""), without memory figures.
  *
  * Which level a configuration has.  Labels are the level names in axis
  * order (matrix.h) and level names are unique across a study's axes
@@ -49,6 +50,13 @@
  * UNSUPPORTED combination, a wrong output, or a metric not measured has
  * NAN (and its outcome).
  *
+ * The noise floor.  A study run with --noise-floor stores a copy of the
+ * baseline, "LABEL (noise floor)" (flagsets/matrix.h): it is no level of
+ * any axis but the baseline measured again, so it is no block of its own.
+ * The rows of the baseline's block carry it as their noise cell, its pct
+ * and memory ratios against the baseline in the same form: what noise
+ * alone does to a ratio here.
+ *
  * How to add a pivot format: a const struct pivot_ops in
  * analysis/report_pivot.c, listed in its pivot_formats[].
  */
@@ -83,6 +91,8 @@ struct pivot_row {
 	char *name;           /* "libcbench/malloc_big1", or "tcpsvd" */
 	struct pivot_cell *cells; /* one per level */
 	struct pivot_cell ref;    /* the reference the ratios are against */
+	struct pivot_cell noise;  /* the baseline's noise floor (see The noise
+				     floor); present only in its block */
 };
 
 struct pivot_block {
@@ -92,6 +102,7 @@ struct pivot_block {
 				  than its name: "flagscope-search=c527310a4a865 (-fno-tree-vrp)" */
 	char *ref_label;    /* the configuration ratios compare with; "" if none */
 	int ref_outside;    /* 1 when it is not in this block (the baseline) */
+	int has_noise;      /* 1: the baseline's block of a study with a noise floor */
 	struct pivot_row *rows;
 	size_t nrows;
 };
@@ -100,12 +111,14 @@ struct pivot {
 	char *study, *axis, *metric, *unit;
 	char *scope; /* the selector's items ("libcbench/malloc_big1"), or NULL: every row */
 	int higher_better;
+	int per_build; /* a size: rows per workload, no memory figures */
 	char *memory[PIVOT_NMEM]; /* the memory metrics shown */
 	char **levels;            /* in study order */
 	char **level_flags;       /* per level: the flags it adds (see Labels) */
 	char **level_labels;      /* per level: "NAME", or "NAME (FLAGS)" */
 	size_t nlevels;
 	size_t ref; /* index of the reference level */
+	char *noise_label; /* "O2 (noise floor)", or NULL: the study has none */
 	char *levels_from; /* "database (...)", "study file PATH", or "level names (PATH not readable)" */
 	struct pivot_block *blocks;
 	size_t nblocks;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/noise_floor.h"
 #include "analysis/results.h"
 #include "analysis/sequential.h"
 #include "flagsets/study.h"
@@ -605,9 +606,12 @@ static double *pareto_values(struct store *st, const struct ranking *r, const ch
 		m = &other;
 	}
 	double *v = xcalloc(r->n ? r->n : 1, sizeof(double));
+	/* the noise floor is the baseline again: no point of its own */
 	for (size_t c = 0; c < r->n; c++)
-		v[c] = c < m->n && r->configs[c].status == OUTCOME_OK ? rank_value(m, &m->configs[c])
-								     : NAN;
+		v[c] = c < m->n && r->configs[c].status == OUTCOME_OK &&
+				       !noise_floor_label(r->configs[c].label)
+			       ? rank_value(m, &m->configs[c])
+			       : NAN;
 	if (m == &other)
 		ranking_release(&other);
 	sb_release(&err);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "analysis/noise_floor.h"
+
 static const struct {
 	const char *kind, *metric;
 } metric_kinds[] = {
@@ -89,9 +91,11 @@ char *recommend_config_chost(const char *target, const char *cc)
 	return recommend_chost(cc);
 }
 
+/* the noise floor is the baseline again: what it gains is noise */
 static int eligible(const struct rank_config *c)
 {
-	return c->status == OUTCOME_OK && c->rank > 0;
+	return c->status == OUTCOME_OK && c->rank > 0 && (c->is_baseline ||
+							 !noise_floor_label(c->label));
 }
 
 int recommend_compute(struct store *st, const char *study, const char *metric,
@@ -144,6 +148,7 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 	const struct rank_config *c = &r->configs[rec->chosen];
 	rec->cxx = recommend_cxx(c->cc);
 	rec->chost = recommend_config_chost(c->target, c->cc);
+	rec->cflags = recommend_explicit_cflags(st, study, c, &rec->native_note);
 	return 0;
 }
 
@@ -154,6 +159,8 @@ void recommend_release(struct recommendation *rec)
 	free(rec->cxx);
 	free(rec->chost);
 	free(rec->metric_note);
+	free(rec->cflags);
+	free(rec->native_note);
 	memset(rec, 0, sizeof(*rec));
 }
 
@@ -208,6 +215,8 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 		r->higher_better ? "higher" : "lower");
 	if (rec->metric_note)
 		fprintf(out, "# note: %s\n", rec->metric_note);
+	if (rec->native_note)
+		fprintf(out, "# note: %s\n", rec->native_note);
 	if (str_starts_with(r->metric, "insns"))
 		fprintf(out, "# %s: instructions counted by %s, not timed; deterministic\n",
 			r->metric, ranking_insns_counter(r));
@@ -303,7 +312,7 @@ static void print_make_conf(FILE *out, const struct recommendation *rec)
 		fputc('\n', out);
 	}
 	fputs("COMMON_FLAGS=", out);
-	recommend_put_dquoted(out, c->cflags);
+	recommend_put_dquoted(out, rec->cflags);
 	fputs("\nCFLAGS=\"${COMMON_FLAGS}\"\nCXXFLAGS=\"${COMMON_FLAGS}\"\nLDFLAGS=", out);
 	/* ${LDFLAGS} keeps the profile's own; only our part is escaped */
 	fprintf(out, "\"${LDFLAGS}%s", *c->ldflags ? " " : "");
@@ -332,7 +341,7 @@ static void print_shell(FILE *out, const struct recommendation *rec)
 	const struct rank_config *c = chosen(rec);
 	recommend_print_evidence(out, rec);
 	const char *keys[] = {"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "CHOST"};
-	const char *vals[] = {c->cc, rec->cxx, c->cflags, c->cflags, c->ldflags, rec->chost};
+	const char *vals[] = {c->cc, rec->cxx, rec->cflags, rec->cflags, c->ldflags, rec->chost};
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (!vals[i])
 			continue;
@@ -410,7 +419,9 @@ static void print_json(FILE *out, const struct recommendation *rec)
 	json_ci(out, c->lo, c->hi);
 	json_s(out, "cc", c->cc, 1);
 	json_s(out, "cxx", rec->cxx, 1);
-	json_s(out, "cflags", c->cflags, 1);
+	json_s(out, "cflags", rec->cflags, 1);
+	json_s(out, "cflags_measured", c->cflags, 1);
+	json_s(out, "native_note", rec->native_note, 1);
 	json_s(out, "ldflags", c->ldflags, 1);
 	json_s(out, "chost", rec->chost, 1);
 	json_s(out, "target", *c->target ? c->target : NULL, 1);

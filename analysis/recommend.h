@@ -42,6 +42,9 @@ struct recommendation {
 	char *cxx;        /* the C++ compiler matching the chosen C compiler */
 	char *chost;      /* the target triple of a cross configuration; NULL when native */
 	char *metric_note; /* why another metric was used than asked, or NULL */
+	char *cflags;      /* the chosen flags as written: -march=native made explicit
+			      (recommend_explicit_cflags) */
+	char *native_note; /* what that replaced and how, or NULL */
 };
 
 /* "time" -> "time", "size" -> "size.text", "rss" -> "mem.res", "insns" ->
@@ -84,5 +87,14 @@ char *recommend_chost(const char *cc);
 /* CHOST of a configuration: its stored target triple (store.h) when it
  * has one and it is not this machine's, else recommend_chost(cc). */
 char *recommend_config_chost(const char *target, const char *cc);
+
+/* c's cflags with -march=native and -mtune=native (any -mX=native) made
+ * explicit, as a make.conf or a build farm needs them: the CPU GCC
+ * recorded for them in the DWARF producer of c's measured builds, else
+ * what `CC -march=native -mtune=native -Q --help=target` says on this
+ * machine (a single-word GCC), else the flag is kept.  *note: one line
+ * per flag saying which and how, NULL when the flags have none.  Heap. */
+char *recommend_explicit_cflags(struct store *st, const char *study, const struct rank_config *c,
+				char **note);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/noise_floor.h"
 #include "analysis/results.h"
 #include "workloads/recipe.h"
 
@@ -74,7 +75,8 @@ static void pick_best(struct store *st, const struct distro_advice *a, struct di
 	p->config = -1;
 	for (size_t i = 0; i < r->n; i++) {
 		/* a profile-guided build is never a package's flags (recommend.h) */
-		if ((int)i == a->rec.chosen || r->configs[i].pgo)
+		if ((int)i == a->rec.chosen || r->configs[i].pgo ||
+		    noise_floor_label(r->configs[i].label))
 			continue;
 		struct distro_ratio d;
 		distro_workload_ratio(st, r->study, r->configs[i].id, g->id, p->workload, r->metric,
@@ -111,7 +113,8 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 	double best = INFINITY;
 	a->lto = -1;
 	for (size_t i = 0; i < r->n; i++) {
-		if (!has_lto(r->configs[i].cflags) || r->configs[i].pgo)
+		if (!has_lto(r->configs[i].cflags) || r->configs[i].pgo ||
+		    noise_floor_label(r->configs[i].label))
 			continue;
 		struct strlist fail = {0}, why = {0};
 		double logsum = 0;
@@ -171,8 +174,16 @@ int recommend_distro_compute(struct store *st, const char *study, const char *me
 		p->vs_global.detail = xstrdup("");
 		pick_recipe(p, sf);
 		pick_best(st, a, p, ro);
+		if (p->config >= 0)
+			p->cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[p->config],
+							      &p->native_note);
 	}
 	pick_lto(st, a, ro);
+	char *lto_note = NULL; /* its evidence names the measured flags beside these */
+	if (a->lto >= 0)
+		a->lto_cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[a->lto],
+							  &lto_note);
+	free(lto_note);
 	sl_release(&ws);
 	sl_release(&runs);
 	free(sf);
@@ -187,9 +198,12 @@ void recommend_distro_release(struct distro_advice *a)
 		free(p->atom);
 		free(p->deb_source);
 		free(p->why_no_atom);
+		free(p->cflags);
+		free(p->native_note);
 		distro_ratio_release(&p->vs_global);
 	}
 	free(a->w);
+	free(a->lto_cflags);
 	sl_release(&a->no_lto);
 	sl_release(&a->no_lto_why);
 	recommend_release(&a->rec);

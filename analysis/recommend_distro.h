@@ -21,7 +21,8 @@
  * global choice.
  *
  * Flags are written as measured except -march=native / -mtune=native,
- * which are left out (said in a comment: they are not explicit); the
+ * made explicit as recommend_explicit_cflags() does (said in a comment);
+ * one it cannot resolve is left out (not explicit); the
  * flags outside the set Gentoo's devmanual calls reasonable (-O2, -Os,
  * -march=, -mtune=, -pipe, -fomit-frame-pointer) are named in a comment;
  * CPU_FLAGS_X86 is never written into CFLAGS.
@@ -43,6 +44,9 @@ struct distro_pick {
 	char *deb_source; /* the Debian source package (source = debian:NAME), or NULL */
 	char *why_no_atom; /* when atom is NULL: "its recipe has no gentoo =", ... */
 	int config;       /* its own best (index into rec.r.configs), or -1: the global one */
+	char *cflags;     /* its flags, -march=native made explicit (recommend.h); NULL
+			     with config -1 */
+	char *native_note; /* what that replaced, or NULL */
 	struct distro_ratio vs_global; /* of config against the global choice */
 };
 
@@ -51,6 +55,7 @@ struct distro_advice {
 	struct distro_pick *w;     /* one per workload, sorted */
 	size_t n;
 	int lto;                   /* the best -flto configuration, or -1 */
+	char *lto_cflags;          /* its flags made explicit likewise; NULL without one */
 	double lto_ratio;          /* its geometric mean to the baseline over its ok workloads */
 	size_t lto_ok;             /* how many workloads that is */
 	size_t lto_better, lto_worse; /* of them, significantly better / worse */

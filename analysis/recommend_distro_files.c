@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "analysis/recommend_distro.h"
 
@@ -142,7 +143,7 @@ static void gentoo_lto_comments(FILE *out, const struct distro_advice *a)
 	if (a->lto == a->rec.chosen)
 		fputs("# LTO is in COMMON_FLAGS above\n", out);
 	else
-		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", cfg(a, a->lto)->cflags,
+		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", a->lto_cflags,
 			a->no_lto.n ? " and the no-lto.conf lines of package.env" : "");
 }
 
@@ -153,7 +154,7 @@ static char *gentoo_make_conf(const struct distro_advice *a)
 	FILE *out = open_memstream(&buf, &len);
 	const struct rank_config *c = cfg(a, a->rec.chosen);
 	struct flag_split f;
-	flags_split(c->cflags, &f);
+	flags_split(a->rec.cflags, &f); /* -march=native made explicit (recommend.h) */
 	recommend_print_evidence(out, &a->rec);
 	flags_comments(out, &f);
 	fputs("# CPU_FLAGS_X86 is set on its own (app-portage/cpuid2cpuflags), never in "
@@ -183,7 +184,9 @@ static char *gentoo_env(const struct distro_advice *a, const struct distro_pick 
 		     "(study %s)\n", cfg(a, a->rec.chosen)->label, p->vs_global.nruns,
 		a->rec.r.study);
 	struct flag_split f;
-	flags_split(c->cflags, &f);
+	flags_split(p->cflags, &f);
+	if (p->native_note)
+		fprintf(out, "# note: %s\n", p->native_note);
 	flags_comments(out, &f);
 	gentoo_flags(out, "CFLAGS", &f, c);
 	flags_release(&f);
@@ -258,19 +261,39 @@ static struct distro_file *gentoo_files(const struct distro_advice *a, size_t *n
 
 /* ---- Debian ---- */
 
+/* 1 when flag is what Debian's amd64 compilers do unasked (-march=x86-64
+ * -mtune=generic: the architecture's baseline), for a native
+ * configuration on amd64: appending it says nothing */
+static int debian_default(const struct rank_config *c, const char *flag)
+{
+	struct utsname u;
+	if (*c->target || uname(&u) || strcmp(u.machine, "x86_64"))
+		return 0;
+	return !strcmp(flag, "-march=x86-64") || !strcmp(flag, "-mtune=generic");
+}
+
 /* The DEB_*_MAINT_APPEND lines of a configuration, each prefixed. */
-static void debian_lines(FILE *out, const char *prefix, const struct rank_config *c)
+static void debian_lines(FILE *out, const char *prefix, const struct rank_config *c,
+			 const char *cflags)
 {
 	struct flag_split f;
-	flags_split(c->cflags, &f);
-	struct strlist app = {0};
+	flags_split(cflags, &f);
+	struct strlist app = {0}, dflt = {0};
 	/* -O2 is dpkg-buildflags' own; LTO is its optimize=+lto feature */
 	for (size_t i = 0; i < f.keep.n; i++)
-		if (strcmp(f.keep.v[i], "-O2") && !str_starts_with(f.keep.v[i], "-flto"))
+		if (debian_default(c, f.keep.v[i]))
+			sl_push(&dflt, f.keep.v[i]);
+		else if (strcmp(f.keep.v[i], "-O2") && !str_starts_with(f.keep.v[i], "-flto"))
 			sl_push(&app, f.keep.v[i]);
 	char *s = sl_join(&app, " ");
 	if (f.native.n)
 		fprintf(out, "%s# left out: -march=native / -mtune=native are not explicit\n", prefix);
+	if (dflt.n) {
+		char *d = sl_join(&dflt, " ");
+		fprintf(out, "%s# left out: %s, Debian amd64's default already\n", prefix, d);
+		free(d);
+	}
+	sl_release(&dflt);
 	if (*s) {
 		fprintf(out, "%sexport DEB_CFLAGS_MAINT_APPEND = %s\n", prefix, s);
 		fprintf(out, "%sexport DEB_CXXFLAGS_MAINT_APPEND = %s\n", prefix, s);
@@ -295,7 +318,7 @@ static char *debian_rules(const struct distro_advice *a)
 	fputs("# for debian/rules: dpkg-buildflags appends these to its defaults (-g -O2 "
 	      "...; the last -O wins)\n", out);
 	recommend_print_evidence(out, &a->rec);
-	debian_lines(out, "", cfg(a, a->rec.chosen));
+	debian_lines(out, "", cfg(a, a->rec.chosen), a->rec.cflags);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct distro_pick *p = &a->w[i];
 		if (p->config < 0)
@@ -309,11 +332,13 @@ static char *debian_rules(const struct distro_advice *a)
 		put_ratio(out, &p->vs_global);
 		fprintf(out, " against the above over its %zu run section(s), significant\n",
 			p->vs_global.nruns);
-		debian_lines(out, "#   ", cfg(a, p->config));
+		if (p->native_note)
+			fprintf(out, "#   note: %s\n", p->native_note);
+		debian_lines(out, "#   ", cfg(a, p->config), p->cflags);
 	}
 	if (a->lto != a->rec.chosen && !lto_evidence(out, a)) {
 		fputs("# to use it, its lines instead of the above:\n", out);
-		debian_lines(out, "#   ", cfg(a, a->lto));
+		debian_lines(out, "#   ", cfg(a, a->lto), a->lto_cflags);
 	}
 	if (a->lto >= 0 && a->no_lto.n) {
 		fprintf(out, "# failed under LTO (%s): keep optimize=-lto in their debian/rules:",

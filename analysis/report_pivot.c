@@ -75,9 +75,14 @@ static void table_begin(FILE *out, const struct pivot *p)
 		fprintf(out, "LEVEL/%s - 1", r);
 	else
 		fprintf(out, "%s_%s/LEVEL_%s - 1", r, p->metric, p->metric);
-	fprintf(out, " (positive: LEVEL is better); then the memory tables virt, res and dirty "
-		     "(%s, %s, %s in KiB) with ratio %s/LEVEL - 1 (positive: LEVEL uses less).\n",
-		p->memory[0], p->memory[1], p->memory[2], r);
+	if (p->per_build)
+		fputs(" (positive: LEVEL is better); one row per workload: a size is the build's.\n",
+		      out);
+	else
+		fprintf(out, " (positive: LEVEL is better); then the memory tables virt, res and "
+			     "dirty (%s, %s, %s in KiB) with ratio %s/LEVEL - 1 (positive: LEVEL "
+			     "uses less).\n",
+			p->memory[0], p->memory[1], p->memory[2], r);
 	fprintf(out, "One block per combination of the other axes' levels; medians of the good "
 		     "repetitions.\n");
 }
@@ -143,6 +148,8 @@ static void table_row(FILE *out, const struct pivot *p, const struct pivot_block
 /* The memory tables, after the metric's, in the same form. */
 static void table_memory(FILE *out, const struct pivot *p, const struct pivot_block *b)
 {
+	if (p->per_build) /* a build's figure has no memory beside it */
+		return;
 	for (int k = 0; k < PIVOT_NMEM; k++) {
 		fputc('\n', out);
 		table_head(out, p, memory_titles[k]);
@@ -154,10 +161,36 @@ static void table_memory(FILE *out, const struct pivot *p, const struct pivot_bl
 /* Why cells are empty: one line per level when every row of the block
  * failed the same way (a build, an UNSUPPORTED combination), else one per
  * row. */
+/* The baseline's noise floor, under the metric's table: its ratio is no
+ * configuration's but what noise alone does (pivot.h: The noise floor). */
+static void table_noise(FILE *out, const struct pivot *p, const struct pivot_block *b)
+{
+	if (!b->has_noise)
+		return;
+	fprintf(out, "\nnoise floor: %s is %s built and run again, so its ratio is what noise "
+		     "alone does (no configuration)\n", p->noise_label, b->ref_label);
+	char *title = metric_title(p);
+	fprintf(out, "%-*s %*s %*s\n", name_width(p), title, VAL_W, "noise floor", NUM_W, "ratio");
+	free(title);
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct pivot_cell *c = &b->rows[i].noise;
+		fprintf(out, "%-*s", name_width(p), b->rows[i].name);
+		if (c->status != OUTCOME_OK) {
+			fprintf(out, " %*s\n", VAL_W, outcome_name(c->status));
+			continue;
+		}
+		put_num(out, c->value, fabs(c->value) >= 1e4 && fabs(c->value) < 1e10 ? "%.0f" : "%.4g",
+			VAL_W);
+		put_num(out, c->pct, "%+.1f%%", NUM_W);
+		fputc('\n', out);
+	}
+}
+
 static void table_block_end(FILE *out, const struct pivot *p, const struct pivot_block *b,
 			    size_t index)
 {
 	(void)index;
+	table_noise(out, p, b);
 	table_memory(out, p, b);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const struct pivot_cell *first = b->nrows ? &b->rows[0].cells[l] : NULL;
@@ -218,6 +251,11 @@ static void csv_begin(FILE *out, const struct pivot *p)
 			for (int k = 0; k < PIVOT_NMEM; k++)
 				csv_head(out, n, pivot_memory_keys[k], mem_suffixes[f]);
 	}
+	if (p->noise_label) {
+		const char *const keys[] = {"status", p->metric, "pct"};
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+			csv_head(out, "noise_floor", keys[k], "");
+	}
 	fputc('\n', out);
 }
 
@@ -240,6 +278,12 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 		rep_csv_nums(out, PIVOT_NMEM, c->mem);
 		rep_csv_nums(out, PIVOT_NMEM, c->mem_ratio);
 		rep_csv_nums(out, PIVOT_NMEM, c->mem_pct);
+	}
+	/* the noise floor's columns: empty outside the baseline's block */
+	if (p->noise_label) {
+		const struct pivot_cell *c = &r->noise;
+		fprintf(out, ",%s", b->has_noise ? outcome_name(c->status) : "");
+		rep_csv_nums(out, 2, (double[]){c->value, c->pct});
 	}
 	fputc('\n', out);
 }
@@ -279,6 +323,11 @@ static void json_begin(FILE *out, const struct pivot *p)
 	fprintf(out, ",\"higher_better\":%s", p->higher_better ? "true" : "false");
 	json_key(out, "reference", ref_level(p));
 	json_key(out, "levels_from", p->levels_from);
+	fputs(",\"noise_floor\":", out);
+	if (p->noise_label)
+		rep_json_str(out, p->noise_label);
+	else
+		fputs("null", out);
 	fputs(",\"levels\":[", out);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		if (l)
@@ -333,13 +382,16 @@ static void json_cell(FILE *out, const struct pivot_cell *c)
 static void json_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
 		     const struct pivot_row *r, size_t index)
 {
-	(void)b;
 	fputs(index ? ",{\"name\":" : "{\"name\":", out);
 	rep_json_str(out, r->name);
 	json_key(out, "workload", r->workload);
 	json_key(out, "run", r->run);
 	fputs(",\"reference\":", out);
 	json_cell(out, &r->ref);
+	if (b->has_noise) {
+		fputs(",\"noise_floor\":", out);
+		json_cell(out, &r->noise);
+	}
 	fputs(",\"cells\":{", out);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		json_level_key(out, p, l);

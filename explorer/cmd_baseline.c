@@ -3,6 +3,7 @@
  * stored study, kept in the same database (analysis/store.h), for
  * `compare --against NAME` to test a later run against.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,11 @@ static const struct command_spec baseline_cmd = {
 		   "clears the study's runs and samples so that the next `flagscope run`\n"
 		   "measures afresh (builds stay cached); --keep leaves them.  list shows\n"
 		   "each baseline with its study, when it was saved and its runs; delete\n"
-		   "removes one.  Exit status: 0 done, 1 no such baseline or nothing to\n"
-		   "save, 2 bad usage or a database that cannot be read or written.",
+		   "removes one.  A NAME is letters, digits, '.', '_', '-' and '+' (no\n"
+		   "space or '/', not opening with '-' or '.'), so it reads back as one word.\n"
+		   "Exit status: 0 done, 1 no such baseline or nothing to save, 2 bad usage,\n"
+		   "a name that cannot read back, or a database that cannot be read or\n"
+		   "written.",
 	.opts = baseline_options,
 };
 
@@ -62,8 +66,27 @@ static int is_baseline(struct store *st, const char *study)
 	return 1;
 }
 
+/* 1 when name reads back as one word wherever a baseline is named
+ * (report --study baseline:NAME, compare --against NAME, the columns of
+ * baseline list): letters, digits, '.', '_', '-', '+', not opening with
+ * '-' (an option) or '.' */
+static int name_reads_back(const char *name)
+{
+	if (!*name || *name == '-' || *name == '.')
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-+", *p))
+			return 0;
+	return 1;
+}
+
 static int baseline_save(struct store *st, const char *name)
 {
+	if (!name_reads_back(name)) {
+		error_msg("baseline save: '%s' is no baseline name (use letters, digits, '.', '_', "
+			  "'-' and '+', no space or '/': it must read back as baseline:NAME)", name);
+		return 2;
+	}
 	char *study = opt.study ? xstrdup(opt.study) : store_latest_study(st);
 	if (!study) {
 		error_msg("%s: no study to save (run one first, or name it with --study)", st->path);

@@ -2,7 +2,7 @@
  * cmd_compare.c - flagscope compare: regression verdicts between two
  * databases of the same study (configurations paired by label), or
  * between two configurations of one database.  Exit 1 when something
- * regressed, so CI can fail on it.
+ * regressed or is unsupported now, so CI can fail on it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +32,8 @@ static const struct option_spec compare_options[] = {
 	 "(flagscope baseline save NAME); machine-state differences are listed first"},
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
-	 "write the verdicts to FILE instead of stdout (the exit status stays theirs)"},
+	 "write the verdicts to FILE instead of stdout (the exit status stays theirs; never "
+	 "over a results database or a study file)"},
 	{NULL},
 };
 
@@ -45,10 +46,14 @@ static const struct command_spec compare_cmd = {
 		   "Mann-Whitney p and the sample counts.  Two databases of the same study (say\n"
 		   "made with gcc-11 and gcc-12) are paired by configuration label.",
 	.details = "A change counts only when p < alpha and the ratio is at least min-effect\n"
-		   "from 1.  An item that worked and now fails is REGRESSED; one that fails\n"
-		   "on both sides, or has samples on one side only, is N/A (not comparable;\n"
+		   "from 1.  An item that worked and now fails is REGRESSED; one that worked\n"
+		   "and now is unsupported (the new compiler has no such flag, or the\n"
+		   "combination cannot exist there) is UNSUPPORTED (JSON: verdict\n"
+		   "unsupported), counted apart: it is lost, not slower.  One that fails on\n"
+		   "both sides, or has samples on one side only, is N/A (not comparable;\n"
 		   "JSON: verdict n/a, comparable false), with the reason.  Exit status: 0\n"
-		   "nothing regressed, 1 something regressed, 2 bad input.\n"
+		   "nothing regressed, 1 something regressed or is unsupported now, 2 bad\n"
+		   "input.\n"
 		   "\n"
 		   "Each --metric word is what report --metric takes: METRIC, WORKLOAD,\n"
 		   "WORKLOAD/RUN, WORKLOAD/METRIC or WORKLOAD/RUN/METRIC.  Items that have no\n"
@@ -133,7 +138,8 @@ int cmd_compare(int argc, char **argv)
 	FILE *out = rc ? NULL : results_output_open(opt.output);
 	if (out) {
 		compare_print(out, &res, opt.format);
-		rc = results_output_close(out, opt.output) ? 2 : res.regressed ? 1 : 0;
+		int lost = res.regressed || res.unsupported;
+		rc = results_output_close(out, opt.output) ? 2 : lost ? 1 : 0;
 	} else {
 		rc = 2;
 		if (err.len)

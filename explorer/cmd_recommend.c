@@ -28,7 +28,8 @@ static const struct option_spec recommend_options[] = {
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
 	 recommend_format_names},
 	{"output", 'o', OPT_STRING, &opt.dir, "FILE|DIR",
-	 "write to FILE instead of stdout; package.env, dpkg-buildflags: write the files into "
+	 "write to FILE instead of stdout (never over a results database or a study file); "
+	 "package.env, dpkg-buildflags: write the files into "
 	 "DIR (created) instead of printing them one after another with a '# ==> NAME <==' "
 	 "header each"},
 	{NULL},
@@ -66,14 +67,18 @@ static const struct command_spec recommend_cmd = {
 		   "package.env line 'media-libs/flac flac.conf' (without one: a comment, no\n"
 		   "line).  env/no-lto.conf and its package.env lines (commented out unless the\n"
 		   "choice has -flto) cover the no-lto list.  Flags are written as measured but\n"
-		   "for -march=native/-mtune=native, left out as not explicit; flags outside\n"
+		   "for -march=native/-mtune=native: in every format they become the CPU GCC\n"
+		   "recorded in the measured builds (else what this machine's gcc\n"
+		   "-march=native -Q --help=target says), with a note (one neither says is\n"
+		   "left out of these files as not explicit); flags outside\n"
 		   "Gentoo's devmanual's reasonable set (-O2 -Os -march= -mtune= -pipe\n"
 		   "-fomit-frame-pointer) are named in a comment; CPU_FLAGS_X86 is never put\n"
 		   "in the flags.  Copy make.conf.fragment into /etc/portage/make.conf,\n"
 		   "package.env to /etc/portage/package.env, env/ to /etc/portage/env/.\n"
 		   "--format dpkg-buildflags: debian-rules.mk, the 'export\n"
 		   "DEB_CFLAGS_MAINT_APPEND = ...' lines for debian/rules (-O2 is dpkg's own,\n"
-		   "-flto becomes DEB_BUILD_MAINT_OPTIONS = optimize=+lto) with the evidence as\n"
+		   "so is -march=x86-64 -mtune=generic on amd64, said in a comment; -flto\n"
+		   "becomes DEB_BUILD_MAINT_OPTIONS = optimize=+lto) with the evidence as\n"
 		   "comments, then per Debian source package with its own better flags the\n"
 		   "same lines, commented, for that package's debian/rules, and the LTO\n"
 		   "offer as package.env makes it, with its lines commented.\n"

@@ -24,7 +24,8 @@ static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
 	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_formats},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
-	 "write the report (any format, --pivot too) to FILE instead of stdout"},
+	 "write the report (any format, --pivot too) to FILE instead of stdout (never over a "
+	 "results database or a study file)"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "SEL",
 	 "rank by this metric: time, user, sys, mem.res, size.text, perf/task-clock, insns, a "
 	 "recipe's metric; or only some items: WORKLOAD[/RUN][/METRIC] (see below)"},

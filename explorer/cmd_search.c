@@ -403,6 +403,8 @@ int cmd_search(int argc, char **argv)
 		error_msg("search: --tolerance, --batch and --jobs must be positive numbers, --minimise-repeat at least 2");
 		goto out;
 	}
+	if (opt.output && results_output_refused(opt.output)) /* say so before the search */
+		goto out;
 	if (!opt.metric) {
 		char *vg = cachegrind_valgrind_path();
 		opt.metric = vg ? "insns" : "time";

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ini.h"
+
 int results_command_start(const struct command_spec *cmd, int argc, char **argv,
 			  const struct results_opts *r, struct rank_options *ro, struct store *st,
 			  char **study)
@@ -88,16 +90,57 @@ static int is_database(const char *path)
 	return n == sizeof(head) && !memcmp(head, "SQLite format 3", sizeof(head));
 }
 
+static void note_study_section(void *user, const char *section, int line)
+{
+	(void)line;
+	*(int *)user |= !strcmp(section, "study");
+}
+
+static int any_item(void *user, const char *section, const char *name, const char *value,
+		    int line, int continued, struct strbuf *err)
+{
+	(void)user, (void)section, (void)name, (void)value, (void)line, (void)continued, (void)err;
+	return 0;
+}
+
+/* 1 when path is named or reads as a study file (a [study] section) */
+static int is_study(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 6 && !strcmp(path + n - 6, ".study"))
+		return 1;
+	int found = 0;
+	struct strbuf err = {0};
+	/* a report is no INI file: reading stops at its first line, unfound */
+	if (file_exists(path))
+		ini_load_sections(path, any_item, note_study_section, &found, &err);
+	sb_release(&err);
+	return found;
+}
+
+int results_output_refused(const char *path)
+{
+	/* -o flagscope.db for --db would truncate the results; -o my.study
+	 * for the study would lose it */
+	if (is_database(path)) {
+		error_msg("%s: is a results database: writing the output there would destroy it "
+			  "(pick another file for -o)", path);
+		return 1;
+	}
+	if (is_study(path)) {
+		error_msg("%s: is a study file (a *.study name or a [study] section): writing the "
+			  "output there would lose it (pick another file for -o)", path);
+		return 1;
+	}
+	return 0;
+}
+
 FILE *results_output_open(const char *path)
 {
 	if (!path)
 		return stdout;
-	/* -o flagscope.db for --db would truncate the results */
-	if (is_database(path)) {
-		error_msg("%s: is a results database: writing the output there would destroy it "
-			  "(pick another file for -o)", path);
+	if (results_output_refused(path))
 		return NULL;
-	}
 	FILE *f = fopen(path, "w");
 	if (!f)
 		error_msg("%s: cannot write the output: %s (check the path)", path, strerror(errno));

@@ -26,8 +26,12 @@ int results_stat_options(const char *cmd, const char *alpha, const char *min_eff
 /* Where a command's output goes: stdout when path is NULL, else path,
  * opened (truncated) only once there is something to write, so a failed
  * command leaves no empty file behind; never an SQLite database (a slip
- * of -o for --db).  NULL after saying why. */
+ * of -o for --db) nor a study file (named *.study, or an existing file
+ * with a [study] section).  NULL after saying why. */
 FILE *results_output_open(const char *path);
+/* 1 after saying why when results_output_open would refuse path, else 0:
+ * for a command that works long before it writes (search). */
+int results_output_refused(const char *path);
 /* Close what results_output_open gave (stdout is left open): 0, or -1
  * after saying the file could not be written. */
 int results_output_close(FILE *f, const char *path);

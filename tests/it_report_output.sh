@@ -5,7 +5,9 @@
 # and a report that fails writes no file; an option the output would
 # ignore (--memory without a pivot, lnt with --pivot or --metric,
 # --pareto with csv or a pivot) is refused; -o never overwrites a results
-# database.  --pivot with a
+# database or a study file (search says so before it searches); a
+# baseline name that cannot read back (a
+# space, a slash) is refused.  --pivot with a
 # --metric selector pivots that metric over those items only.
 # Expected: each file equals what stdout gets without -o; stdout stays empty.
 set -euo pipefail
@@ -58,6 +60,31 @@ for cmd in report recommend "compare --baseline O2 --candidate O1"; do
 		fail "$cmd -o flagscope.db: rc $rc: $(cat db.err)"
 	fs report > /dev/null || fail "$cmd -o flagscope.db destroyed the database"
 done
+# -o naming a study file (a slip: -o two.study) never overwrites it: a
+# *.study name, or any file that reads as a study (a [study] section)
+cp two.study copy.txt
+for cmd in report recommend "compare --baseline O2 --candidate O1"; do
+	for target in two.study copy.txt new.study; do
+		set +e; fs $cmd -o $target > st.out 2> st.err; rc=$?; set -e
+		[ "$rc" = 2 ] && [ "$(wc -l < st.err)" = 1 ] && grep -q "$target: .*study" st.err ||
+			fail "$cmd -o $target: want one line and exit 2, got $rc: $(cat st.err)"
+	done
+	cmp -s two.study copy.txt && [ ! -e new.study ] || fail "$cmd -o wrote over a study file"
+done
+# search refuses it before it searches (its -o is written at the end)
+set +e; fs search two.study --budget 1 -o copy.txt > se.out 2> se.err; rc=$?; set -e
+[ "$rc" = 2 ] && [ ! -s se.out ] && [ "$(wc -l < se.err)" = 1 ] && grep -q "copy.txt: is a study file" se.err &&
+	cmp -s two.study copy.txt || fail "search -o copy.txt: rc $rc: $(cat se.err)"
+# a baseline name must read back (report --study baseline:NAME, baseline
+# list): a space or a slash is refused in one line, the database untouched
+for name in "a b" "a/b" "-x"; do
+	set +e; fs baseline save --keep -- "$name" > bn.out 2> bn.err; rc=$?; set -e
+	[ "$rc" = 2 ] && [ "$(wc -l < bn.err)" = 1 ] && grep -q "baseline name" bn.err ||
+		fail "baseline save '$name': want one line and exit 2, got $rc: $(cat bn.err bn.out)"
+done
+fs baseline list | grep -q "^no baselines" || fail "a refused name was saved: $(fs baseline list)"
+fs baseline save --keep gcc-12.2_O2 > /dev/null || fail "baseline save gcc-12.2_O2 refused"
+fs baseline delete gcc-12.2_O2 > /dev/null
 # a --pareto metric the study never stored is refused (a typo), not warned
 set +e; fs report --pareto time,mem.rss > par.out 2> par.err; rc=$?; set -e
 [ "$rc" = 2 ] && [ ! -s par.out ] && grep -q "^flagscope: report: --pareto: mem.rss: " par.err ||

@@ -3,7 +3,9 @@
  * regression is REGRESSED and a planted null difference UNCHANGED (two
  * databases paired by label); an improvement, a higher-is-better metric, a
  * difference below the minimum effect, exact size metrics, an item that
- * now gives wrong output, two labels of one database, and the errors.
+ * now gives wrong output, two labels of one database, an item that worked
+ * and now is unsupported (UNSUPPORTED, not REGRESSED) beside one that now
+ * fails to build (REGRESSED), and the errors.
  */
 #include "analysis/compare.h"
 
@@ -26,6 +28,17 @@ static const struct compare_line *find(const struct compare_result *r, const cha
 		    !strcmp(r->v[i].metric, metric))
 			return &r->v[i];
 	return NULL;
+}
+
+/* res printed in format fmt; heap */
+static char *printed(const struct compare_result *res, const char *fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	compare_print(f, res, fmt);
+	fclose(f);
+	return buf;
 }
 
 /* old.db and new.db: the same study; in new, "gcc O2" is 5% slower on
@@ -238,11 +251,7 @@ static void test_selectors(const char *dir)
 		!strcmp(res.skipped.v[0], "libcbench/malloc_big1: no samples of iterations_per_sec "
 					  "on either side"), "skipped %zu, lines %zu", res.skipped.n,
 		res.n);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	compare_print(f, &res, "table");
-	fclose(f);
+	char *buf = printed(&res, "table");
 	T_CHECK(strstr(buf, "skipped (the metric is not measured there):\n  libcbench/malloc_big1:"),
 		"%s", buf);
 	free(buf);
@@ -266,16 +275,12 @@ static void test_selectors(const char *dir)
 	T_CHECK(!compare_labels(&st, "u", "base", "fast", &m, NULL, &res, &err), "%s", sb_str(&err));
 	T_CHECK(res.n == 1 && res.v[0].incomplete && res.incomplete == 1 && !res.unchanged,
 		"one side's samples: %zu lines, %zu not comparable", res.n, res.incomplete);
-	f = open_memstream(&buf, &len);
-	compare_print(f, &res, "table");
-	fclose(f);
+	buf = printed(&res, "table");
 	T_CHECK(strstr(buf, "\nN/A ") && !strstr(buf, "UNCHANGED") && !strstr(buf, "nan") &&
 			strstr(buf, "1 -> - s  (no samples of wall on the new side)"),
 		"%s", buf);
 	free(buf);
-	f = open_memstream(&buf, &len);
-	compare_print(f, &res, "json");
-	fclose(f);
+	buf = printed(&res, "json");
 	T_CHECK(strstr(buf, "{\"verdict\":\"n/a\"") && strstr(buf, "\"comparable\":false"),
 		"json: %s", buf);
 	free(buf);
@@ -292,12 +297,63 @@ static void test_selectors(const char *dir)
 	store_close(&st);
 }
 
+/* An item that was ok and is now unsupported (the flag does not exist
+ * on the new compiler) gets its own verdict, UNSUPPORTED, counted apart
+ * from the regressions; one that now fails to build is REGRESSED. */
+static void test_unsupported(const char *dir)
+{
+	struct store old, new;
+	synth_open(&old, dir, "uold.db", "s", "time", labels, NULL, 2);
+	synth_open(&new, dir, "unew.db", "s", "time", labels, NULL, 2);
+	for (size_t c = 0; c < 2; c++)
+		synth_item(&old, "s", labels[c], "w", "ok", "time", "s", 1.0, 0.01, 6, 1000, 21 + c);
+	struct store_build b = {
+		.study = "s", .config_id = synth_id("gcc O2"), .workload = "w", .key = "k",
+		.status = "unsupported_flag", .detail = "gcc: unrecognized option '-fnew'",
+		.facts = "[]", .seconds = 1,
+	};
+	store_put_build(&new, &b);
+	synth_build_failed(&new, "s", "gcc O3", "w", "ld: undefined reference");
+	struct compare_result res;
+	struct strbuf err = {0};
+	T_CHECK(!compare_databases(&old, &new, "s", NULL, NULL, &res, &err), "%s", sb_str(&err));
+	const struct compare_line *l = find(&res, "gcc O2", "w", "time");
+	T_CHECK(l && l->unsupported && l->verdict != VERDICT_REGRESSED &&
+			strstr(l->detail, "unsupported_flag"),
+		"ok -> unsupported_flag: unsupported %d, %s", l ? l->unsupported : -1,
+		l ? verdict_name(l->verdict) : "missing");
+	l = find(&res, "gcc O3", "w", "time");
+	T_CHECK(l && l->verdict == VERDICT_REGRESSED, "ok -> build_failed: %s",
+		l ? verdict_name(l->verdict) : "missing");
+	T_CHECK(res.regressed == 1 && res.unsupported == 1 && res.unchanged == 0,
+		"regressed %zu unsupported %zu unchanged %zu", res.regressed, res.unsupported,
+		res.unchanged);
+	char *buf = printed(&res, "table");
+	/* the verdict column is as wide as UNSUPPORTED, the widest verdict */
+	T_CHECK(strstr(buf, "\nverdict     configuration ") && strstr(buf, "\nUNSUPPORTED gcc O2 ") &&
+			strstr(buf, "\nREGRESSED   gcc O3 ") &&
+			strstr(buf, "1 regressed, 0 improved, 0 unchanged, 0 not comparable, "
+				    "1 unsupported now"),
+		"table: %s", buf);
+	free(buf);
+	buf = printed(&res, "json");
+	T_CHECK(strstr(buf, "{\"verdict\":\"unsupported\",\"config\":\"gcc O2\"") &&
+			strstr(buf, "\"unsupported\":1"),
+		"json: %s", buf);
+	free(buf);
+	compare_result_release(&res);
+	sb_release(&err);
+	store_close(&old);
+	store_close(&new);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_compare");
 	test_two_databases(dir);
 	test_labels(dir);
 	test_selectors(dir);
+	test_unsupported(dir);
 	free(dir);
 	return test_summary("test_compare");
 }

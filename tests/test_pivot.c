@@ -7,8 +7,8 @@
  * Expected: PASS.  Cases: levels, reference and blocks; the studies'
  * percentage and memory ratios recomputed from the planted values; an
  * UNSUPPORTED cell with its reason; a higher-is-better metric; pivoting
- * on link; a build property (size.file) with an unsupported cell's
- * placeholder 0 left out; a block without the reference level compared
+ * on link; a build property (size.file) once per workload, with an
+ * unsupported cell's placeholder 0 left out; a block without the reference level compared
  * with the baseline; an unknown axis; a missing study file (libc still
  * pivots, a generic axis cannot); the three formats; selectors as
  * report --metric takes them (their metric, their items as rows).
@@ -242,10 +242,17 @@ static void check_libc_pivot(struct store *st)
 	T_CHECK(!pivot_format("html"), "no html pivot");
 	pivot_release(&p);
 
-	/* a build property pivots too; an unsupported cell has no figure */
+	/* a build property pivots too, once per workload (not once per run:
+	 * a size is a fact of the build); an unsupported cell has no figure */
 	T_CHECK(!pivot_compute(st, "s", "libc", "size.file", NULL, &p, &err), "%s", sb_str(&err));
-	dd = cell(&p, "dynamic O2", "a", "dietlibc");
-	ds = cell(&p, "static O2", "a", "dietlibc");
+	T_CHECK(p.nblocks && p.blocks[0].nrows == 1 && !strcmp(p.blocks[0].rows[0].name, "wl"),
+		"size.file: one row 'wl' per block, got %zu ('%s')", p.nblocks ? p.blocks[0].nrows : 0,
+		p.nblocks && p.blocks[0].nrows ? p.blocks[0].rows[0].name : "");
+	dd = cell(&p, "dynamic O2", "", "dietlibc");
+	ds = cell(&p, "static O2", "", "dietlibc");
+	char *text = print_pivot(&p, "table");
+	T_CHECK(!strstr(text, "VSZ: virt"), "a size pivot has no memory tables:\n%s", text);
+	free(text);
 	T_CHECK(dd && isnan(dd->value) && ds && near(ds->value, 250000) &&
 			near(ds->pct, 100 * (1800.0 / 250 - 1)),
 		"size.file: unsupported %g, dietlibc static %g", dd ? dd->value : -1,
@@ -494,6 +501,57 @@ static void check_csv_header_quoting(const char *dir)
 	store_close(&st);
 }
 
+/* run --noise-floor's copy of the baseline is no block "[(noise floor)]"
+ * but the noise cell of the baseline's rows, its ratio against the
+ * baseline: O2 2.0 s, its noise floor 2.5 s, so 2.0/2.5 - 1 = -20% */
+static void check_noise_floor(const char *dir)
+{
+	static const struct plant nf[] = {
+		{"O2", 2.0, 1000, 500, 50, 0},
+		{"O3", 1.0, 1000, 500, 50, 0},
+		{"O2 (noise floor)", 2.5, 1000, 500, 50, 0},
+	};
+	const char *labels[] = {"O2", "O3", "O2 (noise floor)"};
+	struct store st;
+	synth_open(&st, dir, "noise.db", "n", "time", labels, NULL, 3);
+	store_put_fact(&st, "n", "level.O2", "opt");
+	store_put_fact(&st, "n", "level.O3", "opt");
+	for (size_t i = 0; i < 3; i++)
+		put_item(&st, "n", &nf[i], "", 1, "time");
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(&st, "n", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(p.nblocks == 1 && p.nlevels == 2 && p.noise_label &&
+			!strcmp(p.noise_label, "O2 (noise floor)"),
+		"one block of O2, O3 and the noise floor, got %zu blocks '%s'", p.nblocks,
+		p.nblocks > 1 ? p.blocks[1].others : "");
+	const struct pivot_row *r = p.nblocks ? &p.blocks[0].rows[0] : NULL;
+	T_CHECK(r && p.blocks[0].has_noise && r->noise.present &&
+			fabs(r->noise.value - 2.5) < 1e-9 && fabs(r->noise.pct + 20) < 1e-9,
+		"noise floor 2.5 s at -20%% of the baseline, got %g s %g%%", r ? r->noise.value : NAN,
+		r ? r->noise.pct : NAN);
+	char *table = print_pivot(&p, "table");
+	T_CHECK(!strstr(table, "[(noise floor)]") &&
+			strstr(table, "noise floor: O2 (noise floor) is O2 built and run again") &&
+			strstr(table, "-20.0%"),
+		"the table's noise floor:\n%s", table);
+	free(table);
+	char *csv = print_pivot(&p, "csv");
+	const char *row = strchr(csv, '\n');
+	T_CHECK(strstr(csv, ",noise_floor.status,noise_floor.time,noise_floor.pct\n") && row &&
+			csv_fields(csv) == csv_fields(row + 1) && strstr(row, ",ok,2.5,-20"),
+		"csv noise floor columns:\n%s", csv);
+	free(csv);
+	char *json = print_pivot(&p, "json");
+	T_CHECK(strstr(json, "\"noise_floor\":\"O2 (noise floor)\"") &&
+			strstr(json, "\"noise_floor\":{\"present\":true,\"status\":\"ok\""),
+		"json noise floor: %s", json);
+	free(json);
+	pivot_release(&p);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot");
@@ -506,6 +564,7 @@ int main(void)
 	check_outside_reference(dir);
 	check_search_labels(dir);
 	check_csv_header_quoting(dir);
+	check_noise_floor(dir);
 	free(study);
 	free(dir);
 	return test_summary("test_pivot");

@@ -675,9 +675,42 @@ static void test_settled(const char *dir)
 	free(line);
 }
 
+/* run --noise-floor's copy of the baseline is no Pareto point: it is the
+ * baseline's own build (the same size) run again, so noise alone would
+ * put it on the front in the baseline's place */
+static void test_noise_floor_pareto(const char *dir)
+{
+	static const char *const l[] = {"O2", "O3", "O2 (noise floor)"};
+	struct store st;
+	synth_open(&st, dir, "noise.db", "n", "time", l, NULL, 3);
+	const double mu[] = {1.0, 0.8, 0.95}, size[] = {1000, 1300, 1000};
+	for (int c = 0; c < 3; c++)
+		synth_item(&st, "n", l[c], "w", "ok", "time", "s", mu[c], 0.005, 12, size[c],
+			   30 + (uint64_t)c);
+	struct ranking r;
+	struct strbuf err = {0};
+	T_CHECK(!ranking_compute(&st, "n", NULL, &r, &err), "%s", sb_str(&err));
+	T_CHECK(!ranking_add_pareto(&st, &r, "time", "size.text"), "pareto added");
+	int o2 = -1, nf = -1;
+	for (size_t c = 0; c < r.n; c++) {
+		if (!strcmp(r.configs[c].label, "O2"))
+			o2 = (int)c;
+		if (!strcmp(r.configs[c].label, "O2 (noise floor)"))
+			nf = (int)c;
+	}
+	T_CHECK(o2 >= 0 && nf >= 0 && r.npareto && r.pareto[0].front[o2] &&
+			!r.pareto[0].front[nf] && isnan(r.pareto[0].xv[nf]),
+		"front: O2 %d, noise floor %d", o2 >= 0 && r.npareto ? r.pareto[0].front[o2] : -1,
+		nf >= 0 && r.npareto ? r.pareto[0].front[nf] : -1);
+	ranking_release(&r);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_rank");
+	test_noise_floor_pareto(dir);
 	test_ranks(dir);
 	test_noisy(dir);
 	test_higher_better(dir);

@@ -7,7 +7,8 @@
  * C++ driver and CHOST derived from compiler commands; a profile-guided
  * winner (pgo = gen-use) is left out of the flags and named in the
  * evidence and JSON's pgo_best; a higher score is an increase (not a
- * reduction), and an exact ratio names no interval.
+ * reduction), and an exact ratio names no interval; -march=native is
+ * written as the CPU the builds recorded (else this machine's gcc says).
  */
 #include "analysis/recommend.h"
 
@@ -59,6 +60,11 @@ static void test_refuses_wrong_output(const char *dir)
 	/* the clang configuration's compiler is a cross compiler */
 	sqlite3_exec(st.db, "UPDATE configs SET cc='clang-14 --target=aarch64-linux-gnu' "
 			    "WHERE label='clang'", NULL, NULL, NULL);
+	/* mixed's -march=native: GCC recorded the CPU it found in the DWARF
+	 * producer of the build (harness/elf facts) */
+	sqlite3_exec(st.db, "UPDATE builds SET facts='[{\"file\":\"w1\",\"units\":[{\"name\":"
+			    "\"w1.c\",\"switches\":\"-march=skylake -mtune=skylake -O3\"}]}]' "
+			    "WHERE config_id='id-mixed' AND workload='w1'", NULL, NULL, NULL);
 	struct recommendation rec;
 	struct strbuf err = {0};
 	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
@@ -66,7 +72,9 @@ static void test_refuses_wrong_output(const char *dir)
 		"chosen %s (the fastest, 'wrong', must be refused)",
 		rec.r.configs[rec.chosen].label);
 	char *mc = print(&rec, "make.conf");
-	T_CHECK(strstr(mc, "COMMON_FLAGS=\"-O3 -march=native\"\n") &&
+	T_CHECK(strstr(mc, "COMMON_FLAGS=\"-O3 -march=skylake\"\n") &&
+		strstr(mc, "# note: -march=native is -march=skylake, as GCC recorded it in the "
+			   "measured builds\n") &&
 		strstr(mc, "CFLAGS=\"${COMMON_FLAGS}\"\n") &&
 		strstr(mc, "CXXFLAGS=\"${COMMON_FLAGS}\"\n") && strstr(mc, "LDFLAGS=\"${LDFLAGS}\"\n"),
 		"make.conf variables:\n%s", mc);
@@ -88,9 +96,17 @@ static void test_refuses_wrong_output(const char *dir)
 		"json: %s", js);
 	free(js);
 	char *sh = print(&rec, "shell");
-	T_CHECK(strstr(sh, "export CFLAGS='-O3 -march=native'\n") && strstr(sh, "export CC='gcc'"),
+	T_CHECK(strstr(sh, "export CFLAGS='-O3 -march=skylake'\n") && strstr(sh, "export CC='gcc'"),
 		"shell: %s", sh);
 	free(sh);
+	recommend_release(&rec);
+	/* builds that recorded nothing: this machine's gcc resolves it */
+	sqlite3_exec(st.db, "UPDATE builds SET facts='[]'", NULL, NULL, NULL);
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!strstr(rec.cflags, "=native") && strstr(rec.cflags, "-O3 -march=") &&
+			strstr(rec.native_note, "as this machine's compiler resolves it"),
+		"gcc -march=native -Q --help=target: '%s' (%s)", rec.cflags,
+		rec.native_note ? rec.native_note : "no note");
 	recommend_release(&rec);
 
 	/* with mixed's results gone (not built: refused), the cross clang is
@@ -277,15 +293,24 @@ static void test_pgo_left_out(const char *dir)
 	store_close(&st);
 }
 
+/* A study of two configurations l (l[0] the baseline) on one workload
+ * w, metric around mu[0] and mu[1] */
+static void two_configs(struct store *st, const char *dir, const char *db, const char *study,
+			const char *const l[2], const char *metric, const char *unit,
+			const double mu[2], uint64_t seed)
+{
+	synth_open(st, dir, db, study, metric, l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		synth_item(st, study, l[c], "w", "ok", metric, unit, mu[c], 0.005, 12, 100,
+			   seed + (uint64_t)c);
+}
+
 /* a higher-is-better metric: 20% more is an increase, and it wins */
 static void test_higher_better(const char *dir)
 {
 	static const char *const l[] = {"base", "more"};
 	struct store st;
-	synth_open(&st, dir, "score.db", "h", "score", l, NULL, 2);
-	for (int c = 0; c < 2; c++)
-		synth_item(&st, "h", l[c], "w", "ok", "score", "1/s", c ? 120 : 100, 0.005, 12, 100,
-			   3 + (uint64_t)c);
+	two_configs(&st, dir, "score.db", "h", l, "score", "1/s", (const double[]){100, 120}, 3);
 	store_put_fact(&st, "h", "higher_better.score", "1");
 	struct recommendation rec;
 	struct strbuf err = {0};
@@ -301,9 +326,27 @@ static void test_higher_better(const char *dir)
 	store_close(&st);
 }
 
+/* run --noise-floor's copy of the baseline is never the choice, however
+ * its noise falls: its flags are the baseline's and its gain is noise */
+static void test_noise_floor_never_chosen(const char *dir)
+{
+	static const char *const l[] = {"O2", "O2 (noise floor)"};
+	struct store st;
+	two_configs(&st, dir, "noise.db", "n", l, "time", "s", (const double[]){1.0, 0.9}, 5);
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "n", NULL, NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!rec.beats && !strcmp(rec.r.configs[rec.chosen].label, "O2"),
+		"chosen %s: the noise floor must not be", rec.r.configs[rec.chosen].label);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
+	test_noise_floor_never_chosen(dir);
 	test_refuses_wrong_output(dir);
 	test_keeps_baseline(dir);
 	test_compilers();

@@ -11,12 +11,14 @@
  *     file but no package.env line, and a comment says why;
  *   - -O3 and -flto=auto are labelled outside the devmanual's set, LTO is
  *     offered with gz on its no-lto list, CPU_FLAGS_X86 is not set;
- *   - dpkg-buildflags appends -march=x86-64-v3 (not -O2) and LTO as
- *     optimize=+lto;
+ *   - dpkg-buildflags appends -march=x86-64-v3 (not -O2, nor -march=x86-64:
+ *     Debian amd64's default, said in a comment) and LTO as optimize=+lto;
  *   - when x86-64-v3 O2 is a profile-guided build (pgo = gen-use), it is
  *     not the choice in package.env or dpkg-buildflags (nor any env file):
  *     x86-64 O3 is, and the evidence names the profile-guided winner, what
- *     it needs and its training run (JSON: test_recommend.c).
+ *     it needs and its training run (JSON: test_recommend.c);
+ *   - a workload's own best with -march=native gets the CPU its builds
+ *     recorded (-march=skylake) in its env file and debian/rules lines.
  */
 #include "analysis/recommend_distro.h"
 
@@ -143,14 +145,15 @@ static void test_one_prefers_o3(const char *dir, const char *study_file)
 	distro_files_free(f, n);
 	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
 	T_CHECK(n == 1 && strstr(f[0].text, "export DEB_CFLAGS_MAINT_APPEND = -march=x86-64-v3\n") &&
-			strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND = -march=x86-64 -O3\n") &&
+			strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND = -O3\n") &&
+			strstr(f[0].text, "#   # left out: -march=x86-64, Debian amd64's default "
+					  "already\n") &&
 			strstr(f[0].text, "debian/rules of mp3 (workload mp3)") &&
 			strstr(f[0].text, "keep optimize=-lto in their debian/rules: gz") &&
 			strstr(f[0].text, "\n# LTO: the best -flto configuration is x86-64 O2 lto") &&
-			strstr(f[0].text, "\n# to use it, its lines instead of the above:\n#   export "
-					  "DEB_CFLAGS_MAINT_APPEND = -march=x86-64\n#   export "
-					  "DEB_CXXFLAGS_MAINT_APPEND = -march=x86-64\n#   export "
-					  "DEB_BUILD_MAINT_OPTIONS = optimize=+lto\n"),
+			strstr(f[0].text, "\n# to use it, its lines instead of the above:\n#   # left "
+					  "out: -march=x86-64, Debian amd64's default already\n"
+					  "#   export DEB_BUILD_MAINT_OPTIONS = optimize=+lto\n"),
 		"dpkg:\n%s", n ? f[0].text : "");
 	distro_files_free(f, n);
 	T_CHECK(!recommend_distro_files(&a, "nope", &n) && n == 0, "unknown format");
@@ -202,6 +205,38 @@ static void test_pgo_winner_left_out(const char *dir, const char *study_file)
 	recommend_distro_release(&a);
 }
 
+/* A workload's own best built with -march=native gets the CPU GCC
+ * recorded in its builds in its env file and debian/rules lines, with a
+ * note, not a flag left out */
+static void test_native_made_explicit(const char *dir, const char *study_file)
+{
+	struct store st;
+	struct strbuf err = {0};
+	struct distro_advice a;
+	size_t n;
+	make_study(&st, dir, "mp3");
+	sqlite3_exec(st.db, "UPDATE configs SET cflags='-march=native -O3' WHERE label='x86-64 O3';"
+			    "UPDATE builds SET facts='[{\"units\":[{\"switches\":\"-march=skylake "
+			    "-mtune=generic -O3\"}]}]' WHERE config_id='id-x86-64-O3'",
+		     NULL, NULL, NULL);
+	T_CHECK(!recommend_distro_compute(&st, "d", NULL, NULL, study_file, &a, &err), "%s",
+		sb_str(&err));
+	struct distro_file *f = recommend_distro_files(&a, "package.env", &n);
+	const struct distro_file *env = file(f, n, "env/mp3.conf");
+	T_CHECK(env && strstr(env->text, "CFLAGS=\"-march=skylake -O3\"") &&
+			strstr(env->text, "# note: -march=native is -march=skylake, as GCC recorded") &&
+			!strstr(env->text, "left out"),
+		"env/mp3.conf:\n%s", env ? env->text : "");
+	distro_files_free(f, n);
+	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
+	T_CHECK(n == 1 && strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND = -march=skylake -O3\n"),
+		"dpkg:\n%s", n ? f[0].text : "");
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+	store_close(&st);
+	sb_release(&err);
+}
+
 static void test_reasonable(void)
 {
 	static const struct {
@@ -225,6 +260,7 @@ int main(void)
 	test_one_prefers_o3(dir, study_file);
 	test_no_atom_no_line(dir, study_file);
 	test_pgo_winner_left_out(dir, study_file);
+	test_native_made_explicit(dir, study_file);
 	test_reasonable();
 	free(study_file);
 	free(dir);

@@ -1,0 +1,107 @@
+/* recommend_native.c - -march=native and -mtune=native made explicit in a
+ * recommendation (see recommend.h) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/recommend.h"
+
+/* The last word of switches that starts with opt ("-march=") and is not
+ * opt "native"; heap, or NULL */
+static char *last_explicit(const char *switches, const char *opt)
+{
+	struct strlist w = {0};
+	char *found = NULL;
+	sl_split_ws(&w, switches);
+	for (size_t i = 0; i < w.n; i++)
+		if (str_starts_with(w.v[i], opt) && strcmp(w.v[i] + strlen(opt), "native")) {
+			free(found);
+			found = xstrdup(w.v[i]);
+		}
+	sl_release(&w);
+	return found;
+}
+
+/* opt as GCC recorded it in the DWARF producer of one of the
+ * configuration's good builds (harness/elf facts: units[].switches), where
+ * -march=native reads as the CPU it found; heap, or NULL */
+static char *recorded(struct store *st, const char *study, const char *config_id,
+		      const char *opt)
+{
+	sqlite3_stmt *s;
+	char *found = NULL;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT json_extract(u.value, '$.switches') FROM builds b, "
+			       "json_each(b.facts) e, json_each(e.value, '$.units') u WHERE "
+			       "b.study=? AND b.config_id=? AND b.status='ok' AND json_valid(b.facts) "
+			       "AND json_type(e.value)='object' AND "
+			       "instr(json_extract(u.value, '$.switches'), ?) > 0",
+			       -1, &s, NULL) != SQLITE_OK)
+		return NULL;
+	const char *const args[] = {study, config_id, opt};
+	for (int i = 0; i < 3; i++)
+		sqlite3_bind_text(s, i + 1, args[i], -1, SQLITE_STATIC);
+	while (!found && sqlite3_step(s) == SQLITE_ROW)
+		found = last_explicit((const char *)sqlite3_column_text(s, 0), opt);
+	sqlite3_finalize(s);
+	return found;
+}
+
+/* opt as `cc -march=native -Q --help=target` resolves it on this machine
+ * ("  -march=   skylake"); heap, or NULL (not GCC, or cc is a command
+ * line) */
+static char *asked(const char *cc, const char *opt)
+{
+	if (!*cc || strpbrk(cc, " \t"))
+		return NULL;
+	char *out = NULL, *found = NULL;
+	char *const argv[] = {(char *)cc, "-march=native", "-mtune=native", "-Q", "--help=target",
+			      NULL};
+	if (run_capture(argv, &out) == 0) {
+		char *save = NULL;
+		for (char *line = strtok_r(out, "\n", &save); line && !found;
+		     line = strtok_r(NULL, "\n", &save)) {
+			line += strspn(line, " \t");
+			size_t n = strlen(opt);
+			if (!strncmp(line, opt, n) && (line[n] == ' ' || line[n] == '\t')) {
+				char *v = line + n + strspn(line + n, " \t");
+				if (*v && strcmp(v, "native"))
+					found = xasprintf("%s%s", opt, v);
+			}
+		}
+	}
+	free(out);
+	return found;
+}
+
+char *recommend_explicit_cflags(struct store *st, const char *study, const struct rank_config *c,
+				char **note)
+{
+	struct strlist w = {0}, notes = {0};
+	sl_split_ws(&w, c->cflags);
+	for (size_t i = 0; i < w.n; i++) {
+		size_t n = strlen(w.v[i]);
+		if (!str_starts_with(w.v[i], "-m") || n < 8 || strcmp(w.v[i] + n - 7, "=native"))
+			continue;
+		char *opt = xstrndup(w.v[i], n - strlen("native"));
+		char *x = recorded(st, study, c->id, opt);
+		const char *how = "as GCC recorded it in the measured builds";
+		if (!x) {
+			x = asked(c->cc, opt);
+			how = "as this machine's compiler resolves it (the builds recorded none)";
+		}
+		if (x) {
+			sl_push_owned(&notes, xasprintf("%s is %s, %s", w.v[i], x, how));
+			free(w.v[i]);
+			w.v[i] = x;
+		} else {
+			sl_push_owned(&notes, xasprintf("%s is kept: neither the builds nor %s "
+							"say which CPU it is", w.v[i], c->cc));
+		}
+		free(opt);
+	}
+	*note = notes.n ? sl_join(&notes, "; ") : NULL;
+	char *flags = sl_join(&w, " ");
+	sl_release(&w);
+	sl_release(&notes);
+	return flags;
+}
