@@ -100,7 +100,7 @@ static const char *word_axis(const struct level_map *m, const char *word)
 	int i = sl_find(&m->levels, word);
 	if (i >= 0)
 		return m->axes.v[i];
-	/* the reserved axes' level names are fixed (study.c checks them) */
+	/* the reserved axes' level names are fixed (flagsets/axis_kinds.c checks them) */
 	if (libc_kind_known(word))
 		return "libc";
 	if (!strcmp(word, "static") || !strcmp(word, "dynamic"))

@@ -137,6 +137,16 @@ const char *paths_recipe_doc(void)
 	return doc;
 }
 
+const char *paths_deb_src_script(void)
+{
+	static char *script;
+	if (!script) {
+		const char *data = paths_layout() == PATHS_INSTALLED ? installed_data_dir() : NULL;
+		script = xasprintf("%s/scripts/deb-src.sh", data ? data : flagscope_home());
+	}
+	return script;
+}
+
 char *paths_installed_qemu_plugin(void)
 {
 	if (!installed_data_dir())

@@ -45,6 +45,12 @@ char *paths_remote_helper(void);
  * storage, the file may be missing (a home without it). */
 const char *paths_recipe_doc(void);
 
+/* The script that adds deb-src entries to apt's lists, for messages of a
+ * failed `apt-get source`: PREFIX/share/flagscope/scripts/deb-src.sh when
+ * installed, else scripts/deb-src.sh of the source tree (or
+ * $FLAGSCOPE_HOME).  Static storage; the file may be missing. */
+const char *paths_deb_src_script(void);
+
 /* The installed QEMU plugin (PREFIX/lib/flagscope/libinsncount.so) when
  * this binary is installed and the file is there; else NULL (a build tree
  * uses the path compiled into harness/qemu.c).  Heap string. */

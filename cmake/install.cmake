@@ -5,6 +5,7 @@
 #   P/share/flagscope/workloads/NAME/   the bundled recipes and their sources
 #   P/share/flagscope/presets/          the preset studies
 #   P/share/flagscope/remote-helper/    the board helper's C source (built per board)
+#   P/share/flagscope/scripts/deb-src.sh  adds deb-src entries (apt-get source needs them)
 #   P/lib/flagscope/libinsncount.so     the QEMU instruction-count plugin
 #   P/share/man/man1/flagscope.1.gz     the man page (help2man from --help)
 #   P/share/doc/flagscope/              README.md, recipes.md (workloads/README.md)
@@ -37,6 +38,8 @@ foreach(ini ${FLAGSCOPE_RECIPES})
 endforeach()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/flagsets/presets/
   DESTINATION ${FLAGSCOPE_INSTALL_DATADIR}/presets FILES_MATCHING PATTERN "*.study")
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/scripts/deb-src.sh
+  DESTINATION ${FLAGSCOPE_INSTALL_DATADIR}/scripts)
 install(FILES ${CMAKE_SOURCE_DIR}/harness/remote-helper/helper.c
   DESTINATION ${FLAGSCOPE_INSTALL_DATADIR}/remote-helper)
 if(TARGET insncount)

@@ -1,4 +1,5 @@
 /* fetch_debian.c - the debian:NAME[=VERSION] [patched] fetcher; see fetch.h */
+#include "base/paths.h"
 #include "harness/fetch.h"
 #include "harness/fetch_internal.h"
 
@@ -158,7 +159,8 @@ static int debian_list(const char *pkg, int patched, struct deb_files *files, ch
 	if (run_capture(uris, &out) || deb_files_parse(out, files)) {
 		sb_addf(err, "debian: apt-get source finds no source package %s", pkg);
 		fetch_add_last_line(err, out);
-		sb_add(err, " (run scripts/deb-src.sh to add deb-src entries, or check the name)");
+		sb_addf(err, " (run %s as root to add deb-src entries, or check the name)",
+			paths_deb_src_script());
 		rc = -1;
 	}
 	fetch_staging_abort(st);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/paths.h"
 #include "harness/sysroot_internal.h"
 
 void sysroot_shell_quote(struct strbuf *sb, const char *text)
@@ -75,7 +76,7 @@ static int parse_uris(struct deb_source *s, const char *text, struct strbuf *err
 	sl_release(&words);
 	if (!s->dsc || !s->orig) {
 		sb_addf(err, "apt-get source --print-uris %s named no .dsc or .orig tarball "
-			     "(run scripts/deb-src.sh to add deb-src entries)", s->pkg);
+			     "(run %s as root to add deb-src entries)", s->pkg, paths_deb_src_script());
 		return -1;
 	}
 	return 0;
@@ -105,7 +106,8 @@ int deb_source_get(const char *pkg, struct deb_source *s, FILE *log, struct strb
 	rc = run_shell_capture(script.buf, &out);
 	remove_tree(empty);
 	if (rc) {
-		sb_addf(err, "apt-get source --print-uris %s failed (run scripts/deb-src.sh)", pkg);
+		sb_addf(err, "apt-get source --print-uris %s failed (run %s as root)", pkg,
+			paths_deb_src_script());
 		rc = -1;
 		goto out;
 	}

@@ -24,7 +24,7 @@ command -v strace >/dev/null || { echo "SKIP: no strace (scripts/packages.txt)";
 # 1. install, then move: the binary must find its data relative to itself
 cmake --install "$build" --prefix "$T/first" >/dev/null
 for f in bin/flagscope share/flagscope/workloads/crc32/recipe.ini share/flagscope/presets/default.study \
-	share/flagscope/remote-helper/helper.c share/doc/flagscope/recipes.md; do
+	share/flagscope/remote-helper/helper.c share/doc/flagscope/recipes.md share/flagscope/scripts/deb-src.sh; do
 	[ -e "$T/first/$f" ] || fail "not installed: $f"
 done
 if [ -e "$build/harness/qemu-plugin/libinsncount.so" ]; then
@@ -119,6 +119,16 @@ assert t + "/moved/share/flagscope/workloads/crc32" in trace, "the trace missed 
 assert t + "/elsewhere/workloads/hello" in trace, "the trace missed the study's hello"
 P
 
+# 2b. a Debian source apt cannot find: the hint names the installed
+# deb-src.sh (an installed copy has no scripts/ folder of a source tree)
+mkdir -p "$T/nosrc/workloads/nosrc"
+printf '[workload]\ndescription = a source apt has not\nsource = debian:flagscope-no-such-source\n[build]\nsystem = make\nbinaries = x\n[run]\nargs = x\n' \
+	> "$T/nosrc/workloads/nosrc/recipe.ini"
+printf '[study]\nname = nosrc\nworkloads = nosrc\nrepeat = 1\n[axis opt]\nO2 = -O2\n' > "$T/nosrc/s.study"
+(cd "$T/nosrc" && run_clean "$fs" run s.study --db nosrc.db --build-only > out.txt 2>&1) || true
+grep -q "run $T/moved/share/flagscope/scripts/deb-src.sh as root" "$T/nosrc/out.txt" ||
+	fail "the missing-source hint does not name the installed deb-src.sh: $(grep -i deb-src "$T/nosrc/out.txt" | head -2)"
+
 # 3. the Debian package
 if ! command -v dpkg-deb >/dev/null || ! command -v cpack >/dev/null; then
 	echo "SKIP part 3: no dpkg-deb or cpack"; exit 0
@@ -144,7 +154,8 @@ grep -qE "^ Recommends:.*meson" info.txt && grep -qE "^ Suggests:.*autoconf" inf
 	fail "deb: meson (Recommends) or autoconf (Suggests) missing"
 dpkg-deb --contents "$deb" > contents.txt
 for f in ./usr/bin/flagscope ./usr/share/flagscope/workloads/crc32/recipe.ini ./usr/share/flagscope/presets/default.study \
-	./usr/share/flagscope/remote-helper/helper.c ./usr/share/man/man1/flagscope.1.gz; do
+	./usr/share/flagscope/remote-helper/helper.c ./usr/share/man/man1/flagscope.1.gz \
+	./usr/share/flagscope/scripts/deb-src.sh; do
 	grep -q " $f\$" contents.txt || fail "deb: no $f"
 done
 dpkg-deb -x "$deb" "$T/debroot"
