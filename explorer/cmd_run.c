@@ -177,8 +177,8 @@ int cmd_run(int argc, char **argv)
 		sb_addf(&err, "run: --shard wants I/N with 0 <= I < N, not '%s'", opt.shard);
 	if (err.len)
 		goto out;
-	path = study_path_resolve(pos.n ? pos.v[0] : "default");
-	if (pipeline_plan_study(&plan, path, &opt.study, &po, &err))
+	if (study_path_resolve(pos.n ? pos.v[0] : "default", &path, &err) ||
+	    pipeline_plan_study(&plan, path, &opt.study, &po, &err))
 		goto out;
 	if (opt.dry_run) {
 		study_plan_print(&plan, stdout);

@@ -410,7 +410,11 @@ int cmd_search(int argc, char **argv)
 		opt.metric = vg ? "insns" : "time";
 		free(vg);
 	}
-	char *path = study_path_resolve(pos.v[0]);
+	char *path = NULL;
+	if (study_path_resolve(pos.v[0], &path, &err)) {
+		print_error_lines(sb_str(&err));
+		goto out_path;
+	}
 	s.pl.db = opt.db;
 	s.pl.study_path = path;
 	s.pl.metric = opt.metric;

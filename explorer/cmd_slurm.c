@@ -295,7 +295,11 @@ int cmd_slurm(int argc, char **argv)
 			  "only (as sbatch reads them)");
 		goto out;
 	}
-	char *path = study_path_resolve(pos.v[0]);
+	char *path = NULL;
+	if (study_path_resolve(pos.v[0], &path, &err)) {
+		print_error_lines(sb_str(&err));
+		goto out;
+	}
 	j.study_path = absolute(path);
 	free(path);
 	/* what run checks before it builds (the study, its recipes and the

@@ -7,18 +7,24 @@
 #include "base/util.h"
 #include "workloads/searchpath.h"
 
-char *study_path_resolve(const char *arg)
+int study_path_resolve(const char *arg, char **path, struct strbuf *err)
 {
-	/* a path, or a file name (x.study): the user's file, even when it
-	 * is missing, so the error names what they wrote */
 	size_t n = strlen(arg);
-	if (file_exists(arg) || strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".study")))
-		return xstrdup(arg);
+	if (file_exists(arg) || strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".study"))) {
+		*path = xstrdup(arg);
+		return 0;
+	}
 	struct searchpath sp;
 	searchpath_init(&sp, SP_PRESETS, NULL);
-	char *path = searchpath_find(&sp, arg, NULL);
-	if (!path) /* the last level's name, so the error names a real place */
-		path = xasprintf("%s/%s.study", sp.levels[sp.n - 1].dir, arg);
+	*path = searchpath_find(&sp, arg, NULL);
+	if (!*path) {
+		char *where = searchpath_describe(&sp);
+		sb_addf(err, "%s: no such study file, and no preset %s.study in %s "
+			     "(flagscope list presets names them; a study file needs its path "
+			     "or the .study ending)",
+			arg, arg, where);
+		free(where);
+	}
 	searchpath_release(&sp);
-	return path;
+	return *path ? 0 : -1;
 }

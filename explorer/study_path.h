@@ -7,9 +7,14 @@
 #ifndef FLAGSCOPE_STUDY_PATH_H
 #define FLAGSCOPE_STUDY_PATH_H
 
-/* A heap string: arg itself when it names an existing file or looks like
- * one (a '/', or a name ending in .study), else the preset's path (which
- * may not exist: loading it then reports that). */
-char *study_path_resolve(const char *arg);
+struct strbuf;
+
+/* *path (a heap string): arg itself when it names an existing file or
+ * looks like one (a '/', or a name ending in .study: a missing one is
+ * reported when it is loaded, under the name the user wrote), else the
+ * preset of that name on the presets search path.  0, or -1 with a line in
+ * err when arg is a bare name that no presets folder holds (the line says
+ * where it looked and how to list the presets). */
+int study_path_resolve(const char *arg, char **path, struct strbuf *err);
 
 #endif

@@ -98,6 +98,15 @@ fs run mypreset --dry-run > preset.out 2>&1 || fail "run a preset from FLAGSCOPE
 # a missing study file is named as written, not taken for a preset
 fs run missing.study --dry-run > missing.out 2>&1 && fail "a missing study file ran"
 grep -q "^flagscope: missing.study: cannot read" missing.out || fail "missing study file: $(cat missing.out)"
+# a bare name no presets folder holds: one line naming every folder looked
+# in (not only the last one), exit 2, for run and search alike
+for cmd in run search; do
+	rc=0
+	fs $cmd nosuchpreset > nopreset.out 2>&1 || rc=$?
+	[ $rc = 2 ] && [ "$(wc -l < nopreset.out)" = 1 ] &&
+		grep -q "no preset nosuchpreset.study in .*$T/p1/presets, .*/presets (flagscope list presets" nopreset.out ||
+		fail "$cmd of an unknown preset (rc $rc): $(cat nopreset.out)"
+done
 # a FLAGSCOPE_PATH folder holding recipes directly is not the shape: said
 FLAGSCOPE_PATH=$T/p1/workloads fs list workloads 2> shape.err >/dev/null
 grep -q "FLAGSCOPE_PATH folder $T/p1/workloads has neither workloads/ nor presets/" shape.err ||
