@@ -171,11 +171,11 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 		n->failed += b->outcome != OUTCOME_OK;
 		if (b->size_text >= 0 && !b->settled &&
 		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED)) {
-			struct store_metric m[] = {
-				{"size.text", b->size_text, "B"}, {"size.data", b->size_data, "B"},
-				{"size.bss", b->size_bss, "B"},   {"size.rodata", b->size_rodata, "B"},
-				{"size.file", b->size_file, "B"},
-			};
+			const double v[BUILD_NSIZES] = {b->size_text, b->size_data, b->size_bss,
+							 b->size_rodata, b->size_file};
+			struct store_metric m[BUILD_NSIZES];
+			for (size_t k = 0; k < BUILD_NSIZES; k++)
+				m[k] = (struct store_metric){build_size_names[k], v[k], "B"};
 			if (pipeline_stored(pl, store_put_build_sizes(pl->store, p->study.name,
 								      b->cfg->id, b->recipe->name,
 								      m, ARRAY_SIZE(m))))

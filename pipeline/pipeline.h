@@ -150,6 +150,14 @@ void study_plan_release(struct study_plan *p);
  * when two configurations turn out to build identically (err). */
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err);
 
+/* The selector o->metric, else the study's own metric = (when it set one),
+ * names a metric the study can give (the chosen meters', its recipes',
+ * the build sizes; metric_names.c)?  0, or -1 with "--metric: ..." (or
+ * "study-file: ...") listing the names it can give in err.
+ * pipeline_prepare checks it before anything is fetched or built. */
+int pipeline_check_metric(const struct study_plan *p, const struct pipeline_options *o,
+			  struct strbuf *err);
+
 /* The dry run's listing: every configuration with its compiler and
  * flags, every build with its key and whether it is cached. */
 void study_plan_print(const struct study_plan *p, FILE *out);

@@ -5,7 +5,8 @@
 # with no meter at all, ending "nothing ranked"; `--jobs 0`, `--repeat 0`
 # and `--repeat -1` ran with a meaning nobody asked for); a --db that is
 # a folder, or in a folder that does not exist, was told "check the folder
-# is writable".
+# is writable"; a mistyped --metric (or a study's metric =) ran the whole
+# study and failed at ranking, exit 1.
 # Expect: exit 2, one line naming the option, no build made.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_run_options
@@ -31,8 +32,18 @@ for a in "--batch 0" "--jobs 0" "--repeat 0" "--minimise-repeat 0"; do
 	# shellcheck disable=SC2086
 	refused "^flagscope: search: ${a%% *} needs a number of at least 1" search t.study --space t.space $a
 done
+# the metrics a study can give are known before it builds: its meters',
+# its recipes' metric.NAME, the build sizes; selectors as the ranking reads them
+refused "^flagscope: --metric: study 't' gives no metric 'tiem' (its metrics: time, .*sum, mhz" run t.study --metric tiem -q
+refused "^flagscope: --metric: study 't' gives no metric 'perf/cycles' " run t.study --metric perf/cycles --meters rusage -q
+refused "^flagscope: --metric: study 't' gives no metric 'tiny/summ' " run t.study --metric tiny/summ -q
+sed 's/^repeat = 2$/repeat = 2\nmetric = sun/' t.study > m.study
+refused "^flagscope: .*m.study: study 't' gives no metric 'sun' " run m.study -q
+for m in sum size.text mem.res perf/task-clock insns.fp tiny tiny/sum; do
+	fs run t.study --metric "$m" --dry-run > out 2> err || fail "--metric $m refused: $(cat err)"
+done
 mkdir folder
 refused "^flagscope: folder: cannot open results database: .*(it is a folder: pass the path of a file)" run t.study --db folder -q
 refused "^flagscope: no/x.db: cannot open results database: .*(its folder does not exist: make it" run t.study --db no/x.db -q
-echo "ok - unknown meters, counts below 1 and a --db that is a folder or in none are refused before building: exit 2, one line"
+echo "ok - unknown meters and metrics, counts below 1 and a --db that is a folder or in none are refused before building: exit 2, one line"
 rm -rf "$T"

@@ -1,0 +1,91 @@
+/*
+ * metric_names.c - the metric names a study can give, known before anything
+ * builds: its meters' (harness/meter.h), its recipes' metric.NAME and
+ * ratio.NAME, and every build's section sizes.  A --metric (or a study's
+ * metric =) naming none of them is refused here, not after the whole
+ * study ran and the ranking found no samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/meter.h"
+#include "pipeline/pipeline_internal.h"
+
+const char *const build_size_names[BUILD_NSIZES] = {
+	"size.text", "size.data", "size.bss", "size.rodata", "size.file",
+};
+
+static void push_once(struct strlist *out, const char *name)
+{
+	if (sl_find(out, name) < 0)
+		sl_push(out, name);
+}
+
+/* The meters run picks (setup_meters in pipeline.c): --meters, else the
+ * study's, else the default set; with every runner's own meter. */
+static void plan_metric_names(const struct study_plan *p, const char *meters,
+			      struct strlist *out)
+{
+	char *study_meters = p->study.meters.n ? sl_join(&p->study.meters, " ") : NULL;
+	meter_metric_names(meters ? meters : study_meters, out);
+	free(study_meters);
+	for (size_t i = 0; i < BUILD_NSIZES; i++)
+		push_once(out, build_size_names[i]);
+	for (size_t w = 0; w < p->nworkloads; w++) {
+		const struct recipe *r = &p->workloads[w].recipe;
+		for (size_t i = 0; i < r->nruns; i++)
+			for (size_t m = 0; m < r->runs[i].nmetrics; m++)
+				push_once(out, r->runs[i].metrics[m].name);
+	}
+}
+
+/* rest after "WORKLOAD/": METRIC, RUN, or RUN/METRIC of r */
+static int known_in_workload(const struct recipe *r, const struct strlist *known, const char *rest)
+{
+	if (sl_find(known, rest) >= 0)
+		return 1;
+	for (size_t i = 0; i < r->nruns; i++) {
+		size_t n = strlen(r->runs[i].name);
+		if (n && !strncmp(rest, r->runs[i].name, n) &&
+		    (!rest[n] || (rest[n] == '/' && sl_find(known, rest + n + 1) >= 0)))
+			return 1;
+	}
+	return 0;
+}
+
+/* sel in one of the forms results_select reads (analysis/results.h):
+ * METRIC, WORKLOAD, WORKLOAD/METRIC, WORKLOAD/RUN, WORKLOAD/RUN/METRIC */
+static int selector_known(const struct study_plan *p, const struct strlist *known, const char *sel)
+{
+	if (sl_find(known, sel) >= 0)
+		return 1;
+	const char *slash = strchr(sel, '/');
+	size_t head = slash ? (size_t)(slash - sel) : strlen(sel);
+	for (size_t w = 0; w < p->nworkloads; w++) {
+		const struct recipe *r = &p->workloads[w].recipe;
+		if (strlen(r->name) == head && !strncmp(r->name, sel, head))
+			return !slash || known_in_workload(r, known, slash + 1);
+	}
+	return 0;
+}
+
+int pipeline_check_metric(const struct study_plan *p, const struct pipeline_options *o,
+			  struct strbuf *err)
+{
+	const char *sel = o->metric ? o->metric : p->study.metric_set ? p->study.metric : NULL;
+	if (!sel)
+		return 0;
+	struct strlist known = {0};
+	plan_metric_names(p, o->meters, &known);
+	int ok = selector_known(p, &known, sel);
+	if (!ok) {
+		char *list = sl_join(&known, ", ");
+		sb_addf(err, "%s%s: study '%s' gives no metric '%s' (its metrics: %s; or "
+			     "WORKLOAD[/RUN][/METRIC])",
+			err->len ? "\n" : "", o->metric ? "--metric" : p->study.path, p->study.name,
+			sel, list);
+		free(list);
+	}
+	sl_release(&known);
+	return ok ? 0 : -1;
+}
