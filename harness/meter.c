@@ -296,7 +296,7 @@ const char *meter_known_names(void)
 	return known_names;
 }
 
-static void push_new(struct strlist *out, const struct meter_ops *m)
+void meter_push_metrics(const struct meter_ops *m, struct strlist *out)
 {
 	struct strlist names = {0};
 	m->metrics(&names);
@@ -312,10 +312,7 @@ void meter_metric_names(const char *names, struct strlist *out)
 	sl_split_ws(&chosen, names ? names : meter_names());
 	for (size_t i = 0; i < chosen.n; i++)
 		if (meter_lookup(chosen.v[i]))
-			push_new(out, meter_lookup(chosen.v[i]));
-	for (size_t i = 0; runner_at(i); i++)
-		if (runner_at(i)->meter)
-			push_new(out, runner_at(i)->meter);
+			meter_push_metrics(meter_lookup(chosen.v[i]), out);
 	sl_release(&chosen);
 }
 

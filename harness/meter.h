@@ -95,8 +95,11 @@ const struct meter_ops *meter_at(size_t i);
 const char *meter_names(void);
 /* Every meter a study may name, "rusage perf memory cachegrind qemu-insn". */
 const char *meter_known_names(void);
-/* The metric names the meters named in names (space-separated; NULL: the
- * default set) and every runner's own meter can give, pushed once each. */
+/* Push the metric names m can give that out lacks. */
+void meter_push_metrics(const struct meter_ops *m, struct strlist *out);
+/* The same for the meters named in names (space-separated; NULL: the
+ * default set).  A runner's own meter (runner_ops.meter) is not among
+ * them: the runners a study's runs select bring theirs. */
 void meter_metric_names(const char *names, struct strlist *out);
 /* One line per meter, "  NAME  HELP", for --help texts (heap). */
 char *meter_help_text(void);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/meter.h"
+#include "harness/runner.h"
 #include "pipeline/pipeline_internal.h"
 
 const char *const build_size_names[BUILD_NSIZES] = {
@@ -22,13 +23,23 @@ static void push_once(struct strlist *out, const char *name)
 }
 
 /* The meters run picks (setup_meters in pipeline.c): --meters, else the
- * study's, else the default set; with every runner's own meter. */
+ * study's, else the default set; and the own meter of each runner its
+ * configurations' runs select (qemu-insn for a foreign target). */
 static void plan_metric_names(const struct study_plan *p, const char *meters,
 			      struct strlist *out)
 {
 	char *study_meters = p->study.meters.n ? sl_join(&p->study.meters, " ") : NULL;
 	meter_metric_names(meters ? meters : study_meters, out);
 	free(study_meters);
+	/* the runners its runs will select (runner_select) bring their own meter */
+	struct run_target board = {0};
+	for (size_t c = 0; c < p->nconfigs; c++) {
+		struct run_job job = {.cross = p->configs[c].cfg->target,
+				      .board = p->study.run_host ? &board : NULL};
+		const struct runner_ops *r = runner_select(&job);
+		if (r && r->meter)
+			meter_push_metrics(r->meter, out);
+	}
 	for (size_t i = 0; i < BUILD_NSIZES; i++)
 		push_once(out, build_size_names[i]);
 	for (size_t w = 0; w < p->nworkloads; w++) {

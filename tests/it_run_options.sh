@@ -39,9 +39,13 @@ refused "^flagscope: --metric: study 't' gives no metric 'perf/cycles' " run t.s
 refused "^flagscope: --metric: study 't' gives no metric 'tiny/summ' " run t.study --metric tiny/summ -q
 sed 's/^repeat = 2$/repeat = 2\nmetric = sun/' t.study > m.study
 refused "^flagscope: .*m.study: study 't' gives no metric 'sun' " run m.study -q
-for m in sum size.text mem.res perf/task-clock insns.fp tiny tiny/sum; do
+# natively only cachegrind counts instructions (qemu-insn comes with emulated runs)
+refused "^flagscope: --metric: study 't' gives no metric 'insns' " run t.study --metric insns -q
+for m in sum size.text mem.res perf/task-clock tiny tiny/sum; do
 	fs run t.study --metric "$m" --dry-run > out 2> err || fail "--metric $m refused: $(cat err)"
 done
+fs run t.study --meters "rusage cachegrind" --metric insns --dry-run > out 2> err ||
+	fail "--metric insns with cachegrind refused: $(cat err)"
 mkdir folder
 refused "^flagscope: folder: cannot open results database: .*(it is a folder: pass the path of a file)" run t.study --db folder -q
 refused "^flagscope: no/x.db: cannot open results database: .*(its folder does not exist: make it" run t.study --db no/x.db -q
