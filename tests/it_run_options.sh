@@ -46,6 +46,8 @@ for m in sum size.text mem.res perf/task-clock tiny tiny/sum; do
 done
 fs run t.study --meters "rusage cachegrind" --metric insns --dry-run > out 2> err ||
 	fail "--metric insns with cachegrind refused: $(cat err)"
+# search's objectives are a fixed few: named when one is mistyped
+refused "^flagscope: search: --metric does not take 'tiem' (it takes: time, insns" search t.study --space t.space --metric tiem
 mkdir folder
 refused "^flagscope: folder: cannot open results database: .*(it is a folder: pass the path of a file)" run t.study --db folder -q
 refused "^flagscope: no/x.db: cannot open results database: .*(its folder does not exist: make it" run t.study --db no/x.db -q
