@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/runner_ssh.h"
 
 void measurements_add(struct measurements *m, const char *name, double value, const char *unit)
 {
@@ -113,7 +112,10 @@ static void perf_events(struct meter_state *st)
 static int perf_probe_boards(struct meter_state *st, struct strbuf *fact)
 {
 	struct strbuf which = {0}, err = {0};
-	int rc = runner_ssh_perf(st->target, &st->hardware, &which, &err);
+	const struct runner_ops *r = runner_for(st->target);
+	int rc = r->perf ? r->perf(st->target, &st->hardware, &which, &err) : 0;
+	if (!r->perf)
+		sb_addf(&which, "the %s runner has no perf of its own", r->name);
 	if (rc <= 0) {
 		sb_addf(fact, "perf: not available on the boards (%s)",
 			rc < 0 ? sb_str(&err) : sb_str(&which));

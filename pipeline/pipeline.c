@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "harness/pgo.h"
-#include "harness/runner_ssh.h"
 #include "pipeline/pipeline_internal.h"
 
 volatile sig_atomic_t pipeline_interrupted;
@@ -263,9 +262,9 @@ static void setup_meters(struct pipeline *pl)
 		};
 		pl->exec.target = &pl->target;
 		pl->exec.mstate.target = &pl->target; /* perf probes the boards */
-		runner_ssh_set_options(&(struct runner_ssh_options){
-			.per_board = p->study.run_per_board, .helper_cc = p->study.run_helper_cc,
-			.cpu = p->study.run_cpu});
+		const struct runner_ops *r = runner_for(pl->exec.target);
+		if (r->open_study)
+			r->open_study(&p->study);
 	}
 	pl->exec.timeout = p->study.timeout;
 	for (size_t i = 0; i < names.n && !pl->store_failed; i++) {
@@ -300,7 +299,8 @@ static int board_facts(struct pipeline *pl, struct strbuf *err)
 	struct study_plan *p = pl->plan;
 	struct strlist lines = {0}, down = {0};
 	struct strbuf why = {0};
-	if (runner_ssh_facts(pl->exec.target, &lines, &down, &why)) {
+	const struct runner_ops *r = runner_for(pl->exec.target);
+	if (r->facts && r->facts(pl->exec.target, &lines, &down, &why)) {
 		sb_addf(err, "%s:%d: %s (check [run] host and that ssh reaches it in batch mode)",
 			p->study.path, p->study.run_line, sb_str(&why));
 		sb_release(&why);
@@ -356,8 +356,9 @@ enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
 	if (pl->store_failed)
 		return store_failed(pl, err);
 	run_watched(pl);
-	if (pl->exec.target)
-		runner_ssh_release();
+	const struct runner_ops *r = runner_for(pl->exec.target);
+	if (r->release_study)
+		r->release_study();
 	return pl->store_failed ? store_failed(pl, err) : PIPELINE_OK;
 }
 
