@@ -46,6 +46,16 @@ for m in sum size.text mem.res perf/task-clock tiny tiny/sum; do
 done
 fs run t.study --meters "rusage cachegrind" --metric insns --dry-run > out 2> err ||
 	fail "--metric insns with cachegrind refused: $(cat err)"
+# a recipe's metric belongs to its workload: tiny2 prints "total", not "sum"
+mkdir -p workloads/tiny2
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny/." workloads/tiny2/
+sed -i 's/^metric\.sum = ^sum/metric.total = ^sum/' workloads/tiny2/recipe.ini
+sed 's/^workloads = tiny$/workloads = tiny tiny2/' t.study > two.study
+refused "^flagscope: --metric: study 't' gives no metric 'tiny2/sum' (its metrics: .*, sum, mhz, total;" run two.study --metric tiny2/sum -q
+refused "^flagscope: --metric: study 't' gives no metric 'tiny/total' " run two.study --metric tiny/total -q
+for m in total tiny2/total tiny/sum sum; do
+	fs run two.study --metric "$m" --dry-run > out 2> err || fail "two.study --metric $m refused: $(cat err)"
+done
 # search's objectives are a fixed few: named when one is mistyped
 refused "^flagscope: search: --metric does not take 'tiem' (it takes: time, insns" search t.study --space t.space --metric tiem
 mkdir folder
