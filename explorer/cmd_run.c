@@ -166,7 +166,7 @@ int cmd_run(int argc, char **argv)
 	}
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .pin = opt.study.pin, .dry_run = opt.dry_run, .shard_n = 1,
-		.meters = opt.meters, .metric = opt.metric,
+		.meters = opt.meters, .metric = opt.metric, .no_ranking = opt.build_only,
 	};
 	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;

@@ -112,7 +112,7 @@ static int selector_known(const struct study_plan *p, const struct strlist *comm
 int pipeline_check_metric(const struct study_plan *p, const struct pipeline_options *o,
 			  struct strbuf *err)
 {
-	const char *sel = o->metric ? o->metric : p->study.metric_set ? p->study.metric : NULL;
+	const char *sel = o->metric ? o->metric : o->no_ranking ? NULL : p->study.metric;
 	if (!sel)
 		return 0;
 	struct strlist known = {0};
@@ -121,10 +121,12 @@ int pipeline_check_metric(const struct study_plan *p, const struct pipeline_opti
 	if (!ok) {
 		push_recipe_names(p, &known);
 		char *list = sl_join(&known, ", ");
-		sb_addf(err, "%s%s: study '%s' gives no metric '%s' (its metrics: %s; or "
+		const char *hint = o->metric || p->study.metric_set ? "" :
+				   "its default; pass --metric, or a meter that gives it; ";
+		sb_addf(err, "%s%s: study '%s' gives no metric '%s' (%sits metrics: %s; or "
 			     "WORKLOAD[/RUN][/METRIC])",
 			err->len ? "\n" : "", o->metric ? "--metric" : p->study.path, p->study.name,
-			sel, list);
+			sel, hint, list);
 		free(list);
 	}
 	sl_release(&known);

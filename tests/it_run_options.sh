@@ -6,7 +6,8 @@
 # and `--repeat -1` ran with a meaning nobody asked for); a --db that is
 # a folder, or in a folder that does not exist, was told "check the folder
 # is writable"; a mistyped --metric (or a study's metric =) ran the whole
-# study and failed at ranking, exit 1.
+# study and failed at ranking, exit 1, as did --meters perf (no time, the
+# default metric).
 # Expect: exit 2, one line naming the option, no build made.
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_run_options
@@ -56,10 +57,17 @@ refused "^flagscope: --metric: study 't' gives no metric 'tiny/total' " run two.
 for m in total tiny2/total tiny/sum sum; do
 	fs run two.study --metric "$m" --dry-run > out 2> err || fail "two.study --metric $m refused: $(cat err)"
 done
+# the study's default metric too: --meters perf gives no time, so ranking by
+# it would rank nothing after the whole study ran (exit 1)
+refused "^flagscope: t.study: study 't' gives no metric 'time' (its default; pass --metric, or a meter" run t.study --meters perf -q
+fs run t.study --meters perf --metric perf/task-clock --dry-run > out 2> err ||
+	fail "--meters perf --metric perf/task-clock refused: $(cat err)"
 # search's objectives are a fixed few: named when one is mistyped
 refused "^flagscope: search: --metric does not take 'tiem' (it takes: time, insns" search t.study --space t.space --metric tiem
 mkdir folder
 refused "^flagscope: folder: cannot open results database: .*(it is a folder: pass the path of a file)" run t.study --db folder -q
 refused "^flagscope: no/x.db: cannot open results database: .*(its folder does not exist: make it" run t.study --db no/x.db -q
+# nothing is ranked after --build-only: its default metric is not asked for
+fs run t.study --meters perf --build-only -q > out 2> err || fail "--build-only --meters perf: $(cat err)"
 echo "ok - unknown meters and metrics, counts below 1 and a --db that is a folder or in none are refused before building: exit 2, one line"
 rm -rf "$T"
