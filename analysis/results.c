@@ -272,13 +272,14 @@ int results_metric_deterministic(const char *metric)
 /* ---- selectors ---- */
 
 /* Up to a dozen stored names for a message: "time, user, ...". */
-static char *name_list(struct store *st, const char *sql, const char *study)
+/* The names sql gives, ", "-joined; past max (0: none) "...". */
+static char *name_list(struct store *st, const char *sql, const char *study, int max)
 {
 	sqlite3_stmt *s = query(st, sql, study, NULL);
 	struct strbuf sb = {0};
 	int n = 0;
 	while (row(s)) {
-		if (n++ == 12) {
+		if (n++ == max && max) {
 			sb_add(&sb, ", ...");
 			break;
 		}
@@ -288,10 +289,11 @@ static char *name_list(struct store *st, const char *sql, const char *study)
 	return n ? sb_detach(&sb) : xstrdup("none");
 }
 
+/* every one: a mistyped name's meaning may sort anywhere ("tiem") */
 static char *stored_metrics(struct store *st, const char *study)
 {
 	return name_list(st, "SELECT metric FROM samples WHERE study=?1 UNION "
-			 "SELECT metric FROM build_sizes WHERE study=?1 ORDER BY 1", study);
+			 "SELECT metric FROM build_sizes WHERE study=?1 ORDER BY 1", study, 0);
 }
 
 static int any_sample(struct store *st, const char *study)
@@ -391,7 +393,7 @@ int results_select(struct store *st, const char *study, const char *text,
 	} else {
 		char *m = stored_metrics(st, study);
 		char *wl = name_list(st, "SELECT DISTINCT workload FROM builds WHERE study=? "
-					 "ORDER BY 1", study);
+					 "ORDER BY 1", study, 12);
 		const char *owner = owner_of_run(&w, &r, head);
 		if (owner)
 			sb_addf(err, "%s: '%s' is a run of %s, not a workload (write %s/%s)", text,

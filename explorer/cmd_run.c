@@ -32,7 +32,7 @@ static const struct option_spec run_options[] = {
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
 	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
-	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric (default: the study's, else time)"},
+	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric or selector WORKLOAD[/RUN][/METRIC] (default: the study's, else time); one the study cannot give is refused before building"},
 	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
 	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
 	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
@@ -166,7 +166,7 @@ int cmd_run(int argc, char **argv)
 	}
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .pin = opt.study.pin, .dry_run = opt.dry_run, .shard_n = 1,
-		.meters = opt.meters, .metric = opt.metric,
+		.meters = opt.meters, .metric = opt.metric, .no_ranking = opt.build_only,
 	};
 	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;

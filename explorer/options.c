@@ -52,6 +52,19 @@ static const struct option_spec *find_short(const struct command_spec *cmd, char
 	return NULL;
 }
 
+/* "search: --metric does not take 'tiem' (it takes: time, insns)" */
+static int choice_refused(const struct command_spec *cmd, const struct option_spec *o,
+			  const char *arg)
+{
+	struct strbuf takes = {0};
+	for (const char *const *c = o->choices; *c; c++)
+		sb_addf(&takes, "%s%s", takes.len ? ", " : "", *c);
+	error_msg("%s: --%s does not take '%s' (it takes: %s)", cmd->name, o->long_name, arg,
+		  sb_str(&takes));
+	sb_release(&takes);
+	return -1;
+}
+
 static int set_value(const struct command_spec *cmd, const struct option_spec *o,
 		     const char *arg)
 {
@@ -86,9 +99,7 @@ static int set_value(const struct command_spec *cmd, const struct option_spec *o
 				*(const char **)o->value = *c;
 				return 0;
 			}
-		error_msg("%s: --%s does not take '%s' (see flagscope %s --help)", cmd->name,
-			  o->long_name, arg, cmd->name);
-		return -1;
+		return choice_refused(cmd, o, arg);
 	}
 	return -1;
 }

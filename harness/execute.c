@@ -91,7 +91,7 @@ static int parse_metrics(const struct recipe_run *run, const char *stdout_path,
 	return rc;
 }
 
-static int recipe_has_metric(const struct recipe_run *run, const char *name)
+int recipe_has_metric(const struct recipe_run *run, const char *name)
 {
 	for (size_t i = 0; i < run->nmetrics; i++)
 		if (!strcmp(run->metrics[i].name, name))

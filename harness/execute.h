@@ -48,6 +48,9 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 		struct exec_result *res);
 void exec_result_release(struct exec_result *res);
 
+/* 1 when the run section declares metric.NAME or ratio.NAME = name */
+int recipe_has_metric(const struct recipe_run *run, const char *name);
+
 /* Name of a run section for storage and reports: "" for a plain [run]. */
 const char *execute_run_name(const struct recipe_run *run);
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/runner_ssh.h"
 
 void measurements_add(struct measurements *m, const char *name, double value, const char *unit)
 {
@@ -42,6 +41,13 @@ static int rusage_collect(const struct meter_run *mr, struct measurements *out, 
 	return 0;
 }
 
+static void rusage_metrics(struct strlist *out)
+{
+	static const char *const names[] = {"time", "wall", "user", "sys", "maxrss"};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		sl_push(out, names[i]);
+}
+
 const struct meter_ops meter_rusage = {
 	.name = "rusage",
 	.help = "wall, user and sys time, peak RSS (wait4), every repetition",
@@ -49,6 +55,7 @@ const struct meter_ops meter_rusage = {
 	.timed = 1,
 	.probe = rusage_probe,
 	.collect = rusage_collect,
+	.metrics = rusage_metrics,
 };
 
 static const char hw_events[] = "cycles,instructions,branches,branch-misses,cache-misses";
@@ -105,7 +112,10 @@ static void perf_events(struct meter_state *st)
 static int perf_probe_boards(struct meter_state *st, struct strbuf *fact)
 {
 	struct strbuf which = {0}, err = {0};
-	int rc = runner_ssh_perf(st->target, &st->hardware, &which, &err);
+	const struct runner_ops *r = runner_for(st->target);
+	int rc = r->perf ? r->perf(st->target, &st->hardware, &which, &err) : 0;
+	if (!r->perf)
+		sb_addf(&which, "the %s runner has no perf of its own", r->name);
 	if (rc <= 0) {
 		sb_addf(fact, "perf: not available on the boards (%s)",
 			rc < 0 ? sb_str(&err) : sb_str(&which));
@@ -171,6 +181,20 @@ static int perf_collect(const struct meter_run *mr, struct measurements *out, st
 	return n > 0 ? 0 : -1;
 }
 
+/* perf/EVENT for each event it may count (perf_events) */
+static void perf_metrics(struct strlist *out)
+{
+	struct strlist ev = {0};
+	char *all = xasprintf("%s,%s", hw_events, sw_events);
+	for (char *p = all; *p; p++)
+		*p = *p == ',' ? ' ' : *p;
+	sl_split_ws(&ev, all);
+	for (size_t i = 0; i < ev.n; i++)
+		sl_push_owned(out, xasprintf("perf/%s", ev.v[i]));
+	sl_release(&ev);
+	free(all);
+}
+
 const struct meter_ops meter_perf = {
 	.name = "perf",
 	.help = "perf stat counters (hardware where the machine has them), one wrapped run",
@@ -179,6 +203,7 @@ const struct meter_ops meter_perf = {
 	.probe = perf_probe,
 	.wrap = perf_wrap,
 	.collect = perf_collect,
+	.metrics = perf_metrics,
 };
 
 static int memory_probe(struct meter_state *st, struct strbuf *fact)
@@ -204,6 +229,13 @@ static int memory_collect(const struct meter_run *mr, struct measurements *out, 
 	return 0;
 }
 
+static void memory_metrics(struct strlist *out)
+{
+	sl_push(out, "mem.virt");
+	sl_push(out, "mem.res");
+	sl_push(out, "mem.dirty");
+}
+
 const struct meter_ops meter_memory = {
 	.name = "memory",
 	.help = "peak virtual and resident size, dirty pages, read at exit (ptrace), every repetition",
@@ -212,6 +244,7 @@ const struct meter_ops meter_memory = {
 	.exit_stop = 1,
 	.probe = memory_probe,
 	.collect = memory_collect,
+	.metrics = memory_metrics,
 };
 
 static const struct meter_ops *const meters[] = {
@@ -265,6 +298,26 @@ const char *meter_known_names(void)
 	return known_names;
 }
 
+void meter_push_metrics(const struct meter_ops *m, struct strlist *out)
+{
+	struct strlist names = {0};
+	m->metrics(&names);
+	for (size_t i = 0; i < names.n; i++)
+		if (sl_find(out, names.v[i]) < 0)
+			sl_push(out, names.v[i]);
+	sl_release(&names);
+}
+
+void meter_metric_names(const char *names, struct strlist *out)
+{
+	struct strlist chosen = {0};
+	sl_split_ws(&chosen, names ? names : meter_names());
+	for (size_t i = 0; i < chosen.n; i++)
+		if (meter_lookup(chosen.v[i]))
+			meter_push_metrics(meter_lookup(chosen.v[i]), out);
+	sl_release(&chosen);
+}
+
 char *meter_help_text(void)
 {
 	struct strbuf sb = {0};
@@ -280,9 +333,9 @@ int meters_check(struct strbuf *err)
 	for (size_t i = 0; i < ARRAY_SIZE(meters); i++) {
 		const struct meter_ops *m = meters[i];
 		if (!m->name || !*m->name || strchr(m->name, ' ') || !m->help || !m->probe ||
-		    !m->collect)
-			sb_addf(err, "%sthe meter at meters[%zu] lacks a name (one word), help, probe "
-				     "or collect", err->len ? "; " : "", i);
+		    !m->collect || !m->metrics)
+			sb_addf(err, "%sthe meter at meters[%zu] lacks a name (one word), help, probe, "
+				     "collect or metrics", err->len ? "; " : "", i);
 		else if (!m->timed && !m->wrap)
 			sb_addf(err, "%smeter '%s' is neither timed nor wrapping", err->len ? "; " : "",
 				m->name);

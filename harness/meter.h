@@ -18,6 +18,7 @@
  *   2. declare it below;
  *   3. add it to meters[] in meter.c (by_default = 1 when a study that
  *      names no meters should get it);
+ *      (metrics pushes the names collect gives);
  *   4. meters_check() (at start-up, and test_meter) says what is missing.
  */
 #ifndef FLAGSCOPE_METER_H
@@ -74,6 +75,9 @@ struct meter_ops {
 	 * can never be measured so (a threaded guest); then note is the whole
 	 * line a required meter's failed run carries. */
 	int (*collect)(const struct meter_run *mr, struct measurements *out, struct strbuf *note);
+	/* Push every metric name collect can give (what --metric may name
+	 * before anything runs; test_meter holds collect to it). */
+	void (*metrics)(struct strlist *out);
 };
 
 extern const struct meter_ops meter_rusage;
@@ -91,6 +95,12 @@ const struct meter_ops *meter_at(size_t i);
 const char *meter_names(void);
 /* Every meter a study may name, "rusage perf memory cachegrind qemu-insn". */
 const char *meter_known_names(void);
+/* Push the metric names m can give that out lacks. */
+void meter_push_metrics(const struct meter_ops *m, struct strlist *out);
+/* The same for the meters named in names (space-separated; NULL: the
+ * default set).  A runner's own meter (runner_ops.meter) is not among
+ * them: the runners a study's runs select bring theirs. */
+void meter_metric_names(const char *names, struct strlist *out);
 /* One line per meter, "  NAME  HELP", for --help texts (heap). */
 char *meter_help_text(void);
 /* 0, or -1 with what is wrong with meters[] in err (a programming error) */

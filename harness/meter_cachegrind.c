@@ -112,6 +112,11 @@ static int cg_collect(const struct meter_run *mr, struct measurements *out, stru
 	return 0;
 }
 
+static void cg_metrics(struct strlist *out)
+{
+	sl_push(out, "insns");
+}
+
 const struct meter_ops meter_cachegrind = {
 	.name = "cachegrind",
 	.help = "instructions executed (valgrind cachegrind's Ir), one wrapped run, natively",
@@ -119,6 +124,7 @@ const struct meter_ops meter_cachegrind = {
 	.probe = cg_probe,
 	.wrap = cg_wrap,
 	.collect = cg_collect,
+	.metrics = cg_metrics,
 };
 
 int cachegrind_run(const char *build_dir, const struct recipe_run *run, const char *in_dir,

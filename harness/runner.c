@@ -339,6 +339,11 @@ const struct runner_ops *runner_select(const struct run_job *job)
 	return &runner_native;
 }
 
+const struct runner_ops *runner_for(const struct run_target *target)
+{
+	return runner_select(&(struct run_job){.board = target});
+}
+
 const struct runner_ops *runner_at(size_t i)
 {
 	return i < ARRAY_SIZE(runners) ? runners[i] : NULL;
@@ -369,6 +374,12 @@ int runners_check(struct strbuf *err)
 		if (!r->name || !*r->name || !r->help || !r->select || !r->exec)
 			sb_addf(err, "%sthe runner at runners[%zu] lacks a name, help, select or exec",
 				err->len ? "; " : "", i);
+		int study_hooks = !!r->open_study + !!r->facts + !!r->perf + !!r->machines +
+				  !!r->release_study;
+		if (study_hooks && study_hooks < 5)
+			sb_addf(err, "%srunner '%s' has some study hooks, not all five (open_study, "
+				     "facts, perf, machines, release_study)",
+				err->len ? "; " : "", r->name ? r->name : "?");
 		for (size_t k = 0; k < i && r->name; k++)
 			if (runners[k]->name && !strcmp(runners[k]->name, r->name))
 				sb_addf(err, "%stwo runners are named '%s'", err->len ? "; " : "",

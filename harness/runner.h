@@ -16,11 +16,17 @@
  *      every run the others leave, so it stays last);
  *   4. runners_check() (run at start-up and by test_runner) says what is
  *      missing.
+ * A runner whose machines outlive a run (the ssh runner's boards) also
+ * fills the five study hooks (open_study, facts, perf, machines,
+ * release_study): the pipeline and the perf meter reach those machines
+ * only through them, on runner_for(the study's target).
  */
 #ifndef FLAGSCOPE_RUNNER_H
 #define FLAGSCOPE_RUNNER_H
 
 #include "base/util.h"
+
+struct study; /* flagsets/study.h */
 
 /* A board reached over ssh (runner_ssh.h).  host: "[user@]board[:port]",
  * or several separated by blanks for a pool of boards of the same kind;
@@ -107,6 +113,28 @@ struct runner_ops {
 	void (*diagnose)(struct run_job *job, const struct run_result *rr);
 	/* Free job->priv and whatever prepare left on disk.  May be NULL. */
 	void (*release)(struct run_job *job);
+
+	/* A study's life on machines that outlive a run (boards): the pipeline
+	 * calls these on the runner that takes the study's runs (runner_for),
+	 * with the study's run_target.  NULL for runners with nothing to keep
+	 * (native, qemu): then nothing is called, or the answer is "none". */
+	/* Before anything else of the study: its [run] options (per_board,
+	 * helper_cc, cpu). */
+	void (*open_study)(const struct study *s);
+	/* Ask every machine of t: lines gets "NAME: FACTS" per one that
+	 * answers, down (may be NULL) "NAME: REASON" per one that does not.
+	 * 0 when one answers; -1 when none does (reasons in err). */
+	int (*facts)(const struct run_target *t, struct strlist *lines, struct strlist *down,
+		     struct strbuf *err);
+	/* What t's machines count with their own perf: 1 some run it
+	 * (*hardware: all count hardware events), 0 none, -1 none answers
+	 * (err); which gets "NAME PERF" per machine. */
+	int (*perf)(const struct run_target *t, int *hardware, struct strbuf *which,
+		    struct strbuf *err);
+	/* How many machines t names (0 when it names none it can use). */
+	size_t (*machines)(const struct run_target *t);
+	/* After the study's last run: connections closed, local state gone. */
+	void (*release_study)(void);
 };
 
 /* exec's result when the machine failed (a board lost after its retries):
@@ -121,6 +149,9 @@ extern const struct runner_ops runner_qemu; /* runner_qemu.c */
 const struct runner_ops *runner_lookup(const char *name);
 /* The runner that takes job: the first in runners[] whose select() does. */
 const struct runner_ops *runner_select(const struct run_job *job);
+/* The runner that takes a study's runs on target (NULL: here) before any
+ * build is known: the one whose study hooks (open_study ...) apply. */
+const struct runner_ops *runner_for(const struct run_target *target);
 /* The registry in order, for lists and help: NULL past the end. */
 const struct runner_ops *runner_at(size_t i);
 /* "ssh qemu native" */

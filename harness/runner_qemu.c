@@ -164,6 +164,13 @@ static int insn_collect(const struct meter_run *mr, struct measurements *out,
 	return 0;
 }
 
+static void insn_metrics(struct strlist *out)
+{
+	sl_push(out, "insns");
+	for (int k = 0; k < INSN_NCLASSES; k++)
+		sl_push_owned(out, xasprintf("insns.%s", insn_class_names[k]));
+}
+
 const struct meter_ops meter_qemu_insn = {
 	.name = "qemu-insn",
 	.help = "instructions by class from the QEMU plugin (emulated runs: the qemu runner's own)",
@@ -172,4 +179,5 @@ const struct meter_ops meter_qemu_insn = {
 	.own = 1,
 	.probe = insn_probe,
 	.collect = insn_collect,
+	.metrics = insn_metrics,
 };

@@ -2,6 +2,7 @@
  * of boards, exec with its retries (see runner_ssh.h; the other parts are
  * listed in runner_ssh_internal.h) */
 #include "harness/runner_ssh_internal.h"
+#include "flagsets/study.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -426,6 +427,25 @@ static void ssh_diagnose(struct run_job *job, const struct run_result *rr)
 		job->where = xstrdup(last_board);
 }
 
+/* The study's [run] options, for every board from now on */
+static void ssh_open_study(const struct study *s)
+{
+	runner_ssh_set_options(&(struct runner_ssh_options){
+		.per_board = s->run_per_board, .helper_cc = s->run_helper_cc, .cpu = s->run_cpu});
+}
+
+/* The boards of t's host list (0 when it does not parse) */
+static size_t ssh_machines(const struct run_target *t)
+{
+	struct ssh_dest *dests;
+	size_t n = 0;
+	struct strbuf err = {0};
+	if (!ssh_target_parse(t, &dests, &n, &err))
+		ssh_dests_free(dests, n);
+	sb_release(&err);
+	return n;
+}
+
 const struct runner_ops runner_ssh = {
 	.name = "ssh",
 	.help = "on the study's boards ([run] host =), through a measuring helper on each board",
@@ -434,6 +454,11 @@ const struct runner_ops runner_ssh = {
 	.prepare = ssh_prepare,
 	.exec = ssh_exec,
 	.diagnose = ssh_diagnose,
+	.open_study = ssh_open_study,
+	.facts = runner_ssh_facts,
+	.perf = runner_ssh_perf,
+	.machines = ssh_machines,
+	.release_study = runner_ssh_release,
 };
 
 const char *runner_ssh_last_board(void)

@@ -53,6 +53,9 @@
  * FLAGSCOPE_SSH_REUSE=none also makes every ssh call a fresh connection.
  * Both only serve to measure what the reuse saves (bench/remote.sh).
  */
+/* The pipeline reaches the functions below through runner_ssh's study
+ * hooks (harness/runner.h: open_study, facts, perf, machines,
+ * release_study); tests call them directly. */
 #ifndef FLAGSCOPE_RUNNER_SSH_H
 #define FLAGSCOPE_RUNNER_SSH_H
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "harness/pgo.h"
-#include "harness/runner_ssh.h"
 #include "pipeline/pipeline_internal.h"
 
 volatile sig_atomic_t pipeline_interrupted;
@@ -171,11 +170,11 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 		n->failed += b->outcome != OUTCOME_OK;
 		if (b->size_text >= 0 && !b->settled &&
 		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED)) {
-			struct store_metric m[] = {
-				{"size.text", b->size_text, "B"}, {"size.data", b->size_data, "B"},
-				{"size.bss", b->size_bss, "B"},   {"size.rodata", b->size_rodata, "B"},
-				{"size.file", b->size_file, "B"},
-			};
+			const double v[BUILD_NSIZES] = {b->size_text, b->size_data, b->size_bss,
+							 b->size_rodata, b->size_file};
+			struct store_metric m[BUILD_NSIZES];
+			for (size_t k = 0; k < BUILD_NSIZES; k++)
+				m[k] = (struct store_metric){build_size_names[k], v[k], "B"};
 			if (pipeline_stored(pl, store_put_build_sizes(pl->store, p->study.name,
 								      b->cfg->id, b->recipe->name,
 								      m, ARRAY_SIZE(m))))
@@ -263,9 +262,9 @@ static void setup_meters(struct pipeline *pl)
 		};
 		pl->exec.target = &pl->target;
 		pl->exec.mstate.target = &pl->target; /* perf probes the boards */
-		runner_ssh_set_options(&(struct runner_ssh_options){
-			.per_board = p->study.run_per_board, .helper_cc = p->study.run_helper_cc,
-			.cpu = p->study.run_cpu});
+		const struct runner_ops *r = runner_for(pl->exec.target);
+		if (r->open_study)
+			r->open_study(&p->study);
 	}
 	pl->exec.timeout = p->study.timeout;
 	for (size_t i = 0; i < names.n && !pl->store_failed; i++) {
@@ -300,7 +299,8 @@ static int board_facts(struct pipeline *pl, struct strbuf *err)
 	struct study_plan *p = pl->plan;
 	struct strlist lines = {0}, down = {0};
 	struct strbuf why = {0};
-	if (runner_ssh_facts(pl->exec.target, &lines, &down, &why)) {
+	const struct runner_ops *r = runner_for(pl->exec.target);
+	if (r->facts && r->facts(pl->exec.target, &lines, &down, &why)) {
 		sb_addf(err, "%s:%d: %s (check [run] host and that ssh reaches it in batch mode)",
 			p->study.path, p->study.run_line, sb_str(&why));
 		sb_release(&why);
@@ -356,8 +356,9 @@ enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
 	if (pl->store_failed)
 		return store_failed(pl, err);
 	run_watched(pl);
-	if (pl->exec.target)
-		runner_ssh_release();
+	const struct runner_ops *r = runner_for(pl->exec.target);
+	if (r->release_study)
+		r->release_study();
 	return pl->store_failed ? store_failed(pl, err) : PIPELINE_OK;
 }
 

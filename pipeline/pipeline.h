@@ -113,6 +113,8 @@ struct pipeline_options {
 	int shard_i, shard_n; /* 0/1: everything */
 	const char *meters; /* NULL: the study's, else every usable one */
 	const char *metric; /* NULL: the study's (ranking and repeat = auto) */
+	int no_ranking;     /* nothing will be ranked (run --build-only): the study's
+			       default metric is not checked */
 	struct pipeline_events ev;
 };
 
@@ -149,6 +151,15 @@ void study_plan_release(struct study_plan *p);
  * key.  What cannot be built is settled here with its outcome.  0, or -1
  * when two configurations turn out to build identically (err). */
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err);
+
+/* The selector o->metric, else the study's metric (its metric =, else the
+ * default, time or insns; not when o->no_ranking) names a metric the
+ * study can give (the chosen meters', its recipes',
+ * the build sizes; metric_names.c)?  0, or -1 with "--metric: ..." (or
+ * "study-file: ...") listing the names it can give in err.
+ * pipeline_prepare checks it before anything is fetched or built. */
+int pipeline_check_metric(const struct study_plan *p, const struct pipeline_options *o,
+			  struct strbuf *err);
 
 /* The dry run's listing: every configuration with its compiler and
  * flags, every build with its key and whether it is cached. */

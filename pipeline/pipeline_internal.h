@@ -27,4 +27,9 @@ void pipeline_find_identical(struct pipeline *pl);
 /* The measured runs (schedule.c). */
 void pipeline_schedule(struct pipeline *pl);
 
+/* The section sizes every build stores, in store_builds' order
+ * (metric_names.c). */
+#define BUILD_NSIZES 5
+extern const char *const build_size_names[BUILD_NSIZES];
+
 #endif

@@ -326,6 +326,8 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 		if (bad)
 			return -1;
 	}
+	if (pipeline_check_metric(p, o, err))
+		return -1;
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
 	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
 	for (size_t c = 0; c < p->nconfigs; c++)

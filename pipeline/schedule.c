@@ -11,7 +11,6 @@
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "harness/fetch.h"
-#include "harness/runner_ssh.h"
 #include "pipeline/pipeline_internal.h"
 
 static int stopping(const struct pipeline *pl)
@@ -273,12 +272,8 @@ static void crew_init(struct crew *k, struct pipeline *pl)
 	pthread_cond_init(&k->done, NULL);
 	if (!pl->exec.target)
 		return;
-	struct ssh_dest *dests;
-	size_t nboards = 0;
-	struct strbuf err = {0};
-	if (!ssh_target_parse(pl->exec.target, &dests, &nboards, &err))
-		ssh_dests_free(dests, nboards);
-	sb_release(&err);
+	const struct runner_ops *r = runner_for(pl->exec.target);
+	size_t nboards = r->machines ? r->machines(pl->exec.target) : 1;
 	int per_board = pl->plan->study.run_per_board;
 	size_t want = nboards * (per_board > 1 ? (size_t)per_board : 1);
 	if (want < 2)

@@ -344,6 +344,32 @@ static void test_selectors(const char *dir)
 	store_close(&st);
 }
 
+/* A mistyped metric of a study with many: every stored name is listed,
+ * not the first twelve (which left "time" out after the a*, m* and
+ * perf ones, so nobody saw the name meant) */
+static void test_many_metrics(const char *dir)
+{
+	static const char *const l[] = {"base", "O3"};
+	struct store st;
+	struct strbuf err = {0};
+	struct ranking r;
+	synth_open(&st, dir, "many.db", "m", "time", l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k <= 14; k++) {
+			char *metric = k < 14 ? xasprintf("a%02d", k) : xstrdup("time");
+			synth_item(&st, "m", l[c], "w", "ok", metric, "s", 1.0, 0.01, 3, 100,
+				   (uint64_t)(c * 20 + k));
+			free(metric);
+		}
+	T_CHECK(ranking_compute(&st, "m", "tiem", &r, &err) == -1 &&
+			strstr(sb_str(&err), "a13, ") && strstr(sb_str(&err), ", time;") &&
+			!strstr(sb_str(&err), "..."),
+		"%s", sb_str(&err));
+	ranking_release(&r);
+	sb_release(&err);
+	store_close(&st);
+}
+
 /* An item failing the same way everywhere is left out once; failing in
  * some configurations only, it still unranks them. */
 static void test_left_out(const char *dir)
@@ -716,6 +742,7 @@ int main(void)
 	test_higher_better(dir);
 	test_selectors(dir);
 	test_left_out(dir);
+	test_many_metrics(dir);
 	test_unranked(dir);
 	test_note(dir);
 	test_one_run(dir);

@@ -137,6 +137,15 @@ static void check_registry(void)
 		T_CHECK(runner_lookup(runner_at(i)->name) == runner_at(i), "lookup %s",
 			runner_at(i)->name);
 	T_CHECK(!runner_lookup("telnet"), "an unknown runner was found");
+	/* a study's runs on boards: the ssh runner's study hooks (the
+	 * pipeline's only way to the boards); here: none */
+	T_CHECK(runner_for(&board) == &runner_ssh && runner_ssh.facts && runner_ssh.release_study,
+		"study on boards: %s", runner_for(&board)->name);
+	T_CHECK(runner_for(NULL) == &runner_native && !runner_native.open_study &&
+			!runner_qemu.facts,
+		"study here: %s", runner_for(NULL)->name);
+	T_CHECK(runner_ssh.machines(&(struct run_target){.host = "pi@a pi@b:2222"}) == 2,
+		"two boards");
 }
 
 static void check_validate(const char *dir)
