@@ -219,7 +219,7 @@ unsupported:
 
 /* The recipe's source.NAME = SPEC trees; pw->src_id becomes a hash over
  * the main tree's id and each of theirs, so any of them changing rebuilds. */
-static void prepare_extra_sources(struct plan_workload *pw, const struct pipeline_options *o)
+static void prepare_extra_sources(struct plan_workload *pw)
 {
 	struct recipe *r = &pw->recipe;
 	struct strbuf ids = {0};
@@ -228,7 +228,6 @@ static void prepare_extra_sources(struct plan_workload *pw, const struct pipelin
 	for (size_t i = 0; i < r->nextra && !pw->src_error; i++) {
 		struct strbuf err = {0};
 		char id[65];
-		pipeline_say(o, "source %s.%s: %s", r->name, r->extra[i].name, r->extra[i].spec);
 		if (source_fetch(r->extra[i].spec, r->dir, &pw->extra_dirs[i], id, &err))
 			pw->src_error = xasprintf("source.%s: %s", r->extra[i].name, sb_str(&err));
 		else
@@ -244,12 +243,14 @@ static void prepare_sources(struct study_plan *p, const struct pipeline_options 
 	for (size_t w = 0; w < p->nworkloads; w++) {
 		struct plan_workload *pw = &p->workloads[w];
 		struct strbuf err = {0};
-		pipeline_say(o, "source %s: %s", pw->recipe.name, pw->recipe.source);
+		char *fact = recipe_source_fact(&pw->recipe); /* the report's words */
+		pipeline_say(o, "source %s: %s", pw->recipe.name, fact);
+		free(fact);
 		if (source_fetch(pw->recipe.source, pw->recipe.dir, &pw->src_dir, pw->src_id, &err)) {
 			pw->src_error = xasprintf("source: %s", sb_str(&err));
 			pipeline_say(o, "source %s failed: %s", pw->recipe.name, sb_str(&err));
 		} else if (pw->recipe.nextra) {
-			prepare_extra_sources(pw, o);
+			prepare_extra_sources(pw);
 			if (pw->src_error)
 				pipeline_say(o, "source %s failed: %s", pw->recipe.name, pw->src_error);
 		}

@@ -54,6 +54,10 @@ grep -qx "source.tiny: bundled; recipe $T/proj/workloads/tiny" levels.rep ||
 	fail "the report does not name the shadowing recipe: $(grep '^source' levels.rep)"
 grep -qx "source.tiny-path: bundled; recipe $T/p1/workloads/tiny-path" levels.rep ||
 	fail "the report does not name the FLAGSCOPE_PATH recipe: $(grep '^source' levels.rep)"
+# and so does the run's own source line, before anything is built
+fs run proj/levels.study --dry-run > levels.dry 2>&1 || fail "dry run: $(cat levels.dry)"
+grep -qx "flagscope: source tiny: bundled; recipe $T/proj/workloads/tiny" levels.dry ||
+	fail "the run's source line does not name the shadowing recipe: $(grep 'source' levels.dry)"
 
 # the listing, from the study's point of view
 fs list workloads proj/levels.study > list.txt 2> list.err
