@@ -94,7 +94,8 @@ static void load_meta(struct store *st, struct ranking *r)
 	}
 	sqlite3_finalize(s);
 	sqlite3_prepare_v2(st->db, "SELECT key || ': ' || value FROM facts WHERE study=? AND "
-				   "(key LIKE 'meter.%' OR key LIKE 'source.%' OR key LIKE 'pgo.%') ORDER BY key", -1, &s, NULL);
+				   "(key LIKE 'meter.%' OR key LIKE 'source.%' OR key LIKE 'pgo.%' OR "
+				   "key LIKE 'unvalidated.%') ORDER BY key", -1, &s, NULL);
 	sqlite3_bind_text(s, 1, r->study, -1, SQLITE_STATIC);
 	while (sqlite3_step(s) == SQLITE_ROW)
 		sl_push_owned(&r->facts, col_text(s, 0));

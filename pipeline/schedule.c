@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/rank.h"
 #include "analysis/results.h"
@@ -105,6 +106,31 @@ static int already_done(struct pipeline *pl, const struct build *b, const struct
 	return stored != OUTCOME_COUNT && !outcome_retried(stored) && twins;
 }
 
+/* Under pl->lock, after the baseline's warm-up saved the reference ref:
+ * a run that prints nothing and names no expected stdout or outputs =
+ * validates nothing, and every configuration's runs would be "ok".  Said
+ * once per run and kept as a fact (unvalidated.W/RUN), so the report says
+ * it too. */
+static void say_unvalidated(struct pipeline *pl, const struct build *b,
+			    const struct recipe_run *run, const char *ref)
+{
+	char *out = xasprintf("%s/stdout", ref);
+	struct stat st;
+	int empty = !stat(out, &st) && st.st_size == 0;
+	free(out);
+	if (!empty || run->expect || run->outputs.n)
+		return;
+	char *what = xasprintf("%s%s%s", b->recipe->name, *run->name ? "/" : "", run->name);
+	char *key = xasprintf("unvalidated.%s", what);
+	pipeline_say_result(pl->opt, "%s: the baseline printed nothing and the recipe names no "
+			    "outputs =, so no configuration's output is checked (print a checksum "
+			    "on stdout, or name the output files)", what);
+	pipeline_stored(pl, store_put_fact(pl->store, pl->plan->study.name, key,
+					   "empty stdout, no outputs ="));
+	free(key);
+	free(what);
+}
+
 static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 {
 	struct study_plan *p = pl->plan;
@@ -131,6 +157,8 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 	pthread_mutex_lock(&pl->lock);
 	/* the sample is stored before anyone is told it ran; identical
 	 * builds get the same rows (identical.c) */
+	if (is_base && rep == 0 && res.outcome == OUTCOME_OK && recorded)
+		say_unvalidated(pl, b, run, ref);
 	if (recorded)
 		record_run(pl, b, run, rep, &res);
 	for (size_t t = 0; recorded && p->twin && t < p->nconfigs; t++)
