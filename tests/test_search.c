@@ -987,7 +987,7 @@ static void test_store_failed(const char *dir)
 {
 	static const char *const tables[] = {"search_trace", "search_searches", "search_evals"};
 	struct space sp;
-	space_synthetic(&sp, 8, "syn");
+	space_synthetic(&sp, 10, "syn"); /* interacting() reads flag 8 */
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		char *db = tmp_db(dir, "refuse.db"), *id = xasprintf("refuse-%zu", t);
 		struct synth syn = {.sp = &sp, .fn = interacting};

@@ -130,6 +130,7 @@ void evalcache_close(struct evalcache *ec)
 		close(ec->lock_fd);
 	free(ec->path);
 	free(ec->context);
+	sb_release(&ec->why);
 	memset(ec, 0, sizeof(*ec));
 }
 
