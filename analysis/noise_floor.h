@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#define NOISE_FLOOR_SUFFIX " (noise floor)"
+#include "flagsets/matrix.h" /* NOISE_FLOOR_SUFFIX, the label matrix_expand gives it */
 
 /* 1 when label is a noise floor's */
 static inline int noise_floor_label(const char *label)

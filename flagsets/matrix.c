@@ -287,7 +287,7 @@ int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 		m->configs = xrealloc(m->configs, (m->n + 1) * sizeof(*m->configs));
 		struct config *nf = &m->configs[m->n];
 		config_fill(s, m->configs[m->baseline].levels, nf);
-		char *label = xasprintf("%s (noise floor)", nf->label);
+		char *label = xasprintf("%s" NOISE_FLOOR_SUFFIX, nf->label);
 		free(nf->label);
 		nf->label = label;
 		nf->noise_floor = 1;

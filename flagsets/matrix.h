@@ -38,6 +38,9 @@ struct matrix {
 	int baseline;    /* index into configs */
 };
 
+/* What a noise floor's label ends with (analysis/noise_floor.h reads it) */
+#define NOISE_FLOOR_SUFFIX " (noise floor)"
+
 /* Expand.  With s->noise_floor a copy of the baseline comes last,
  * labelled "LABEL (noise floor)", with its own id (and build key).  The baseline is the configuration whose levels include every
  * level named by the study's baseline (unnamed axes take their first
