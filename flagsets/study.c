@@ -178,6 +178,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		free(s->metric);
 		s->metric = xstrdup(value);
 		s->metric_set = 1;
+		s->metric_line = line;
 	} else if (!strcmp(name, "meters")) {
 		sl_release(&s->meters);
 		sl_split_ws(&s->meters, value);

@@ -134,6 +134,7 @@ struct study {
 	char *metric;   /* primary metric: "time", or "insns" when the study
 			   runs emulated targets and does not say */
 	int metric_set; /* the study named its metric */
+	int metric_line; /* checked by pipeline_check_metric() (pipeline) */
 	struct strlist meters;
 	int meters_line; /* checked by study_check_names() (harness) */
 	struct strlist baseline; /* level names */

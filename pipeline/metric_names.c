@@ -123,10 +123,16 @@ int pipeline_check_metric(const struct study_plan *p, const struct pipeline_opti
 		char *list = sl_join(&known, ", ");
 		const char *hint = o->metric || p->study.metric_set ? "" :
 				   "its default; pass --metric, or a meter that gives it; ";
-		sb_addf(err, "%s%s: study '%s' gives no metric '%s' (%sits metrics: %s; or "
+		sb_addf(err, "%s", err->len ? "\n" : "");
+		if (o->metric)
+			sb_add(err, "--metric");
+		else if (p->study.metric_line)
+			sb_addf(err, "%s:%d", p->study.path, p->study.metric_line);
+		else
+			sb_add(err, p->study.path);
+		sb_addf(err, ": study '%s' gives no metric '%s' (%sits metrics: %s; or "
 			     "WORKLOAD[/RUN][/METRIC])",
-			err->len ? "\n" : "", o->metric ? "--metric" : p->study.path, p->study.name,
-			sel, hint, list);
+			p->study.name, sel, hint, list);
 		free(list);
 	}
 	sl_release(&known);
