@@ -437,10 +437,25 @@ static double change_probability(const struct ranking *r, int same, double gm, c
 	return isnan(in) ? 1 : 1 - in;
 }
 
+/* The half-width of the band around 1 that holds 1 - settle_level of the
+ * resamples: how close a tie is known to be, whatever its margin asks. */
+static double tie_within(const struct ranking *r, const double *boot)
+{
+	size_t n = r->opt.iters > 0 ? (size_t)r->opt.iters : 0, k = 0;
+	double *off = xcalloc(n ? n : 1, sizeof(*off));
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(boot[i]))
+			off[k++] = fabs(boot[i] - 1);
+	double m = k ? stats_quantile(off, k, 1 - r->opt.settle_level) : NAN;
+	free(off);
+	return m;
+}
+
 /* Not significantly different from the group's leader (see rank.h); the
- * verdict's change probability in *p_change. */
+ * verdict's change probability in *p_change and, for a tie, its band in
+ * *within (NAN: none). */
 static int same_group(const struct ranking *r, const struct sample_table *t, size_t lead,
-		      size_t c, struct rng *rng, double *p_change)
+		      size_t c, struct rng *rng, double *p_change, double *within)
 {
 	struct sample_pair *pairs = xcalloc(t->nitems ? t->nitems : 1, sizeof(*pairs));
 	double *boot = xcalloc(r->opt.iters > 0 ? (size_t)r->opt.iters : 1, sizeof(*boot));
@@ -457,14 +472,17 @@ static int same_group(const struct ranking *r, const struct sample_table *t, siz
 	double gm, lo, hi;
 	int same = 1;
 	*p_change = 1;
+	*within = NAN;
 	if (np && !untested &&
 	    !stats_geomean_ratio_boot(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo,
 				      &hi, boot)) {
 		same = (lo <= 1 && hi >= 1) || fabs(gm - 1) < r->opt.min_effect * (1 - 1e-9);
 		*p_change = change_probability(r, same, gm, boot);
+		if (same)
+			*within = tie_within(r, boot);
 	}
 	if (np && same_samples(t, lead, c))
-		*p_change = 0;
+		*p_change = 0, *within = 0;
 	free(boot);
 	free(pairs);
 	return same;
@@ -489,6 +507,7 @@ static void assign_ranks(struct ranking *r, const struct sample_table *t, struct
 	for (size_t c = 0; c < r->n; c++) {
 		r->configs[c].versus = -1;
 		r->configs[c].p_change = NAN;
+		r->configs[c].tie_within = NAN;
 		if (!isnan(rank_value(r, &r->configs[c])))
 			order[m++] = c;
 	}
@@ -501,7 +520,8 @@ static void assign_ranks(struct ranking *r, const struct sample_table *t, struct
 			rc->versus = (int)order[lead];
 			size_t a = fewest_runs(t, order[k]), b = fewest_runs(t, order[lead]);
 			rc->versus_runs = a < b ? a : b;
-			if (!same_group(r, t, order[lead], order[k], rng, &rc->p_change))
+			if (!same_group(r, t, order[lead], order[k], rng, &rc->p_change,
+					&rc->tie_within))
 				lead = k;
 		}
 		rc->rank = (int)lead + 1;
@@ -797,9 +817,15 @@ char *rank_config_fragility(const struct ranking *r, const struct rank_config *c
 	if (!rank_config_fragile(r, c))
 		return NULL;
 	int tie = c->rank == r->configs[c->versus].rank;
-	return xasprintf("%s vs %s: not settled after %zu runs (%s, but %.0f%% of the resamples "
-			 "fall %s%.3g%%)", c->label, r->configs[c->versus].label, c->versus_runs,
-			 tie ? "tied" : "ranked apart", 100 * c->p_change,
-			 tie ? "outside the tie's band +-" : "the other way or within +-",
-			 100 * (tie ? rank_tie_band(r) : r->opt.min_effect));
+	char *held = tie && isfinite(c->tie_within)
+			     ? xasprintf("; %.0f%% fall within +-%.2g%%", 100 * (1 - r->opt.settle_level),
+					 100 * c->tie_within)
+			     : xstrdup("");
+	char *line = xasprintf("%s vs %s: not settled after %zu runs (%s, but %.0f%% of the resamples "
+			       "fall %s%.3g%%%s)", c->label, r->configs[c->versus].label,
+			       c->versus_runs, tie ? "tied" : "ranked apart", 100 * c->p_change,
+			       tie ? "outside the tie's band +-" : "the other way or within +-",
+			       100 * (tie ? rank_tie_band(r) : r->opt.min_effect), held);
+	free(held);
+	return line;
 }

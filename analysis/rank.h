@@ -149,6 +149,10 @@ struct rank_config {
 	int versus;      /* the leader its group verdict is against; -1: none */
 	double p_change; /* that verdict's change probability; NAN: none */
 	size_t versus_runs; /* the fewest runs of an item in either */
+	double tie_within; /* a tie: 1 - settle_level of its resamples are
+			      within 1 +- this (0.024: within 2.4%), what a
+			      tie not settled at its margin is known to;
+			      NAN: not a tie, or not tested */
 	double ratio, lo, hi; /* geometric mean of the item ratios */
 	enum verdict verdict; /* of the geometric mean, oriented */
 	int improved, regressed; /* items with a significant verdict */

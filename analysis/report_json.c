@@ -89,6 +89,7 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 	rep_json_key_str_or_null(out, "versus", c->versus >= 0 ? r->configs[c->versus].label : NULL);
 	rep_json_key_num(out, "p_change", c->p_change);
 	rep_json_key_num(out, "settle_level", c->versus >= 0 ? rank_settle_level(r, c) : NAN);
+	rep_json_key_num(out, "tie_within", c->tie_within);
 	fprintf(out, ",\"settled\":%s", rank_config_fragile(r, c) ? "false" : "true");
 	rep_json_key_str_or_null(out, "identical_to", c->identical_to);
 	fputs(",\"identical_on\":[", out);

@@ -701,6 +701,62 @@ static void test_settled(const char *dir)
 	free(line);
 }
 
+/* A tie not settled at its margin says the band that 95% of its
+ * resamples do hold: two equal configurations at 3% noise after 10 runs a
+ * side (two items) are known to about +-2% (normal theory for the
+ * geometric mean of two ratios of medians: 1.25 x 3% x sqrt(2 / 10) /
+ * sqrt(2) x 1.96 = 2.3%; the bootstrap of a median of 10 says 1.7% with
+ * these seeds), more than the 1% band, so not settled, and the line and
+ * JSON say the band; 200 runs at 0.3% noise settle the tie, its band
+ * inside 1%; identical samples hold +-0. */
+static void test_tie_within(const char *dir)
+{
+	static const struct {
+		double sd;
+		size_t n;
+		int same_seed, settled;
+		double lo, hi; /* tie_within between */
+	} cases[] = {
+		{0.03, 10, 0, 0, 0.01, 0.05},
+		{0.003, 200, 0, 1, 0, 0.01},
+		{0.05, 5, 1, 1, 0, 0},
+	};
+	static const char *const l[] = {"gcc O2", "clang O2"};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct store st;
+		synth_open(&st, dir, "within.db", "t", "time", l, NULL, 2);
+		for (int w = 0; w < 2; w++) {
+			const char *wl = w ? "w2" : "w1";
+			synth_item(&st, "t", "gcc O2", wl, "ok", "time", "s", 1.0, cases[i].sd, cases[i].n,
+				   100, 40 + w);
+			synth_item(&st, "t", "clang O2", wl, "ok", "time", "s", 1.0, cases[i].sd,
+				   cases[i].n, 100, cases[i].same_seed ? 40 + w : 50 + w);
+		}
+		struct ranking r;
+		struct strbuf err = {0};
+		T_CHECK(!ranking_compute(&st, "t", NULL, &r, &err), "%s", sb_str(&err));
+		const struct rank_config *c = NULL;
+		for (size_t k = 0; k < r.n; k++)
+			if (r.configs[k].versus >= 0)
+				c = &r.configs[k];
+		char *line = c ? rank_config_fragility(&r, c) : NULL, *json = print(&r, "json");
+		T_CHECK(c && c->rank == r.configs[c->versus].rank && c->tie_within >= cases[i].lo &&
+				c->tie_within <= cases[i].hi && (line == NULL) == cases[i].settled,
+			"case %zu: a tie %d, within %g, line %s", i,
+			c && c->rank == r.configs[c->versus].rank, c ? c->tie_within : NAN,
+			line ? line : "(settled)");
+		char *want = c ? xasprintf("95%% fall within +-%.2g%%)", 100 * c->tie_within) : NULL;
+		T_CHECK(!line || strstr(line, want), "the line says the band: %s", line);
+		T_CHECK(strstr(json, "\"tie_within\":"), "JSON tie_within");
+		free(want);
+		free(json);
+		free(line);
+		ranking_release(&r);
+		sb_release(&err);
+		store_close(&st);
+	}
+}
+
 /* run --noise-floor's copy of the baseline is no Pareto point: it is the
  * baseline's own build (the same size) run again, so noise alone would
  * put it on the front in the baseline's place */
@@ -748,6 +804,7 @@ int main(void)
 	test_one_run(dir);
 	test_old_schema(dir);
 	test_settled(dir);
+	test_tie_within(dir);
 	free(dir);
 	return test_summary("test_rank");
 }
