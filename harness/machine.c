@@ -303,9 +303,9 @@ int machine_watch_start(struct machine_watch *w, const char *root)
 	w->max = NAN;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
-	/* the sampler takes no signals: a SIGCHLD delivered to it would be lost
-	 * to the runner's sigtimedwait (traced_wait), which then waits out the
-	 * run's whole timeout (it_store_full caught a 0.1 s run killed at 20 s) */
+	/* the sampler takes no signals: signals go to the threads that wait
+	 * for them (once a SIGCHLD it took cost the runner's old sigtimedwait
+	 * a 0.1 s run's whole 20 s timeout; the runner now waits on its child) */
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

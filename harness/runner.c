@@ -92,68 +92,19 @@ static void kill_run(pid_t pid, struct run_result *res)
 	kill(pid, SIGKILL);
 }
 
-#define TRACED_POLL_S 0.02
-
-/* Wait for a traced child: the exec stop (set the exit-stop option), the
- * exit stop (read memory), signals (passed on), the end.  SIGCHLD is
- * blocked by the caller so sigtimedwait can bound the wait. */
-static int traced_wait(pid_t pid, double timeout, double t0, struct run_result *res,
-		       int *status, struct rusage *ru, double *t_exit)
-{
-	sigset_t chld;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	int exec_seen = 0;
-	for (;;) {
-		pid_t got = wait4(pid, status, WNOHANG | __WALL, ru);
-		if (got < 0 && errno != EINTR)
-			return -1;
-		if (got == pid) {
-			if (WIFEXITED(*status) || WIFSIGNALED(*status))
-				return 0;
-			if (WIFSTOPPED(*status)) {
-				int sig = WSTOPSIG(*status), event = *status >> 16, pass = 0;
-				if (event == PTRACE_EVENT_EXEC) {
-					/* the program exec'd another (execl benchmarks) */
-				} else if (event == PTRACE_EVENT_EXIT) {
-					*t_exit = now_seconds();
-					read_exit_memory(pid, res);
-				} else if (sig == SIGTRAP && !exec_seen) {
-					/* the exec stop: from here on, stop at exit */
-					ptrace(PTRACE_SETOPTIONS, pid, NULL,
-					       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
-							      PTRACE_O_EXITKILL));
-					exec_seen = 1;
-				} else {
-					pass = sig;
-				}
-				ptrace(PTRACE_CONT, pid, NULL, (void *)(long)pass);
-			}
-			continue;
-		}
-		double left = timeout > 0 ? timeout - (now_seconds() - t0) : 3600;
-		if (left <= 0) {
-			kill_run(pid, res);
-			timeout = 0;
-			continue;
-		}
-		/* another thread of this process may take the child's SIGCHLD
-		 * (two crew threads each waiting on a traced run): look again
-		 * every 20 ms, so a lost signal costs at most that */
-		if (left > TRACED_POLL_S)
-			left = TRACED_POLL_S;
-		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
-		sigtimedwait(&chld, NULL, &ts);
-	}
-}
-
+/* A thread that keeps a run's time: at the deadline it kills the run's
+ * group unless the waiter said done first.  The waiter says done only
+ * while the child is still unreaped, so the watchdog never kills a pid
+ * reused by another process. */
 struct watchdog {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct timespec deadline; /* CLOCK_MONOTONIC */
 	int done;
-	pid_t pid;
+	int expired; /* the deadline passed before the child existed */
+	pid_t pid; /* 0 until the child exists */
 	struct run_result *res;
+	pthread_t thread;
 };
 
 static void *watchdog_main(void *arg)
@@ -163,10 +114,120 @@ static void *watchdog_main(void *arg)
 	int rc = 0;
 	while (!w->done && rc != ETIMEDOUT)
 		rc = pthread_cond_timedwait(&w->cond, &w->lock, &w->deadline);
-	if (!w->done)
+	if (!w->done && w->pid > 0)
 		kill_run(w->pid, w->res);
+	w->expired = !w->done;
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
+}
+
+/* Start the clock of timeout seconds; the run is named later with
+ * watchdog_arm.  Returns 0, or -1 when no thread could be started. */
+static int watchdog_start(struct watchdog *w, double timeout, struct run_result *res)
+{
+	memset(w, 0, sizeof(*w));
+	w->res = res;
+	pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cond, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_mutex_init(&w->lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+	double end = (double)w->deadline.tv_sec + (double)w->deadline.tv_nsec / 1e9 + timeout;
+	w->deadline.tv_sec = (time_t)end;
+	w->deadline.tv_nsec = (long)((end - (double)(time_t)end) * 1e9);
+	/* signals go to the threads that wait for them, never to a watchdog */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&w->thread, NULL, watchdog_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->lock);
+		errno = rc;
+		return -1;
+	}
+	return 0;
+}
+
+static void watchdog_arm(struct watchdog *w, pid_t pid)
+{
+	pthread_mutex_lock(&w->lock);
+	w->pid = pid;
+	if (w->expired)
+		kill_run(pid, w->res);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Call before the child is reaped. */
+static void watchdog_stop(struct watchdog *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->done = 1;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+}
+
+/* Wait for a traced child: the exec stop (set the exit-stop option), the
+ * exit stop (read memory), signals (passed on), the end.  It sleeps in
+ * waitid on this one child, never on SIGCHLD: the kernel hands a child's
+ * SIGCHLD to any thread that waits for one, and two threads each waiting
+ * on traced runs took each other's (a run then waited for a poll or its
+ * timeout).  The watchdog w, when given, keeps the time; the child is
+ * left unreaped (WNOWAIT) until the watchdog is stopped. */
+static int traced_wait(pid_t pid, struct watchdog *w, struct run_result *res, int *status,
+		       struct rusage *ru, double *t_exit)
+{
+	int exec_seen = 0;
+	for (;;) {
+		siginfo_t info;
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WSTOPPED | WNOWAIT | __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			if (w)
+				watchdog_stop(w);
+			errno = e;
+			return -1;
+		}
+		if (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED ||
+		    info.si_code == CLD_DUMPED) {
+			if (w)
+				watchdog_stop(w);
+			while (wait4(pid, status, __WALL, ru) < 0)
+				if (errno != EINTR)
+					return -1;
+			return 0;
+		}
+		/* a stop: take it (a stop is not reaped) */
+		pid_t got;
+		while ((got = wait4(pid, status, WNOHANG | __WALL, ru)) < 0 && errno == EINTR)
+			;
+		if (got != pid || !WIFSTOPPED(*status))
+			continue;
+		int sig = WSTOPSIG(*status), event = *status >> 16, pass = 0;
+		if (event == PTRACE_EVENT_EXEC) {
+			/* the program exec'd another (execl benchmarks) */
+		} else if (event == PTRACE_EVENT_EXIT) {
+			*t_exit = now_seconds();
+			read_exit_memory(pid, res);
+		} else if (sig == SIGTRAP && !exec_seen) {
+			/* the exec stop: from here on, stop at exit */
+			ptrace(PTRACE_SETOPTIONS, pid, NULL,
+			       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
+					      PTRACE_O_EXITKILL));
+			exec_seen = 1;
+		} else {
+			pass = sig;
+		}
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)pass);
+	}
 }
 
 /* Without a pidfd (kernels before 5.3, seccomp profiles that refuse
@@ -175,31 +236,15 @@ static void *watchdog_main(void *arg)
  * another process. */
 static void wait_watched(pid_t pid, double timeout, struct run_result *res)
 {
-	struct watchdog w = {.done = 0, .pid = pid, .res = res};
-	pthread_condattr_t attr;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&w.cond, &attr);
-	pthread_condattr_destroy(&attr);
-	pthread_mutex_init(&w.lock, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &w.deadline);
-	double end = (double)w.deadline.tv_sec + (double)w.deadline.tv_nsec / 1e9 + timeout;
-	w.deadline.tv_sec = (time_t)end;
-	w.deadline.tv_nsec = (long)((end - (double)(time_t)end) * 1e9);
-	pthread_t thread;
-	int started = !pthread_create(&thread, NULL, watchdog_main, &w);
+	struct watchdog w;
+	int started = !watchdog_start(&w, timeout, res);
+	if (started)
+		watchdog_arm(&w, pid);
 	siginfo_t info;
 	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
 		;
-	if (started) {
-		pthread_mutex_lock(&w.lock);
-		w.done = 1;
-		pthread_cond_signal(&w.cond);
-		pthread_mutex_unlock(&w.lock);
-		pthread_join(thread, NULL);
-	}
-	pthread_cond_destroy(&w.cond);
-	pthread_mutex_destroy(&w.lock);
+	if (started)
+		watchdog_stop(&w);
 }
 
 /* Return once pid has exited (not reaped), killing its group when timeout
@@ -231,15 +276,19 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 {
 	int pipefd[2];
 	memset(res, 0, sizeof(*res));
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		sb_addf(err, "pipe: %s", strerror(errno));
+	/* a traced run's clock starts before the fork: no run without one */
+	struct watchdog w;
+	int watched = spec->exit_memory && spec->timeout > 0;
+	if (watched && watchdog_start(&w, spec->timeout, res)) {
+		sb_addf(err, "cannot start the run's timeout thread: %s", strerror(errno));
 		return -1;
 	}
-	sigset_t chld, old_mask;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	if (spec->exit_memory)
-		sigprocmask(SIG_BLOCK, &chld, &old_mask);
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		sb_addf(err, "pipe: %s", strerror(errno));
+		if (watched)
+			watchdog_stop(&w);
+		return -1;
+	}
 	res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
 	double t0 = now_seconds();
 	pid_t pid = fork();
@@ -247,6 +296,8 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		sb_addf(err, "fork: %s", strerror(errno));
 		close(pipefd[0]);
 		close(pipefd[1]);
+		if (watched)
+			watchdog_stop(&w);
 		return -1;
 	}
 	if (pid == 0) {
@@ -258,8 +309,9 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	struct rusage ru;
 	if (spec->exit_memory) {
 		double t_exit = 0;
-		int rc = traced_wait(pid, spec->timeout, t0, res, &status, &ru, &t_exit);
-		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		if (watched)
+			watchdog_arm(&w, pid);
+		int rc = traced_wait(pid, watched ? &w : NULL, res, &status, &ru, &t_exit);
 		res->wall = (t_exit > 0 ? t_exit : now_seconds()) - t0;
 		if (rc) {
 			sb_addf(err, "wait4: %s", strerror(errno));

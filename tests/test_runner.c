@@ -2,10 +2,14 @@
  * test_runner.c - the native runner and the validation of outputs: exit
  * status, signals, timeouts, the fixed environment, first differing byte.
  * Timeouts hold without pidfd_open too (a seccomp filter refuses it, as
- * older container profiles and kernels before 5.3 do).
+ * older container profiles and kernels before 5.3 do).  Threads that
+ * each wait on traced runs (the memory meter, parallel board runs) never
+ * wait on one another's signals.
  */
 #include <errno.h>
 #include <linux/filter.h>
+#include <pthread.h>
+#include <signal.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/prctl.h>
@@ -38,6 +42,22 @@ static void check_runner(const char *dir)
 	T_CHECK(!run_sh(dir, "sleep 30", 0.3, &r) && r.timed_out && !r.exited && r.signal == 9,
 		"timeout: timed_out=%d signal=%d", r.timed_out, r.signal);
 	T_CHECK(r.wall < 20, "the timeout did not stop the run (%.1f s)", r.wall);
+	/* and stopped at exit (the memory meter): the watchdog keeps its time */
+	char *sleeper[] = {"/bin/sleep", "30", NULL};
+	struct run_spec traced = {.argv = sleeper, .cwd = dir, .timeout = 0.3, .exit_memory = 1};
+	struct strbuf terr = {0};
+	T_CHECK(!runner_native.exec(&traced, &r, &terr) && r.timed_out && r.signal == 9 &&
+			r.wall < 20,
+		"traced timeout: timed_out=%d signal=%d wall %.1f %s", r.timed_out, r.signal,
+		r.wall, sb_str(&terr));
+	sb_release(&terr);
+	char *exiting[] = {"/bin/sh", "-c", "exit 4", NULL};
+	traced.argv = exiting;
+	traced.timeout = 10;
+	T_CHECK(!runner_native.exec(&traced, &r, &terr) && r.exited && r.status == 4 &&
+			!r.timed_out && r.vm_hwm_kb > 0,
+		"traced exit 4: exited=%d status=%d hwm %ld", r.exited, r.status, r.vm_hwm_kb);
+	sb_release(&terr);
 	/* a child of the program that outlives it is killed with its group */
 	T_CHECK(!run_sh(dir, "sleep 0.2; echo done", 10, &r) && r.exited && r.status == 0 &&
 			r.wall >= 0.2,
@@ -70,6 +90,118 @@ static void check_runner(const char *dir)
 	T_CHECK(!runner_native.exec(&pinned, &r, &err) && r.exited && r.status == 0, "pinned");
 	sb_release(&err);
 	free(out);
+}
+
+/* Runs stopped at exit (the memory meter) from several threads at once.
+ * The kernel hands a child's SIGCHLD to any thread of the process that
+ * does not block it or waits for it, so a wait that sleeps until its own
+ * thread takes the signal may sleep past its child's stop.  The runs here
+ * stop often: the shell signals itself SIGNALLED_STOPS times, every
+ * signal a stop the runner passes on.  Two threads run them beside a
+ * thread that waits for SIGCHLD as a traced wait does and two busy
+ * threads that take signals; a lost stop costs the waiting run a poll (20
+ * ms in the old wait) or its timeout.  A round fails when its slowest run
+ * took STALL_S more than the middle one; a loaded machine may do that
+ * once, so the check fails only when three rounds in a row do. */
+#define TRACED_RUNS 6
+#define SIGNALLED_STOPS "1000"
+#define STALL_S 0.15
+
+static const char stops_script[] =
+	"trap : USR1; i=0; while [ $i -lt " SIGNALLED_STOPS " ]; do kill -USR1 $$; i=$((i+1)); "
+	"done";
+
+struct traced_worker {
+	const char *dir;
+	double wall[TRACED_RUNS];
+	int failed; /* runs that did not exit 0, timed out or lost their memory figures */
+};
+
+static void *traced_runs(void *arg)
+{
+	struct traced_worker *w = arg;
+	char *argv[] = {"/bin/sh", "-c", (char *)stops_script, NULL};
+	struct run_spec spec = {.argv = argv, .cwd = w->dir, .timeout = 60, .exit_memory = 1};
+	for (int i = 0; i < TRACED_RUNS; i++) {
+		struct run_result r;
+		struct strbuf err = {0};
+		if (runner_native.exec(&spec, &r, &err) || !r.exited || r.status || r.timed_out ||
+		    r.vm_hwm_kb <= 0)
+			w->failed++;
+		sb_release(&err);
+		w->wall[i] = r.wall;
+	}
+	return NULL;
+}
+
+/* Another traced wait's way of waiting: SIGCHLD blocked, sigtimedwait. */
+static void *sigchld_waiter(void *arg)
+{
+	volatile int *stop = arg;
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, NULL);
+	struct timespec ts = {0, 5 * 1000 * 1000};
+	while (!*stop)
+		sigtimedwait(&chld, NULL, &ts);
+	return NULL;
+}
+
+/* A busy thread with no signal blocked: the kernel may hand it SIGCHLD. */
+static void *busy(void *arg)
+{
+	volatile int *stop = arg;
+	while (!*stop)
+		;
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One round; returns how much longer the slowest run took than the middle one. */
+static double traced_round(const char *dir, int *failed)
+{
+	volatile int stop = 0;
+	struct traced_worker workers[2] = {{.dir = dir}, {.dir = dir}};
+	pthread_t waiter, spin[2], t[2];
+	T_CHECK(!pthread_create(&waiter, NULL, sigchld_waiter, (void *)&stop), "thread");
+	for (int i = 0; i < 2; i++)
+		T_CHECK(!pthread_create(&spin[i], NULL, busy, (void *)&stop), "thread");
+	for (int i = 0; i < 2; i++)
+		T_CHECK(!pthread_create(&t[i], NULL, traced_runs, &workers[i]), "thread");
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	stop = 1;
+	pthread_join(waiter, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(spin[i], NULL);
+	double walls[2 * TRACED_RUNS];
+	memcpy(walls, workers[0].wall, sizeof(workers[0].wall));
+	memcpy(walls + TRACED_RUNS, workers[1].wall, sizeof(workers[1].wall));
+	qsort(walls, 2 * TRACED_RUNS, sizeof(*walls), cmp_double);
+	*failed += workers[0].failed + workers[1].failed;
+	printf("traced runs of %s stops in two threads: wall %.3f s (middle) to %.3f s\n",
+	       SIGNALLED_STOPS, walls[TRACED_RUNS], walls[2 * TRACED_RUNS - 1]);
+	return walls[2 * TRACED_RUNS - 1] - walls[TRACED_RUNS];
+}
+
+static void check_traced_threads(const char *dir)
+{
+	int failed = 0, round = 0;
+	double stall;
+	do
+		stall = traced_round(dir, &failed);
+	while (stall >= STALL_S && ++round < 3);
+	T_CHECK(!failed, "%d traced runs failed (exit, timeout or no memory figures)", failed);
+	T_CHECK(stall < STALL_S,
+		"a traced run waited for a signal another thread took: %.3f s over the middle "
+		"run, three rounds in a row",
+		stall);
 }
 
 /* In a child process: pidfd_open fails with ENOSYS from here on. */
@@ -177,6 +309,7 @@ int main(void)
 	char *dir = test_tmpdir("runner");
 	check_runner(dir);
 	check_no_pidfd(dir);
+	check_traced_threads(dir);
 	check_registry();
 	check_validate(dir);
 	free(dir);
