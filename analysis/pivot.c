@@ -355,6 +355,10 @@ static void cell_init(struct pivot_cell *cell)
 	cell->value = cell->pct = NAN;
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		cell->mem[k] = cell->mem_ratio[k] = cell->mem_pct[k] = NAN;
+	for (int k = 0; k < PIVOT_NPUB; k++) {
+		cell->pub_pct[k] = NAN;
+		cell->same_sign[k] = -1;
+	}
 	cell->status = OUTCOME_UNSUPPORTED;
 }
 
@@ -522,6 +526,7 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 				p->ref = (size_t)pl[i].level;
 		label_levels(p, c, nc, pl);
 		fill_rows(st, p, c, nc, pl, &sel);
+		rc = pivot_published(st, p, err);
 	}
 	free(pl);
 	sl_release(&m.levels);
@@ -541,6 +546,8 @@ void pivot_release(struct pivot *p)
 				free(r->cells[l].detail);
 			free(r->ref.detail);
 			free(r->noise.detail);
+			for (int k = 0; k < PIVOT_NPUB; k++)
+				free(r->pub_row[k]);
 			free(r->cells);
 			free(r->workload);
 			free(r->run);
@@ -572,6 +579,7 @@ void pivot_release(struct pivot *p)
 	free(p->unit);
 	free(p->levels_from);
 	free(p->noise_label);
+	free(p->published);
 	memset(p, 0, sizeof(*p));
 }
 

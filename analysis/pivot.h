@@ -57,6 +57,17 @@
  * and memory ratios against the baseline in the same form: what noise
  * alone does to a ratio here.
  *
+ * Published figures.  A row whose workload's recipe folder has a
+ * published.ini (analysis/published.h; workloads/libcbench has the Eta
+ * Labs libc-bench tables) carries the published row it stands for and, per
+ * level with a published figure (and the reference with one), the
+ * published ratio in the same form, REF/LEVEL - 1 of the published
+ * figures, and whether the measured ratio has its sign: PUB_TIME against
+ * the metric's pct when the metric is time (lower is better), PUB_DIRTY
+ * against the dirty memory table's mem_pct (a memory metric whose name has
+ * "dirty").  The pivot counts the cells compared and those of the same
+ * sign, per kind (the "sign agreement: N of M rows" line).
+ *
  * How to add a pivot format: a const struct pivot_ops in
  * analysis/report_pivot.c, listed in its pivot_formats[].
  */
@@ -69,6 +80,8 @@
 #include "base/outcome.h"
 
 #define PIVOT_NMEM 3 /* virtual, resident, dirty */
+#define PIVOT_NPUB 2 /* published figures: PUB_TIME, PUB_DIRTY */
+enum { PUB_TIME, PUB_DIRTY };
 
 /* The memory metrics stored by the memory meter (harness/meter.c). */
 extern const char *const pivot_default_memory[PIVOT_NMEM];
@@ -84,6 +97,9 @@ struct pivot_cell {
 	double pct;                   /* NAN for the reference or without values */
 	double mem_ratio[PIVOT_NMEM]; /* NAN likewise */
 	double mem_pct[PIVOT_NMEM];   /* NAN likewise */
+	double pub_pct[PIVOT_NPUB];   /* the published ratio; NAN when none */
+	int same_sign[PIVOT_NPUB];    /* 1 yes, 0 no, -1 not compared (no
+					 published or no measured ratio) */
 };
 
 struct pivot_row {
@@ -93,6 +109,7 @@ struct pivot_row {
 	struct pivot_cell ref;    /* the reference the ratios are against */
 	struct pivot_cell noise;  /* the baseline's noise floor (see The noise
 				     floor); present only in its block */
+	char *pub_row[PIVOT_NPUB]; /* the published row's title, or NULL */
 };
 
 struct pivot_block {
@@ -122,6 +139,11 @@ struct pivot {
 	char *levels_from; /* "database (...)", "study file PATH", or "level names (PATH not readable)" */
 	struct pivot_block *blocks;
 	size_t nblocks;
+	char *published;            /* "TITLE (URL)" of the published figures, or
+				       NULL: no row has any */
+	int pub_any[PIVOT_NPUB];    /* some cell has a published ratio of the kind */
+	size_t pub_rows[PIVOT_NPUB];  /* cells compared (a published and a measured ratio) */
+	size_t pub_agree[PIVOT_NPUB]; /* of those, the same sign */
 };
 
 /* The median of metric's values for one item (results_samples); NAN when
@@ -140,6 +162,12 @@ double pivot_median(struct store *st, const char *study, const char *config_id,
 int pivot_compute(struct store *st, const char *study, const char *axis, const char *metric,
 		  const char *const memory[PIVOT_NMEM], struct pivot *p, struct strbuf *err);
 void pivot_release(struct pivot *p);
+
+/* Fill the rows' published figures (see Published figures) from the
+ * published.ini of each row's workload as the search path finds it for
+ * the study's file; pivot_compute calls it.  0, or -1 with a published.ini's
+ * error in err. */
+int pivot_published(struct store *st, struct pivot *p, struct strbuf *err);
 
 /* A format: the walk calls begin, then per block block(), row() per row
  * and block_end(), then end.  Any may be NULL. */

@@ -15,6 +15,21 @@ static const char *ref_level(const struct pivot *p)
 
 #define VAL_W 11 /* a value, or an outcome name */
 #define NUM_W 8  /* a ratio or percentage */
+#define PUB_W 9  /* the published ratio */
+#define SAME_W 4 /* same sign: yes, no, - */
+
+/* The published kind a table compares with (k < 0 the metric's table,
+ * else memory table k), or -1 when it shows none. */
+static int table_pub(const struct pivot *p, int k)
+{
+	int kind = k < 0 ? PUB_TIME : k == 2 ? PUB_DIRTY : -1;
+	return kind >= 0 && p->pub_any[kind] ? kind : -1;
+}
+
+static const char *same_word(int same)
+{
+	return same < 0 ? "-" : same ? "yes" : "no";
+}
 
 static const char *const memory_titles[PIVOT_NMEM] = {
 	"VSZ: virt (KiB)",
@@ -85,17 +100,40 @@ static void table_begin(FILE *out, const struct pivot *p)
 			p->memory[0], p->memory[1], p->memory[2], r);
 	fprintf(out, "One block per combination of the other axes' levels; medians of the good "
 		     "repetitions.\n");
+	if (p->published)
+		fprintf(out, "published: %s; its ratio in the same form (%s/LEVEL - 1 of the published "
+			     "figures) and whether the measured one has its sign (same); \"-\": no "
+			     "published row.\n",
+			p->published, r);
+}
+
+/* The closing lines: how many measured ratios have the published sign. */
+static void table_end(FILE *out, const struct pivot *p)
+{
+	static const char *const what[PIVOT_NPUB] = {
+		"the metric's ratio against the published time",
+		"the dirty memory ratio against the published min. dirty",
+	};
+	if (p->published)
+		fputc('\n', out);
+	for (int k = 0; k < PIVOT_NPUB; k++)
+		if (p->pub_any[k])
+			fprintf(out, "sign agreement: %zu of %zu rows (%s)\n", p->pub_agree[k],
+				p->pub_rows[k], what[k]);
 }
 
 /* One table of a block: its title row, then the level names with a ratio
  * column after each level but the reference. */
-static void table_head(FILE *out, const struct pivot *p, const char *title)
+static void table_head(FILE *out, const struct pivot *p, const char *title, int k)
 {
+	int pub = table_pub(p, k);
 	fprintf(out, "%-*s", name_width(p), title);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		fprintf(out, " %*s", level_width(p, l), p->level_labels[l]);
 		if (l != p->ref)
 			fprintf(out, " %*s", NUM_W, "ratio");
+		if (l != p->ref && pub >= 0)
+			fprintf(out, " %*s %*s", PUB_W, "published", SAME_W, "same");
 	}
 	fputc('\n', out);
 }
@@ -103,6 +141,7 @@ static void table_head(FILE *out, const struct pivot *p, const char *title)
 /* One row: k < 0 the metric, else memory metric k. */
 static void table_line(FILE *out, const struct pivot *p, const struct pivot_row *r, int k)
 {
+	int pub = table_pub(p, k);
 	fprintf(out, "%-*s", name_width(p), r->name);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const struct pivot_cell *c = &r->cells[l];
@@ -111,6 +150,10 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 				c->present ? outcome_name(c->status) : "-");
 			if (l != p->ref)
 				fprintf(out, " %*s", NUM_W, "");
+			if (l != p->ref && pub >= 0) {
+				put_num(out, c->pub_pct[pub], "%+.1f%%", PUB_W);
+				fprintf(out, " %*s", SAME_W, "-");
+			}
 			continue;
 		}
 		double v = k < 0 ? c->value : c->mem[k];
@@ -119,6 +162,10 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 			level_width(p, l));
 		if (l != p->ref)
 			put_num(out, k < 0 ? c->pct : c->mem_pct[k], "%+.1f%%", NUM_W);
+		if (l != p->ref && pub >= 0) {
+			put_num(out, c->pub_pct[pub], "%+.1f%%", PUB_W);
+			fprintf(out, " %*s", SAME_W, same_word(c->same_sign[pub]));
+		}
 	}
 	fputc('\n', out);
 }
@@ -133,7 +180,7 @@ static void table_block(FILE *out, const struct pivot *p, const struct pivot_blo
 			b->ref_label, ref_level(p));
 	fputc('\n', out);
 	char *title = metric_title(p);
-	table_head(out, p, title);
+	table_head(out, p, title, -1);
 	free(title);
 }
 
@@ -152,7 +199,7 @@ static void table_memory(FILE *out, const struct pivot *p, const struct pivot_bl
 		return;
 	for (int k = 0; k < PIVOT_NMEM; k++) {
 		fputc('\n', out);
-		table_head(out, p, memory_titles[k]);
+		table_head(out, p, memory_titles[k], k);
 		for (size_t i = 0; i < b->nrows; i++)
 			table_line(out, p, &b->rows[i], k);
 	}
@@ -222,6 +269,7 @@ static const struct pivot_ops pivot_table = {
 	.block = table_block,
 	.row = table_row,
 	.block_end = table_block_end,
+	.end = table_end,
 };
 
 /* ---- csv ---- */
@@ -256,7 +304,21 @@ static void csv_begin(FILE *out, const struct pivot *p)
 		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 			csv_head(out, "noise_floor", keys[k], "");
 	}
+	/* last, so a pivot without published figures keeps its columns */
+	if (p->published) {
+		fputs(",published_row,published_dirty_row", out);
+		const char *const keys[] = {"published_pct", "same_sign", "dirty_published_pct",
+					    "dirty_same_sign"};
+		for (size_t l = 0; l < p->nlevels; l++)
+			for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+				csv_head(out, p->levels[l], keys[k], "");
+	}
 	fputc('\n', out);
+}
+
+static const char *csv_same(int same)
+{
+	return same < 0 ? "" : same ? "yes" : "no";
 }
 
 static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -284,6 +346,17 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 		const struct pivot_cell *c = &r->noise;
 		fprintf(out, ",%s", b->has_noise ? outcome_name(c->status) : "");
 		rep_csv_nums(out, 2, (double[]){c->value, c->pct});
+	}
+	if (p->published) {
+		for (int k = 0; k < PIVOT_NPUB; k++) {
+			fputc(',', out);
+			rep_csv_field(out, r->pub_row[k] ? r->pub_row[k] : "");
+		}
+		for (size_t l = 0; l < p->nlevels; l++)
+			for (int k = 0; k < PIVOT_NPUB; k++) {
+				rep_csv_nums(out, 1, &r->cells[l].pub_pct[k]);
+				fprintf(out, ",%s", csv_same(r->cells[l].same_sign[k]));
+			}
 	}
 	fputc('\n', out);
 }
@@ -344,7 +417,18 @@ static void json_begin(FILE *out, const struct pivot *p)
 		fprintf(out, "%s\"%s\":", k ? "," : "", pivot_memory_keys[k]);
 		rep_json_str(out, p->memory[k]);
 	}
-	fputs("},\"blocks\":[", out);
+	fputs("},\"published\":", out);
+	if (p->published) {
+		rep_json_str(out, p->published);
+		fputs(",\"sign_agreement\":{", out);
+		for (int k = 0; k < PIVOT_NPUB; k++)
+			fprintf(out, "%s\"%s\":{\"agree\":%zu,\"rows\":%zu}", k ? "," : "",
+				k == PUB_TIME ? "time" : "dirty", p->pub_agree[k], p->pub_rows[k]);
+		fputc('}', out);
+	} else {
+		fputs("null,\"sign_agreement\":null", out);
+	}
+	fputs(",\"blocks\":[", out);
 }
 
 static void json_block(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -357,6 +441,11 @@ static void json_block(FILE *out, const struct pivot *p, const struct pivot_bloc
 	json_key(out, "others_labelled", b->others_labelled);
 	json_key(out, "reference", b->ref_label);
 	fprintf(out, ",\"reference_outside\":%s,\"rows\":[", b->ref_outside ? "true" : "false");
+}
+
+static void json_same(FILE *out, const char *key, int same)
+{
+	fprintf(out, ",\"%s\":%s", key, same < 0 ? "null" : same ? "true" : "false");
 }
 
 static void json_cell(FILE *out, const struct pivot_cell *c)
@@ -376,7 +465,22 @@ static void json_cell(FILE *out, const struct pivot_cell *c)
 		fprintf(out, ",\"%s_pct\":", pivot_memory_keys[k]);
 		rep_json_num(out, c->mem_pct[k]);
 	}
+	fputs(",\"published_pct\":", out);
+	rep_json_num(out, c->pub_pct[PUB_TIME]);
+	json_same(out, "same_sign", c->same_sign[PUB_TIME]);
+	fputs(",\"dirty_published_pct\":", out);
+	rep_json_num(out, c->pub_pct[PUB_DIRTY]);
+	json_same(out, "dirty_same_sign", c->same_sign[PUB_DIRTY]);
 	fputc('}', out);
+}
+
+static void json_opt_str(FILE *out, const char *key, const char *v)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (v)
+		rep_json_str(out, v);
+	else
+		fputs("null", out);
 }
 
 static void json_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -386,6 +490,8 @@ static void json_row(FILE *out, const struct pivot *p, const struct pivot_block 
 	rep_json_str(out, r->name);
 	json_key(out, "workload", r->workload);
 	json_key(out, "run", r->run);
+	json_opt_str(out, "published_row", r->pub_row[PUB_TIME]);
+	json_opt_str(out, "published_dirty_row", r->pub_row[PUB_DIRTY]);
 	fputs(",\"reference\":", out);
 	json_cell(out, &r->ref);
 	if (b->has_noise) {

@@ -552,6 +552,128 @@ static void check_noise_floor(const char *dir)
 	store_close(&st);
 }
 
+/* Published figures (pivot.h): a published.ini beside the workload's
+ * recipe, found through the study's search path.  Planted: run a's row
+ * says musl twice as fast as glibc (+100%) and dietlibc slower (-33%), run
+ * b's musl slower (-50%); measured musl is -50% on both, dietlibc static
+ * +50%.  Dirty: one row per link level for every run ("*"); measured musl
+ * and dietlibc use less everywhere, as published. */
+#define PUBLISHED_TEXT                                                             \
+	"[source]\ntitle = planted\nurl = http://example.invalid/t\nlibcs = musl glibc dietlibc\n" \
+	"[time fast]\nrow = Fast row\nruns = a\nmusl = 1\nglibc = 2\ndietlibc = 3\n"       \
+	"[time slow]\nrow = Slow row\nruns = b\nmusl = 4\nglibc = 2\n"                    \
+	"[time unmeasured]\nrow = No run\nruns =\nmusl = 1\nglibc = 9\n"                   \
+	"[dirty dyn]\nrow = Dyn dirty\nruns = *\nlink = dynamic\nmusl = 20\nglibc = 48\n"  \
+	"dietlibc = 40\n"                                                                  \
+	"[dirty stat]\nrow = Static dirty\nruns = *\nlink = static\nmusl = 8\nglibc = 28\n" \
+	"dietlibc = 8\n"
+
+static void check_published(struct store *st, const char *dir)
+{
+	char *wl = xasprintf("%s/workloads/wl", dir);
+	mkdir_p(wl, 0755);
+	free(test_write(wl, "recipe.ini", "[workload]\nsource = bundled\n"));
+	char *ini = test_write(wl, "published.ini", PUBLISHED_TEXT);
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(p.published && strstr(p.published, "planted (http://example.invalid/t)"),
+		"the source named: %s", p.published ? p.published : "(none)");
+	const struct pivot_cell *ma = cell(&p, "dynamic O2", "a", "musl");
+	const struct pivot_cell *mb = cell(&p, "static O2", "b", "musl");
+	const struct pivot_cell *da = cell(&p, "static O2", "a", "dietlibc");
+	const struct pivot_cell *db = cell(&p, "static O2", "b", "dietlibc");
+	const struct pivot_cell *ga = cell(&p, "dynamic O2", "a", "glibc");
+	const struct pivot_cell *dd = cell(&p, "dynamic O2", "a", "dietlibc");
+	T_CHECK(ma && near(ma->pub_pct[PUB_TIME], 100) && ma->same_sign[PUB_TIME] == 0 &&
+			near(ma->pct, -50),
+		"musl a: published +100%% against measured -50%%: not the same sign");
+	T_CHECK(mb && near(mb->pub_pct[PUB_TIME], -50) && mb->same_sign[PUB_TIME] == 1,
+		"musl b: the same sign");
+	T_CHECK(da && near(da->pub_pct[PUB_TIME], 100 * (2.0 / 3 - 1)) && near(da->pct, 50) &&
+			da->same_sign[PUB_TIME] == 0,
+		"dietlibc a: glibc/dietlibc - 1 of the published figures");
+	T_CHECK(db && isnan(db->pub_pct[PUB_TIME]) && db->same_sign[PUB_TIME] < 0,
+		"dietlibc b: no published figure, not compared");
+	T_CHECK(ga && isnan(ga->pub_pct[PUB_TIME]) && ga->same_sign[PUB_TIME] < 0,
+		"the reference has no ratio of its own");
+	T_CHECK(dd && dd->status == OUTCOME_UNSUPPORTED && near(dd->pub_pct[PUB_DIRTY], 20) &&
+			dd->same_sign[PUB_DIRTY] < 0,
+		"an unsupported cell shows the published ratio but is not counted");
+	T_CHECK(ma && near(ma->pub_pct[PUB_DIRTY], 140) && ma->same_sign[PUB_DIRTY] == 1 &&
+			mb && near(mb->pub_pct[PUB_DIRTY], 250),
+		"dirty: the block's link level picks the row");
+	/* time: musl a, b in both blocks and dietlibc static a (5), 2 agree;
+	 * dirty: musl a, b twice and dietlibc static a, b (6), all agree */
+	T_CHECK(p.pub_rows[PUB_TIME] == 5 && p.pub_agree[PUB_TIME] == 2, "time %zu of %zu",
+		p.pub_agree[PUB_TIME], p.pub_rows[PUB_TIME]);
+	T_CHECK(p.pub_rows[PUB_DIRTY] == 6 && p.pub_agree[PUB_DIRTY] == 6, "dirty %zu of %zu",
+		p.pub_agree[PUB_DIRTY], p.pub_rows[PUB_DIRTY]);
+	T_CHECK(p.nblocks && p.blocks[0].rows[0].pub_row[PUB_TIME] &&
+			!strcmp(p.blocks[0].rows[0].pub_row[PUB_TIME], "Fast row") &&
+			!strcmp(p.blocks[1].rows[1].pub_row[PUB_DIRTY], "Static dirty"),
+		"rows name their published row");
+
+	char *table = print_pivot(&p, "table");
+	T_CHECK(strstr(table, "sign agreement: 2 of 5 rows (the metric's ratio") &&
+			strstr(table, "sign agreement: 6 of 6 rows (the dirty memory ratio") &&
+			strstr(table, " musl    ratio published same ") &&
+			strstr(table, "  +100.0%   no ") && strstr(table, "   -50.0%  yes "),
+		"table: published and same columns, the closing lines:\n%s", table);
+	check_table_aligned(table);
+	free(table);
+	char *csv = print_pivot(&p, "csv");
+	const char *row = strchr(csv, '\n');
+	T_CHECK(strstr(csv, ",published_row,published_dirty_row,glibc.published_pct,") &&
+			strstr(csv, ",musl.published_pct,musl.same_sign,musl.dirty_published_pct,"
+				    "musl.dirty_same_sign,") &&
+			row && csv_fields(csv) == csv_fields(row + 1) &&
+			strstr(row, ",\"Fast row\",\"Dyn dirty\",,,,,100,no,140,yes,"),
+		"csv published columns:\n%s", csv);
+	free(csv);
+	char *json = print_pivot(&p, "json");
+	T_CHECK(strstr(json, "\"sign_agreement\":{\"time\":{\"agree\":2,\"rows\":5},"
+			     "\"dirty\":{\"agree\":6,\"rows\":6}}") &&
+			strstr(json, "\"published_row\":\"Fast row\"") &&
+			strstr(json, "\"published_pct\":100,\"same_sign\":false,"
+				     "\"dirty_published_pct\":140,\"dirty_same_sign\":true"),
+		"json published keys: %s", json);
+	free(json);
+	pivot_release(&p);
+
+	/* another metric than time: no published time, the dirty table still */
+	T_CHECK(!pivot_compute(st, "s", "libc", "mem.res", NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!p.pub_any[PUB_TIME] && p.pub_rows[PUB_DIRTY] == 6, "mem.res: dirty only");
+	pivot_release(&p);
+
+	/* a bad figure is said at its line; the pivot is refused */
+	free(test_write(wl, "published.ini", "[source]\nlibcs = musl glibc\n[time x]\nruns = a\n"
+						  "musl = fast\n"));
+	T_CHECK(pivot_compute(st, "s", "libc", NULL, NULL, &p, &err) == -1 &&
+			strstr(sb_str(&err), "published.ini:5: musl = 'fast' is not a positive number"),
+		"bad figure: %s", sb_str(&err));
+	pivot_release(&p);
+	sb_release(&err);
+
+	/* without published.ini nothing changes: no published columns */
+	unlink(ini);
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!p.published && !p.pub_any[PUB_TIME] && !p.pub_any[PUB_DIRTY], "no published");
+	table = print_pivot(&p, "table");
+	csv = print_pivot(&p, "csv");
+	T_CHECK(!strstr(table, "published:") && !strstr(table, " same") &&
+			!strstr(table, "sign agreement") &&
+			!strstr(csv, "published"),
+		"no published columns without figures:\n%s\n%s", table, csv);
+	free(table);
+	free(csv);
+	pivot_release(&p);
+	sb_release(&err);
+	remove_tree(wl);
+	free(ini);
+	free(wl);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot");
@@ -560,6 +682,7 @@ int main(void)
 	check_libc_pivot(&st);
 	check_selectors(&st);
 	check_other_axes(&st, study);
+	check_published(&st, dir);
 	store_close(&st);
 	check_outside_reference(dir);
 	check_search_labels(dir);
