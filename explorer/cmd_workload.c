@@ -79,20 +79,23 @@ static int valid_name(const char *name)
 }
 
 /* The spec as the recipe will hold it: a relative local: path made
- * absolute (a recipe's relative path would be taken from its own folder). */
+ * absolute (a recipe's relative path would be taken from its own folder),
+ * its blanks as given. */
 static char *recipe_spec(const struct source_spec *s, const char *spec)
 {
-	if (strcmp(s->ops->name, "local") || s->location[0] == '/') {
-		struct strlist words = {0};
-		sl_split_ws(&words, spec);
-		char *joined = sl_join(&words, " ");
-		sl_release(&words);
-		return joined;
+	if (!strcmp(s->ops->name, "local")) {
+		if (s->location[0] == '/')
+			return xasprintf("local:%s", s->location);
+		char *cwd = getcwd(NULL, 0);
+		char *abs = xasprintf("local:%s/%s", cwd ? cwd : ".", s->location);
+		free(cwd);
+		return abs;
 	}
-	char *cwd = getcwd(NULL, 0);
-	char *abs = xasprintf("local:%s/%s", cwd ? cwd : ".", s->location);
-	free(cwd);
-	return abs;
+	struct strlist words = {0};
+	sl_split_ws(&words, spec);
+	char *joined = sl_join(&words, " ");
+	sl_release(&words);
+	return joined;
 }
 
 struct system_hints {

@@ -243,8 +243,9 @@ static const struct source_ops source_bundled = {
 static int local_parse(struct source_spec *s, const char *arg, const struct strlist *words,
 		       struct strbuf *err)
 {
-	if (!arg || !*arg || words->n) {
-		sb_add(err, "local: needs one PATH (paths with blanks are not supported)");
+	(void)words; /* one_path: the path is all of arg */
+	if (!arg || !*arg) {
+		sb_add(err, "local: needs a PATH");
 		return -1;
 	}
 	s->location = xstrdup(arg);
@@ -327,6 +328,7 @@ static int local_fetch(const struct source_spec *s, const char *recipe_dir, char
 static const struct source_ops source_local = {
 	.name = "local",
 	.form = "local:PATH",
+	.one_path = 1,
 	.parse = local_parse,
 	.fetch = local_fetch,
 };
@@ -511,6 +513,7 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 	struct strlist words = {0};
 	struct source_spec s = {0};
 	const struct source_ops *ops = NULL;
+	char *path = NULL;
 	sl_split_ws(&words, spec ? spec : "");
 	if (!words.n) {
 		sb_add(err, "empty source (write bundled, local:PATH, url:URL sha256=HEX, "
@@ -525,7 +528,14 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 		if (strlen(source_kinds[i]->name) == klen && !strncmp(first, source_kinds[i]->name, klen))
 			ops = source_kinds[i];
 	struct strlist rest = {.v = words.v + 1, .n = words.n - 1};
+	const char *arg = colon ? colon + 1 : NULL;
 	int rc = 0;
+	if (ops && ops->one_path && colon) {
+		/* the words split the path at its blanks: take the spec's text */
+		path = str_unquote_dup(strchr(spec, ':') + 1);
+		arg = path;
+		rest.n = 0;
+	}
 	if (!ops) {
 		sb_addf(err, "unknown source kind '%.*s' (use bundled, local:PATH, url:URL sha256=HEX, "
 			     "git:URL commit=HASH or debian:NAME[=VERSION] [patched])", (int)klen, first);
@@ -533,13 +543,14 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 	} else {
 		struct strbuf why = {0};
 		s.ops = ops;
-		rc = ops->parse(&s, colon ? colon + 1 : NULL, &rest, &why);
+		rc = ops->parse(&s, arg, &rest, &why);
 		if (rc)
 			sb_addf(err, "malformed source '%s': %s (the form is %s)", spec, sb_str(&why),
 				ops->form);
 		sb_release(&why);
 	}
 	sl_release(&words);
+	free(path);
 	if (!rc && out)
 		*out = s;
 	else

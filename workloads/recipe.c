@@ -448,17 +448,16 @@ static char *override_spec(const char *spec, const char *base_dir, struct strbuf
 			spec);
 		return NULL;
 	}
-	const char *where = colon + 1;
-	while (*where == ' ' || *where == '\t')
-		where++;
 	/* a relative local: path is the writer's, not the recipe folder's;
 	 * a tree that is not there is refused where it was written (the
 	 * recipe's own source is fetched later: a build outcome) */
 	if (!strncmp(spec, "local:", 6)) {
+		char *where = str_unquote_dup(colon + 1);
 		char *cwd = base_dir || where[0] == '/' ? NULL : getcwd(NULL, 0);
 		char *effective = where[0] == '/' ? xasprintf("local:%s", where)
 			: xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", where);
 		free(cwd);
+		free(where);
 		if (!is_dir(effective + 6)) {
 			sb_addf(err, "%s: no folder %s (unpack the source there or fix the path)", spec,
 				effective + 6);
