@@ -252,34 +252,42 @@ static int local_parse(struct source_spec *s, const char *arg, const struct strl
 	return 0;
 }
 
-/* One line per entry: path, mode, size, mtime.  A changed, added or removed
- * file changes the list; .git is left out because git changes it without
- * changing the sources. */
-static int local_list(const char *root, const char *rel, struct strlist *lines)
+/* One line per entry: path, mode, and what it holds: a file's sha256, a
+ * link's target.  Content, not times: an edit that keeps a file's size and
+ * gets its old mtime back (touch -r) changes the list, and a tree copied or
+ * checked out again with new times keeps it, so its builds are found
+ * again (bench/local-fingerprint.sh measures the reading).  .git is left
+ * out because git changes it without changing the sources. */
+static int local_list(const char *root, const char *rel, struct strlist *lines, struct strbuf *err)
 {
 	char *dir = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int rc = 0;
 	if (!d) {
-		rc = -errno;
+		sb_addf(err, "local: cannot read %s: %s", dir, strerror(errno));
 		free(dir);
-		return rc;
+		return -1;
 	}
 	while (!rc && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
 			continue;
 		char *r = *rel ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
 		char *p = xasprintf("%s/%s", root, r);
+		char what[PATH_MAX] = "";
 		struct stat st;
-		if (lstat(p, &st)) {
+		if (lstat(p, &st))
 			rc = -errno;
-		} else {
-			sl_push_owned(lines, xasprintf("%s\t%o\t%lld\t%lld.%09ld", r, (unsigned)st.st_mode,
-						       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-						       st.st_mtim.tv_nsec));
+		else if (S_ISREG(st.st_mode))
+			rc = sha256_file_hex(p, what);
+		else if (S_ISLNK(st.st_mode) && readlink(p, what, sizeof(what) - 1) < 0)
+			rc = -errno;
+		if (rc)
+			sb_addf(err, "local: cannot read %s: %s", p, strerror(-rc));
+		if (!rc) {
+			sl_push_owned(lines, xasprintf("%s\t%o\t%s", r, (unsigned)st.st_mode, what));
 			if (S_ISDIR(st.st_mode))
-				rc = local_list(root, r, lines);
+				rc = local_list(root, r, lines, err);
 		}
 		free(p);
 		free(r);
@@ -308,9 +316,7 @@ static int local_fetch(const struct source_spec *s, const char *recipe_dir, char
 	}
 	free(path);
 	struct strlist lines = {0};
-	int rc = local_list(real, "", &lines);
-	if (rc) {
-		sb_addf(err, "local: cannot read %s: %s", real, strerror(-rc));
+	if (local_list(real, "", &lines, err)) {
 		sl_release(&lines);
 		free(real);
 		return -1;

@@ -75,8 +75,9 @@ void source_spec_release(struct source_spec *s);
  *   url      the tarball's sha256       git    the commit
  *   debian   sha256 of the source package's files and hashes as listed by
  *            apt, and whether patched
- *   local    sha256 of the tree's file list with sizes, modes and mtimes
- *            (.git excluded)
+ *   local    sha256 of the tree's list of paths, modes and contents (each
+ *            file's sha256, each link's target; .git excluded): any edit
+ *            changes it, new times alone do not
  *   bundled  "bundled" (the recipe's own hash covers its folder)
  * For bundled and local the tree is not copied: *src_dir is the recipe
  * folder or the user's folder.
