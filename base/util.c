@@ -270,6 +270,18 @@ char *str_trim(char *s)
 	return s;
 }
 
+char *str_unquote_dup(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0])
+		return xstrndup(s + 1, n - 2);
+	return xstrndup(s, n);
+}
+
 int str_starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));

@@ -70,6 +70,10 @@ void sl_release(struct strlist *sl);
 
 /* Trim leading and trailing blanks in place; returns s. */
 char *str_trim(char *s);
+/* A copy of s without the blanks around it and then without one pair of
+ * quotes ("..." or '...') around the rest: a path written with or without
+ * them.  Nothing inside is unescaped.  Heap string. */
+char *str_unquote_dup(const char *s);
 int str_starts_with(const char *s, const char *prefix);
 
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL (out[65]). */

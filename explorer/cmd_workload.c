@@ -12,6 +12,7 @@
 #include "base/paths.h"
 #include "harness/fetch.h"
 #include "workloads/buildsys.h"
+#include "workloads/recipe.h"
 #include "workloads/searchpath.h"
 
 static struct {
@@ -76,23 +77,6 @@ static int valid_name(const char *name)
 		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
 			return 0;
 	return 1;
-}
-
-/* The spec as the recipe will hold it: a relative local: path made
- * absolute (a recipe's relative path would be taken from its own folder). */
-static char *recipe_spec(const struct source_spec *s, const char *spec)
-{
-	if (strcmp(s->ops->name, "local") || s->location[0] == '/') {
-		struct strlist words = {0};
-		sl_split_ws(&words, spec);
-		char *joined = sl_join(&words, " ");
-		sl_release(&words);
-		return joined;
-	}
-	char *cwd = getcwd(NULL, 0);
-	char *abs = xasprintf("local:%s/%s", cwd ? cwd : ".", s->location);
-	free(cwd);
-	return abs;
 }
 
 struct system_hints {
@@ -259,7 +243,8 @@ static int workload_new(const char *name)
 		sb_release(&err);
 		return 2;
 	}
-	char *spec = recipe_spec(&parsed, opt.source);
+	/* a recipe's relative path would be taken from its own folder */
+	char *spec = source_spec_anchored(opt.source, NULL);
 	source_spec_release(&parsed);
 	char *dir = opt.dir ? xstrdup(opt.dir) : default_dir();
 	if (!dir) {

@@ -243,42 +243,51 @@ static const struct source_ops source_bundled = {
 static int local_parse(struct source_spec *s, const char *arg, const struct strlist *words,
 		       struct strbuf *err)
 {
-	if (!arg || !*arg || words->n) {
-		sb_add(err, "local: needs one PATH (paths with blanks are not supported)");
+	(void)words; /* one_path: the path is all of arg */
+	if (!arg || !*arg) {
+		sb_add(err, "local: needs a PATH");
 		return -1;
 	}
 	s->location = xstrdup(arg);
 	return 0;
 }
 
-/* One line per entry: path, mode, size, mtime.  A changed, added or removed
- * file changes the list; .git is left out because git changes it without
- * changing the sources. */
-static int local_list(const char *root, const char *rel, struct strlist *lines)
+/* One line per entry: path, mode, and what it holds: a file's sha256, a
+ * link's target.  Content, not times: an edit that keeps a file's size and
+ * gets its old mtime back (touch -r) changes the list, and a tree copied or
+ * checked out again with new times keeps it, so its builds are found
+ * again (bench/local-fingerprint.sh measures the reading).  .git is left
+ * out because git changes it without changing the sources. */
+static int local_list(const char *root, const char *rel, struct strlist *lines, struct strbuf *err)
 {
 	char *dir = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int rc = 0;
 	if (!d) {
-		rc = -errno;
+		sb_addf(err, "local: cannot read %s: %s", dir, strerror(errno));
 		free(dir);
-		return rc;
+		return -1;
 	}
 	while (!rc && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
 			continue;
 		char *r = *rel ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
 		char *p = xasprintf("%s/%s", root, r);
+		char what[PATH_MAX] = "";
 		struct stat st;
-		if (lstat(p, &st)) {
+		if (lstat(p, &st))
 			rc = -errno;
-		} else {
-			sl_push_owned(lines, xasprintf("%s\t%o\t%lld\t%lld.%09ld", r, (unsigned)st.st_mode,
-						       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-						       st.st_mtim.tv_nsec));
+		else if (S_ISREG(st.st_mode))
+			rc = sha256_file_hex(p, what);
+		else if (S_ISLNK(st.st_mode) && readlink(p, what, sizeof(what) - 1) < 0)
+			rc = -errno;
+		if (rc)
+			sb_addf(err, "local: cannot read %s: %s", p, strerror(-rc));
+		if (!rc) {
+			sl_push_owned(lines, xasprintf("%s\t%o\t%s", r, (unsigned)st.st_mode, what));
 			if (S_ISDIR(st.st_mode))
-				rc = local_list(root, r, lines);
+				rc = local_list(root, r, lines, err);
 		}
 		free(p);
 		free(r);
@@ -307,9 +316,7 @@ static int local_fetch(const struct source_spec *s, const char *recipe_dir, char
 	}
 	free(path);
 	struct strlist lines = {0};
-	int rc = local_list(real, "", &lines);
-	if (rc) {
-		sb_addf(err, "local: cannot read %s: %s", real, strerror(-rc));
+	if (local_list(real, "", &lines, err)) {
 		sl_release(&lines);
 		free(real);
 		return -1;
@@ -327,6 +334,7 @@ static int local_fetch(const struct source_spec *s, const char *recipe_dir, char
 static const struct source_ops source_local = {
 	.name = "local",
 	.form = "local:PATH",
+	.one_path = 1,
 	.parse = local_parse,
 	.fetch = local_fetch,
 };
@@ -511,6 +519,7 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 	struct strlist words = {0};
 	struct source_spec s = {0};
 	const struct source_ops *ops = NULL;
+	char *path = NULL;
 	sl_split_ws(&words, spec ? spec : "");
 	if (!words.n) {
 		sb_add(err, "empty source (write bundled, local:PATH, url:URL sha256=HEX, "
@@ -525,7 +534,14 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 		if (strlen(source_kinds[i]->name) == klen && !strncmp(first, source_kinds[i]->name, klen))
 			ops = source_kinds[i];
 	struct strlist rest = {.v = words.v + 1, .n = words.n - 1};
+	const char *arg = colon ? colon + 1 : NULL;
 	int rc = 0;
+	if (ops && ops->one_path && colon) {
+		/* the words split the path at its blanks: take the spec's text */
+		path = str_unquote_dup(strchr(spec, ':') + 1);
+		arg = path;
+		rest.n = 0;
+	}
 	if (!ops) {
 		sb_addf(err, "unknown source kind '%.*s' (use bundled, local:PATH, url:URL sha256=HEX, "
 			     "git:URL commit=HASH or debian:NAME[=VERSION] [patched])", (int)klen, first);
@@ -533,13 +549,14 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 	} else {
 		struct strbuf why = {0};
 		s.ops = ops;
-		rc = ops->parse(&s, colon ? colon + 1 : NULL, &rest, &why);
+		rc = ops->parse(&s, arg, &rest, &why);
 		if (rc)
 			sb_addf(err, "malformed source '%s': %s (the form is %s)", spec, sb_str(&why),
 				ops->form);
 		sb_release(&why);
 	}
 	sl_release(&words);
+	free(path);
 	if (!rc && out)
 		*out = s;
 	else

@@ -8,7 +8,9 @@
  * Source specs (one line, words separated by blanks):
  *   bundled                         the recipe folder itself
  *   local:PATH                      a user's unpacked tree, used in place and
- *                                   never written; relative to the recipe folder
+ *                                   never written; relative to the recipe folder;
+ *                                   PATH is the whole rest of the line, blanks
+ *                                   and all, in "..." or '...' if the writer likes
  *   url:URL sha256=HEX              a tarball, downloaded with curl; a checksum
  *                                   mismatch is an error and nothing is cached
  *   git:URL commit=HASH             a full commit hash; git checks the content
@@ -41,6 +43,9 @@ struct source_spec {
 struct source_ops {
 	const char *name; /* the spec's kind: "debian" in "debian:lame" */
 	const char *form; /* the spec's form, for messages: "url:URL sha256=HEX" */
+	int one_path;     /* the text after "name:" is one path, blanks and all
+			     in one pair of quotes or none (str_unquote_dup);
+			     parse gets no words */
 	/* Fill s from the text after "name:" (NULL for a bare "name") and the
 	 * remaining words.  0, or -1 with the reason in err. */
 	int (*parse)(struct source_spec *s, const char *arg, const struct strlist *words,
@@ -70,8 +75,9 @@ void source_spec_release(struct source_spec *s);
  *   url      the tarball's sha256       git    the commit
  *   debian   sha256 of the source package's files and hashes as listed by
  *            apt, and whether patched
- *   local    sha256 of the tree's file list with sizes, modes and mtimes
- *            (.git excluded)
+ *   local    sha256 of the tree's list of paths, modes and contents (each
+ *            file's sha256, each link's target; .git excluded): any edit
+ *            changes it, new times alone do not
  *   bundled  "bundled" (the recipe's own hash covers its folder)
  * For bundled and local the tree is not copied: *src_dir is the recipe
  * folder or the user's folder.

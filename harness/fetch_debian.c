@@ -154,7 +154,11 @@ static int debian_list(const char *pkg, int patched, struct deb_files *files, ch
 	char *out = NULL;
 	if (!st)
 		return -1;
-	char *uris[] = {"env", "-C", st, "apt-get", "source", "--print-uris", (char *)pkg, NULL};
+	/* --only-source: NAME is the source package; without it apt goes
+	 * through a binary package NAME, and a pinned version no binary has
+	 * (binNMUs: 1.0.9-2+b6) became that binary's newest source instead */
+	char *uris[] = {"env", "-C", st, "apt-get", "source", "--only-source", "--print-uris",
+			(char *)pkg, NULL};
 	int rc = 0;
 	if (run_capture(uris, &out) || deb_files_parse(out, files)) {
 		sb_addf(err, "debian: apt-get source finds no source package %s", pkg);
@@ -176,6 +180,42 @@ static int debian_list(const char *pkg, int patched, struct deb_files *files, ch
 	return 0;
 }
 
+/* Why apt-get source could not download: its first error (the file that
+ * failed; its last line is "Failed to fetch some archives."), and the
+ * versions apt lists, for a pin the archive serves. */
+static void download_failed(const struct source_spec *s, const char *out, struct strbuf *err)
+{
+	const char *e = out && str_starts_with(out, "E: ") ? out : out ? strstr(out, "\nE: ") : NULL;
+	if (e && *e == '\n')
+		e++;
+	size_t n = e ? strcspn(e, "\n") : 0;
+	const char *ip = e ? strstr(e, " [IP: ") : NULL;
+	if (ip && ip < e + n)
+		n = (size_t)(ip - e);
+	sb_addf(err, "debian: apt-get source cannot download %s%s%s", s->location,
+		s->version ? "=" : "", s->version ? s->version : "");
+	if (e)
+		sb_addf(err, ": %.*s", (int)n - 3, e + 3);
+	else
+		fetch_add_last_line(err, out);
+	char *list = NULL;
+	char *showsrc[] = {"apt-cache", "showsrc", "--only-source", s->location, NULL};
+	struct strlist versions = {0};
+	if (!run_capture(showsrc, &list)) {
+		char *save = NULL;
+		for (char *l = strtok_r(list, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			if (str_starts_with(l, "Version: ") && sl_find(&versions, l + 9) < 0)
+				sl_push(&versions, l + 9);
+	}
+	char *joined = sl_join(&versions, ", ");
+	sb_addf(err, " (the archive may not serve it: pin a version it has with debian:%s=VERSION%s%s%s%s)",
+		s->location, versions.n ? "; apt lists " : "", versions.n ? s->location : "",
+		versions.n ? " " : "", joined);
+	free(joined);
+	sl_release(&versions);
+	free(list);
+}
+
 static int debian_fill(const struct source_spec *s, void *ctx, const char *st, char **tree,
 		       struct strbuf *err)
 {
@@ -190,8 +230,13 @@ static int debian_fill(const struct source_spec *s, void *ctx, const char *st, c
 		if (strstr(files->v[i].name, ".dsc") && !dsc)
 			dsc = xasprintf("%s/%s", st, files->v[i].name);
 	}
-	char *get[] = {"env", "-C", (char *)st, "apt-get", "source", "--download-only", "-q", pkg, NULL};
-	int rc = fetch_run(get, "debian: apt-get source --download-only failed", err, NULL);
+	char *get[] = {"env", "-C", (char *)st, "apt-get", "source", "--only-source",
+		       "--download-only", "-q", pkg, NULL};
+	char *out = NULL;
+	int rc = run_capture(get, &out) ? -1 : 0;
+	if (rc)
+		download_failed(s, out, err);
+	free(out);
 	/* apt checked every file against the signed index; this catches the
 	 * index changing between the listing and the download */
 	for (size_t i = 0; !rc && i < files->n; i++) {

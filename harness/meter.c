@@ -157,6 +157,23 @@ static int perf_probe(struct meter_state *st, struct strbuf *fact)
 	return 1;
 }
 
+int meter_perf_counts(const char *event)
+{
+	char *out = NULL;
+	char *argv[] = {"perf", "stat", "-x,", "-e", (char *)event, "--", "true", NULL};
+	if (run_capture(argv, &out) || !out) {
+		free(out);
+		return -1;
+	}
+	struct measurements m = {0};
+	int unsupported = 0;
+	perf_parse(out, &m, &unsupported);
+	int counts = m.n > 0 ? 1 : unsupported ? 0 : -1;
+	measurements_release(&m);
+	free(out);
+	return counts;
+}
+
 static void perf_wrap(const struct meter_run *mr, struct strlist *prefix)
 {
 	sl_push(prefix, "/usr/bin/perf");

@@ -86,6 +86,12 @@ extern const struct meter_ops meter_memory;
 extern const struct meter_ops meter_cachegrind; /* meter_cachegrind.c */
 extern const struct meter_ops meter_qemu_insn;  /* runner_qemu.c */
 
+/* Whether perf counts EVENT ("cycles") on this machine: 1 yes, 0 perf
+ * says "<not supported>" (no hardware counters, as in most virtual
+ * machines), -1 perf cannot tell (not installed, not allowed, an event it
+ * does not know).  Runs `perf stat -e EVENT true` once. */
+int meter_perf_counts(const char *event);
+
 /* NULL when no meter has that name */
 const struct meter_ops *meter_lookup(const char *name);
 /* The registry in order: NULL past the end. */

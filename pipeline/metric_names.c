@@ -109,6 +109,36 @@ static int selector_known(const struct study_plan *p, const struct strlist *comm
 	return 0;
 }
 
+/* "file:line" of the study's metric = (its path alone for a default), or
+ * "--metric": where a refusal of sel starts */
+static void add_where(struct strbuf *err, const struct study_plan *p,
+		      const struct pipeline_options *o)
+{
+	if (o->metric)
+		sb_add(err, "--metric");
+	else if (p->study.metric_line)
+		sb_addf(err, "%s:%d", p->study.path, p->study.metric_line);
+	else
+		sb_add(err, p->study.path);
+}
+
+/* A perf event sel names (perf/EVENT at its start or after a '/') that
+ * perf cannot count here, for runs on this machine: every run would have
+ * no value.  Runs under qemu or on boards are not this perf's. */
+static int perf_event_missing(const struct study_plan *p, const char *sel,
+			      const char **event)
+{
+	const char *in = strstr(sel, "/perf/");
+	const char *e = str_starts_with(sel, "perf/") ? sel + 5 : in ? in + 6 : NULL;
+	if (!e || !*e || p->study.run_host)
+		return 0;
+	int native = 0;
+	for (size_t c = 0; c < p->nconfigs; c++)
+		native |= !p->configs[c].cfg->target;
+	*event = e;
+	return native && meter_perf_counts(e) == 0;
+}
+
 int pipeline_check_metric(const struct study_plan *p, const struct pipeline_options *o,
 			  struct strbuf *err)
 {
@@ -124,16 +154,20 @@ int pipeline_check_metric(const struct study_plan *p, const struct pipeline_opti
 		const char *hint = o->metric || p->study.metric_set ? "" :
 				   "its default; pass --metric, or a meter that gives it; ";
 		sb_addf(err, "%s", err->len ? "\n" : "");
-		if (o->metric)
-			sb_add(err, "--metric");
-		else if (p->study.metric_line)
-			sb_addf(err, "%s:%d", p->study.path, p->study.metric_line);
-		else
-			sb_add(err, p->study.path);
+		add_where(err, p, o);
 		sb_addf(err, ": study '%s' gives no metric '%s' (%sits metrics: %s; or "
 			     "WORKLOAD[/RUN][/METRIC])",
 			p->study.name, sel, hint, list);
 		free(list);
+	}
+	const char *event = NULL;
+	if (ok && perf_event_missing(p, sel, &event)) {
+		sb_addf(err, "%s", err->len ? "\n" : "");
+		add_where(err, p, o);
+		sb_addf(err, ": this machine does not count perf/%s (perf stat says <not supported>: "
+			     "no hardware counters here); rank by perf/task-clock, time, or insns with "
+			     "--meters cachegrind", event);
+		ok = 0;
 	}
 	sl_release(&known);
 	return ok ? 0 : -1;

@@ -4,7 +4,9 @@
 # .orig tarball's tree (no debian/ folder, no patch applied), rooted at the
 # tree's top; a second fetch reuses the cache with no network at all; with
 # `patched` it is another id and Debian's tree with every patch applied; an
-# unknown version fails with a one-line reason and leaves nothing behind.
+# unknown version fails with a one-line reason and leaves nothing behind; a
+# pinned version beside a newer one is fetched as pinned (brotli); a
+# version whose files the archive does not serve says which file failed.
 # SKIP when deb-src entries are missing (scripts/deb-src.sh) or the archive
 # cannot be reached.
 set -euo pipefail
@@ -76,6 +78,35 @@ else
 	check "unknown version: names the package" grep -q "gzip=0.0.0-0" <<<"$err"
 fi
 check "unknown version: cache unchanged" test "$(ls -A "$FLAGSCOPE_CACHE/sources" | sort)" = "$before"
+
+# a pinned version apt lists beside a newer one is the one fetched: apt-get
+# source NAME=VERSION alone goes through the binary package NAME and took
+# the newer source here (brotli=1.0.9-2 listed 1.0.9-2+deb12u1's files),
+# so debian:brotli=1.0.9-2 built another version, or failed on its files
+versions=$(apt-cache showsrc --only-source brotli 2>/dev/null | sed -n 's/^Version: //p')
+if ! grep -qx 1.0.9-2 <<<"$versions" || [ "$(wc -l <<<"$versions")" -lt 2 ]; then
+	echo "SKIP: a pin beside a newer version: apt lists no brotli 1.0.9-2 beside another ($versions)"
+elif outb=$("$drv" fetch "debian:brotli=1.0.9-2 patched" 2>&1); then
+	bdir=$(sed -n 1p <<<"$outb")
+	check "debian:brotli=1.0.9-2 is 1.0.9-2: $(head -1 "$bdir/debian/changelog")" \
+		grep -q '^brotli (1.0.9-2) ' "$bdir/debian/changelog"
+elif grep -q "Failed to fetch .*brotli_1.0.9-2.dsc" <<<"$outb"; then
+	echo "SKIP: the archive cannot be reached: $outb"
+else
+	check "debian:brotli=1.0.9-2 fetched: $outb" false
+fi
+
+# a version apt lists whose files the archive does not serve (brotli's
+# security update 404s on this mirror): the reason is the file that
+# failed, not apt's last line "Failed to fetch some archives.", and the
+# versions apt lists are named
+if grep -qx 1.0.9-2+deb12u1 <<<"$versions" && ! outs=$("$drv" fetch debian:brotli=1.0.9-2+deb12u1 2>&1); then
+	check "an unserved version: one line" test "$(wc -l <<<"$outs")" = 1
+	check "an unserved version names the file: $outs" grep -q "Failed to fetch .*brotli_1.0.9-2%2bdeb12u1.dsc  404" <<<"$outs"
+	check "an unserved version names apt's versions: $outs" grep -q "apt lists brotli 1.0.9-2+deb12u1, 1.0.9-2\|apt lists brotli 1.0.9-2, 1.0.9-2+deb12u1" <<<"$outs"
+else
+	echo "SKIP: an unserved version's reason: apt lists no brotli 1.0.9-2+deb12u1, or the archive serves it"
+fi
 
 [ $fail = 0 ] && rm -rf "$tmp"
 exit $fail

@@ -105,6 +105,23 @@ for key in $(sql search.db "select key from builds where study like 'search-%' a
 done
 echo "ok: search's batch studies build from the [sources] tree"
 
+# 3c. a local: path with blanks (it was refused: "paths with blanks are
+# not supported"): on the command line as the shell passes it, and in the
+# study file bare or in double quotes, relative to the study's folder
+mkdir -p "$T/my dir/studies"
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/coremark-tree" "$T/my dir/cm tree"
+fs run plain.study --db blank-cli.db -q --source "coremark=local:$T/my dir/cm tree" \
+	>blank.out 2>blank.err || fail "run --source with blanks: $(tail -5 blank.err)"
+check blank-cli.db "--source with blanks" "--source" "$T/my dir/cm tree"
+for line in 'coremark = local:../cm tree' 'coremark = local:"../cm tree"'; do
+	study "$T/my dir/studies/b.study" "$line"
+	rm -f blank-study.db
+	fs run "$T/my dir/studies/b.study" --db blank-study.db -q >blank.out 2>blank.err ||
+		fail "[sources] $line: $(tail -5 blank.err)"
+	check blank-study.db "[sources] $line" "$(sed 's/[.[\\*^$()+?{|]/\\&/g' <<<"$T/my dir/studies/b.study"):8" \
+		"$T/my dir/studies/../cm tree"
+done
+
 # 4. refused
 expect_refused() { # WHAT PATTERN ARGS...
 	local what=$1 pattern=$2

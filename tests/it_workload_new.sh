@@ -37,6 +37,15 @@ for t in c:cmake m:meson k:make; do
 	[ "$(system_of "wl/t${t%%:*}/recipe.ini")" = "${t##*:}" ] || fail "tree ${t%%:*}: $(cat "wl/t${t%%:*}/recipe.ini")"
 	grep -q "^source = local:$T/trees/${t%%:*}$" "wl/t${t%%:*}/recipe.ini" || fail "relative path kept"
 done
+# a path with blanks is kept as written, relative or absolute (it was
+# refused, and its blanks would have been squeezed to one)
+mkdir -p "trees/my  dir"
+touch "trees/my  dir/Makefile"
+for p in "trees/my  dir" "$T/trees/my  dir"; do
+	rm -rf wl/sp
+	fs workload new sp --source "local:$p" --dir wl >/dev/null 2>sp.err || fail "new local:$p: $(cat sp.err)"
+	grep -qx "source = local:$T/trees/my  dir" wl/sp/recipe.ini || fail "local:$p: $(grep '^source' wl/sp/recipe.ini)"
+done
 fs workload new forced --source local:trees/c --system meson --dir wl >/dev/null 2>&1 || fail "--system"
 [ "$(system_of wl/forced/recipe.ini)" = meson ] || fail "--system meson: $(cat wl/forced/recipe.ini)"
 fs workload new none --source local:trees/none --dir wl >/dev/null 2>&1 || fail "new none"

@@ -89,8 +89,15 @@ static void test_parse(void)
 		{ "  bundled  ", "bundled", NULL },
 		{ "bundled extra", NULL, "takes nothing" },
 		{ "local:/srv/coremark", "local", "/srv/coremark" },
-		{ "local:", NULL, "needs one PATH" },
-		{ "local:a b", NULL, "needs one PATH" },
+		{ "local:", NULL, "needs a PATH" },
+		{ "local:  ", NULL, "needs a PATH" },
+		{ "local:\"\"", NULL, "needs a PATH" },
+		/* a path is the rest of the line, blanks and all, quoted or not */
+		{ "local:a b", "local", "a b" },
+		{ "local:/my dir/x  ", "local", "/my dir/x" },
+		{ "local: \"../my  dir/x\" ", "local", "../my  dir/x" },
+		{ "local:'/my dir/x'", "local", "/my dir/x" },
+		{ "local:\"/a'b\"", "local", "/a'b" },
 		{ "url:http://127.0.0.1/x.tar.gz sha256=9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08",
 		  "url", "http://127.0.0.1/x.tar.gz" },
 		{ "url:http://127.0.0.1/x.tar.gz", NULL, "needs sha256=HEX" },
@@ -198,10 +205,29 @@ static void test_local(void)
 	T_CHECK(!strcmp(id1, id2), ".git changed the id");
 	free(dir);
 
-	/* the id follows an edit */
+	/* the id is the content's: a new mtime alone keeps it ... */
 	sh("touch -d '2021-01-01 00:00:00' '%s/src/main.c'", tree);
 	T_CHECK(!source_fetch(abs, recipe, &dir, id3, &err), "%s", sb_str(&err));
-	T_CHECK(strcmp(id1, id3), "an mtime change kept the id");
+	T_CHECK(!strcmp(id1, id3), "an mtime change alone changed the id");
+	free(dir);
+	/* ... an edit of the same size with the old mtime back changes it
+	 * (sizes and mtimes did not), and so do a new file and a new mode */
+	sh("sed -i 's/return 0/return 1/' '%s/src/main.c' && touch -d '2020-01-01 00:00:00' '%s/src/main.c'",
+	   tree, tree);
+	T_CHECK(!source_fetch(abs, recipe, &dir, id3, &err), "%s", sb_str(&err));
+	T_CHECK(strcmp(id1, id3), "an edit keeping size and mtime kept the id");
+	free(dir);
+	sh("sed -i 's/return 1/return 0/' '%s/src/main.c' && chmod +x '%s/src/main.c'", tree, tree);
+	T_CHECK(!source_fetch(abs, recipe, &dir, id3, &err), "%s", sb_str(&err));
+	T_CHECK(strcmp(id1, id3), "a new mode kept the id");
+	free(dir);
+	sh("chmod -x '%s/src/main.c' && ln -s main.c '%s/src/link.c'", tree, tree);
+	T_CHECK(!source_fetch(abs, recipe, &dir, id3, &err), "%s", sb_str(&err));
+	T_CHECK(strcmp(id1, id3), "a new link kept the id");
+	free(dir);
+	sh("rm '%s/src/link.c'", tree);
+	T_CHECK(!source_fetch(abs, recipe, &dir, id3, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(id1, id3), "the first content again has another id");
 	free(dir);
 
 	/* never written: only this test's own edits happened */

@@ -436,6 +436,26 @@ void recipe_release(struct recipe *r)
 	memset(r, 0, sizeof(*r));
 }
 
+char *source_spec_anchored(const char *spec, const char *base_dir)
+{
+	while (*spec == ' ' || *spec == '\t')
+		spec++;
+	if (str_starts_with(spec, "local:")) {
+		char *path = str_unquote_dup(spec + 6);
+		char *cwd = base_dir || path[0] == '/' ? NULL : getcwd(NULL, 0);
+		char *abs = path[0] == '/' ? xasprintf("local:%s", path)
+			: xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", path);
+		free(cwd);
+		free(path);
+		return abs;
+	}
+	struct strlist words = {0};
+	sl_split_ws(&words, spec);
+	char *joined = sl_join(&words, " ");
+	sl_release(&words);
+	return joined;
+}
+
 /* spec as an override takes it (a relative local: path from base_dir, or
  * the current directory), or NULL with why in err. */
 static char *override_spec(const char *spec, const char *base_dir, struct strbuf *err)
@@ -448,29 +468,16 @@ static char *override_spec(const char *spec, const char *base_dir, struct strbuf
 			spec);
 		return NULL;
 	}
-	const char *where = colon + 1;
-	while (*where == ' ' || *where == '\t')
-		where++;
 	/* a relative local: path is the writer's, not the recipe folder's;
 	 * a tree that is not there is refused where it was written (the
 	 * recipe's own source is fetched later: a build outcome) */
-	if (!strncmp(spec, "local:", 6)) {
-		char *cwd = base_dir || where[0] == '/' ? NULL : getcwd(NULL, 0);
-		char *effective = where[0] == '/' ? xasprintf("local:%s", where)
-			: xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", where);
-		free(cwd);
-		if (!is_dir(effective + 6)) {
-			sb_addf(err, "%s: no folder %s (unpack the source there or fix the path)", spec,
-				effective + 6);
-			free(effective);
-			return NULL;
-		}
-		return effective;
+	char *effective = source_spec_anchored(spec, base_dir);
+	if (str_starts_with(effective, "local:") && !is_dir(effective + 6)) {
+		sb_addf(err, "%s: no folder %s (unpack the source there or fix the path)", spec,
+			effective + 6);
+		free(effective);
+		return NULL;
 	}
-	struct strlist words = {0};
-	sl_split_ws(&words, spec);
-	char *effective = sl_join(&words, " ");
-	sl_release(&words);
 	return effective;
 }
 
