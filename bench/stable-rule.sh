@@ -18,12 +18,18 @@
 #           in): the study stops at the first n with nothing fragile, so
 #           every rule is judged on the same samples (paired)
 # Prints per way, pair and rule: settled as a tie, settled apart, not
-# settled at 30 rounds, the rounds of the settled ones (median, range) and
-# the median rounds of all (a study not settled ran 30).
+# settled at 30 rounds, the rounds of the settled ones (median, range),
+# the median rounds of all (a study not settled ran 30) and, for the ties,
+# the median band 95% of the resamples fell within when it stopped (JSON
+# tie_within) with the rounds a tie would need to settle at +-1% by it
+# (rounds x (band / 1%)^2: the band narrows as 1 / sqrt(rounds)).  Then
+# the new rule against the old side by side (obrien-fleming, the default
+# since session 6, against bonferroni, the rule before), with ratios.
 # Asserts nothing.
 #
 #   bench/stable-rule.sh [real|replay|both]   (default both)
 #   TIE_SEEDS=30 DIFF_SEEDS=30 (the seeds 1..N and 101..100+N)
+#   RULES="obrien-fleming pocock bonferroni"
 #   FLAGSCOPE=build/flagscope
 # About 20 minutes on 2 cores shared with other work, with the defaults
 # (each study is a few seconds; the replay makes 26 reports per rule).
@@ -34,7 +40,7 @@ fs=${FLAGSCOPE:-$src/build/flagscope}
 ways=${1:-both}
 tie_seeds=${TIE_SEEDS:-30}
 diff_seeds=${DIFF_SEEDS:-30}
-rules=(obrien-fleming pocock bonferroni)
+read -r -a rules <<< "${RULES:-obrien-fleming pocock bonferroni}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -97,15 +103,43 @@ for path in sys.argv[1:]:
     c = {x["label"]: x for x in d["configs"]}
     n = min(w["n"] for x in c.values() for w in x["workloads"])
     v = "unsettled" if d["fragile"] else ("tie" if c["a"]["rank"] == c["b"]["rank"] else "apart")
-    print("#", way, pair, rule, seed, v, n)
-    got[way, pair, rule].append((v, n))
-print("%-7s %-5s %-15s %5s %6s %10s  %-22s %s" % (
-    "way", "pair", "rule", "tie", "apart", "unsettled", "rounds of the settled", "rounds of all"))
+    within = [x.get("tie_within") for x in c.values() if x.get("tie_within") is not None]
+    print("#", way, pair, rule, seed, v, n, "within %.4f" % within[0] if within else "")
+    got[way, pair, rule].append((v, n, within[0] if within else None))
+print("%-7s %-5s %-15s %5s %6s %10s  %-22s %-13s %s" % (
+    "way", "pair", "rule", "tie", "apart", "unsettled", "rounds of the settled", "rounds of all",
+    "tie band at the stop (median), rounds for +-1%"))
+summary = {}
 for (way, pair, rule), v in sorted(got.items()):
-    count = collections.Counter(x for x, _ in v)
-    n = sorted(k for x, k in v if x != "unsettled")
+    count = collections.Counter(x for x, _, _ in v)
+    n = sorted(k for x, k, _ in v if x != "unsettled")
     rounds = "%g (%d-%d)" % (statistics.median(n), n[0], n[-1]) if n else "-"
-    print("%-7s %-5s %-15s %5d %6d %10d  %-22s %g" % (
-        way, pair, rule, count["tie"], count["apart"], count["unsettled"], rounds,
-        statistics.median(k for _, k in v)))
+    every = statistics.median(k for _, k, _ in v)
+    bands = [(w, k) for x, k, w in v if w is not None and x == "unsettled"]
+    band = "+-%.2f%%, about %.0f" % (100 * statistics.median(w for w, _ in bands),
+                                    statistics.median(k * (w / 0.01) ** 2 for w, k in bands)) \
+        if bands and pair == "tie" else ""
+    print("%-7s %-5s %-15s %5d %6d %10d  %-22s %-13g %s" % (
+        way, pair, rule, count["tie"], count["apart"], count["unsettled"], rounds, every, band))
+    summary[way, pair, rule] = (count, every, len(v))
+new, old = "obrien-fleming", "bonferroni"
+def ratio(a, b):
+    return "%.2f" % (a / b) if b else "-"
+for way in sorted({w for w, _, _ in summary}):
+    if (way, "tie", new) not in summary and (way, "diff", new) not in summary:
+        continue
+    print("\n%s: %s (new) against %s (old)" % (way, new, old))
+    for pair in ("tie", "diff"):
+        if (way, pair, new) not in summary or (way, pair, old) not in summary:
+            continue
+        (cn, rn, sn), (co, ro, so) = summary[way, pair, new], summary[way, pair, old]
+        if pair == "tie":
+            print("  true tie, %d seeds: settled tie %d vs %d, wrongly apart %d vs %d (%s), "
+                  "not settled %d vs %d" % (sn, cn["tie"], co["tie"], cn["apart"], co["apart"],
+                  ratio(cn["apart"], co["apart"]), cn["unsettled"], co["unsettled"]))
+        else:
+            print("  true 5%% difference, %d seeds: settled apart %d vs %d (%s), median rounds "
+                  "%g vs %g (%s), not settled %d vs %d" % (sn, cn["apart"], co["apart"],
+                  ratio(cn["apart"], co["apart"]), rn, ro, ratio(rn, ro), cn["unsettled"],
+                  co["unsettled"]))
 P
