@@ -2,6 +2,7 @@
 #include "harness/runner.h"
 
 #include "base/cpulist.h"
+#include "harness/strays.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,16 +20,15 @@
 #include <unistd.h>
 
 /* A fixed environment: the same program with the same argv and env sees
- * the same stack layout, so repeated runs do the same work. */
-static char *const clean_env[] = {
-	"PATH=/usr/local/bin:/usr/bin:/bin",
-	"LC_ALL=C",
-	"TZ=UTC",
-	"HOME=/nonexistent",
-	NULL,
-};
+ * the same stack layout, so repeated runs do the same work.  The last
+ * entry is the run's tag (strays.h), of the same length in every run. */
+#define CLEAN_ENV(tag)                                                                  \
+	{                                                                               \
+		"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC",              \
+			"HOME=/nonexistent", tag, NULL,                                 \
+	}
 
-static void child_exec(const struct run_spec *spec, int err_pipe)
+static void child_exec(const struct run_spec *spec, char *const *env, int err_pipe)
 {
 	setpgid(0, 0);
 	if (spec->exit_memory)
@@ -49,7 +49,7 @@ static void child_exec(const struct run_spec *spec, int err_pipe)
 	dup2(in, 0);
 	dup2(out, 1);
 	dup2(errfd, 2);
-	execve(spec->argv[0], spec->argv, clean_env);
+	execve(spec->argv[0], spec->argv, env);
 fail:;
 	int e = errno;
 	if (write(err_pipe, &e, sizeof(e)) < 0)
@@ -58,7 +58,8 @@ fail:;
 }
 
 static int finish_result(const struct run_spec *spec, struct run_result *res, pid_t pid,
-			 int err_fd, int status, const struct rusage *ru, struct strbuf *err);
+			 const char *tag, int err_fd, int status, const struct rusage *ru,
+			 struct strbuf *err);
 
 static long proc_field_kb(const char *text, const char *key)
 {
@@ -290,6 +291,9 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		return -1;
 	}
 	res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
+	char tag[STRAYS_TAG_SIZE];
+	strays_tag(tag);
+	char *const env[] = CLEAN_ENV(tag);
 	double t0 = now_seconds();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -302,7 +306,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_exec(spec, pipefd[1]);
+		child_exec(spec, env, pipefd[1]);
 	}
 	close(pipefd[1]);
 	int status;
@@ -318,7 +322,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 			close(pipefd[0]);
 			return -1;
 		}
-		return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
+		return finish_result(spec, res, pid, tag, pipefd[0], status, &ru, err);
 	}
 	if (spec->timeout > 0)
 		wait_bounded(pid, spec->timeout, res);
@@ -329,14 +333,17 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 			return -1;
 		}
 	res->wall = now_seconds() - t0;
-	return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
+	return finish_result(spec, res, pid, tag, pipefd[0], status, &ru, err);
 }
 
 static int finish_result(const struct run_spec *spec, struct run_result *res, pid_t pid,
-			 int err_fd, int status, const struct rusage *ru, struct strbuf *err)
+			 const char *tag, int err_fd, int status, const struct rusage *ru,
+			 struct strbuf *err)
 {
-	/* the child's own group may still hold stragglers it forked */
+	/* the child's own group may still hold stragglers it forked, and
+	 * others (setsid, a double fork) carry its tag */
 	kill(-pid, SIGKILL);
+	strays_kill(tag);
 	int exec_errno = 0;
 	ssize_t got = read(err_fd, &exec_errno, sizeof(exec_errno));
 	close(err_fd);
