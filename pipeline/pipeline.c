@@ -269,6 +269,7 @@ static void setup_meters(struct pipeline *pl)
 			r->open_study(&p->study);
 	}
 	pl->exec.timeout = p->study.timeout;
+	pl->exec.stop = &pipeline_interrupted; /* Ctrl-C kills the run in flight */
 	for (size_t i = 0; i < names.n && !pl->store_failed; i++) {
 		const struct meter_ops *m = meter_lookup(names.v[i]);
 		struct strbuf fact = {0};

@@ -16,6 +16,12 @@
 #     workload, run, repetition) exactly once, all ok
 #  4. SIGINT during the runs: exit 1, the runs stored are kept, the resumed
 #     study completes with no duplicates
+#  5. a run in flight is killed, not waited for: "nap" sleeps 60 s while
+#     $T/nap.on exists; SIGINT while its warm-up naps (a plain run), then
+#     while a repetition naps (stopped at exit by the memory meter; the
+#     third run of the program naps): flagscope ends within 20 s (it waited out the run, and the
+#     warm-up's perf-wrapped run after it: 16 s for an 8 s run), the nap is
+#     gone, the killed run is not stored; the resumed study completes
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_interrupt
 
@@ -87,5 +93,82 @@ read -r n distinct bad <<<"$(sql int.db "select count(*), count(distinct config_
 [ "$n" = 28 ] && [ "$distinct" = 28 ] && [ "$bad" = 0 ] ||
 	fail "resume 2: $n runs, $distinct distinct, $bad not ok (want 28 = 2 x 2 x (1 + 6), all ok)"
 echo "ok - SIGINT during the runs: exit 1, $kept runs kept, the resumed study completed once each"
+
+# 5. the run in flight
+mkdir -p home/workloads/nap
+cat >home/workloads/nap/nap.c <<C
+#include <stdio.h>
+#include <unistd.h>
+/* naps while nap.on exists, and in the third run counted in nap.count */
+int main(void)
+{
+	int n = 0;
+	FILE *f = fopen("$T/nap.count", "r");
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	f = fopen("$T/nap.count", "w");
+	if (f) {
+		fprintf(f, "%d\\n", n + 1);
+		fclose(f);
+	}
+	if (access("$T/nap.on", F_OK) == 0 || n + 1 == 3)
+		sleep(60);
+	printf("sum 42\\n");
+	return 0;
+}
+C
+cat >home/workloads/nap/recipe.ini <<'R'
+; nap: sleeps 60 s while $T/nap.on exists and in its third counted run (it_interrupt.sh)
+[workload]
+description = a run that naps while a file exists
+source = bundled
+
+[build]
+script = $CC $CFLAGS -o nap "$RECIPE/nap.c" $LDFLAGS
+binaries = nap
+
+[run]
+args = nap
+timeout = 120
+metric.sum = ^sum ([0-9]+)
+R
+printf '[study]\nname = nap\nworkloads = nap\nrepeat = 3\nmeters = rusage perf memory\n[axis opt]\nO2 = -O2\n' >nap.study
+napper() { pgrep -u "$(id -u)" -f "^$T/cache/builds/.*/nap\$" || true; }
+# interrupt_run WHAT: SIGINT to the group once the nap naps
+interrupt_run() {
+	local what=$1 pid rc=0 i
+	setsid "$FLAGSCOPE_BIN" run nap.study --db nap.db >nap.out 2>&1 &
+	pid=$!
+	for i in $(seq 400); do [ -n "$(napper)" ] && break; sleep 0.05; done
+	[ -n "$(napper)" ] || fail "$what: the nap never ran: $(cat nap.out)"
+	kill -INT -- "-$pid"
+	for i in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL -- "-$pid"
+		fail "$what: flagscope still ran 20 s after SIGINT (it waits for the run in flight)"
+	fi
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || fail "$what: exit $rc, not 1: $(tail -3 nap.out)"
+	[ -z "$(napper)" ] || fail "$what: the nap still runs after flagscope ended"
+}
+touch nap.on
+interrupt_run "SIGINT during the warm-up"
+[ "$(sql nap.db 'select count(*) from runs')" = 0 ] ||
+	fail "the interrupted warm-up was stored: $(sql nap.db 'select rep, status, detail from runs')"
+rm -f nap.on
+echo 0 >nap.count # the warm-up, its perf-wrapped run (where perf runs), then a repetition naps
+interrupt_run "SIGINT during a repetition"
+# every stored run was said ok, and the napping one is neither
+said=$(grep -c -E 'warm-up: ok|rep [0-9]+: ok' nap.out || true)
+[ "$(sql nap.db "select count(*) || ' ' || sum(status = 'ok') from runs")" = "$said $said" ] && [ "$said" -lt 4 ] ||
+	fail "the interrupted repetition was stored: $(sql nap.db 'select rep, status, detail from runs'); said: $(grep -E ': ok' nap.out)"
+rm -f nap.on
+fs run nap.study --db nap.db -q >nap2.out 2>&1 || fail "resume nap: $(cat nap2.out)"
+[ "$(sql nap.db "select count(*), count(distinct rep), sum(status <> 'ok') from runs")" = "4|4|0" ] ||
+	fail "resume nap: $(sql nap.db 'select rep, status from runs')"
+echo "ok - SIGINT kills the run in flight (a plain warm-up, a traced repetition): nothing of it stored, the resume completes"
 echo PASS
 rm -rf "$T"

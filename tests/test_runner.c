@@ -263,6 +263,57 @@ static void check_traced_threads(const char *dir)
 		stall);
 }
 
+/* Ctrl-C: a run in flight is killed once *stop is set, plain or stopped
+ * at exit, with or without a timeout, and says it was interrupted (not
+ * timed out): the pipeline stores nothing of it. */
+struct stopper {
+	volatile sig_atomic_t *stop;
+	double after;
+};
+
+static void *set_stop_later(void *arg)
+{
+	struct stopper *s = arg;
+	usleep((useconds_t)(s->after * 1e6));
+	*s->stop = 1;
+	return NULL;
+}
+
+static void check_stop(const char *dir)
+{
+	for (int traced = 0; traced < 2; traced++) {
+		for (int timed = 0; timed < 2; timed++) {
+			volatile sig_atomic_t stop = 0;
+			char *argv[] = {"/bin/sleep", "30", NULL};
+			struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = timed ? 60 : 0,
+						.exit_memory = traced, .stop = &stop};
+			struct stopper s = {.stop = &stop, .after = 0.3};
+			pthread_t t;
+			T_CHECK(!pthread_create(&t, NULL, set_stop_later, &s), "thread");
+			struct run_result r;
+			struct strbuf err = {0};
+			int rc = runner_native.exec(&spec, &r, &err);
+			pthread_join(t, NULL);
+			T_CHECK(!rc && r.interrupted && !r.timed_out && !r.exited && r.wall < 20,
+				"stop (traced %d, timeout %d): rc %d interrupted %d timed_out %d "
+				"exited %d wall %.1f %s",
+				traced, timed, rc, r.interrupted, r.timed_out, r.exited, r.wall,
+				sb_str(&err));
+			sb_release(&err);
+		}
+	}
+	/* set before the run: it does not run on */
+	volatile sig_atomic_t stop = 1;
+	char *argv[] = {"/bin/sleep", "30", NULL};
+	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = 60, .exit_memory = 1,
+				.stop = &stop};
+	struct run_result r;
+	struct strbuf err = {0};
+	T_CHECK(!runner_native.exec(&spec, &r, &err) && r.interrupted && r.wall < 20,
+		"stop set before: interrupted %d wall %.1f", r.interrupted, r.wall);
+	sb_release(&err);
+}
+
 /* In a child process: pidfd_open fails with ENOSYS from here on. */
 static int refuse_pidfd_open(void)
 {
@@ -294,6 +345,17 @@ static void check_no_pidfd(const char *dir)
 		T_CHECK(!run_sh(dir, "sleep 0.2; exit 3", 10, &r) && r.exited && r.status == 3 &&
 				!r.timed_out && r.wall >= 0.2 && r.wall < 5,
 			"no pidfd, exit 3: exited=%d status=%d wall %.3f", r.exited, r.status, r.wall);
+		volatile sig_atomic_t stop = 0;
+		char *argv[] = {"/bin/sleep", "30", NULL};
+		struct run_spec spec = {.argv = argv, .cwd = dir, .stop = &stop};
+		struct stopper s = {.stop = &stop, .after = 0.3};
+		pthread_t t;
+		T_CHECK(!pthread_create(&t, NULL, set_stop_later, &s), "thread");
+		struct strbuf err = {0};
+		T_CHECK(!runner_native.exec(&spec, &r, &err) && r.interrupted && r.wall < 20,
+			"no pidfd, stop: interrupted %d wall %.1f", r.interrupted, r.wall);
+		pthread_join(t, NULL);
+		sb_release(&err);
 		_exit(test_failures ? 1 : 0);
 	}
 	int status = 0;
@@ -370,6 +432,7 @@ int main(void)
 	check_no_pidfd(dir);
 	check_traced_threads(dir);
 	check_strays(dir);
+	check_stop(dir);
 	check_registry();
 	check_validate(dir);
 	free(dir);
