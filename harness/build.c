@@ -323,6 +323,10 @@ static pid_t build_start(struct build *b, int jobs_each)
 	b->config_seeded = configcache_ready(b);
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* its own group: a terminal's Ctrl-C reaches flagscope, which
+		 * stops the builds itself (a build killed under it was stored
+		 * as failed) */
+		setpgid(0, 0);
 		if (build_lock_or_done(b))
 			_exit(0);
 		remove_tree(b->dir);
@@ -500,12 +504,17 @@ static void build_finish(struct build *b, int status)
 	free(log);
 }
 
+#define STOP_POLL_MS 100
+
 /* Wait for one of the pool's own builds (pids[i] > 0) to end, and reap it.
  * Never waitpid(-1): the program using this library may have children of
  * its own (a board helper, a server under test) that are not ours to reap.
  * Blocks in poll() on pidfds; without them (before Linux 5.3, or a seccomp
- * profile that refuses pidfd_open) it looks every 20 ms. */
-static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status)
+ * profile that refuses pidfd_open) it looks every 20 ms.  With stop it
+ * looks at *stop every STOP_POLL_MS too (the signal that set it may have
+ * woken another thread) and returns -1 once it is set. */
+static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status,
+			     const volatile sig_atomic_t *stop)
 {
 	struct pollfd *fds = xcalloc(n ? n : 1, sizeof(*fds));
 	pid_t got = -1;
@@ -525,14 +534,14 @@ static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status)
 				got = pids[i];
 			}
 		}
-		if (got >= 0 || !alive)
+		if (got >= 0 || !alive || (stop && *stop))
 			break;
 		for (size_t i = 0; i < n; i++) {
 			int fd = pids[i] > 0 ? (int)syscall(SYS_pidfd_open, pids[i], 0) : -1;
 			if (fd >= 0)
 				fds[nfd++] = (struct pollfd){.fd = fd, .events = POLLIN};
 		}
-		poll(fds, nfd, nfd == alive ? -1 : 20);
+		poll(fds, nfd, nfd < alive ? 20 : stop ? STOP_POLL_MS : -1);
 		for (size_t i = 0; i < nfd; i++)
 			close(fds[i].fd);
 	}
@@ -540,12 +549,33 @@ static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status)
 	return got;
 }
 
-void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user)
+/* The stop: kill the running builds' groups, reap them, and mark every
+ * build that did not finish. */
+static void stop_builds(struct build *builds, pid_t *pids, const char *finished, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(-pids[i], SIGKILL);
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] > 0)
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+		if (!finished[i] && !builds[i].cached && !builds[i].settled) {
+			builds[i].interrupted = 1;
+			builds[i].outcome = OUTCOME_BUILD_FAILED;
+		}
+		pids[i] = 0;
+	}
+}
+
+void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user,
+	       const volatile sig_atomic_t *stop)
 {
 	size_t todo = 0, done = 0, next = 0;
 	int running = 0;
 	pid_t *pids = xcalloc(n ? n : 1, sizeof(pid_t));
 	double *start = xcalloc(n ? n : 1, sizeof(double));
+	char *finished = xcalloc(n ? n : 1, 1);
 	for (size_t i = 0; i < n; i++)
 		if (!builds[i].cached && !builds[i].settled)
 			todo++;
@@ -558,6 +588,10 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 		build_verify(&builds[i]);
 	}
 	while (done < todo) {
+		if (stop && *stop) {
+			stop_builds(builds, pids, finished, n);
+			break;
+		}
 		while (running < jobs && next < n) {
 			struct build *b = &builds[next];
 			if (b->cached || b->settled) {
@@ -572,6 +606,7 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 			if (pids[next] < 0) {
 				b->outcome = OUTCOME_BUILD_FAILED;
 				b->detail = xasprintf("cannot start the build in %s", b->dir);
+				finished[next] = 1;
 				done++;
 				if (progress)
 					progress(b, done, todo, user);
@@ -583,13 +618,16 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 		if (!running)
 			break;
 		int status;
-		pid_t pid = wait_pool_child(pids, n, &status);
+		pid_t pid = wait_pool_child(pids, n, &status, stop);
+		if (pid < 0 && stop && *stop)
+			continue; /* stopped at the top of the loop */
 		if (pid < 0)
 			break;
 		for (size_t i = 0; i < n; i++) {
 			if (pids[i] != pid)
 				continue;
 			pids[i] = 0;
+			finished[i] = 1;
 			running--;
 			builds[i].seconds = now_seconds() - start[i];
 			build_finish(&builds[i], status);
@@ -608,6 +646,7 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 	}
 	free(pids);
 	free(start);
+	free(finished);
 }
 
 int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)

@@ -12,6 +12,8 @@
 #ifndef FLAGSCOPE_BUILD_H
 #define FLAGSCOPE_BUILD_H
 
+#include <signal.h>
+
 #include "flagsets/matrix.h"
 #include "base/outcome.h"
 #include "harness/toolchain.h"
@@ -44,6 +46,8 @@ struct build {
 	int config_seeded; /* configure ran from its group's proven cache */
 	int settled; /* the outcome was decided before building (unsupported
 			flag, missing compiler, no source): build_all skips it */
+	int interrupted; /* build_all was stopped before this build finished: no
+			    outcome (BUILD_FAILED in memory), nothing to store */
 	char *facts_json; /* JSON array of ELF facts, one per binary */
 	/* section sizes summed over the binaries (bytes); -1 if unknown */
 	double size_text, size_data, size_bss, size_rodata, size_file;
@@ -64,8 +68,12 @@ typedef void (*build_progress_fn)(const struct build *b, size_t done, size_t tot
 
 /* Build every build that is not cached, `jobs` at a time, then verify each
  * artifact (ELF facts, static when asked, switches of every unit).
- * Failures are recorded in the builds, not returned. */
-void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user);
+ * Failures are recorded in the builds, not returned.  Each build runs in
+ * its own process group.  Once *stop is set (a signal handler; stop may be
+ * NULL) no build starts, the running ones are killed with their process
+ * groups, and every build not finished is marked interrupted. */
+void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user,
+	       const volatile sig_atomic_t *stop);
 
 /* The last lines of a log joined by " | ", or the undefined symbols a link
  * failed on ("undefined symbols: cos sin"), or for a failure in LTO's

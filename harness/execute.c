@@ -207,6 +207,7 @@ struct run_step {
 	const struct runner_ops *runner;
 	struct run_job job;
 	struct run_result rr;
+	int interrupted; /* a run of this step was killed by ctx->stop */
 	struct strlist argv, guests;
 	char *run_dir, *out_path, *err_path, *scratch, *stdin_path;
 };
@@ -255,6 +256,7 @@ static void step_init(struct run_step *st, int warmup)
 			.stderr_path = st->err_path,
 			.timeout = st->ctx->timeout > 0 ? st->ctx->timeout : run->timeout,
 			.pin = st->ctx->pin,
+			.stop = st->ctx->stop,
 		},
 		.scratch = st->scratch,
 		.guests = st->guests.v,
@@ -291,6 +293,12 @@ static void step_exec(struct run_step *st, struct exec_result *res)
 	const struct run_spec *spec = &st->job.spec;
 	struct strbuf err = {0};
 	int xrc = st->runner->exec(spec, &st->rr, &err);
+	if (!xrc && st->rr.interrupted) {
+		st->interrupted = 1;
+		set_failure(res, OUTCOME_RUN_FAILED, xstrdup("interrupted"));
+		sb_release(&err);
+		return;
+	}
 	if (st->runner->diagnose)
 		st->runner->diagnose(&st->job, xrc ? NULL : &st->rr);
 	if (xrc) {
@@ -359,6 +367,7 @@ static void step_wrapped(struct run_step *st, const struct meter_ops *m, struct 
 		mr.rr = &wr;
 		m->collect(&mr, mm, &werr);
 	}
+	st->interrupted |= wr.interrupted;
 	sb_release(&werr);
 	unlink(wout);
 	free(wout);
@@ -462,11 +471,12 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	if (res->outcome == OUTCOME_OK)
 		step_exec(&st, res);
 	step_check(&st, ref_dir, res);
-	if (res->outcome == OUTCOME_OK) {
+	if (res->outcome == OUTCOME_OK)
 		step_measure(&st, warmup, res);
-		if (save_ref)
-			save_reference(run, st.run_dir, save_ref);
-	}
+	/* an interrupted run (or its wrapped run) is no result, nor a reference */
+	res->interrupted = st.interrupted;
+	if (res->outcome == OUTCOME_OK && save_ref && !res->interrupted)
+		save_reference(run, st.run_dir, save_ref);
 	step_finish(&st, res);
 	return 0;
 }

@@ -28,6 +28,9 @@ struct exec_ctx {
 	const char *pin; /* the measured programs' CPU list ("0-1,3"); NULL: none */
 	const struct run_target *target; /* boards over ssh; NULL: here */
 	double timeout; /* > 0 overrides the recipe's */
+	/* set from a signal handler: the run in flight is killed and its
+	   result says interrupted (runner.h, run_spec.stop); NULL: never */
+	const volatile sig_atomic_t *stop;
 	/* a meter's own result beyond measurements, by its contract (NULL: none);
 	 * cachegrind_run's per-function counts.  Not for threads sharing ctx. */
 	void *meter_out;
@@ -37,6 +40,7 @@ struct exec_result {
 	enum outcome outcome;
 	char *detail; /* heap, or NULL */
 	struct measurements m;
+	int interrupted; /* stopped by ctx->stop: no result, store nothing */
 };
 
 /* Run `run` of build b once (b->cfg may be NULL: a native run).  warmup: apply the wrapping meters (perf).

@@ -219,7 +219,7 @@ size_t pgo_train_all(struct build *builds, size_t n, int jobs)
 		if (builds[i].pgo_phase == PGO_USE && !builds[i].settled &&
 		    pgo_instrumented(&builds[i], &gen[m]))
 			of[m++] = i;
-	build_all(gen, m, jobs, NULL, NULL);
+	build_all(gen, m, jobs, NULL, NULL, NULL);
 	for (size_t k = 0; k < m; k++) {
 		pgo_use(&builds[of[k]], &gen[k]);
 		build_release(&gen[k]);

@@ -2,9 +2,11 @@
 #include "harness/runner.h"
 
 #include "base/cpulist.h"
+#include "harness/strays.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -19,16 +21,15 @@
 #include <unistd.h>
 
 /* A fixed environment: the same program with the same argv and env sees
- * the same stack layout, so repeated runs do the same work. */
-static char *const clean_env[] = {
-	"PATH=/usr/local/bin:/usr/bin:/bin",
-	"LC_ALL=C",
-	"TZ=UTC",
-	"HOME=/nonexistent",
-	NULL,
-};
+ * the same stack layout, so repeated runs do the same work.  The last
+ * entry is the run's tag (strays.h), of the same length in every run. */
+#define CLEAN_ENV(tag)                                                                  \
+	{                                                                               \
+		"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC",              \
+			"HOME=/nonexistent", tag, NULL,                                 \
+	}
 
-static void child_exec(const struct run_spec *spec, int err_pipe)
+static void child_exec(const struct run_spec *spec, char *const *env, int err_pipe)
 {
 	setpgid(0, 0);
 	if (spec->exit_memory)
@@ -49,7 +50,7 @@ static void child_exec(const struct run_spec *spec, int err_pipe)
 	dup2(in, 0);
 	dup2(out, 1);
 	dup2(errfd, 2);
-	execve(spec->argv[0], spec->argv, clean_env);
+	execve(spec->argv[0], spec->argv, env);
 fail:;
 	int e = errno;
 	if (write(err_pipe, &e, sizeof(e)) < 0)
@@ -58,7 +59,8 @@ fail:;
 }
 
 static int finish_result(const struct run_spec *spec, struct run_result *res, pid_t pid,
-			 int err_fd, int status, const struct rusage *ru, struct strbuf *err);
+			 const char *tag, int err_fd, int status, const struct rusage *ru,
+			 struct strbuf *err);
 
 static long proc_field_kb(const char *text, const char *key)
 {
@@ -92,6 +94,22 @@ static void kill_run(pid_t pid, struct run_result *res)
 	kill(pid, SIGKILL);
 }
 
+/* how often a waiting runner looks at spec->stop (the signal that set it
+ * may have woken another thread) */
+#define STOP_LOOK_MS 100
+
+static int stop_set(const volatile sig_atomic_t *stop)
+{
+	return stop && *stop;
+}
+
+static void stop_run(pid_t pid, struct run_result *res)
+{
+	res->interrupted = 1;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
 /* A thread that keeps a run's time: at the deadline it kills the run's
  * group unless the waiter said done first.  The waiter says done only
  * while the child is still unreaped, so the watchdog never kills a pid
@@ -101,32 +119,63 @@ struct watchdog {
 	pthread_cond_t cond;
 	struct timespec deadline; /* CLOCK_MONOTONIC */
 	int done;
-	int expired; /* the deadline passed before the child existed */
+	int expired; /* the deadline passed (or the stop came) before the child existed */
 	pid_t pid; /* 0 until the child exists */
 	struct run_result *res;
+	const volatile sig_atomic_t *stop;
 	pthread_t thread;
 };
+
+static struct timespec in_ms(int ms)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_nsec += (long)ms * 1000000L;
+	t.tv_sec += t.tv_nsec / 1000000000L;
+	t.tv_nsec %= 1000000000L;
+	return t;
+}
+
+static int ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
 
 static void *watchdog_main(void *arg)
 {
 	struct watchdog *w = arg;
 	pthread_mutex_lock(&w->lock);
-	int rc = 0;
-	while (!w->done && rc != ETIMEDOUT)
-		rc = pthread_cond_timedwait(&w->cond, &w->lock, &w->deadline);
+	int rc = 0, stopped = 0;
+	while (!w->done && !stopped) {
+		struct timespec until = w->deadline, look;
+		if (w->stop) {
+			look = in_ms(STOP_LOOK_MS);
+			if (ts_before(&look, &until))
+				until = look;
+		}
+		rc = pthread_cond_timedwait(&w->cond, &w->lock, &until);
+		stopped = stop_set(w->stop);
+		if (rc == ETIMEDOUT && !ts_before(&until, &w->deadline))
+			break;
+	}
 	if (!w->done && w->pid > 0)
-		kill_run(w->pid, w->res);
-	w->expired = !w->done;
+		(stopped ? stop_run : kill_run)(w->pid, w->res);
+	w->expired = !w->done ? 1 + stopped : 0;
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
 }
 
-/* Start the clock of timeout seconds; the run is named later with
- * watchdog_arm.  Returns 0, or -1 when no thread could be started. */
-static int watchdog_start(struct watchdog *w, double timeout, struct run_result *res)
+/* Start the clock of timeout seconds (<= 0: none; then only stop ends
+ * it early); the run is named later with watchdog_arm.  Returns 0, or -1
+ * when no thread could be started. */
+static int watchdog_start(struct watchdog *w, double timeout, const volatile sig_atomic_t *stop,
+			  struct run_result *res)
 {
 	memset(w, 0, sizeof(*w));
 	w->res = res;
+	w->stop = stop;
+	if (timeout <= 0)
+		timeout = 1e9; /* no timeout: only the stop */
 	pthread_condattr_t attr;
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -157,7 +206,7 @@ static void watchdog_arm(struct watchdog *w, pid_t pid)
 	pthread_mutex_lock(&w->lock);
 	w->pid = pid;
 	if (w->expired)
-		kill_run(pid, w->res);
+		(w->expired == 2 ? stop_run : kill_run)(pid, w->res);
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -234,10 +283,11 @@ static int traced_wait(pid_t pid, struct watchdog *w, struct run_result *res, in
  * pidfd_open) a thread keeps the time.  The child is waited for without
  * being reaped (WNOWAIT), so the watchdog never kills a pid reused by
  * another process. */
-static void wait_watched(pid_t pid, double timeout, struct run_result *res)
+static void wait_watched(pid_t pid, double timeout, const volatile sig_atomic_t *stop,
+			 struct run_result *res)
 {
 	struct watchdog w;
-	int started = !watchdog_start(&w, timeout, res);
+	int started = !watchdog_start(&w, timeout, stop, res);
 	if (started)
 		watchdog_arm(&w, pid);
 	siginfo_t info;
@@ -248,28 +298,37 @@ static void wait_watched(pid_t pid, double timeout, struct run_result *res)
 }
 
 /* Return once pid has exited (not reaped), killing its group when timeout
- * seconds pass first (res->timed_out). */
-static void wait_bounded(pid_t pid, double timeout, struct run_result *res)
+ * seconds (<= 0: none) pass first (res->timed_out) or *stop is set
+ * (res->interrupted). */
+static void wait_bounded(pid_t pid, double timeout, const volatile sig_atomic_t *stop,
+			 struct run_result *res)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0) {
-		wait_watched(pid, timeout, res);
+		wait_watched(pid, timeout, stop, res);
 		return;
 	}
-	double end = now_seconds() + timeout;
+	double end = timeout > 0 ? now_seconds() + timeout : INFINITY;
 	struct pollfd p = {.fd = pidfd, .events = POLLIN};
 	for (;;) {
 		double left = end - now_seconds();
-		int rc = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+		int ms = left > 0 ? (left > 1e6 ? -1 : (int)(left * 1000) + 1) : 0;
+		if (stop && (ms < 0 || ms > STOP_LOOK_MS))
+			ms = STOP_LOOK_MS;
+		int rc = ms ? poll(&p, 1, ms) : 0;
 		if (rc < 0 && errno == EINTR)
 			continue;
-		if (rc == 0)
+		if (rc == 0 && stop_set(stop))
+			stop_run(pid, res);
+		else if (rc == 0 && end - now_seconds() > 0)
+			continue;
+		else if (rc == 0)
 			kill_run(pid, res);
 		break;
 	}
 	close(pidfd);
-	if (p.revents == 0 && !res->timed_out)
-		wait_watched(pid, end - now_seconds(), res); /* poll failed */
+	if (p.revents == 0 && !res->timed_out && !res->interrupted) /* poll failed */
+		wait_watched(pid, timeout > 0 ? fmax(end - now_seconds(), 1e-3) : 0, stop, res);
 }
 
 static int native_exec(const struct run_spec *spec, struct run_result *res, struct strbuf *err)
@@ -278,8 +337,8 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	memset(res, 0, sizeof(*res));
 	/* a traced run's clock starts before the fork: no run without one */
 	struct watchdog w;
-	int watched = spec->exit_memory && spec->timeout > 0;
-	if (watched && watchdog_start(&w, spec->timeout, res)) {
+	int watched = spec->exit_memory && (spec->timeout > 0 || spec->stop);
+	if (watched && watchdog_start(&w, spec->timeout, spec->stop, res)) {
 		sb_addf(err, "cannot start the run's timeout thread: %s", strerror(errno));
 		return -1;
 	}
@@ -290,6 +349,9 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		return -1;
 	}
 	res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
+	char tag[STRAYS_TAG_SIZE];
+	strays_tag(tag);
+	char *const env[] = CLEAN_ENV(tag);
 	double t0 = now_seconds();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -302,7 +364,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_exec(spec, pipefd[1]);
+		child_exec(spec, env, pipefd[1]);
 	}
 	close(pipefd[1]);
 	int status;
@@ -318,10 +380,10 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 			close(pipefd[0]);
 			return -1;
 		}
-		return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
+		return finish_result(spec, res, pid, tag, pipefd[0], status, &ru, err);
 	}
-	if (spec->timeout > 0)
-		wait_bounded(pid, spec->timeout, res);
+	if (spec->timeout > 0 || spec->stop)
+		wait_bounded(pid, spec->timeout, spec->stop, res);
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR) {
 			sb_addf(err, "wait4: %s", strerror(errno));
@@ -329,14 +391,17 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 			return -1;
 		}
 	res->wall = now_seconds() - t0;
-	return finish_result(spec, res, pid, pipefd[0], status, &ru, err);
+	return finish_result(spec, res, pid, tag, pipefd[0], status, &ru, err);
 }
 
 static int finish_result(const struct run_spec *spec, struct run_result *res, pid_t pid,
-			 int err_fd, int status, const struct rusage *ru, struct strbuf *err)
+			 const char *tag, int err_fd, int status, const struct rusage *ru,
+			 struct strbuf *err)
 {
-	/* the child's own group may still hold stragglers it forked */
+	/* the child's own group may still hold stragglers it forked, and
+	 * others (setsid, a double fork) carry its tag */
 	kill(-pid, SIGKILL);
+	strays_kill(tag);
 	int exec_errno = 0;
 	ssize_t got = read(err_fd, &exec_errno, sizeof(exec_errno));
 	close(err_fd);

@@ -26,6 +26,8 @@
 
 #include "base/util.h"
 
+#include <signal.h>
+
 struct study; /* flagsets/study.h */
 
 /* A board reached over ssh (runner_ssh.h).  host: "[user@]board[:port]",
@@ -57,6 +59,9 @@ struct run_spec {
 	const char *emu_counts;  /* qemu: where the plugin writes its counts */
 	int emu_native;          /* qemu: argv[0] runs here (a script starting its guest
 				    programs through $EMU, which argv already sets) */
+	/* set from a signal handler (Ctrl-C): the run is killed with its group
+	   within STOP_LOOK_MS and run_result.interrupted set; NULL: never */
+	const volatile sig_atomic_t *stop;
 };
 
 struct run_result {
@@ -64,6 +69,7 @@ struct run_result {
 	int status;       /* exit status when exited */
 	int signal;       /* signal number when killed */
 	int timed_out;    /* killed by the runner after timeout */
+	int interrupted;  /* killed by the runner because *spec.stop was set */
 	double wall;      /* seconds, CLOCK_MONOTONIC from fork to exit */
 	double user, sys; /* seconds, from wait4 rusage */
 	long maxrss_kb;   /* peak resident set, from wait4 rusage */

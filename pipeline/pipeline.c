@@ -155,7 +155,8 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 	struct study_plan *p = pl->plan;
 	for (size_t i = 0; i < p->nconfigs * p->nworkloads; i++) {
 		struct build *b = &p->builds[i];
-		if (!p->in_shard[i])
+		/* an interrupted build is neither ok nor failed: the resumed study builds it */
+		if (!p->in_shard[i] || b->interrupted)
 			continue;
 		struct store_build sb = {
 			.study = p->study.name, .config_id = b->cfg->id, .workload = b->recipe->name,
@@ -233,7 +234,8 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 		pipeline_say(o, "pgo: %zu profile-guided builds: their instrumented builds and training runs first",
 			     npgo);
 	pgo_train_all(p->builds, nbuilds, o->jobs);
-	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user);
+	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user,
+		  &pipeline_interrupted);
 	if (store_pgo_facts(pl) || store_builds(pl, &n))
 		return store_failed(pl, err);
 	if (counts)
@@ -267,6 +269,7 @@ static void setup_meters(struct pipeline *pl)
 			r->open_study(&p->study);
 	}
 	pl->exec.timeout = p->study.timeout;
+	pl->exec.stop = &pipeline_interrupted; /* Ctrl-C kills the run in flight */
 	for (size_t i = 0; i < names.n && !pl->store_failed; i++) {
 		const struct meter_ops *m = meter_lookup(names.v[i]);
 		struct strbuf fact = {0};

@@ -154,6 +154,11 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 			    is_base && rep == 0 ? NULL : ref, is_base && rep == 0 ? ref : NULL,
 			    &res);
 	}
+	if (res.interrupted) { /* Ctrl-C killed it: the resumed study runs it */
+		exec_result_release(&res);
+		free(ref);
+		return;
+	}
 	pthread_mutex_lock(&pl->lock);
 	/* the sample is stored before anyone is told it ran; identical
 	 * builds get the same rows (identical.c) */
@@ -191,7 +196,8 @@ static void warm_one(struct pipeline *pl, size_t c, size_t w, size_t r)
 	struct exec_result res;
 	execute_run(&pl->exec, b, run, pw->in_dir, 0, ref, NULL, &res);
 	pthread_mutex_lock(&pl->lock);
-	run_done(pl, b, run, 0, &res);
+	if (!res.interrupted)
+		run_done(pl, b, run, 0, &res);
 	pthread_mutex_unlock(&pl->lock);
 	exec_result_release(&res);
 	free(ref);

@@ -181,7 +181,7 @@ static void check_failures(const char *dir)
 		struct build b = {.cfg = &cfg, .tc = &gcc, .recipe = &r, .src_dir = dir,
 				  .src_id = "bundled"};
 		build_init(&b);
-		build_all(&b, 1, 1, NULL, NULL);
+		build_all(&b, 1, 1, NULL, NULL, NULL);
 		T_CHECK(b.outcome == c->outcome && b.detail && !strcmp(b.detail, c->detail),
 			"%s: %s '%s'", c->name, outcome_name(b.outcome), b.detail ? b.detail : "");
 		build_release(&b);
@@ -214,7 +214,7 @@ static void check_own_children(const char *dir)
 		_exit(42);
 	build_init(&b[0]);
 	build_init(&b[1]);
-	build_all(b, 2, 2, NULL, NULL);
+	build_all(b, 2, 2, NULL, NULL, NULL);
 	T_CHECK(b[0].outcome == OUTCOME_OK && b[1].outcome == OUTCOME_OK, "builds: %s %s",
 		outcome_name(b[0].outcome), outcome_name(b[1].outcome));
 	int status = 0;

@@ -70,7 +70,7 @@ static void check_runner(const char *dir)
 	T_CHECK(!run_sh(dir, "env | sort", 10, &r) && r.status == 0, "env");
 	text = file_read(out, NULL);
 	T_CHECK(text && strstr(text, "LC_ALL=C\n") && strstr(text, "TZ=UTC\n") &&
-			strstr(text, "HOME=/nonexistent\n") && !strstr(text, "FLAGSCOPE"),
+			strstr(text, "HOME=/nonexistent\n") && !strstr(text, "FLAGSCOPE_TEST"),
 		"env:\n%s", text ? text : "");
 	free(text);
 	/* user time and peak RSS come back from wait4 */
@@ -90,6 +90,65 @@ static void check_runner(const char *dir)
 	T_CHECK(!runner_native.exec(&pinned, &r, &err) && r.exited && r.status == 0, "pinned");
 	sb_release(&err);
 	free(out);
+}
+
+/* 1 when pid is gone or a zombie (its parent may be a container's init
+ * that never reaps) */
+static int process_gone(long pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	char *text = file_read(path, NULL);
+	const char *paren = text ? strrchr(text, ')') : NULL;
+	int gone = !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
+	free(text);
+	return gone;
+}
+
+/* A program that leaves processes behind: in its own group (killed with
+ * the group), in a session of its own (setsid, as a daemon does) and
+ * after a double fork (reparented away from the program at once).  None
+ * may outlive the run: they would run beside the next runs. */
+static void check_strays(const char *dir)
+{
+	const struct {
+		const char *what, *script;
+	} cases[] = {
+		{"a background child", "sleep 137 & echo $!"},
+		/* the program ends once the child is in its own session */
+		{"a setsid child", "rm -f up; setsid sh -c 'echo $$ >up; exec sleep 137' & "
+				   "while [ ! -s up ]; do sleep 0.01; done; cat up"},
+		{"a double-forked setsid child",
+		 "rm -f up; (setsid sh -c 'echo $$ >up; exec sleep 137' &); "
+		 "while [ ! -s up ]; do sleep 0.01; done; cat up"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (int traced = 0; traced < 2; traced++) {
+			char *argv[] = {"/bin/sh", "-c", (char *)cases[i].script, NULL};
+			char *out = xasprintf("%s/stdout", dir);
+			struct run_spec spec = {.argv = argv, .cwd = dir, .stdout_path = out,
+						.timeout = 10, .exit_memory = traced};
+			struct strbuf err = {0};
+			struct run_result r;
+			int rc = runner_native.exec(&spec, &r, &err);
+			char *text = file_read(out, NULL);
+			long stray = text ? strtol(text, NULL, 10) : 0;
+			T_CHECK(!rc && r.exited && r.status == 0 && stray > 0, "%s: rc %d, stdout '%s'",
+				cases[i].what, rc, text ? text : "");
+			int gone = 0;
+			/* the runner kills before it returns; a zombie's parent may
+			 * take a moment to be told */
+			for (int k = 0; k < 50 && stray > 0 && !(gone = process_gone(stray)); k++)
+				usleep(10000);
+			T_CHECK(gone, "%s%s: process %ld outlived the run", cases[i].what,
+				traced ? " (stopped at exit)" : "", stray);
+			if (!gone && stray > 0)
+				kill((pid_t)stray, SIGKILL);
+			free(text);
+			free(out);
+			sb_release(&err);
+		}
+	}
 }
 
 /* Runs stopped at exit (the memory meter) from several threads at once.
@@ -204,6 +263,57 @@ static void check_traced_threads(const char *dir)
 		stall);
 }
 
+/* Ctrl-C: a run in flight is killed once *stop is set, plain or stopped
+ * at exit, with or without a timeout, and says it was interrupted (not
+ * timed out): the pipeline stores nothing of it. */
+struct stopper {
+	volatile sig_atomic_t *stop;
+	double after;
+};
+
+static void *set_stop_later(void *arg)
+{
+	struct stopper *s = arg;
+	usleep((useconds_t)(s->after * 1e6));
+	*s->stop = 1;
+	return NULL;
+}
+
+static void check_stop(const char *dir)
+{
+	for (int traced = 0; traced < 2; traced++) {
+		for (int timed = 0; timed < 2; timed++) {
+			volatile sig_atomic_t stop = 0;
+			char *argv[] = {"/bin/sleep", "30", NULL};
+			struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = timed ? 60 : 0,
+						.exit_memory = traced, .stop = &stop};
+			struct stopper s = {.stop = &stop, .after = 0.3};
+			pthread_t t;
+			T_CHECK(!pthread_create(&t, NULL, set_stop_later, &s), "thread");
+			struct run_result r;
+			struct strbuf err = {0};
+			int rc = runner_native.exec(&spec, &r, &err);
+			pthread_join(t, NULL);
+			T_CHECK(!rc && r.interrupted && !r.timed_out && !r.exited && r.wall < 20,
+				"stop (traced %d, timeout %d): rc %d interrupted %d timed_out %d "
+				"exited %d wall %.1f %s",
+				traced, timed, rc, r.interrupted, r.timed_out, r.exited, r.wall,
+				sb_str(&err));
+			sb_release(&err);
+		}
+	}
+	/* set before the run: it does not run on */
+	volatile sig_atomic_t stop = 1;
+	char *argv[] = {"/bin/sleep", "30", NULL};
+	struct run_spec spec = {.argv = argv, .cwd = dir, .timeout = 60, .exit_memory = 1,
+				.stop = &stop};
+	struct run_result r;
+	struct strbuf err = {0};
+	T_CHECK(!runner_native.exec(&spec, &r, &err) && r.interrupted && r.wall < 20,
+		"stop set before: interrupted %d wall %.1f", r.interrupted, r.wall);
+	sb_release(&err);
+}
+
 /* In a child process: pidfd_open fails with ENOSYS from here on. */
 static int refuse_pidfd_open(void)
 {
@@ -235,6 +345,17 @@ static void check_no_pidfd(const char *dir)
 		T_CHECK(!run_sh(dir, "sleep 0.2; exit 3", 10, &r) && r.exited && r.status == 3 &&
 				!r.timed_out && r.wall >= 0.2 && r.wall < 5,
 			"no pidfd, exit 3: exited=%d status=%d wall %.3f", r.exited, r.status, r.wall);
+		volatile sig_atomic_t stop = 0;
+		char *argv[] = {"/bin/sleep", "30", NULL};
+		struct run_spec spec = {.argv = argv, .cwd = dir, .stop = &stop};
+		struct stopper s = {.stop = &stop, .after = 0.3};
+		pthread_t t;
+		T_CHECK(!pthread_create(&t, NULL, set_stop_later, &s), "thread");
+		struct strbuf err = {0};
+		T_CHECK(!runner_native.exec(&spec, &r, &err) && r.interrupted && r.wall < 20,
+			"no pidfd, stop: interrupted %d wall %.1f", r.interrupted, r.wall);
+		pthread_join(t, NULL);
+		sb_release(&err);
 		_exit(test_failures ? 1 : 0);
 	}
 	int status = 0;
@@ -310,6 +431,8 @@ int main(void)
 	check_runner(dir);
 	check_no_pidfd(dir);
 	check_traced_threads(dir);
+	check_strays(dir);
+	check_stop(dir);
 	check_registry();
 	check_validate(dir);
 	free(dir);

@@ -1,0 +1,174 @@
+#!/bin/bash
+# it_interrupt.sh - Ctrl-C and SIGTERM in the middle of a study lose nothing
+# and record nothing that did not happen.  A workload "slow" whose build
+# sleeps (a `sleep 7.31` no other program runs) beside tiny; two
+# configurations, one build at a time (--jobs 1: O2 tiny, O2 slow, O1 tiny,
+# O1 slow).  Expect:
+#  1. SIGTERM to flagscope alone (a batch system's stop) while O2's slow
+#     build sleeps: exit 1 and "interrupted"; the build in flight is
+#     stopped with its whole process tree, no later build starts (no O1
+#     row in builds), and no build is stored as failed
+#  2. SIGINT to flagscope's process group (a terminal's Ctrl-C reaches the
+#     builds too): the same; the killed build is not stored as
+#     build_failed (it was stored, "(empty build log)", and the report
+#     said the baseline failed to build)
+#  3. the resumed study builds the rest and runs every (configuration,
+#     workload, run, repetition) exactly once, all ok
+#  4. SIGINT during the runs: exit 1, the runs stored are kept, the resumed
+#     study completes with no duplicates
+#  5. a run in flight is killed, not waited for: "nap" sleeps 60 s while
+#     $T/nap.on exists; SIGINT while its warm-up naps (a plain run), then
+#     while a repetition naps (stopped at exit by the memory meter; the
+#     third run of the program naps): flagscope ends within 20 s (it waited out the run, and the
+#     warm-up's perf-wrapped run after it: 16 s for an 8 s run), the nap is
+#     gone, the killed run is not stored; the resumed study completes
+set -euo pipefail
+. "$FLAGSCOPE_SRC/tests/lib_it.sh" it_interrupt
+
+mkdir -p home/workloads/slow
+cp home/workloads/tiny/*.c home/workloads/slow/
+sed 's/^description = .*/description = tiny with a build that sleeps 7.31 s/; s|^script = |script = sleep 7.31; |' \
+	home/workloads/tiny/recipe.ini >home/workloads/slow/recipe.ini
+cat >int.study <<'S'
+; expect: every configuration ok on both workloads once resumed
+[study]
+name = int
+workloads = tiny slow
+repeat = 3
+baseline = O2
+[axis opt]
+O2 = -O2 -DPLANT_SLOW
+O1 = -O1 -DPLANT_SLOW
+S
+sleeper() { pgrep -u "$(id -u)" -f '^sleep 7\.31$' || true; }
+
+# interrupt_build SIGNAL TARGET: the study in its own session, SIGNAL sent
+# to flagscope (TARGET "pid") or its process group ("group") once the slow
+# build sleeps; checks 1-2
+interrupt_build() {
+	local sig=$1 target=$2 pid rc=0 i
+	rm -f int.db
+	rm -rf cache
+	setsid "$FLAGSCOPE_BIN" run int.study --db int.db --jobs 1 >int.out 2>&1 &
+	pid=$!
+	for i in $(seq 200); do [ -n "$(sleeper)" ] && break; sleep 0.05; done
+	[ -n "$(sleeper)" ] || fail "$sig: the slow build never started: $(cat int.out)"
+	if [ "$target" = group ]; then kill "-$sig" -- "-$pid"; else kill "-$sig" "$pid"; fi
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || fail "$sig to the $target during a build: exit $rc, not 1: $(cat int.out)"
+	grep -q '^flagscope: interrupted' int.out || fail "$sig: no 'interrupted' line: $(cat int.out)"
+	[ -z "$(sleeper)" ] || fail "$sig: the interrupted build's sleep is still running"
+	local failed later
+	failed=$(sql int.db "select workload || ' ' || status || ' ' || detail from builds where status <> 'ok'")
+	[ -z "$failed" ] || fail "$sig to the $target: an interrupted build was stored: $failed"
+	later=$(sql int.db "select count(*) from builds b join configs c on c.id = b.config_id where c.label = 'O1'")
+	[ "$later" = 0 ] || fail "$sig to the $target: $later build(s) of O1 started after the interrupt"
+	echo "ok - $sig to the $target during a build: exit 1, the build stopped, nothing more built or stored as failed"
+}
+interrupt_build TERM pid
+interrupt_build INT group
+
+# 3. resume
+fs run int.study --db int.db --jobs 1 -q >resume.out 2>&1 || fail "resume: $(cat resume.out)"
+[ "$(sql int.db "select count(*) from builds where status = 'ok'")" = 4 ] ||
+	fail "resume: builds $(sql int.db 'select workload, status from builds')"
+read -r n distinct bad <<<"$(sql int.db "select count(*), count(distinct config_id||workload||run||rep), sum(status <> 'ok') from runs" | tr '|' ' ')"
+[ "$n" = 16 ] && [ "$distinct" = 16 ] && [ "$bad" = 0 ] ||
+	fail "resume: $n runs, $distinct distinct, $bad not ok (want 16 = 2 x 2 x (1 + 3), all ok)"
+echo "ok - the resumed study built the rest and ran everything once"
+
+# 4. SIGINT during the runs (tiny sleeps 0.1 s a run with -DPLANT_SLOW)
+sed -i 's/^repeat = 3/repeat = 6/' int.study
+rc=0
+setsid "$FLAGSCOPE_BIN" run int.study --db int.db --jobs 1 >runs.out 2>&1 &
+pid=$!
+for i in $(seq 200); do grep -q 'rep 4' runs.out && break; sleep 0.05; done
+kill -INT -- "-$pid"
+wait "$pid" || rc=$?
+[ "$rc" = 1 ] || fail "SIGINT during the runs: exit $rc, not 1: $(tail -3 runs.out)"
+kept=$(sql int.db "select count(*) from runs")
+[ "$kept" -gt 16 ] || fail "SIGINT during the runs: $kept runs stored (16 before)"
+fs run int.study --db int.db --jobs 1 -q >resume2.out 2>&1 || fail "resume 2: $(cat resume2.out)"
+read -r n distinct bad <<<"$(sql int.db "select count(*), count(distinct config_id||workload||run||rep), sum(status <> 'ok') from runs" | tr '|' ' ')"
+[ "$n" = 28 ] && [ "$distinct" = 28 ] && [ "$bad" = 0 ] ||
+	fail "resume 2: $n runs, $distinct distinct, $bad not ok (want 28 = 2 x 2 x (1 + 6), all ok)"
+echo "ok - SIGINT during the runs: exit 1, $kept runs kept, the resumed study completed once each"
+
+# 5. the run in flight
+mkdir -p home/workloads/nap
+cat >home/workloads/nap/nap.c <<C
+#include <stdio.h>
+#include <unistd.h>
+/* naps while nap.on exists, and in the third run counted in nap.count */
+int main(void)
+{
+	int n = 0;
+	FILE *f = fopen("$T/nap.count", "r");
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	f = fopen("$T/nap.count", "w");
+	if (f) {
+		fprintf(f, "%d\\n", n + 1);
+		fclose(f);
+	}
+	if (access("$T/nap.on", F_OK) == 0 || n + 1 == 3)
+		sleep(60);
+	printf("sum 42\\n");
+	return 0;
+}
+C
+cat >home/workloads/nap/recipe.ini <<'R'
+; nap: sleeps 60 s while $T/nap.on exists and in its third counted run (it_interrupt.sh)
+[workload]
+description = a run that naps while a file exists
+source = bundled
+
+[build]
+script = $CC $CFLAGS -o nap "$RECIPE/nap.c" $LDFLAGS
+binaries = nap
+
+[run]
+args = nap
+timeout = 120
+metric.sum = ^sum ([0-9]+)
+R
+printf '[study]\nname = nap\nworkloads = nap\nrepeat = 3\nmeters = rusage perf memory\n[axis opt]\nO2 = -O2\n' >nap.study
+napper() { pgrep -u "$(id -u)" -f "^$T/cache/builds/.*/nap\$" || true; }
+# interrupt_run WHAT: SIGINT to the group once the nap naps
+interrupt_run() {
+	local what=$1 pid rc=0 i
+	setsid "$FLAGSCOPE_BIN" run nap.study --db nap.db >nap.out 2>&1 &
+	pid=$!
+	for i in $(seq 400); do [ -n "$(napper)" ] && break; sleep 0.05; done
+	[ -n "$(napper)" ] || fail "$what: the nap never ran: $(cat nap.out)"
+	kill -INT -- "-$pid"
+	for i in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL -- "-$pid"
+		fail "$what: flagscope still ran 20 s after SIGINT (it waits for the run in flight)"
+	fi
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || fail "$what: exit $rc, not 1: $(tail -3 nap.out)"
+	[ -z "$(napper)" ] || fail "$what: the nap still runs after flagscope ended"
+}
+touch nap.on
+interrupt_run "SIGINT during the warm-up"
+[ "$(sql nap.db 'select count(*) from runs')" = 0 ] ||
+	fail "the interrupted warm-up was stored: $(sql nap.db 'select rep, status, detail from runs')"
+rm -f nap.on
+echo 0 >nap.count # the warm-up, its perf-wrapped run (where perf runs), then a repetition naps
+interrupt_run "SIGINT during a repetition"
+# every stored run was said ok, and the napping one is neither
+said=$(grep -c -E 'warm-up: ok|rep [0-9]+: ok' nap.out || true)
+[ "$(sql nap.db "select count(*) || ' ' || sum(status = 'ok') from runs")" = "$said $said" ] && [ "$said" -lt 4 ] ||
+	fail "the interrupted repetition was stored: $(sql nap.db 'select rep, status, detail from runs'); said: $(grep -E ': ok' nap.out)"
+rm -f nap.on
+fs run nap.study --db nap.db -q >nap2.out 2>&1 || fail "resume nap: $(cat nap2.out)"
+[ "$(sql nap.db "select count(*), count(distinct rep), sum(status <> 'ok') from runs")" = "4|4|0" ] ||
+	fail "resume nap: $(sql nap.db 'select rep, status from runs')"
+echo "ok - SIGINT kills the run in flight (a plain warm-up, a traced repetition): nothing of it stored, the resume completes"
+echo PASS
+rm -rf "$T"
