@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/recommend.h"
+#include "analysis/results.h"
 
 /* The last word of switches that starts with opt ("-march=") and is not
  * opt "native"; heap, or NULL */
@@ -46,6 +47,20 @@ static char *recorded(struct store *st, const char *study, const char *config_id
 	return found;
 }
 
+/* opt as the compiler resolved it on the machine that built the
+ * configuration, recorded at build time (the fact native.ID, e.g.
+ * "-march=znver3 -mtune=znver3": pipeline/pipeline.c); heap, or NULL */
+static char *built_with(struct store *st, const char *study, const char *config_id,
+			const char *opt)
+{
+	char *key = xasprintf("native.%s", config_id);
+	char *fact = results_fact(st, study, key);
+	char *found = fact ? last_explicit(fact, opt) : NULL;
+	free(fact);
+	free(key);
+	return found;
+}
+
 /* opt as `cc -march=native -Q --help=target` resolves it on this machine
  * ("  -march=   skylake"); heap, or NULL (not GCC, or cc is a command
  * line) */
@@ -85,6 +100,9 @@ char *recommend_explicit_cflags(struct store *st, const char *study, const struc
 		char *opt = xstrndup(w.v[i], n - strlen("native"));
 		char *x = recorded(st, study, c->id, opt);
 		const char *how = "as GCC recorded it in the measured builds";
+		if (!x && (x = built_with(st, study, c->id, opt)))
+			how = "as the compiler resolved it on the machine that built them (recorded "
+			      "at build time)";
 		if (!x) {
 			x = asked(c->cc, opt);
 			how = "as this machine's compiler resolves it (the builds recorded none)";

@@ -151,3 +151,70 @@ void toolchains_free(struct toolchain *list, size_t n)
 		toolchain_release(&list[i]);
 	free(list);
 }
+
+/* The CPU the driver's -### output (tokens, quotes stripped) gives opt
+ * ("-march="): clang passes -target-cpu NAME (-march, -mcpu) and -tune-cpu
+ * NAME (-mtune) to its cc1; gcc passes -march=NAME on.  NULL if none. */
+static const char *native_in(const struct strlist *tok, const char *opt)
+{
+	const char *clang_key = strcmp(opt, "-mtune=") ? "-target-cpu" : "-tune-cpu";
+	for (size_t i = 0; i < tok->n; i++) {
+		if (!strcmp(tok->v[i], clang_key) && i + 1 < tok->n)
+			return tok->v[i + 1];
+		if (str_starts_with(tok->v[i], opt) && strcmp(tok->v[i] + strlen(opt), "native") &&
+		    tok->v[i][strlen(opt)])
+			return tok->v[i] + strlen(opt);
+	}
+	return NULL;
+}
+
+char *toolchain_native_cpus(const char *command, const char *cflags)
+{
+	static const char *const opts[] = {"-march=", "-mcpu=", "-mtune="};
+	struct strlist words = {0}, asked = {0}, tok = {0}, found = {0};
+	sl_split_ws(&words, cflags ? cflags : "");
+	for (size_t i = 0; i < words.n; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
+			if (str_starts_with(words.v[i], opts[k]) &&
+			    !strcmp(words.v[i] + strlen(opts[k]), "native") &&
+			    sl_find(&asked, words.v[i]) < 0)
+				sl_push(&asked, words.v[i]);
+	if (!asked.n) {
+		sl_release(&words);
+		return NULL;
+	}
+	sl_release(&words);
+	sl_split_ws(&words, command);
+	const char *const job[] = {"-###", "-c", "-x", "c", "/dev/null", "-o", "/dev/null"};
+	char **argv = xcalloc(words.n + asked.n + ARRAY_SIZE(job) + 1, sizeof(char *));
+	size_t n = 0;
+	for (size_t i = 0; i < words.n; i++)
+		argv[n++] = words.v[i];
+	for (size_t i = 0; i < asked.n; i++)
+		argv[n++] = asked.v[i];
+	for (size_t i = 0; i < ARRAY_SIZE(job); i++)
+		argv[n++] = (char *)job[i];
+	char *out = NULL;
+	if (words.n && run_capture(argv, &out) == 0 && out) {
+		for (char *c = out; *c; c++)
+			if (*c == '"' || *c == '\'')
+				*c = ' ';
+		sl_split_ws(&tok, out);
+		for (size_t i = 0; i < asked.n; i++) {
+			const char *opt = strchr(asked.v[i], '=');
+			char *prefix = xstrndup(asked.v[i], (size_t)(opt - asked.v[i]) + 1);
+			const char *cpu = native_in(&tok, prefix);
+			if (cpu)
+				sl_push_owned(&found, xasprintf("%s%s", prefix, cpu));
+			free(prefix);
+		}
+	}
+	char *res = found.n ? sl_join(&found, " ") : NULL;
+	free(out);
+	free(argv);
+	sl_release(&words);
+	sl_release(&asked);
+	sl_release(&tok);
+	sl_release(&found);
+	return res;
+}

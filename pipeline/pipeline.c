@@ -89,6 +89,19 @@ static int store_directions(struct pipeline *pl, const struct recipe *r)
 	return rc;
 }
 
+/* native.ID: what the configuration's -mX=native resolves to on this, the
+ * building, machine (harness/toolchain.h); GCC also records it in each
+ * unit's DWARF, clang does not (analysis/recommend.h reads both) */
+static int store_native_cpus(struct pipeline *pl, const struct config *cfg)
+{
+	char *cpus = toolchain_native_cpus(cfg->cc, cfg->cflags);
+	char *key = xasprintf("native.%s", cfg->id);
+	int rc = cpus ? store_put_fact(pl->store, pl->plan->study.name, key, cpus) : 0;
+	free(key);
+	free(cpus);
+	return pipeline_stored(pl, rc);
+}
+
 static int store_study(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -142,7 +155,8 @@ static int store_study(struct pipeline *pl)
 			.target = cfg->target, .cpu = cfg->cpu, .libc = cfg->libc,
 			.sysroot = cfg->sysroot, .notes = cfg->notes, .pgo = cfg->pgo,
 		};
-		if (pipeline_stored(pl, store_put_config(pl->store, &sc)))
+		if (pipeline_stored(pl, store_put_config(pl->store, &sc)) ||
+		    (pc->tc_ok && store_native_cpus(pl, cfg)))
 			return -1;
 	}
 	return 0;

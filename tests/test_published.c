@@ -79,8 +79,8 @@ static void check_shipped(void)
 	const struct published_row *d = published_find(&pub, "dirty", "malloc_big1", "dynamic");
 	const struct published_row *s = published_find(&pub, "dirty", "stdio_putcgetc", "static");
 	const struct published_row *s2 = published_find(&pub, "dirty", "malloc_big1", "static");
-	T_CHECK(d && !strcmp(d->id, "dynamic_overhead") && s && !strcmp(s->id, "static_stdio_overhead") &&
-			s2 && !strcmp(s2->id, "static_overhead"),
+	T_CHECK(d && !strcmp(d->id, "dynamic_overhead") && s &&
+			!strcmp(s->id, "static_stdio_overhead") && s2 && !strcmp(s2->id, "static_overhead"),
 		"dirty rows by link level, the stdio one before the '*' one");
 	T_CHECK(!published_find(&pub, "dirty", "malloc_big1", NULL),
 		"a block without a link level has no min. dirty row");
