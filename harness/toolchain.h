@@ -33,14 +33,6 @@ void toolchain_release(struct toolchain *t);
  * only, so debug information does not enter size metrics. */
 const char *toolchain_record_flag(const struct toolchain *t);
 
-/* What each -march=native, -mcpu=native and -mtune=native word of cflags
- * resolves to when command compiles on this machine, from its driver's
- * `-###` (clang: "-target-cpu" "znver3", "-tune-cpu" ...; gcc: the cc1
- * line's -march=znver3): "-march=znver3 -mtune=znver3", in cflags' order.
- * Heap string; NULL when cflags has no such word or the compiler names no
- * CPU for any of them (one it cannot tell is left out). */
-char *toolchain_native_cpus(const char *command, const char *cflags);
-
 /* Every C compiler on PATH: gcc, gcc-N, clang, clang-N, cc, and cross
  * compilers named TRIPLE-gcc[-N].  Sorted by command name. */
 int toolchains_discover(struct toolchain **list, size_t *n);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/native_cpu.h"
 #include "harness/pgo.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -89,12 +90,12 @@ static int store_directions(struct pipeline *pl, const struct recipe *r)
 	return rc;
 }
 
-/* native.ID: what the configuration's -mX=native resolves to on this, the
- * building, machine (harness/toolchain.h); GCC also records it in each
- * unit's DWARF, clang does not (analysis/recommend.h reads both) */
+/* native.ID: what the configuration's -mX=native stands for on this, the
+ * building, machine (harness/native_cpu.h); clang's DWARF records only the
+ * word (analysis/recommend.h) */
 static int store_native_cpus(struct pipeline *pl, const struct config *cfg)
 {
-	char *cpus = toolchain_native_cpus(cfg->cc, cfg->cflags);
+	char *cpus = native_cpu_flags(cfg->cc, cfg->cflags);
 	char *key = xasprintf("native.%s", cfg->id);
 	int rc = cpus ? store_put_fact(pl->store, pl->plan->study.name, key, cpus) : 0;
 	free(key);

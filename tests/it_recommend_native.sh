@@ -2,15 +2,16 @@
 # it_recommend_native.sh - recommend for a clang configuration built with
 # -march=native: clang records the literal "-march=native" in its DWARF, so
 # the pipeline stores, at build time, what the building machine's clang
-# resolved it to (the fact native.ID, from `clang -###`'s -target-cpu and
-# -tune-cpu), and recommend writes that CPU.  Expected:
+# resolved it to (the fact native.ID: `clang -###`'s -target-cpu and
+# -tune-cpu, and the features native differs in from that CPU), and
+# recommend writes that.  Expected:
 #   flagscope run of one clang configuration "-O2 -march=native
 #     -mtune=native" on the tiny fixture: ok, and the fact native.ID is
-#     "-march=CPU -mtune=TUNE" as `clang -march=native -mtune=native -###`
-#     names them (-target-cpu, -tune-cpu);
-#   recommend: COMMON_FLAGS="-O2 -march=CPU -mtune=TUNE" and a note "is
-#     -march=CPU, as the compiler resolved it on the machine that built
-#     them";
+#     "-march=CPU [FEATURES] -mtune=TUNE" with CPU and TUNE as `clang
+#     -march=native -mtune=native -###` names them, and "-march=CPU
+#     [FEATURES]" predefining exactly the macros -march=native does;
+#   recommend: COMMON_FLAGS="-O2 " and the fact, and a note "is -march=CPU
+#     ..., as the compiler resolved it on the machine that built them";
 #   the fact changed to another CPU (a database from another machine):
 #     recommend writes that one, not this machine's.
 # Takes a few seconds.
@@ -38,14 +39,20 @@ native = -O2 -march=native -mtune=native
 S
 fs run native.study --db n.db -q >run.out 2>&1 || fail "run: $(tail -n 5 run.out)"
 fact=$(sql n.db "SELECT value FROM facts WHERE key LIKE 'native.%'")
-[ "$fact" = "-march=$cpu -mtune=$tune" ] || fail "fact '$fact', want '-march=$cpu -mtune=$tune'"
-ok "the build fact names clang's -target-cpu and -tune-cpu: $fact"
+case "$fact" in
+"-march=$cpu "*" -mtune=$tune" | "-march=$cpu -mtune=$tune") ;;
+*) fail "fact '$fact', want -march=$cpu [features] -mtune=$tune" ;;
+esac
+arch=${fact% -mtune=*}
+diff <(clang -march=native -dM -E -x c /dev/null | sort) <(clang $arch -dM -E -x c /dev/null | sort) >macros.diff ||
+	fail "$arch is not -march=native here: $(cat macros.diff)"
+ok "the build fact names clang's -target-cpu and -tune-cpu, with native's features: $fact"
 
 fs recommend --db n.db >r1.conf 2>&1 || fail "recommend: $(cat r1.conf)"
-grep -qx "COMMON_FLAGS=\"-O2 -march=$cpu -mtune=$tune\"" r1.conf || fail "flags: $(cat r1.conf)"
-grep -q "# note: -march=native is -march=$cpu, as the compiler resolved it on the machine that built them" r1.conf ||
+grep -qxF "COMMON_FLAGS=\"-O2 $fact\"" r1.conf || fail "flags: $(cat r1.conf)"
+grep -qF "# note: -march=native is $arch, as the compiler resolved it on the machine that built them" r1.conf ||
 	fail "note: $(cat r1.conf)"
-ok "recommend writes -march=$cpu -mtune=$tune"
+ok "recommend writes $fact"
 
 # a database built elsewhere: its machine's CPU, not this one's
 python3 -c 'import sqlite3, sys
