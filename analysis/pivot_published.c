@@ -109,7 +109,8 @@ int pivot_published(struct store *st, struct pivot *p, struct strbuf *err)
 				if (!pr)
 					continue;
 				compare_row(p, pub, pr, k, r);
-				if (!p->published)
+				/* only when a level has figures (not on link's levels) */
+				if (!p->published && p->pub_any[k])
 					p->published = pub->url ? xasprintf("%s (%s)", pub->title ? pub->title : "",
 									   pub->url)
 								: xstrdup(pub->title ? pub->title : pub->path);

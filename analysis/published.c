@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/ini.h"
+#include "workloads/searchpath.h"
 
 #define PUBLISHED_FILE "published.ini"
 
@@ -146,6 +147,28 @@ static int load_file(const char *path, struct published *pub, char **same_as, st
 	return rc;
 }
 
+/* same_as's published.ini: beside recipe_dir (the bundled and installed
+ * trees), else where the search path finds that workload (a copy of the
+ * recipe in a user's folder); heap, or NULL when there is none */
+static char *sibling_file(const char *recipe_dir, const char *same_as)
+{
+	const char *slash = strrchr(recipe_dir, '/');
+	char *path = slash ? xasprintf("%.*s/%s/%s", (int)(slash - recipe_dir), recipe_dir,
+				       same_as, PUBLISHED_FILE)
+			   : xasprintf("../%s/%s", same_as, PUBLISHED_FILE);
+	if (!access(path, F_OK))
+		return path;
+	free(path);
+	char *dir = workload_find(NULL, same_as);
+	path = dir ? xasprintf("%s/%s", dir, PUBLISHED_FILE) : NULL;
+	free(dir);
+	if (path && access(path, F_OK)) {
+		free(path);
+		path = NULL;
+	}
+	return path;
+}
+
 int published_load(const char *recipe_dir, struct published *pub, struct strbuf *err)
 {
 	memset(pub, 0, sizeof(*pub));
@@ -162,13 +185,14 @@ int published_load(const char *recipe_dir, struct published *pub, struct strbuf 
 				     "(give either same_as = WORKLOAD or the rows)", path, same_as);
 			rc = -1;
 		} else {
-			char *dir = xstrdup(recipe_dir);
-			char *slash = strrchr(dir, '/');
-			char *other = slash ? xasprintf("%.*s/%s/%s", (int)(slash - dir), dir, same_as,
-							PUBLISHED_FILE)
-					    : xasprintf("../%s/%s", same_as, PUBLISHED_FILE);
+			char *other = sibling_file(recipe_dir, same_as);
 			char *again = NULL;
 			published_release(pub);
+			if (!other) {
+				free(same_as);
+				free(path);
+				return 1;
+			}
 			rc = load_file(other, pub, &again, err);
 			if (!rc && again) {
 				sb_addf(err, "%s: same_as again (point same_as at the file with the rows)",
@@ -177,7 +201,6 @@ int published_load(const char *recipe_dir, struct published *pub, struct strbuf 
 			}
 			free(again);
 			free(other);
-			free(dir);
 		}
 	}
 	free(same_as);

@@ -4,8 +4,9 @@
  * the Eta Labs libc-bench tables), read with the project's INI reader.
  *
  * The file: [source] with title, url and libcs (the libraries it has
- * figures for), or same_as = WORKLOAD (the figures of that sibling recipe
- * folder's published.ini: libc-bench's upstream recipe shares libcbench's).
+ * figures for), or same_as = WORKLOAD (the figures of that workload's
+ * published.ini: the sibling recipe folder's, else the one the search path
+ * finds; libc-bench's upstream recipe shares libcbench's).
  * Then one section per published row, [KIND ID], KIND time or dirty:
  *   row  = its title as published
  *   runs = the run names it stands for; "*": every run no row names; empty:
@@ -40,7 +41,8 @@ struct published {
 };
 
 /* Read recipe_dir/published.ini (following same_as once).  Returns 0 with
- * pub filled, 1 when the folder has no published.ini (pub empty), -1 with
+ * pub filled, 1 when the folder has no published.ini, or its same_as
+ * names a workload that has none (pub empty), -1 with
  * "file:line: what is wrong (what to do)" in err.  Release with
  * published_release in every case. */
 int published_load(const char *recipe_dir, struct published *pub, struct strbuf *err);

@@ -89,10 +89,14 @@ char *recommend_chost(const char *cc);
 char *recommend_config_chost(const char *target, const char *cc);
 
 /* c's cflags with -march=native and -mtune=native (any -mX=native) made
- * explicit, as a make.conf or a build farm needs them: the CPU GCC
- * recorded for them in the DWARF producer of c's measured builds, else
- * what `CC -march=native -mtune=native -Q --help=target` says on this
- * machine (a single-word GCC), else the flag is kept.  *note: one line
+ * explicit, as a make.conf or a build farm needs them: what the compiler
+ * resolved them to on the machine that built c (the fact native.ID the
+ * pipeline stores at build time, harness/native_cpu.h: the CPU and, after
+ * -march=CPU, the features native differs in, "-march=znver3 -mshstk
+ * -mno-mwaitx"), else the CPU GCC recorded in the DWARF producer of c's
+ * measured builds (clang records the literal -march=native), else what
+ * `CC -march=native -mtune=native -Q --help=target` says on this machine
+ * (a single-word GCC), else the flag is kept.  *note: one line
  * per flag saying which and how, NULL when the flags have none.  Heap. */
 char *recommend_explicit_cflags(struct store *st, const char *study, const struct rank_config *c,
 				char **note);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/recommend.h"
+#include "analysis/results.h"
 
 /* The last word of switches that starts with opt ("-march=") and is not
  * opt "native"; heap, or NULL */
@@ -46,6 +47,40 @@ static char *recorded(struct store *st, const char *study, const char *config_id
 	return found;
 }
 
+/* opt as the compiler resolved it on the machine that built the
+ * configuration, recorded at build time (the fact native.ID, e.g.
+ * "-march=znver3 -mshstk -mno-mwaitx -mtune=znver3": harness/native_cpu.h),
+ * with the feature flags that follow it (they belong to -march= and
+ * -mcpu=); heap, or NULL */
+static char *built_with(struct store *st, const char *study, const char *config_id,
+			const char *opt)
+{
+	char *key = xasprintf("native.%s", config_id);
+	char *fact = results_fact(st, study, key);
+	struct strlist w = {0}, out = {0};
+	sl_split_ws(&w, fact ? fact : "");
+	static const char *const cpu_opts[] = {"-march=", "-mcpu=", "-mtune="};
+	for (size_t i = 0; i < w.n && !out.n; i++) {
+		if (!str_starts_with(w.v[i], opt) || !strcmp(w.v[i] + strlen(opt), "native"))
+			continue;
+		sl_push(&out, w.v[i]);
+		for (size_t j = i + 1; j < w.n && strcmp(opt, "-mtune="); j++) {
+			int cpu = 0;
+			for (size_t k = 0; k < ARRAY_SIZE(cpu_opts); k++)
+				cpu |= str_starts_with(w.v[j], cpu_opts[k]);
+			if (cpu)
+				break;
+			sl_push(&out, w.v[j]);
+		}
+	}
+	char *found = out.n ? sl_join(&out, " ") : NULL;
+	sl_release(&w);
+	sl_release(&out);
+	free(fact);
+	free(key);
+	return found;
+}
+
 /* opt as `cc -march=native -Q --help=target` resolves it on this machine
  * ("  -march=   skylake"); heap, or NULL (not GCC, or cc is a command
  * line) */
@@ -83,8 +118,13 @@ char *recommend_explicit_cflags(struct store *st, const char *study, const struc
 		if (!str_starts_with(w.v[i], "-m") || n < 8 || strcmp(w.v[i] + n - 7, "=native"))
 			continue;
 		char *opt = xstrndup(w.v[i], n - strlen("native"));
-		char *x = recorded(st, study, c->id, opt);
-		const char *how = "as GCC recorded it in the measured builds";
+		/* the build fact first: it has the features native differs in
+		 * (GCC's DWARF has them too, as -m words of its own) */
+		char *x = built_with(st, study, c->id, opt);
+		const char *how = "as the compiler resolved it on the machine that built them "
+				  "(recorded at build time)";
+		if (!x && (x = recorded(st, study, c->id, opt)))
+			how = "as GCC recorded it in the measured builds";
 		if (!x) {
 			x = asked(c->cc, opt);
 			how = "as this machine's compiler resolves it (the builds recorded none)";

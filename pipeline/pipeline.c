@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/native_cpu.h"
 #include "harness/pgo.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -89,6 +90,19 @@ static int store_directions(struct pipeline *pl, const struct recipe *r)
 	return rc;
 }
 
+/* native.ID: what the configuration's -mX=native stands for on this, the
+ * building, machine (harness/native_cpu.h); clang's DWARF records only the
+ * word (analysis/recommend.h) */
+static int store_native_cpus(struct pipeline *pl, const struct config *cfg)
+{
+	char *cpus = native_cpu_flags(cfg->cc, cfg->cflags);
+	char *key = xasprintf("native.%s", cfg->id);
+	int rc = cpus ? store_put_fact(pl->store, pl->plan->study.name, key, cpus) : 0;
+	free(key);
+	free(cpus);
+	return pipeline_stored(pl, rc);
+}
+
 static int store_study(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -142,7 +156,8 @@ static int store_study(struct pipeline *pl)
 			.target = cfg->target, .cpu = cfg->cpu, .libc = cfg->libc,
 			.sysroot = cfg->sysroot, .notes = cfg->notes, .pgo = cfg->pgo,
 		};
-		if (pipeline_stored(pl, store_put_config(pl->store, &sc)))
+		if (pipeline_stored(pl, store_put_config(pl->store, &sc)) ||
+		    (pc->tc_ok && store_native_cpus(pl, cfg)))
 			return -1;
 	}
 	return 0;

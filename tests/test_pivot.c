@@ -576,6 +576,7 @@ static void check_published(struct store *st, const char *dir)
 	char *ini = test_write(wl, "published.ini", PUBLISHED_TEXT);
 	struct pivot p;
 	struct strbuf err = {0};
+	char *table;
 	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(p.published && strstr(p.published, "planted (http://example.invalid/t)"),
 		"the source named: %s", p.published ? p.published : "(none)");
@@ -614,7 +615,7 @@ static void check_published(struct store *st, const char *dir)
 			!strcmp(p.blocks[1].rows[1].pub_row[PUB_DIRTY], "Static dirty"),
 		"rows name their published row");
 
-	char *table = print_pivot(&p, "table");
+	table = print_pivot(&p, "table");
 	T_CHECK(strstr(table, "sign agreement: 2 of 5 rows (the metric's ratio") &&
 			strstr(table, "sign agreement: 6 of 6 rows (the dirty memory ratio") &&
 			strstr(table, " musl    ratio published same ") &&
@@ -639,6 +640,14 @@ static void check_published(struct store *st, const char *dir)
 				     "\"dirty_published_pct\":140,\"dirty_same_sign\":true"),
 		"json published keys: %s", json);
 	free(json);
+	pivot_release(&p);
+
+	/* levels the file has no figures for (link): nothing published */
+	T_CHECK(!pivot_compute(st, "s", "link", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	table = print_pivot(&p, "table");
+	T_CHECK(!p.published && !p.pub_any[PUB_TIME] && !strstr(table, "published:"),
+		"link: no published figures, no source line:\n%s", table);
+	free(table);
 	pivot_release(&p);
 
 	/* another metric than time: no published time, the dirty table still */

@@ -44,7 +44,7 @@ static const struct published_row *row_by_id(const struct published *pub, const 
 	return NULL;
 }
 
-static void check_shipped(void)
+static void check_shipped(const char *tmp)
 {
 	char *dir = source_dir("workloads/libcbench");
 	struct published pub;
@@ -79,8 +79,8 @@ static void check_shipped(void)
 	const struct published_row *d = published_find(&pub, "dirty", "malloc_big1", "dynamic");
 	const struct published_row *s = published_find(&pub, "dirty", "stdio_putcgetc", "static");
 	const struct published_row *s2 = published_find(&pub, "dirty", "malloc_big1", "static");
-	T_CHECK(d && !strcmp(d->id, "dynamic_overhead") && s && !strcmp(s->id, "static_stdio_overhead") &&
-			s2 && !strcmp(s2->id, "static_overhead"),
+	T_CHECK(d && !strcmp(d->id, "dynamic_overhead") && s &&
+			!strcmp(s->id, "static_stdio_overhead") && s2 && !strcmp(s2->id, "static_overhead"),
 		"dirty rows by link level, the stdio one before the '*' one");
 	T_CHECK(!published_find(&pub, "dirty", "malloc_big1", NULL),
 		"a block without a link level has no min. dirty row");
@@ -114,6 +114,31 @@ static void check_shipped(void)
 			strstr(same.path, "libcbench/published.ini"),
 		"libc-bench shares libcbench's figures: %s", sb_str(&err));
 	published_release(&same);
+	/* a copy of the upstream recipe in a user's folder: libcbench's file
+	 * through the search path; none there: no figures, no error */
+	char *user = xasprintf("%s/mine/libc-bench", tmp);
+	mkdir_p(user, 0755);
+	char *copy = xasprintf("cp %s/published.ini %s/", up, user);
+	T_CHECK(!system(copy), "%s", copy);
+	char *root = source_dir("");
+	setenv("FLAGSCOPE_PATH", root, 1);
+	T_CHECK(published_load(user, &same, &err) == 0 && same.n == ntime + ndirty,
+		"a user's copy finds libcbench's figures on the search path: %s", sb_str(&err));
+	published_release(&same);
+	char *empty = xasprintf("%s/workloads", tmp);
+	mkdir_p(empty, 0755);
+	free(empty);
+	setenv("FLAGSCOPE_PATH", tmp, 1);
+	setenv("FLAGSCOPE_HOME", tmp, 1);
+	setenv("XDG_DATA_HOME", tmp, 1);
+	int rc = published_load(user, &same, &err);
+	T_CHECK(rc == 1 || (rc == 0 && same.n == ntime + ndirty),
+		"a same_as that cannot be found is no error: %d %s", rc, sb_str(&err));
+	published_release(&same);
+	unsetenv("FLAGSCOPE_PATH");
+	free(root);
+	free(copy);
+	free(user);
 	free(up);
 	free(dir);
 	sb_release(&err);
@@ -161,7 +186,7 @@ static void check_bad(const char *tmp)
 int main(void)
 {
 	char *tmp = test_tmpdir("test_published");
-	check_shipped();
+	check_shipped(tmp);
 	check_bad(tmp);
 	free(tmp);
 	return test_summary("test_published");

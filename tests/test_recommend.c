@@ -8,7 +8,9 @@
  * winner (pgo = gen-use) is left out of the flags and named in the
  * evidence and JSON's pgo_best; a higher score is an increase (not a
  * reduction), and an exact ratio names no interval; -march=native is
- * written as the CPU the builds recorded (else this machine's gcc says).
+ * written as the CPU the builds recorded (else, for clang, the CPU the
+ * building machine's compiler resolved, stored at build time; else this
+ * machine's gcc says).
  */
 #include "analysis/recommend.h"
 
@@ -106,6 +108,34 @@ static void test_refuses_wrong_output(const char *dir)
 	T_CHECK(!strstr(rec.cflags, "=native") && strstr(rec.cflags, "-O3 -march=") &&
 			strstr(rec.native_note, "as this machine's compiler resolves it"),
 		"gcc -march=native -Q --help=target: '%s' (%s)", rec.cflags,
+		rec.native_note ? rec.native_note : "no note");
+	recommend_release(&rec);
+	/* clang records the literal -march=native in DWARF; the pipeline stored
+	 * what it resolved to on the machine that built (native.ID): a CPU
+	 * that need not be this machine's, and the features native differed
+	 * in there, which belong to -march (the -mtune is not asked for) */
+	sqlite3_exec(st.db, "UPDATE configs SET cc='clang' WHERE label='mixed'; "
+			    "UPDATE builds SET facts='[{\"file\":\"w1\",\"units\":[{\"name\":"
+			    "\"w1.c\",\"switches\":\"-O3 -march=native\"}]}]' "
+			    "WHERE config_id='id-mixed'", NULL, NULL, NULL);
+	store_put_fact(&st, "s", "native.id-mixed",
+		       "-march=sapphirerapids -mno-avx512f -mshstk -mtune=icelake-server");
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!strcmp(rec.cflags, "-O3 -march=sapphirerapids -mno-avx512f -mshstk") &&
+			rec.native_note &&
+			strstr(rec.native_note, "-march=native is -march=sapphirerapids -mno-avx512f "
+						"-mshstk, as the compiler resolved it on the machine "
+						"that built them"),
+		"clang -march=native from the build fact: '%s' (%s)", rec.cflags,
+		rec.native_note ? rec.native_note : "no note");
+	recommend_release(&rec);
+	/* without the fact clang's builds say nothing and clang has no -Q
+	 * --help=target: the flag is kept, with a note */
+	sqlite3_exec(st.db, "DELETE FROM facts WHERE key='native.id-mixed'", NULL, NULL, NULL);
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(strstr(rec.cflags, "-march=native") && rec.native_note &&
+			strstr(rec.native_note, "is kept"),
+		"clang without the fact: '%s' (%s)", rec.cflags,
 		rec.native_note ? rec.native_note : "no note");
 	recommend_release(&rec);
 
