@@ -26,6 +26,29 @@ static int table_pub(const struct pivot *p, int k)
 	return kind >= 0 && p->pub_any[kind] ? kind : -1;
 }
 
+/* A ratio column's width: at least min, or the widest ratio the pivot
+ * prints (+11822.5% for a thread stack's VSZ), so the columns line up */
+static int pct_width(const struct pivot *p, int min)
+{
+	int w = min;
+	char buf[48];
+	for (size_t b = 0; b < p->nblocks; b++)
+		for (size_t i = 0; i < p->blocks[b].nrows; i++) {
+			const struct pivot_row *r = &p->blocks[b].rows[i];
+			for (size_t l = 0; l <= p->nlevels; l++) {
+				const struct pivot_cell *c = l < p->nlevels ? &r->cells[l] : &r->noise;
+				const double v[] = {c->pct, c->mem_pct[0], c->mem_pct[1], c->mem_pct[2],
+						    c->pub_pct[0], c->pub_pct[1]};
+				for (size_t k = 0; k < ARRAY_SIZE(v); k++) {
+					int n = isnan(v[k]) ? 0 : snprintf(buf, sizeof(buf), "%+.1f%%", v[k]);
+					if (n > w)
+						w = n;
+				}
+			}
+		}
+	return w;
+}
+
 static const char *same_word(int same)
 {
 	return same < 0 ? "-" : same ? "yes" : "no";
@@ -131,9 +154,9 @@ static void table_head(FILE *out, const struct pivot *p, const char *title, int 
 	for (size_t l = 0; l < p->nlevels; l++) {
 		fprintf(out, " %*s", level_width(p, l), p->level_labels[l]);
 		if (l != p->ref)
-			fprintf(out, " %*s", NUM_W, "ratio");
+			fprintf(out, " %*s", pct_width(p, NUM_W), "ratio");
 		if (l != p->ref && pub >= 0)
-			fprintf(out, " %*s %*s", PUB_W, "published", SAME_W, "same");
+			fprintf(out, " %*s %*s", pct_width(p, PUB_W), "published", SAME_W, "same");
 	}
 	fputc('\n', out);
 }
@@ -149,9 +172,9 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 			fprintf(out, " %*s", level_width(p, l),
 				c->present ? outcome_name(c->status) : "-");
 			if (l != p->ref)
-				fprintf(out, " %*s", NUM_W, "");
+				fprintf(out, " %*s", pct_width(p, NUM_W), "");
 			if (l != p->ref && pub >= 0) {
-				put_num(out, c->pub_pct[pub], "%+.1f%%", PUB_W);
+				put_num(out, c->pub_pct[pub], "%+.1f%%", pct_width(p, PUB_W));
 				fprintf(out, " %*s", SAME_W, "-");
 			}
 			continue;
@@ -161,9 +184,9 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 		put_num(out, v, k >= 0 || (fabs(v) >= 1e4 && fabs(v) < 1e10) ? "%.0f" : "%.4g",
 			level_width(p, l));
 		if (l != p->ref)
-			put_num(out, k < 0 ? c->pct : c->mem_pct[k], "%+.1f%%", NUM_W);
+			put_num(out, k < 0 ? c->pct : c->mem_pct[k], "%+.1f%%", pct_width(p, NUM_W));
 		if (l != p->ref && pub >= 0) {
-			put_num(out, c->pub_pct[pub], "%+.1f%%", PUB_W);
+			put_num(out, c->pub_pct[pub], "%+.1f%%", pct_width(p, PUB_W));
 			fprintf(out, " %*s", SAME_W, same_word(c->same_sign[pub]));
 		}
 	}
@@ -217,7 +240,8 @@ static void table_noise(FILE *out, const struct pivot *p, const struct pivot_blo
 	fprintf(out, "\nnoise floor: %s is %s built and run again, so its ratio is what noise "
 		     "alone does (no configuration)\n", p->noise_label, b->ref_label);
 	char *title = metric_title(p);
-	fprintf(out, "%-*s %*s %*s\n", name_width(p), title, VAL_W, "noise floor", NUM_W, "ratio");
+	fprintf(out, "%-*s %*s %*s\n", name_width(p), title, VAL_W, "noise floor",
+		pct_width(p, NUM_W), "ratio");
 	free(title);
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct pivot_cell *c = &b->rows[i].noise;
@@ -228,7 +252,7 @@ static void table_noise(FILE *out, const struct pivot *p, const struct pivot_blo
 		}
 		put_num(out, c->value, fabs(c->value) >= 1e4 && fabs(c->value) < 1e10 ? "%.0f" : "%.4g",
 			VAL_W);
-		put_num(out, c->pct, "%+.1f%%", NUM_W);
+		put_num(out, c->pct, "%+.1f%%", pct_width(p, NUM_W));
 		fputc('\n', out);
 	}
 }

@@ -683,6 +683,29 @@ static void check_published(struct store *st, const char *dir)
 	free(wl);
 }
 
+/* A ratio wider than the column (a thread stack's VSZ against musl's:
+ * +11822.5% here) widens the column: the table still lines up */
+static void check_wide_ratio(const char *dir)
+{
+	static const struct plant wide[] = {
+		{"glibc dynamic O2", 2.0, 3000000, 1500, 150, 0},
+		{"musl dynamic O2", 4.0, 25, 600, 40, 0},
+	};
+	struct store st;
+	char *study = make_db(&st, dir, "wide.db", wide, ARRAY_SIZE(wide), "time");
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	char *table = print_pivot(&p, "table");
+	T_CHECK(strstr(table, "+11999900.0%"), "the wide ratio:\n%s", table);
+	check_table_aligned(table);
+	free(table);
+	pivot_release(&p);
+	sb_release(&err);
+	store_close(&st);
+	free(study);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_pivot");
@@ -697,6 +720,7 @@ int main(void)
 	check_search_labels(dir);
 	check_csv_header_quoting(dir);
 	check_noise_floor(dir);
+	check_wide_ratio(dir);
 	free(study);
 	free(dir);
 	return test_summary("test_pivot");
