@@ -818,8 +818,8 @@ char *rank_config_fragility(const struct ranking *r, const struct rank_config *c
 		return NULL;
 	int tie = c->rank == r->configs[c->versus].rank;
 	char *held = tie && isfinite(c->tie_within)
-			     ? xasprintf("; %.0f%% fall within +-%.2g%%", 100 * (1 - r->opt.settle_level),
-					 100 * c->tie_within)
+			     ? xasprintf("; %.0f%% fall within +-%.*f%%", 100 * (1 - r->opt.settle_level),
+					 100 * c->tie_within < 10 ? 1 : 0, 100 * c->tie_within)
 			     : xstrdup("");
 	char *line = xasprintf("%s vs %s: not settled after %zu runs (%s, but %.0f%% of the resamples "
 			       "fall %s%.3g%%%s)", c->label, r->configs[c->versus].label,
