@@ -167,12 +167,39 @@ while IFS=$'\t' read -r L s; do
 	esac
 done < <(awk -F'\t' '$1 == "span" {print $2 "\t" $3}' "$tmp/records")
 
-# study files in ini blocks: they load, and their workloads exist
+# a recipe block (it starts at README line $2) loads: a dry run of a study
+# of it; the files it names (expect =) are made empty, as a recipe's folder
+# would hold them
+check_recipe() {
+	local r=$tmp/recipe/workloads/readme out m tries
+	rm -rf "$tmp/recipe" && mkdir -p "$r" && cp "$1" "$r/recipe.ini"
+	printf '[study]\nname = readme\nworkloads = readme\nbaseline = O2\n[axis opt]\nO2 = -O2\n' \
+		>"$tmp/recipe/r.study"
+	for tries in 1 2 3 4 5; do
+		out=$(cd "$tmp/recipe" && "$bin" run r.study --dry-run 2>&1 >/dev/null) && return
+		[[ $out =~ recipe\.ini:[0-9]+:\ [^\']*\'([^\'/]+)\'\ does\ not\ exist ]] || break
+		: >"$r/${BASH_REMATCH[1]}"
+	done
+	while IFS= read -r m; do
+		if [[ $m =~ recipe\.ini:([0-9]+):\ (.*) ]]; then
+			say "$(($2 + BASH_REMATCH[1]))" "the recipe does not load: ${BASH_REMATCH[2]}"
+		elif [[ $m != *"; recipe "* ]]; then # the source line that follows an error
+			say "$(($2 + 1))" "the recipe does not load: ${m#flagscope: }"
+		fi
+	done <<<"$out"
+}
+
+# study files and recipes in ini blocks: they load, and a study's workloads
+# exist
 awk -F'\t' '$1 == "ini" {print substr($0, length($1 $2 $3) + 4) > (D "/block-" $3); print $2 > (D "/lines-" $3)}' \
 	D="$tmp" "$tmp/records"
 for b in "$tmp"/block-*; do
 	[ -e "$b" ] || continue
 	start=${b##*-}
+	if grep -q '^\[workload\]' "$b"; then
+		check_recipe "$b" "$start"
+		continue
+	fi
 	cp "$b" "$tmp/readme.study"
 	grep -q '^\[study\]' "$tmp/readme.study" || continue
 	while read -r L; do

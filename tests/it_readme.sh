@@ -3,8 +3,9 @@
 # tests/check_readme.sh on both (README.md also against an installed copy,
 # cmake --install into a scratch prefix), then its self-test: one mistake
 # at a time planted in a copy of README.md (a wrong option, a missing
-# preset, a renamed workload, a wrong path, ...), each of which the check
-# must report at the line it was planted on.
+# preset, a renamed workload, a wrong path, ...) or of workloads/README.md
+# (a recipe key, a build system, ...), each of which the check must report
+# at the line it was planted on.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
 scratch it_readme
@@ -57,22 +58,37 @@ a layout row for a folder that is not there	0,/^| `bench\/` |/s//| `benches\/` |
 a folder the layout table leaves out	/^| `bench\/` |/d	no row for bench/
 P
 )
+# plant DOC TABLE: each row's mistake in a copy of DOC, one at a time
 n=0
-while IFS=$'\t' read -r kind script want; do
-	n=$((n + 1))
-	sed "$script" README.md >planted.md
-	line=$(diff README.md planted.md | sed -n '1s/^\([0-9]*\)[acd].*/\1/p')
-	if [ -z "$line" ]; then
-		fail "plant $n ($kind) changed nothing: its pattern is no longer in README.md"
-		continue
-	fi
-	[[ $script == */d ]] && line= # a row left out is said at its table's first row
-	out=$(bash "$check" planted.md $prefix 2>&1)
-	if [[ $want == *PREFIX* && -z $prefix ]]; then
-		echo "SKIP: plant $n ($kind): no installed copy"
-	elif ! grep -F -- "$want" <<<"$out" | grep -q "^planted.md:${line:-[0-9]*}:"; then
-		fail "plant $n ($kind) not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
-	fi
-done <<<"$plants"
+plant() {
+	local doc=$1 kind script want line out
+	while IFS=$'\t' read -r kind script want; do
+		n=$((n + 1))
+		sed "$script" "$doc" >planted.md
+		line=$(diff "$doc" planted.md | sed -n '1s/^\([0-9]*\)[acd].*/\1/p')
+		if [ -z "$line" ]; then
+			fail "plant $n ($kind) changed nothing: its pattern is no longer in $doc"
+			continue
+		fi
+		[[ $script == */d ]] && line= # a row left out is said at its table's first row
+		out=$(bash "$check" planted.md $prefix 2>&1)
+		if [[ $want == *PREFIX* && -z $prefix ]]; then
+			echo "SKIP: plant $n ($kind): no installed copy"
+		elif ! grep -F -- "$want" <<<"$out" | grep -q "^planted.md:${line:-[0-9]*}:"; then
+			fail "plant $n ($kind) not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
+		fi
+	done <<<"$2"
+}
+plant README.md "$plants"
+
+# and in workloads/README.md (its recipe blocks load as recipes)
+plant recipes.md "$(cat <<'P'
+a recipe key that does not exist	0,/^stdin = corpus.bin/s//stdn = corpus.bin/	unknown key 'stdn'
+a build system that does not exist	0,/^system = meson                ; autotools/s//system = mesonn                ; autotools/	unknown build system 'mesonn'
+a wrong path	0,/`workloads\/python3`/s//`workloads\/python`/	no such path in the tree
+a bare option no command has	0,/`--disable-shared`/s//`--disable-shard`/	no command has the option --disable-shard
+a command's option it does not have	0,/`flagscope run --workloads NAME`/s//`flagscope run --workload NAME`/	'run' has no option --workload
+P
+)"
 ok "$n kinds of planted mistakes, $((n - failures)) caught"
 finish_counted

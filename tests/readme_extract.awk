@@ -6,7 +6,8 @@
 #           "# comment" and "\" continuations are dropped; a word a|b|c
 #           outside quotes is three command lines)
 #   span    an inline `code span` outside code blocks
-#   ini     a line of a ```ini block (KIND ini, LINE, "BLOCKSTART<TAB>text")
+#   ini     a line of a ```ini block, or of a block of no language (KIND
+#           ini, LINE, "BLOCKSTART<TAB>text")
 #   layout  the first column's folders of the "Where things live" table
 #   install the first column of a table row naming PREFIX/...
 function emit(kind, line, text) { printf "%s\t%d\t%s\n", kind, line, text }
@@ -80,7 +81,7 @@ block == "sh" || block == "bash" || block == "shell" {
 	next
 }
 
-block == "ini" { emit("ini", NR, start "\t" $0); next }
+block == "ini" || block == "text" { emit("ini", NR, start "\t" $0); next }
 
 block != "" { next }
 
