@@ -6,21 +6,8 @@
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_search_baseline
 cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/flagbug" "$T/home/workloads/"
-cat > fb.study <<'S'
-; expect: unrolling adds code, so the smallest build is the -O2 baseline
-[study]
-name = fb
-workloads = flagbug
-repeat = 2
-baseline = O2
-[axis opt]
-O2 = -O2
-S
-cat > unroll.space <<'S'
-; one flag that only makes the program bigger
-[space]
-flags = -funroll-loops
-S
+cp "$FLAGSCOPE_SRC"/tests/fixtures/search/unroll-size.study fb.study
+cp "$FLAGSCOPE_SRC"/tests/fixtures/search/unroll.space .
 fs search fb.study --space unroll.space --strategy ce --budget 2 --metric size \
 	--confirm-repeat 2 --db s.db --format json > s.json 2> s.err
 python3 - <<'P'
