@@ -4,7 +4,8 @@
 #   - every command line of its ```sh blocks, through flagscope --parse-only
 #     (options, their values, the arguments), and the presets (run, search,
 #     slurm STUDY) and workloads (--workloads, --source NAME=, why's
-#     WORKLOAD) it names exist;
+#     WORKLOAD) it names exist; in its other command lines, the tree's
+#     paths exist and apt-get install's packages are scripts/packages.txt's;
 #   - in `code spans`: a command's options (`run --pin`, `flagscope report
 #     --pivot`), a bare `--option` (some command has it), a path of the tree
 #     (`harness/pgo.c`, `tests/it_*.sh`), a file name (`rank.c`), an
@@ -111,6 +112,7 @@ while IFS=$'\t' read -r L text; do
 		continue
 	fi
 	eval "set -- $text"
+	[ "$1" = --parse-only ] && shift # a line that shows --parse-only itself
 	if ! out=$("$bin" --parse-only "$@" 2>&1); then
 		say "$L" "flagscope $text: ${out#flagscope: }"
 		continue
@@ -119,6 +121,23 @@ while IFS=$'\t' read -r L text; do
 	shift
 	check_names "$c" "$@"
 done < <(awk -F'\t' '$1 == "cmd" {print $2 "\t" $3}' "$tmp/records")
+
+# other command lines: the tree's scripts they run exist, and the packages
+# they install are scripts/packages.txt's
+while IFS=$'\t' read -r L text; do
+	read -ra w <<<"$text"
+	for x in "${w[@]}"; do
+		if [[ $x =~ ^[a-z][a-z0-9_-]*/ ]] && grep -qx "${x%%/*}" <<<"$top_dirs"; then
+			tree_has "$x" || say "$L" "$x: no such path in the tree"
+		fi
+	done
+	[[ $text =~ ^(sudo )?apt(-get)?\ install\ (.*) ]] || continue
+	for x in ${BASH_REMATCH[3]}; do
+		[[ $x == -* || $x == */* ]] && continue
+		grep -q "^$x\b" "$src/scripts/packages.txt" ||
+			say "$L" "$x is not in scripts/packages.txt (add it there, or drop it here)"
+	done
+done < <(awk -F'\t' '$1 == "sh" {print $2 "\t" $3}' "$tmp/records")
 
 # code spans
 while IFS=$'\t' read -r L s; do

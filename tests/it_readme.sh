@@ -55,6 +55,9 @@ an environment assignment nothing reads	0,/`FLAGSCOPE_RUN=...`/s//`FLAGSCOPE_RUN
 an installed path that is not installed	0,/`PREFIX\/share\/flagscope\/presets\/`/s//`PREFIX\/share\/flagscope\/studies\/`/	not in an installed copy
 an installed folder the table leaves out	/`PREFIX\/share\/flagscope\/presets\/`/d	does not name PREFIX/share/flagscope/presets
 a layout row for a folder that is not there	0,/^| `bench\/` |/s//| `benches\/` |/	'benches/' in the layout table: no such folder
+a wrong script in a command line	0,/^bash scripts\/quickstart.sh/s//bash scripts\/quick-start.sh/	scripts/quick-start.sh: no such path
+a package scripts/packages.txt does not have	0,/ninja-build pkg-config help2man/s//ninja-build pkgconfig help2man/	pkgconfig is not in scripts/packages.txt
+a --parse-only line with a wrong option	0,/^build\/flagscope --parse-only run my.study -j2/s//build\/flagscope --parse-only run my.study -J2/	unknown option '-J2'
 a folder the layout table leaves out	/^| `bench\/` |/d	no row for bench/
 P
 )

@@ -5,6 +5,7 @@
 #           (a "$ " prompt, "build/" or "PREFIX/bin/" before it, a trailing
 #           "# comment" and "\" continuations are dropped; a word a|b|c
 #           outside quotes is three command lines)
+#   sh      any other command line of a ```sh block (bash scripts/test.sh)
 #   span    an inline `code span` outside code blocks
 #   ini     a line of a ```ini block, or of a block of no language (KIND
 #           ini, LINE, "BLOCKSTART<TAB>text")
@@ -77,6 +78,8 @@ block == "sh" || block == "bash" || block == "shell" {
 		sub(/^[^ ]*flagscope */, "", line)
 		gsub(/[ \t]+$/, "", line)
 		emit_cmd(cline, line)
+	} else if (line != "") {
+		emit("sh", cline, line)
 	}
 	next
 }
