@@ -11,7 +11,8 @@
 #   - the man page (the build's flagscope.1) has its sections, every command,
 #     and in ENVIRONMENT every variable the program reads (getenv("NAME") in
 #     the sources but tests/, bench/ and the workloads' own programs), and no
-#     variable it does not.
+#     variable it does not; in FILES every folder an installed copy has
+#     (cmake --install), and nothing it has not.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
 scratch it_help
@@ -103,4 +104,23 @@ for v in $listed; do
 	grep -qx "$v" <<<"$reads" || fail "the man page's ENVIRONMENT lists $v, which the program does not read"
 done
 ok "man page: its sections, $(wc -w <<<"$commands") commands, $(wc -w <<<"$reads") variables read and listed"
+
+# its FILES: every PREFIX/ path is installed, and everything installed is named
+files=$(sed -n '/^\.SH "\?FILES"\?/,/^\.SH/p' "$man" | awk '/^\.I PREFIX\// {sub(/^PREFIX\//, "", $2); print $2}')
+if cmake --install "$(dirname "$FLAGSCOPE_BIN")" --prefix "$T/prefix" >install.log 2>&1; then
+	for f in $files; do
+		[ -e "$T/prefix/$f" ] || fail "the man page's FILES names PREFIX/$f, which is not installed"
+	done
+	for p in $(cd "$T/prefix" && ls -d bin/* lib/flagscope/* share/flagscope/* share/doc/flagscope); do
+		named=0
+		for f in $files bin/flagscope; do
+			f=${f%/}
+			[[ $p == "$f" || $p == "$f"/* || $f == "$p"/* ]] && named=1
+		done
+		[ $named = 1 ] || fail "the man page's FILES does not name PREFIX/$p (installed)"
+	done
+	ok "man page FILES: $(wc -w <<<"$files") installed paths"
+else
+	echo "SKIP (part): cmake --install failed, FILES not checked: $(tail -1 install.log)"
+fi
 finish_counted
