@@ -649,7 +649,49 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 	free(finished);
 }
 
+/* The input script in tmp, in its own process group, its output in log;
+ * its wait status, or -1 when it could not start or *stop was set (the
+ * script and its children are killed then). */
+static int input_script_run(const struct recipe *r, const char *tmp, const char *log,
+			    const volatile sig_atomic_t *stop)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* its own group: a stop kills the script's children too */
+		setpgid(0, 0);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int null = open("/dev/null", O_RDONLY);
+		if (fd < 0 || null < 0 || chdir(tmp))
+			_exit(126);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		/* argv, not setenv: the parent's other threads share its environment */
+		execl("/bin/sh", "sh", "-c",
+		      "export IN=\"$1\" RECIPE=\"$2\"; exec /bin/sh -e -c \"$3\" input", "sh", tmp,
+		      r->dir, r->input_script, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid); /* before a stop can kill its group */
+	int status = 0;
+	if (wait_pool_child(&pid, 1, &status, stop) == pid)
+		return status;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return -1;
+}
+
 int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
+{
+	return workload_inputs_stop(r, in_dir, NULL, err);
+}
+
+int workload_inputs_stop(const struct recipe *r, char **in_dir, const volatile sig_atomic_t *stop,
+			 struct strbuf *err)
 {
 	*in_dir = xasprintf("%s/inputs/%s-%.16s", flagscope_cache_dir(), r->name, r->hash);
 	char *done = xasprintf("%s/.done", *in_dir);
@@ -661,20 +703,21 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 		return 0;
 	}
 	char *tmp = xasprintf("%s.tmp%d", *in_dir, (int)getpid());
+	char *log = xasprintf("%s.log", tmp);
 	remove_tree(tmp);
 	mkdir_p(tmp, 0755);
-	/* argv, not the environment, which other threads share */
-	char *const argv[] = {
-		"/bin/sh", "-c",
-		"cd \"$1\" || exit 1; export IN=\"$1\" RECIPE=\"$2\"; exec /bin/sh -e -c \"$3\" input",
-		"sh", tmp, r->dir, r->input_script, NULL,
-	};
-	char *out = NULL;
-	if (run_capture(argv, &out) != 0) {
+	int status = input_script_run(r, tmp, log, stop);
+	if (status < 0 && stop && *stop) {
+		sb_addf(err, "%s: interrupted while its input script ran", r->name);
+		remove_tree(tmp);
+		rc = -1;
+	} else if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		char *out = file_read(log, NULL);
 		char *sum = build_log_summary(out ? out : "");
 		sb_addf(err, "%s: the input script failed: %s (fix the recipe's [input] script)",
 			r->name, sum);
 		free(sum);
+		free(out);
 		remove_tree(tmp);
 		rc = -1;
 	} else {
@@ -686,7 +729,8 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 			file_write(done, "", 0);
 		}
 	}
-	free(out);
+	unlink(log);
+	free(log);
 	free(tmp);
 	free(done);
 	return rc;
