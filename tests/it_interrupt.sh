@@ -33,10 +33,7 @@
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_interrupt
 
-mkdir -p home/workloads/slow
-cp home/workloads/tiny/*.c home/workloads/slow/
-sed 's/^description = .*/description = tiny with a build that sleeps 7.31 s/; s|^script = |script = sleep 7.31; |' \
-	home/workloads/tiny/recipe.ini >home/workloads/slow/recipe.ini
+tiny_copy slow "tiny with a build that sleeps 7.31 s" "sleep 7.31; "
 cat >int.study <<'S'
 ; expect: every configuration ok on both workloads once resumed
 [study]
@@ -188,9 +185,7 @@ echo "ok - SIGINT kills the run in flight (a plain warm-up, a traced repetition)
 # 8. input scripts: ina's sleeps (a `sleep 6.29` nothing else runs), inb's
 # leaves a mark
 for w in ina inb; do
-	mkdir -p home/workloads/$w
-	cp home/workloads/tiny/*.c home/workloads/$w/
-	cp home/workloads/tiny/recipe.ini home/workloads/$w/
+	tiny_copy $w "tiny with an input script" ""
 	printf '\n[input]\nscript = %s\n' "$([ $w = ina ] && echo 'sleep 6.29; touch a' || echo "touch $T/inb.ran")" \
 		>>home/workloads/$w/recipe.ini
 done
