@@ -238,7 +238,7 @@ static int workload_new(const char *name)
 		error_msg("workload new: --source is required (e.g. --source debian:%s)", name);
 		return 2;
 	}
-	if (source_parse(opt.source, &parsed, &err)) {
+	if (source_check(opt.source, &err) || source_parse(opt.source, &parsed, &err)) {
 		error_msg("workload new: --source: %s", sb_str(&err));
 		sb_release(&err);
 		return 2;
