@@ -41,7 +41,9 @@ static const struct command_spec workload_cmd = {
 	.summary = "Write a recipe skeleton for a program of yours or a Debian package: its\n"
 		   "source and build system (guessed from the unpacked tree when --system is\n"
 		   "not given: configure, CMakeLists.txt, meson.build, Makefile, in that order),\n"
-		   "with the programs to verify and the runs left for you to fill in.",
+		   "with the programs to verify and the runs left for you to fill in.  A\n"
+		   "configure that Autoconf did not make and that names cmake or meson, or takes\n"
+		   "no --prefix or --host (a stub, a wrapper), is passed over.",
 	.details = "The source is fetched once to guess the system (into the cache, where the\n"
 		   "first build finds it).  A relative local:PATH is taken from the current\n"
 		   "folder.  Without --dir the recipe goes to the first writable folder of the\n"
@@ -206,19 +208,32 @@ static void say_where(const char *name, const char *folder)
 }
 
 /* The build system of the tree at src_dir (NULL: none recognised) and,
- * into *why (heap), what it was guessed from. */
+ * into *why (heap), what it was guessed from and any mark passed over. */
 static const char *guess_system(const char *src_dir, char **why)
 {
-	const struct buildsys_ops *ops = buildsys_guess(src_dir);
-	for (size_t m = 0; ops && ops->marks[m] && !*why; m++) {
-		char *p = xasprintf("%s/%s", src_dir, ops->marks[m]);
-		if (file_exists(p))
-			*why = xasprintf("guessed from the tree's %s", ops->marks[m]);
-		free(p);
-	}
-	if (!ops)
+	struct strbuf notes = {0};
+	const char *mark = NULL;
+	const struct buildsys_ops *ops = buildsys_guess(src_dir, &mark, &notes);
+	if (ops)
+		*why = xasprintf("guessed from the tree's %s%s%s", mark, notes.len ? "; " : "",
+				 sb_str(&notes));
+	else if (notes.len)
+		*why = xasprintf("%s; no CMakeLists.txt, meson.build or Makefile at the tree's top",
+				 sb_str(&notes));
+	else
 		*why = xstrdup("no configure, CMakeLists.txt, meson.build or Makefile at the tree's top");
+	sb_release(&notes);
 	return ops ? ops->name : NULL;
+}
+
+/* The line of text where "; system =" is, for the advice (0: none). */
+static int system_line(const char *text)
+{
+	const char *at = strstr(text, "\n; system =");
+	int line = 1;
+	for (const char *c = text; at && c <= at; c++)
+		line += *c == '\n';
+	return at ? line : 0;
 }
 
 static int workload_new(const char *name)
@@ -281,6 +296,9 @@ static int workload_new(const char *name)
 	printf("%s\n", path);
 	fprintf(stderr, "workload new: wrote %s (system %s); fill in binaries and [run]\n", path,
 		system ? system : "to fill in");
+	if (!system && system_line(text.buf))
+		warn_msg("workload new: %s:%d: no build system guessed: %s (set system = %s, or write a script)",
+			 path, system_line(text.buf), why, buildsys_names());
 	say_where(name, folder);
 	rc = 0;
 out:
