@@ -9,6 +9,7 @@
 
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "base/ini.h"
 #include "base/paths.h"
 #include "harness/fetch.h"
 #include "workloads/buildsys.h"
@@ -110,6 +111,94 @@ static void commented(struct strbuf *sb, const char *left, const char *comment)
 	sb_addf(sb, "; %s\n", comment);
 }
 
+/* A recipe's [workload] source and gentoo, as written. */
+struct recipe_atom {
+	char *source, *gentoo;
+};
+
+static int atom_item(void *user, const char *section, const char *name, const char *value,
+		     int line, int continued, struct strbuf *err)
+{
+	struct recipe_atom *a = user;
+	(void)line;
+	(void)err;
+	if (strcmp(section, "workload") || continued)
+		return 0;
+	if (!strcmp(name, "source") && !a->source)
+		a->source = xstrdup(value);
+	else if (!strcmp(name, "gentoo") && !a->gentoo)
+		a->gentoo = xstrdup(value);
+	return 0;
+}
+
+/* The debian: source package spec names (heap), or NULL for another kind. */
+static char *debian_name(const char *spec)
+{
+	struct source_spec s;
+	struct strbuf err = {0};
+	char *name = NULL;
+	if (!source_parse(spec, &s, &err)) {
+		if (!strcmp(s.ops->name, "debian"))
+			name = xstrdup(s.location);
+		source_spec_release(&s);
+	}
+	sb_release(&err);
+	return name;
+}
+
+/* The Gentoo atom another recipe on the search path gives the same Debian
+ * source package (debian:gzip: the bundled gzip's app-arch/gzip), and in
+ * *from that recipe's name; NULL when none does (heap strings). */
+static char *known_atom(const char *pkg, char **from)
+{
+	struct searchpath sp;
+	struct sp_entry *e = NULL;
+	size_t n = 0;
+	char *atom = NULL;
+	searchpath_init(&sp, SP_WORKLOADS, ".");
+	if (!searchpath_list(&sp, &e, &n))
+		for (size_t i = 0; i < n && !atom; i++) {
+			struct recipe_atom a = {0};
+			struct strbuf err = {0};
+			char *ini = xasprintf("%s/recipe.ini", e[i].path);
+			ini_load(ini, atom_item, &a, &err); /* a broken recipe just says nothing */
+			char *other = a.source && a.gentoo ? debian_name(a.source) : NULL;
+			if (other && !strcmp(other, pkg)) {
+				atom = a.gentoo;
+				a.gentoo = NULL;
+				*from = xstrdup(e[i].name);
+			}
+			free(other);
+			free(ini);
+			free(a.source);
+			free(a.gentoo);
+			sb_release(&err);
+		}
+	sp_entries_free(e, n);
+	searchpath_release(&sp);
+	return atom;
+}
+
+/* The commented gentoo = line: recommend --format package.env names the
+ * package only when the recipe does, and the writer rarely knows the key. */
+static void gentoo_line(struct strbuf *sb, const char *name, const char *spec)
+{
+	char *pkg = debian_name(spec), *from = NULL;
+	char *atom = pkg ? known_atom(pkg, &from) : NULL;
+	char *left = atom ? xasprintf("; gentoo = %s", atom)
+			  : xasprintf("; gentoo = CATEGORY/%s", pkg ? pkg : name);
+	char *what = atom ? xasprintf("the Gentoo package, as the %s recipe says: for recommend "
+				      "--format package.env", from)
+		     : xasprintf("if Gentoo packages it%s: recommend --format package.env names it",
+				 pkg ? " (its name may differ from Debian's)" : "");
+	commented(sb, left, what);
+	free(what);
+	free(left);
+	free(atom);
+	free(from);
+	free(pkg);
+}
+
 static void write_skeleton(struct strbuf *sb, const char *name, const char *spec,
 			   const char *system, const char *why)
 {
@@ -125,9 +214,10 @@ static void write_skeleton(struct strbuf *sb, const char *name, const char *spec
 		"[workload]\n"
 		"description = %s (%s)\n"
 		"source = %s\n"
-		"slow = no\n\n"
-		"[build]\n",
+		"slow = no\n",
 		name, paths_recipe_doc(), name, name, spec, spec);
+	gentoo_line(sb, name, spec);
+	sb_add(sb, "\n[build]\n");
 	char *left = NULL, *what = NULL;
 	if (h) {
 		left = xasprintf("system = %s", system);

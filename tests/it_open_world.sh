@@ -13,6 +13,10 @@
 #      autotools, and every build ran the stub and failed); with no other
 #      build file, no system and a recipe.ini:line advice to set system =.
 #      An Autoconf-made configure stays autotools.
+#   3. workload new writes a commented gentoo = line: debian:gzip gets the
+#      atom of a recipe on the search path with that source (app-arch/gzip,
+#      as the bundled gzip's), another package CATEGORY/NAME, so recommend
+#      --format package.env can name it.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -95,5 +99,24 @@ if [ -n "$line" ] && grep -q "wl/salone/recipe.ini:$line: no build system guesse
 else
 	fail "a stub configure alone: line '$line', stderr: $(cat err.txt)"
 fi
+
+# 3. the gentoo = line (FLAGSCOPE_HOME hides the bundled recipes: a copy)
+mkdir -p home/workloads/gz
+sed 's/^source = bundled$/source = debian:gzip\ngentoo = app-arch\/gzip/' \
+	home/workloads/tiny/recipe.ini >home/workloads/gz/recipe.ini
+gentoo_of() { # NAME SPEC: the skeleton's gentoo line
+	fs workload new "$1" --source "$2" --system make --dir wl >/dev/null 2>err.txt &&
+		grep '^; gentoo = ' "wl/$1/recipe.ini"
+}
+for t in "g1 debian:gzip app-arch/gzip" "g2 debian:gzip=1.12-1 app-arch/gzip" \
+	"g3 debian:nosuchpackage CATEGORY/nosuchpackage" "g4 local:stub/ac CATEGORY/g4"; do
+	set -- $t
+	line=$(gentoo_of "$1" "$2")
+	if [[ $line == "; gentoo = $3 "* ]]; then
+		ok "$2: $line"
+	else
+		fail "$2: gentoo line '$line', want $3: $(cat err.txt)"
+	fi
+done
 
 finish_counted
