@@ -17,6 +17,8 @@
 #      atom of a recipe on the search path with that source (app-arch/gzip,
 #      as the bundled gzip's), another package CATEGORY/NAME, so recommend
 #      --format package.env can name it.
+#   4. run --workloads NAME the study does not have: the message lists the
+#      study's workloads (it only said the study did not have it).
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -118,5 +120,11 @@ for t in "g1 debian:gzip app-arch/gzip" "g2 debian:gzip=1.12-1 app-arch/gzip" \
 		fail "$2: gentoo line '$line', want $3: $(cat err.txt)"
 	fi
 done
+
+# 4. --workloads naming a workload the study does not have
+sed 's/^workloads = tiny$/workloads = tiny gz/' tiny.study >two.study
+refused "--workloads NAME not in the study" \
+	"two.study: --workloads names 'tinyy', which the study does not have (its workloads: tiny gz)" \
+	fs run two.study --db tiny.db --workloads tinyy --dry-run
 
 finish_counted
