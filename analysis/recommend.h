@@ -58,7 +58,8 @@ extern const char *const recommend_metric_kinds[]; /* "time", "size", "rss", "in
  * back to maxrss (wait4, which counts the forking parent too) when the
  * study stored no mem.res, and metric_note says so.  0, or -1 with a
  * reason in err (no such study, a selector naming nothing, or the
- * baseline itself is not valid: nothing to measure against). */
+ * baseline itself is not valid: nothing to measure against; nothing
+ * measured or nothing ranked, said in one line). */
 int recommend_compute(struct store *st, const char *study, const char *metric,
 		      const struct rank_options *o, struct recommendation *rec,
 		      struct strbuf *err);

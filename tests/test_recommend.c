@@ -373,9 +373,33 @@ static void test_noise_floor_never_chosen(const char *dir)
 	store_close(&st);
 }
 
+/* builds but no runs (run --build-only): one line that says nothing was
+ * measured, not "the baseline is not valid (ok)" with advice to fix it */
+static void test_nothing_measured(const char *dir)
+{
+	static const char *const l[] = {"O2", "O1"};
+	struct store st;
+	synth_open(&st, dir, "built.db", "b", "time", l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		store_put_build(&st, &(struct store_build){
+			.study = "b", .config_id = synth_id(l[c]), .workload = "w",
+			.key = "synthetic-key", .status = "ok", .detail = "", .facts = "[]",
+			.seconds = 1});
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(recommend_compute(&st, "b", NULL, NULL, &rec, &err), "nothing measured must fail");
+	const char *e = sb_str(&err);
+	T_CHECK(strstr(e, "nothing was measured in study b") && !strstr(e, "not valid") &&
+		!strchr(e, '\n'), "%s", e);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
+	test_nothing_measured(dir);
 	test_noise_floor_never_chosen(dir);
 	test_refuses_wrong_output(dir);
 	test_keeps_baseline(dir);
