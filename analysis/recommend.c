@@ -91,6 +91,20 @@ char *recommend_config_chost(const char *target, const char *cc)
 	return recommend_chost(cc);
 }
 
+/* The workloads c's items (one per run section) come from: lame/cbr128
+ * and lame/vbr are one workload, two runs. */
+static size_t count_workloads(const struct rank_config *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nitems; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(c->items[j].workload, c->items[i].workload))
+			j++;
+		n += j == i;
+	}
+	return n;
+}
+
 /* No item has a sample and none is left out for failing: builds only (run
  * --build-only, or a run stopped before its first measurement). */
 static int unmeasured(const struct ranking *r)
@@ -271,7 +285,9 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 			     "baseline\n", b->label);
 	}
 	print_pgo_note(out, rec);
-	fprintf(out, "# measured on %zu workload(s):\n", c->nitems);
+	size_t nw = count_workloads(c);
+	fprintf(out, "# measured on %zu workload%s, %zu run%s:\n", nw, nw == 1 ? "" : "s",
+		c->nitems, c->nitems == 1 ? "" : "s");
 	for (size_t w = 0; w < c->nitems; w++) {
 		const struct rank_item *it = &c->items[w];
 		fmt_interval(iv, sizeof(iv), it->ratio, it->lo, it->hi);
