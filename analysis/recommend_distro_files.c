@@ -202,6 +202,22 @@ static const struct distro_pick *pick_of(const struct distro_advice *a, const ch
 	return NULL;
 }
 
+/* A package.env line's end: its env file's flags outside the devmanual's
+ * set, as a comment on the line (portage's grabdict ends a line at a word
+ * that starts with '#'), so they are not applied unseen. */
+static void unusual_note(FILE *out, const char *cflags)
+{
+	struct flag_split f;
+	flags_split(cflags, &f);
+	if (f.unusual.n) {
+		char *s = sl_join(&f.unusual, " ");
+		fprintf(out, "  # %s: outside the flags Gentoo's devmanual calls reasonable", s);
+		free(s);
+	}
+	fputc('\n', out);
+	flags_release(&f);
+}
+
 static char *gentoo_package_env(const struct distro_advice *a)
 {
 	char *buf = NULL;
@@ -214,9 +230,10 @@ static char *gentoo_package_env(const struct distro_advice *a)
 		const struct distro_pick *p = &a->w[i];
 		if (p->config < 0)
 			continue;
-		if (p->atom)
-			fprintf(out, "%s %s.conf\n", p->atom, p->workload);
-		else
+		if (p->atom) {
+			fprintf(out, "%s %s.conf", p->atom, p->workload);
+			unusual_note(out, p->cflags);
+		} else
 			fprintf(out, "# %s: no line: %s (env/%s.conf holds its flags)\n", p->workload,
 				p->why_no_atom, p->workload);
 	}
