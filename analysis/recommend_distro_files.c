@@ -312,13 +312,13 @@ static void debian_lines(FILE *out, const char *prefix, const struct rank_config
 	}
 	sl_release(&dflt);
 	if (*s) {
-		fprintf(out, "%sexport DEB_CFLAGS_MAINT_APPEND = %s\n", prefix, s);
-		fprintf(out, "%sexport DEB_CXXFLAGS_MAINT_APPEND = %s\n", prefix, s);
+		fprintf(out, "%sexport DEB_CFLAGS_MAINT_APPEND += %s\n", prefix, s);
+		fprintf(out, "%sexport DEB_CXXFLAGS_MAINT_APPEND += %s\n", prefix, s);
 	}
 	if (*c->ldflags)
-		fprintf(out, "%sexport DEB_LDFLAGS_MAINT_APPEND = %s\n", prefix, c->ldflags);
+		fprintf(out, "%sexport DEB_LDFLAGS_MAINT_APPEND += %s\n", prefix, c->ldflags);
 	if (f.lto)
-		fprintf(out, "%sexport DEB_BUILD_MAINT_OPTIONS = optimize=+lto\n", prefix);
+		fprintf(out, "%sexport DEB_BUILD_MAINT_OPTIONS += optimize=+lto\n", prefix);
 	if (!*s && !*c->ldflags && !f.lto)
 		fprintf(out, "%s# nothing to append: dpkg-buildflags' defaults (-O2) are these "
 			     "flags\n", prefix);
@@ -333,7 +333,8 @@ static char *debian_rules(const struct distro_advice *a)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	fputs("# for debian/rules: dpkg-buildflags appends these to its defaults (-g -O2 "
-	      "...; the last -O wins)\n", out);
+	      "...; the last -O wins);\n# include this file after the package's own "
+	      "DEB_*_MAINT_* settings: its += lines add to them\n", out);
 	recommend_print_evidence(out, &a->rec);
 	debian_lines(out, "", cfg(a, a->rec.chosen), a->rec.cflags);
 	for (size_t i = 0; i < a->n; i++) {
