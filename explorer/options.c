@@ -107,10 +107,14 @@ static int set_value(const struct command_spec *cmd, const struct option_spec *o
 static int options_parse_all(const struct command_spec *cmd, int argc, char **argv,
 			     struct strlist *positional);
 
+int (*options_after_parse)(const struct command_spec *cmd, const struct strlist *positional);
+
 int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional)
 {
 	int rc = options_parse_all(cmd, argc, argv, positional);
+	if (!rc && options_after_parse)
+		rc = options_after_parse(cmd, positional);
 	if (rc)
 		sl_release(positional);
 	return rc;

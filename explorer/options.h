@@ -47,6 +47,12 @@ int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional);
 void options_help(const struct command_spec *cmd, FILE *out);
 
+/* Set by flagscope --parse-only (explorer/main.c): called after a parse
+ * that succeeded, with its positional arguments; what it returns is what
+ * options_parse returns (1: stop here, exit 0; -1: refused, exit 2). */
+extern int (*options_after_parse)(const struct command_spec *cmd,
+				  const struct strlist *positional);
+
 /* Each line of text (a library's err buffer) as "flagscope: LINE". */
 void print_error_lines(const char *text);
 

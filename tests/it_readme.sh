@@ -1,0 +1,78 @@
+#!/bin/bash
+# it_readme.sh - README.md and workloads/README.md say only what is true:
+# tests/check_readme.sh on both (README.md also against an installed copy,
+# cmake --install into a scratch prefix), then its self-test: one mistake
+# at a time planted in a copy of README.md (a wrong option, a missing
+# preset, a renamed workload, a wrong path, ...), each of which the check
+# must report at the line it was planted on.
+set -uo pipefail
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
+scratch it_readme
+count_failures
+check=$FLAGSCOPE_SRC/tests/check_readme.sh
+build=$(dirname "$FLAGSCOPE_BIN")
+
+prefix=
+if cmake --install "$build" --prefix "$T/prefix" >install.log 2>&1; then
+	prefix=$T/prefix
+else
+	echo "SKIP (part): no installed copy to check PREFIX/ paths against: $(tail -1 install.log)"
+fi
+
+cp "$FLAGSCOPE_SRC/README.md" README.md
+bash "$check" README.md $prefix >readme.out 2>&1 || fail "README.md: $(cat readme.out)"
+cp "$FLAGSCOPE_SRC/workloads/README.md" recipes.md
+bash "$check" recipes.md >recipes.out 2>&1 || fail "workloads/README.md: $(cat recipes.out)"
+ok "README.md ($(grep -c '' README.md) lines) and workloads/README.md ($(grep -c '' recipes.md) lines) checked"
+
+# kind, sed script for the copy (first match only), what the report must say:
+# tab-separated
+plants=$(cat <<'P'
+unknown option in a command line	0,/^build\/flagscope run my.study -j2/s//build\/flagscope run my.study --jobz 2/	unknown option '--jobz'
+option without its value	0,/^build\/flagscope report --format json /s//build\/flagscope report --format /	needs a value
+a value an option does not take	0,/^build\/flagscope report --format json /s//build\/flagscope report --format yaml /	does not take 'yaml'
+a number out of range	0,/^build\/flagscope run my.study -j2/s//build\/flagscope run my.study -j0/	at least 1
+an unknown command	0,/^build\/flagscope baseline save before/s//build\/flagscope keep save before/	is not a command
+a subcommand word it does not know	0,/^flagscope list presets$/s//flagscope list presetz/	not fit its usage
+an extra argument	0,/^build\/flagscope report --pivot distro /s//build\/flagscope report distro /	not fit its usage
+a missing argument	0,/^build\/flagscope why --db flagscope.db "gcc O2" "O3 clang" crc32/s//build\/flagscope why --db flagscope.db "gcc O2" crc32/	not fit its usage
+a missing preset	0,/^flagscope run lto  /s//flagscope run lto-thin  /	no preset 'lto-thin'
+a renamed workload in --workloads	0,/run musl-vs-glibc --workloads libcbench/s//run musl-vs-glibc --workloads libc_bench/	no workload 'libc_bench'
+a renamed workload in --source	0,/--source coremark=local/s//--source coremark2=local/	no workload 'coremark2'
+why with a renamed workload	0,/"O3 clang" crc32 /s//"O3 clang" crc-32 /	no workload 'crc-32'
+a renamed workload in a study	0,/^workloads = crc32 nbody/s//workloads = crc32 n-body/	no workload 'n-body'
+a study key that does not exist	0,/^repeat = 5$/s//repaet = 5/	the study does not load
+a wrong path	0,/`tests\/it_pgo.sh`/s//`tests\/it_pgo_gen.sh`/	no such path in the tree
+a wrong folder in a path	0,/`harness\/pgo.c`/s//`flagsets\/pgo.c`/	no such path in the tree
+a file name that does not exist	0,/`rank.c`/s//`ranking.c`/	no such file in the tree
+a bare option no command has	0,/`--min-effect`/s//`--min-effects`/	no command has the option --min-effects
+a command's option it does not have	0,/`run --pin`/s//`report --pin`/	'report' has no option --pin
+a spelt-out command's option	0,/`flagscope run --noise-floor`/s//`flagscope run --noise-flor`/	'run' has no option --noise-flor
+a spelt-out command that is not one	0,/`flagscope run --noise-floor`/s//`flagscope rerun --noise-floor`/	'rerun' is not a flagscope command
+an environment variable nothing reads	0,/`\$FLAGSCOPE_HOME`/s//`$FLAGSCOPE_ROOT`/	FLAGSCOPE_ROOT: nothing reads it
+an environment assignment nothing reads	0,/`FLAGSCOPE_RUN=...`/s//`FLAGSCOPE_RUNID=...`/	FLAGSCOPE_RUNID: nothing reads it
+an installed path that is not installed	0,/`PREFIX\/share\/flagscope\/presets\/`/s//`PREFIX\/share\/flagscope\/studies\/`/	not in an installed copy
+an installed folder the table leaves out	/`PREFIX\/share\/flagscope\/presets\/`/d	does not name PREFIX/share/flagscope/presets
+a layout row for a folder that is not there	0,/^| `bench\/` |/s//| `benches\/` |/	'benches/' in the layout table: no such folder
+a folder the layout table leaves out	/^| `bench\/` |/d	no row for bench/
+P
+)
+n=0
+while IFS=$'\t' read -r kind script want; do
+	n=$((n + 1))
+	sed "$script" README.md >planted.md
+	line=$(diff README.md planted.md | sed -n '1s/^\([0-9]*\)[acd].*/\1/p')
+	if [ -z "$line" ]; then
+		fail "plant $n ($kind) changed nothing: its pattern is no longer in README.md"
+		continue
+	fi
+	[[ $script == */d ]] && line= # a row left out is said at its table's first row
+	out=$(bash "$check" planted.md $prefix 2>&1)
+	if [[ $want == *PREFIX* && -z $prefix ]]; then
+		echo "SKIP: plant $n ($kind): no installed copy"
+	elif ! grep -F -- "$want" <<<"$out" | grep -q "^planted.md:${line:-[0-9]*}:"; then
+		fail "plant $n ($kind) not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
+	fi
+done <<<"$plants"
+ok "$n kinds of planted mistakes, $((n - failures)) caught"
+finish_counted
