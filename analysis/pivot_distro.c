@@ -215,10 +215,17 @@ int distro_table_compute(struct store *st, const char *study, const char *metric
 		return -1;
 	}
 	t->baseline = xstrdup(c[base].label);
+	t->base_cflags = xstrdup(c[base].cflags ? c[base].cflags : "");
+	t->base_pgo = c[base].pgo;
 	t->labels = xcalloc(nc, sizeof(*t->labels));
+	t->cflags = xcalloc(nc, sizeof(*t->cflags));
+	t->pgo = xcalloc(nc, sizeof(*t->pgo));
 	for (size_t i = 0; i < nc; i++)
-		if ((int)i != base)
+		if ((int)i != base) {
+			t->cflags[t->ncols] = xstrdup(c[i].cflags ? c[i].cflags : "");
+			t->pgo[t->ncols] = c[i].pgo;
 			t->labels[t->ncols++] = xstrdup(c[i].label);
+		}
 	struct strlist ws = {0}, runs = {0};
 	results_items(st, study, &ws, &runs);
 	t->rows = xcalloc(ws.n ? ws.n : 1, sizeof(*t->rows));
@@ -249,10 +256,15 @@ void distro_table_release(struct distro_table *t)
 	}
 	free(t->rows);
 	free(t->summary);
-	for (size_t k = 0; k < t->ncols; k++)
+	for (size_t k = 0; k < t->ncols; k++) {
 		free(t->labels[k]);
+		free(t->cflags[k]);
+	}
 	free(t->labels);
+	free(t->cflags);
+	free(t->pgo);
 	free(t->baseline);
+	free(t->base_cflags);
 	free(t->study);
 	free(t->metric);
 	free(t->unit);

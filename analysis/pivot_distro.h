@@ -77,7 +77,11 @@ struct distro_table {
 	int higher_better;
 	struct rank_options opt;
 	char *baseline; /* its label */
+	char *base_cflags; /* the baseline's CFLAGS as stored */
+	int base_pgo;      /* 1: the baseline is profile-guided (pgo = gen-use) */
 	char **labels;  /* the columns: every configuration but the baseline, study order */
+	char **cflags;  /* per column: its CFLAGS as stored (a profile's flags are not in them) */
+	int *pgo;       /* per column: 1 when profile-guided (pgo = gen-use) */
 	size_t ncols;
 	struct distro_row *rows;
 	size_t nrows;

@@ -91,6 +91,32 @@ char *recommend_config_chost(const char *target, const char *cc)
 	return recommend_chost(cc);
 }
 
+/* The workloads c's items (one per run section) come from: lame/cbr128
+ * and lame/vbr are one workload, two runs. */
+static size_t count_workloads(const struct rank_config *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nitems; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(c->items[j].workload, c->items[i].workload))
+			j++;
+		n += j == i;
+	}
+	return n;
+}
+
+/* No item has a sample and none is left out for failing: builds only (run
+ * --build-only, or a run stopped before its first measurement). */
+static int unmeasured(const struct ranking *r)
+{
+	if (!r->n || r->configs[0].nitems)
+		return 0;
+	for (size_t i = 0; i < r->nleft_out; i++)
+		if (r->left_out[i].status != OUTCOME_OK)
+			return 0;
+	return 1;
+}
+
 /* the noise floor is the baseline again: what it gains is noise */
 static int eligible(const struct rank_config *c)
 {
@@ -118,6 +144,23 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 	if (ranking_compute_opts(st, study, metric, o, &rec->r, err))
 		return -1;
 	const struct ranking *r = &rec->r;
+	if (r->baseline >= 0 && r->configs[r->baseline].status == OUTCOME_OK &&
+	    r->configs[r->baseline].rank <= 0) {
+		/* the baseline is fine, only nothing has a ratio: saying it is
+		 * "not valid (ok)" sent users to fix a study that was never run */
+		char *why = ranking_why_unranked(r);
+		const char *w = why ? why : "no configuration could be compared";
+		if (!strncmp(w, "nothing ranked: ", 16))
+			w += 16;
+		if (unmeasured(r))
+			sb_addf(err, "%s: nothing was measured in study %s, so there is nothing to "
+				     "recommend: %s (run the study, without --build-only)",
+				st->path, r->study, r->nleft_out ? r->left_out[0].why : w);
+		else
+			sb_addf(err, "%s: nothing to recommend in study %s: %s", st->path, r->study, w);
+		free(why);
+		return -1;
+	}
 	if (r->baseline < 0 || !eligible(&r->configs[r->baseline])) {
 		const struct rank_config *b = r->baseline >= 0 ? &r->configs[r->baseline] : NULL;
 		sb_addf(err, "%s: the baseline %s is not valid (%s%s%s): there is nothing to "
@@ -242,7 +285,9 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 			     "baseline\n", b->label);
 	}
 	print_pgo_note(out, rec);
-	fprintf(out, "# measured on %zu workload(s):\n", c->nitems);
+	size_t nw = count_workloads(c);
+	fprintf(out, "# measured on %zu workload%s, %zu run%s:\n", nw, nw == 1 ? "" : "s",
+		c->nitems, c->nitems == 1 ? "" : "s");
 	for (size_t w = 0; w < c->nitems; w++) {
 		const struct rank_item *it = &c->items[w];
 		fmt_interval(iv, sizeof(iv), it->ratio, it->lo, it->hi);

@@ -58,7 +58,8 @@ extern const char *const recommend_metric_kinds[]; /* "time", "size", "rss", "in
  * back to maxrss (wait4, which counts the forking parent too) when the
  * study stored no mem.res, and metric_note says so.  0, or -1 with a
  * reason in err (no such study, a selector naming nothing, or the
- * baseline itself is not valid: nothing to measure against). */
+ * baseline itself is not valid: nothing to measure against; nothing
+ * measured or nothing ranked, said in one line). */
 int recommend_compute(struct store *st, const char *study, const char *metric,
 		      const struct rank_options *o, struct recommendation *rec,
 		      struct strbuf *err);
@@ -94,7 +95,9 @@ char *recommend_config_chost(const char *target, const char *cc);
  * pipeline stores at build time, harness/native_cpu.h: the CPU and, after
  * -march=CPU, the features native differs in, "-march=znver3 -mshstk
  * -mno-mwaitx"), else the CPU GCC recorded in the DWARF producer of c's
- * measured builds (clang records the literal -march=native), else what
+ * measured builds with the feature switches it recorded after it that
+ * -march=CPU alone would not give (base/cc_features.h; all of them when
+ * c's compiler cannot say; clang records the literal -march=native), else what
  * `CC -march=native -mtune=native -Q --help=target` says on this machine
  * (a single-word GCC), else the flag is kept.  *note: one line
  * per flag saying which and how, NULL when the flags have none.  Heap. */

@@ -202,6 +202,22 @@ static const struct distro_pick *pick_of(const struct distro_advice *a, const ch
 	return NULL;
 }
 
+/* A package.env line's end: its env file's flags outside the devmanual's
+ * set, as a comment on the line (portage's grabdict ends a line at a word
+ * that starts with '#'), so they are not applied unseen. */
+static void unusual_note(FILE *out, const char *cflags)
+{
+	struct flag_split f;
+	flags_split(cflags, &f);
+	if (f.unusual.n) {
+		char *s = sl_join(&f.unusual, " ");
+		fprintf(out, "  # %s: outside the flags Gentoo's devmanual calls reasonable", s);
+		free(s);
+	}
+	fputc('\n', out);
+	flags_release(&f);
+}
+
 static char *gentoo_package_env(const struct distro_advice *a)
 {
 	char *buf = NULL;
@@ -214,9 +230,10 @@ static char *gentoo_package_env(const struct distro_advice *a)
 		const struct distro_pick *p = &a->w[i];
 		if (p->config < 0)
 			continue;
-		if (p->atom)
-			fprintf(out, "%s %s.conf\n", p->atom, p->workload);
-		else
+		if (p->atom) {
+			fprintf(out, "%s %s.conf", p->atom, p->workload);
+			unusual_note(out, p->cflags);
+		} else
 			fprintf(out, "# %s: no line: %s (env/%s.conf holds its flags)\n", p->workload,
 				p->why_no_atom, p->workload);
 	}
@@ -295,13 +312,13 @@ static void debian_lines(FILE *out, const char *prefix, const struct rank_config
 	}
 	sl_release(&dflt);
 	if (*s) {
-		fprintf(out, "%sexport DEB_CFLAGS_MAINT_APPEND = %s\n", prefix, s);
-		fprintf(out, "%sexport DEB_CXXFLAGS_MAINT_APPEND = %s\n", prefix, s);
+		fprintf(out, "%sexport DEB_CFLAGS_MAINT_APPEND += %s\n", prefix, s);
+		fprintf(out, "%sexport DEB_CXXFLAGS_MAINT_APPEND += %s\n", prefix, s);
 	}
 	if (*c->ldflags)
-		fprintf(out, "%sexport DEB_LDFLAGS_MAINT_APPEND = %s\n", prefix, c->ldflags);
+		fprintf(out, "%sexport DEB_LDFLAGS_MAINT_APPEND += %s\n", prefix, c->ldflags);
 	if (f.lto)
-		fprintf(out, "%sexport DEB_BUILD_MAINT_OPTIONS = optimize=+lto\n", prefix);
+		fprintf(out, "%sexport DEB_BUILD_MAINT_OPTIONS += optimize=+lto\n", prefix);
 	if (!*s && !*c->ldflags && !f.lto)
 		fprintf(out, "%s# nothing to append: dpkg-buildflags' defaults (-O2) are these "
 			     "flags\n", prefix);
@@ -316,7 +333,8 @@ static char *debian_rules(const struct distro_advice *a)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	fputs("# for debian/rules: dpkg-buildflags appends these to its defaults (-g -O2 "
-	      "...; the last -O wins)\n", out);
+	      "...; the last -O wins);\n# include this file after the package's own "
+	      "DEB_*_MAINT_* settings: its += lines add to them\n", out);
 	recommend_print_evidence(out, &a->rec);
 	debian_lines(out, "", cfg(a, a->rec.chosen), a->rec.cflags);
 	for (size_t i = 0; i < a->n; i++) {

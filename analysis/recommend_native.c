@@ -5,19 +5,31 @@
 
 #include "analysis/recommend.h"
 #include "analysis/results.h"
+#include "base/cc_features.h"
 
 /* The last word of switches that starts with opt ("-march=") and is not
- * opt "native"; heap, or NULL */
-static char *last_explicit(const char *switches, const char *opt)
+ * opt "native", with the feature words GCC put after a -march=/-mcpu=
+ * word where cc says -march=CPU alone would differ (base/cc_features.h;
+ * all of them when cc cannot say); heap, or NULL */
+static char *last_explicit(const char *switches, const char *opt, const char *cc)
 {
 	struct strlist w = {0};
 	char *found = NULL;
 	sl_split_ws(&w, switches);
-	for (size_t i = 0; i < w.n; i++)
-		if (str_starts_with(w.v[i], opt) && strcmp(w.v[i] + strlen(opt), "native")) {
-			free(found);
-			found = xstrdup(w.v[i]);
-		}
+	for (size_t i = 0; i < w.n; i++) {
+		if (!str_starts_with(w.v[i], opt) || !strcmp(w.v[i] + strlen(opt), "native"))
+			continue;
+		free(found);
+		unsigned nf = strcmp(opt, "-mtune=") ? cc_features_after(w.v + i, (unsigned)(w.n - i))
+						      : 0;
+		struct strlist f = {.v = w.v + i + 1, .n = nf};
+		char *all = sl_join(&f, " ");
+		char *beyond = nf ? cc_features_beyond(cc, w.v[i], all) : NULL;
+		const char *feat = beyond ? beyond : all;
+		found = *feat ? xasprintf("%s %s", w.v[i], feat) : xstrdup(w.v[i]);
+		free(beyond);
+		free(all);
+	}
 	sl_release(&w);
 	return found;
 }
@@ -26,7 +38,7 @@ static char *last_explicit(const char *switches, const char *opt)
  * configuration's good builds (harness/elf facts: units[].switches), where
  * -march=native reads as the CPU it found; heap, or NULL */
 static char *recorded(struct store *st, const char *study, const char *config_id,
-		      const char *opt)
+		      const char *opt, const char *cc)
 {
 	sqlite3_stmt *s;
 	char *found = NULL;
@@ -42,7 +54,7 @@ static char *recorded(struct store *st, const char *study, const char *config_id
 	for (int i = 0; i < 3; i++)
 		sqlite3_bind_text(s, i + 1, args[i], -1, SQLITE_STATIC);
 	while (!found && sqlite3_step(s) == SQLITE_ROW)
-		found = last_explicit((const char *)sqlite3_column_text(s, 0), opt);
+		found = last_explicit((const char *)sqlite3_column_text(s, 0), opt, cc);
 	sqlite3_finalize(s);
 	return found;
 }
@@ -123,7 +135,7 @@ char *recommend_explicit_cflags(struct store *st, const char *study, const struc
 		char *x = built_with(st, study, c->id, opt);
 		const char *how = "as the compiler resolved it on the machine that built them "
 				  "(recorded at build time)";
-		if (!x && (x = recorded(st, study, c->id, opt)))
+		if (!x && (x = recorded(st, study, c->id, opt, c->cc)))
 			how = "as GCC recorded it in the measured builds";
 		if (!x) {
 			x = asked(c->cc, opt);

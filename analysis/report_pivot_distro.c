@@ -17,9 +17,16 @@ static const char *mark(const struct distro_cell *c)
 
 /* ---- table ---- */
 
+/* the width of a cell's metric part: 9, or the metric's name and a blank */
+static int pct_width(const struct distro_table *t)
+{
+	size_t w = strlen(t->metric) + 1;
+	return w > 9 ? (int)w : 9;
+}
+
 static int col_width(const struct distro_table *t)
 {
-	size_t w = 17;
+	size_t w = (size_t)pct_width(t) + 8;
 	for (size_t k = 0; k < t->ncols; k++)
 		if (strlen(t->labels[k]) > w)
 			w = strlen(t->labels[k]);
@@ -35,6 +42,14 @@ static int name_width(const struct distro_table *t)
 	return (int)w;
 }
 
+static void flags_line(FILE *out, const char *label, const char *what, const char *cflags,
+		       int pgo)
+{
+	fprintf(out, "  %s%s: %s%s\n", label, what, *cflags ? cflags : "(none)",
+		pgo ? ", profile-guided (pgo gen-use: -fprofile-generate, a training run, "
+		      "-fprofile-use)" : "");
+}
+
 static void table_head(FILE *out, const struct distro_table *t)
 {
 	fprintf(out, "study %s: %s%s%s per workload against the baseline %s (%s is better)\n",
@@ -44,19 +59,24 @@ static void table_head(FILE *out, const struct distro_table *t)
 		     "the median ratio - 1),\n  '~' not significant (its %g%% interval includes "
 		     "0, or under %g%%), '?' not tested (one run);\n",
 		t->metric, 100 * (1 - t->opt.alpha), 100 * t->opt.min_effect);
-	fputs("text: size.text of the binaries and libraries, change in percent (exact).\n\n",
-	      out);
-	int nw = name_width(t), cw = col_width(t);
+	fputs("text: size.text of the binaries and libraries, change in percent (exact).\n", out);
+	/* a label names levels; what was built is their flags */
+	fputs("flags:\n", out);
+	flags_line(out, t->baseline, " (baseline)", t->base_cflags, t->base_pgo);
+	for (size_t k = 0; k < t->ncols; k++)
+		flags_line(out, t->labels[k], "", t->cflags[k], t->pgo[k]);
+	fputc('\n', out);
+	int nw = name_width(t), cw = col_width(t), pw = pct_width(t);
 	fprintf(out, "%-*s", nw, "workload");
 	for (size_t k = 0; k < t->ncols; k++)
 		fprintf(out, "  %-*s", cw, t->labels[k]);
 	fprintf(out, "\n%-*s", nw, "");
 	for (size_t k = 0; k < t->ncols; k++)
-		fprintf(out, "  %-9s%-*s", "time", cw - 9, "text");
+		fprintf(out, "  %-*s%-*s", pw, t->metric, cw - pw, "text");
 	fputc('\n', out);
 }
 
-static void table_cell(FILE *out, const struct distro_cell *c, int cw)
+static void table_cell(FILE *out, const struct distro_cell *c, int cw, int pw)
 {
 	char a[32], b[32], s[80];
 	if (c->time.status != OUTCOME_OK) {
@@ -70,7 +90,7 @@ static void table_cell(FILE *out, const struct distro_cell *c, int cw)
 			snprintf(b, sizeof(b), "-");
 		else
 			snprintf(b, sizeof(b), "%+.1f%%", c->size_pct);
-		snprintf(s, sizeof(s), "%-9s%s", a, b);
+		snprintf(s, sizeof(s), "%-*s%s", pw, a, b);
 	}
 	fprintf(out, "  %-*s", cw, s);
 }
@@ -78,11 +98,11 @@ static void table_cell(FILE *out, const struct distro_cell *c, int cw)
 static void print_table(FILE *out, const struct distro_table *t)
 {
 	table_head(out, t);
-	int nw = name_width(t), cw = col_width(t);
+	int nw = name_width(t), cw = col_width(t), pw = pct_width(t);
 	for (size_t r = 0; r < t->nrows; r++) {
 		fprintf(out, "%-*s", nw, t->rows[r].workload);
 		for (size_t k = 0; k < t->ncols; k++)
-			table_cell(out, &t->rows[r].cells[k], cw);
+			table_cell(out, &t->rows[r].cells[k], cw, pw);
 		fputc('\n', out);
 	}
 	fprintf(out, "%-*s", nw, "geomean");
@@ -91,7 +111,7 @@ static void print_table(FILE *out, const struct distro_table *t)
 		char a[32], b[32], s[80];
 		snprintf(a, sizeof(a), isnan(g->pct) ? "-" : "%+.1f%%", g->pct);
 		snprintf(b, sizeof(b), isnan(g->size_pct) ? "-" : "%+.1f%%", g->size_pct);
-		snprintf(s, sizeof(s), "%-9s%s", a, b);
+		snprintf(s, sizeof(s), "%-*s%s", pw, a, b);
 		fprintf(out, "  %-*s", cw, s);
 	}
 	fputs("\n(geomean: of the ok rows of each column, no interval)\n", out);
@@ -117,7 +137,7 @@ static void print_csv(FILE *out, const struct distro_table *t)
 {
 	fputs("study,workload,config,baseline,metric,unit,time_pct,time_lo_pct,time_hi_pct,"
 	      "significant,verdict,untested,runs,size_text,size_text_baseline,size_text_pct,"
-	      "status,detail\n", out);
+	      "status,detail,cflags,baseline_cflags,pgo\n", out);
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t k = 0; k < t->ncols; k++) {
 			const struct distro_row *row = &t->rows[r];
@@ -135,7 +155,11 @@ static void print_csv(FILE *out, const struct distro_table *t)
 			rep_csv_nums(out, 3, (double[]){c->size, row->base_size, c->size_pct});
 			fprintf(out, ",%s,", outcome_name(c->time.status));
 			rep_csv_field(out, c->time.detail);
-			fputc('\n', out);
+			fputc(',', out);
+			rep_csv_field(out, t->cflags[k]);
+			fputc(',', out);
+			rep_csv_field(out, t->base_cflags);
+			fprintf(out, ",%d\n", t->pgo[k]);
 		}
 }
 
@@ -169,12 +193,21 @@ static void print_json(FILE *out, const struct distro_table *t)
 	rep_json_key_str(out, "unit", t->unit);
 	fprintf(out, ",\"higher_better\":%s", t->higher_better ? "true" : "false");
 	rep_json_key_str(out, "baseline", t->baseline);
+	rep_json_key_str(out, "baseline_cflags", t->base_cflags);
+	fprintf(out, ",\"baseline_pgo\":%s", t->base_pgo ? "true" : "false");
 	rep_json_key_num(out, "alpha", t->opt.alpha);
 	rep_json_key_num(out, "min_effect", t->opt.min_effect);
 	fputs(",\"configs\":[", out);
 	for (size_t k = 0; k < t->ncols; k++) {
 		fputs(k ? "," : "", out);
 		rep_json_str(out, t->labels[k]);
+	}
+	fputs("],\"config_flags\":[", out);
+	for (size_t k = 0; k < t->ncols; k++) {
+		fprintf(out, "%s{\"config\":", k ? "," : "");
+		rep_json_str(out, t->labels[k]);
+		rep_json_key_str(out, "cflags", t->cflags[k]);
+		fprintf(out, ",\"pgo\":%s}", t->pgo[k] ? "true" : "false");
 	}
 	fputs("],\"geomean\":[", out);
 	for (size_t k = 0; k < t->ncols; k++) {

@@ -162,7 +162,11 @@ const char *store_hint(int code, int sys_errno)
 
 int store_lock(struct store *st, struct strbuf *err)
 {
-	char *lock = xasprintf("%s.lock", st->path);
+	/* keyed by the file, not its spelling: a symlink or another path to
+	 * the same database takes the same lock */
+	char *real = realpath(st->path, NULL);
+	char *lock = xasprintf("%s.lock", real ? real : st->path);
+	free(real);
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(lock);
 	if (fd < 0) {

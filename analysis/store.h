@@ -56,7 +56,9 @@ int store_open(struct store *st, const char *path, int create, struct strbuf *er
 void store_close(struct store *st);
 /* One writer per database: take PATH.lock (flock) for the life of the
  * store, so two runs never interleave their samples or share run
- * folders.  0, or -1 with "in use by another flagscope run (pid N)". */
+ * folders.  PATH is the database's realpath, so every spelling of it and
+ * every symlink to it share the lock.  0, or -1 with "in use by another
+ * flagscope run (pid N)". */
 int store_lock(struct store *st, struct strbuf *err);
 
 /* A configuration.  target, cpu, libc, sysroot and notes may be NULL

@@ -154,9 +154,12 @@ int cmd_baseline(int argc, char **argv)
 		sl_release(&pos);
 		return 2;
 	}
-	if (store_open(&st, opt.db, 0, &err)) {
+	/* save and delete write: not while a run or search holds the
+	 * database (they would wait on its transactions, then fail busy) */
+	if (store_open(&st, opt.db, 0, &err) || (named && store_lock(&st, &err))) {
 		error_msg("%s", sb_str(&err));
 		sb_release(&err);
+		store_close(&st);
 		sl_release(&pos);
 		return 2;
 	}

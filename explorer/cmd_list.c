@@ -103,7 +103,7 @@ static void describe_workload(const struct sp_entry *e, const char *study_file, 
 {
 	struct recipe r;
 	struct strbuf err = {0};
-	int ok = !recipe_load(e->name, study_file, &r, &err) && !recipe_check_names(&r, &err);
+	int ok = !recipe_load(e->name, study_file, &r, &err) && !recipe_check_kinds(&r, &err);
 	if (!json) {
 		sb_add(sb, ok ? (r.description ? r.description : "") : sb_str(&err));
 	} else if (ok) {

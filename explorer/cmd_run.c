@@ -91,7 +91,13 @@ static const struct command_spec run_cmd = {
 		   "Exit status: 0 the study ran and ranked (failed configurations are\n"
 		   "results), 1 nothing could be ranked (said in one line) or the run was\n"
 		   "interrupted, 2 bad input (the study file, an option) or results that\n"
-		   "could not be stored.",
+		   "could not be stored.\n"
+		   "Stopping: SIGINT (Ctrl-C), SIGTERM (a batch system's stop) and SIGHUP (the\n"
+		   "terminal went away) stop the study: the build, input script or run in\n"
+		   "flight is killed with its process group and nothing of it is stored,\n"
+		   "nothing new starts, every result stored so far is kept, and the run says\n"
+		   "what it stopped in one line (no ranking) and exits 1.  Run the same\n"
+		   "command again to resume: only what is missing is built and run.",
 	.opts = run_options,
 	.more_help = run_plugins_help,
 };
@@ -102,13 +108,25 @@ static void on_signal(int sig)
 	pipeline_interrupted = 1;
 }
 
+/* A stopped study says what was stopped and how to resume, and nothing
+ * more: a ranking of half the samples would read as the study's result. */
+static int say_interrupted(const struct pipeline_counts *n)
+{
+	progress_end();
+	if (n->runs_total)
+		error_msg("interrupted during the runs (%d of %d done): the results stored so far are kept (run the same command again to resume)",
+			  n->runs_done, n->runs_total);
+	else
+		error_msg("interrupted during the builds (%d built, %d cached, %d failed): the results stored so far are kept (run the same command again to resume)",
+			  n->built, n->cached, n->failed);
+	return 1;
+}
+
 /* The report of a study that ran; the exit status. */
 static int report(struct store *store, const struct study_plan *plan)
 {
 	struct strbuf err = {0};
 	struct ranking rk;
-	if (pipeline_interrupted)
-		progress_say("interrupted: the samples stored so far are kept; run again to resume");
 	const char *metric = opt.metric ? opt.metric : plan->study.metric;
 	if (ranking_compute(store, plan->study.name, metric, &rk, &err)) {
 		print_error_lines(sb_str(&err));
@@ -122,7 +140,7 @@ static int report(struct store *store, const struct study_plan *plan)
 	if (unranked)
 		error_msg("%s", unranked);
 	ranking_release(&rk);
-	int rc = pipeline_interrupted || unranked ? 1 : 0;
+	int rc = unranked ? 1 : 0;
 	free(unranked);
 	return rc;
 }
@@ -134,12 +152,15 @@ static int build_and_run(struct study_plan *plan, struct store *store,
 {
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	*started = now_seconds();
-	struct pipeline_counts n;
+	struct pipeline_counts n = {0};
 	enum pipeline_status st = pipeline_execute(plan, store, po, opt.build_only, &n, err);
 	progress_end();
 	if (st != PIPELINE_OK)
 		return st == PIPELINE_STORE_FAILED ? 2 : 1;
+	if (pipeline_interrupted)
+		return say_interrupted(&n);
 	if (!opt.build_only)
 		return report(store, plan);
 	printf("builds: %d built, %d cached, %d failed\n", n.built, n.cached, n.failed);

@@ -448,6 +448,7 @@ int cmd_search(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	rc = run_search(&s, strategy, budget, seconds, tol);
 out_path:
 	free(path);

@@ -9,6 +9,7 @@
 
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "base/ini.h"
 #include "base/paths.h"
 #include "harness/fetch.h"
 #include "workloads/buildsys.h"
@@ -41,7 +42,9 @@ static const struct command_spec workload_cmd = {
 	.summary = "Write a recipe skeleton for a program of yours or a Debian package: its\n"
 		   "source and build system (guessed from the unpacked tree when --system is\n"
 		   "not given: configure, CMakeLists.txt, meson.build, Makefile, in that order),\n"
-		   "with the programs to verify and the runs left for you to fill in.",
+		   "with the programs to verify and the runs left for you to fill in.  A\n"
+		   "configure that Autoconf did not make and that names cmake or meson, or takes\n"
+		   "no --prefix or --host (a stub, a wrapper), is passed over.",
 	.details = "The source is fetched once to guess the system (into the cache, where the\n"
 		   "first build finds it).  A relative local:PATH is taken from the current\n"
 		   "folder.  Without --dir the recipe goes to the first writable folder of the\n"
@@ -108,6 +111,94 @@ static void commented(struct strbuf *sb, const char *left, const char *comment)
 	sb_addf(sb, "; %s\n", comment);
 }
 
+/* A recipe's [workload] source and gentoo, as written. */
+struct recipe_atom {
+	char *source, *gentoo;
+};
+
+static int atom_item(void *user, const char *section, const char *name, const char *value,
+		     int line, int continued, struct strbuf *err)
+{
+	struct recipe_atom *a = user;
+	(void)line;
+	(void)err;
+	if (strcmp(section, "workload") || continued)
+		return 0;
+	if (!strcmp(name, "source") && !a->source)
+		a->source = xstrdup(value);
+	else if (!strcmp(name, "gentoo") && !a->gentoo)
+		a->gentoo = xstrdup(value);
+	return 0;
+}
+
+/* The debian: source package spec names (heap), or NULL for another kind. */
+static char *debian_name(const char *spec)
+{
+	struct source_spec s;
+	struct strbuf err = {0};
+	char *name = NULL;
+	if (!source_parse(spec, &s, &err)) {
+		if (!strcmp(s.ops->name, "debian"))
+			name = xstrdup(s.location);
+		source_spec_release(&s);
+	}
+	sb_release(&err);
+	return name;
+}
+
+/* The Gentoo atom another recipe on the search path gives the same Debian
+ * source package (debian:gzip: the bundled gzip's app-arch/gzip), and in
+ * *from that recipe's name; NULL when none does (heap strings). */
+static char *known_atom(const char *pkg, char **from)
+{
+	struct searchpath sp;
+	struct sp_entry *e = NULL;
+	size_t n = 0;
+	char *atom = NULL;
+	searchpath_init(&sp, SP_WORKLOADS, ".");
+	if (!searchpath_list(&sp, &e, &n))
+		for (size_t i = 0; i < n && !atom; i++) {
+			struct recipe_atom a = {0};
+			struct strbuf err = {0};
+			char *ini = xasprintf("%s/recipe.ini", e[i].path);
+			ini_load(ini, atom_item, &a, &err); /* a broken recipe just says nothing */
+			char *other = a.source && a.gentoo ? debian_name(a.source) : NULL;
+			if (other && !strcmp(other, pkg)) {
+				atom = a.gentoo;
+				a.gentoo = NULL;
+				*from = xstrdup(e[i].name);
+			}
+			free(other);
+			free(ini);
+			free(a.source);
+			free(a.gentoo);
+			sb_release(&err);
+		}
+	sp_entries_free(e, n);
+	searchpath_release(&sp);
+	return atom;
+}
+
+/* The commented gentoo = line: recommend --format package.env names the
+ * package only when the recipe does, and the writer rarely knows the key. */
+static void gentoo_line(struct strbuf *sb, const char *name, const char *spec)
+{
+	char *pkg = debian_name(spec), *from = NULL;
+	char *atom = pkg ? known_atom(pkg, &from) : NULL;
+	char *left = atom ? xasprintf("; gentoo = %s", atom)
+			  : xasprintf("; gentoo = CATEGORY/%s", pkg ? pkg : name);
+	char *what = atom ? xasprintf("the Gentoo package, as the %s recipe says: for recommend "
+				      "--format package.env", from)
+		     : xasprintf("if Gentoo packages it%s: recommend --format package.env names it",
+				 pkg ? " (its name may differ from Debian's)" : "");
+	commented(sb, left, what);
+	free(what);
+	free(left);
+	free(atom);
+	free(from);
+	free(pkg);
+}
+
 static void write_skeleton(struct strbuf *sb, const char *name, const char *spec,
 			   const char *system, const char *why)
 {
@@ -123,9 +214,10 @@ static void write_skeleton(struct strbuf *sb, const char *name, const char *spec
 		"[workload]\n"
 		"description = %s (%s)\n"
 		"source = %s\n"
-		"slow = no\n\n"
-		"[build]\n",
+		"slow = no\n",
 		name, paths_recipe_doc(), name, name, spec, spec);
+	gentoo_line(sb, name, spec);
+	sb_add(sb, "\n[build]\n");
 	char *left = NULL, *what = NULL;
 	if (h) {
 		left = xasprintf("system = %s", system);
@@ -206,19 +298,32 @@ static void say_where(const char *name, const char *folder)
 }
 
 /* The build system of the tree at src_dir (NULL: none recognised) and,
- * into *why (heap), what it was guessed from. */
+ * into *why (heap), what it was guessed from and any mark passed over. */
 static const char *guess_system(const char *src_dir, char **why)
 {
-	const struct buildsys_ops *ops = buildsys_guess(src_dir);
-	for (size_t m = 0; ops && ops->marks[m] && !*why; m++) {
-		char *p = xasprintf("%s/%s", src_dir, ops->marks[m]);
-		if (file_exists(p))
-			*why = xasprintf("guessed from the tree's %s", ops->marks[m]);
-		free(p);
-	}
-	if (!ops)
+	struct strbuf notes = {0};
+	const char *mark = NULL;
+	const struct buildsys_ops *ops = buildsys_guess(src_dir, &mark, &notes);
+	if (ops)
+		*why = xasprintf("guessed from the tree's %s%s%s", mark, notes.len ? "; " : "",
+				 sb_str(&notes));
+	else if (notes.len)
+		*why = xasprintf("%s; no CMakeLists.txt, meson.build or Makefile at the tree's top",
+				 sb_str(&notes));
+	else
 		*why = xstrdup("no configure, CMakeLists.txt, meson.build or Makefile at the tree's top");
+	sb_release(&notes);
 	return ops ? ops->name : NULL;
+}
+
+/* The line of text where "; system =" is, for the advice (0: none). */
+static int system_line(const char *text)
+{
+	const char *at = strstr(text, "\n; system =");
+	int line = 1;
+	for (const char *c = text; at && c <= at; c++)
+		line += *c == '\n';
+	return at ? line : 0;
 }
 
 static int workload_new(const char *name)
@@ -238,7 +343,7 @@ static int workload_new(const char *name)
 		error_msg("workload new: --source is required (e.g. --source debian:%s)", name);
 		return 2;
 	}
-	if (source_parse(opt.source, &parsed, &err)) {
+	if (source_check(opt.source, &err) || source_parse(opt.source, &parsed, &err)) {
 		error_msg("workload new: --source: %s", sb_str(&err));
 		sb_release(&err);
 		return 2;
@@ -281,6 +386,9 @@ static int workload_new(const char *name)
 	printf("%s\n", path);
 	fprintf(stderr, "workload new: wrote %s (system %s); fill in binaries and [run]\n", path,
 		system ? system : "to fill in");
+	if (!system && system_line(text.buf))
+		warn_msg("workload new: %s:%d: no build system guessed: %s (set system = %s, or write a script)",
+			 path, system_line(text.buf), why, buildsys_names());
 	say_where(name, folder);
 	rc = 0;
 out:

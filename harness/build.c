@@ -281,24 +281,37 @@ char *build_log_summary(const char *log_text)
 	return s;
 }
 
-/* Take the build's lock (another flagscope, e.g. another shard on the same
- * cache, may be building the same key); 1 when that one finished it. */
-static int build_lock_or_done(const struct build *b)
+/* Take build b's lock without waiting: another flagscope (another shard
+ * on the same cache, a second shell) may be building the same key.  0 when
+ * another process holds it; else 1 with *fd the lock (-1 when the cache
+ * cannot hold a lock file: the build goes on unlocked, as before locks).
+ * The pool holds it until the build is verified and its status written,
+ * so the other process never sees a finished script without its status
+ * (it rebuilt the key in the same folder then). */
+static int build_try_lock(const struct build *b, int *fd)
 {
 	char *lock = xasprintf("%s.lock", b->dir);
-	char *status = xasprintf("%s/status", b->dir);
-	mkdir_p(flagscope_cache_dir(), 0755);
 	char *parent = xstrdup(b->dir);
 	*strrchr(parent, '/') = '\0';
 	mkdir_p(parent, 0755);
-	int fd = open(lock, O_RDWR | O_CREAT, 0644); /* held until the build exits */
-	if (fd >= 0)
-		flock(fd, LOCK_EX);
+	*fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	free(parent);
+	free(lock);
+	if (*fd >= 0 && flock(*fd, LOCK_EX | LOCK_NB)) {
+		close(*fd);
+		*fd = -1;
+		return 0;
+	}
+	return 1;
+}
+
+/* 1 when b's status says another process finished it */
+static int build_done_elsewhere(const struct build *b)
+{
+	char *status = xasprintf("%s/status", b->dir);
 	char *text = file_read(status, NULL);
 	int done = text && str_starts_with(text, "ok");
 	free(text);
-	free(parent);
-	free(lock);
 	free(status);
 	return done;
 }
@@ -327,9 +340,7 @@ static pid_t build_start(struct build *b, int jobs_each)
 		 * stops the builds itself (a build killed under it was stored
 		 * as failed) */
 		setpgid(0, 0);
-		if (build_lock_or_done(b))
-			_exit(0);
-		remove_tree(b->dir);
+		remove_tree(b->dir); /* a killed build's remains; the pool holds the lock */
 		if (mkdir_p(b->out_dir, 0755))
 			_exit(126);
 		char *config_cache = configcache_prepare(b, &seeded);
@@ -549,9 +560,10 @@ static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status,
 	return got;
 }
 
-/* The stop: kill the running builds' groups, reap them, and mark every
- * build that did not finish. */
-static void stop_builds(struct build *builds, pid_t *pids, const char *finished, size_t n)
+/* The stop: kill the running builds' groups, reap them, let go of their
+ * locks, and mark every build that did not finish. */
+static void stop_builds(struct build *builds, pid_t *pids, int *locks, const char *finished,
+			size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (pids[i] > 0)
@@ -560,6 +572,9 @@ static void stop_builds(struct build *builds, pid_t *pids, const char *finished,
 		if (pids[i] > 0)
 			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
 				;
+		if (locks[i] >= 0)
+			close(locks[i]);
+		locks[i] = -1;
 		if (!finished[i] && !builds[i].cached && !builds[i].settled) {
 			builds[i].interrupted = 1;
 			builds[i].outcome = OUTCOME_BUILD_FAILED;
@@ -568,88 +583,186 @@ static void stop_builds(struct build *builds, pid_t *pids, const char *finished,
 	}
 }
 
+/* The pool's state: per build its child, its lock and whether it ended */
+struct pool {
+	struct build *builds;
+	size_t n, todo, done;
+	int jobs, running;
+	pid_t *pids;
+	int *locks;
+	double *start;
+	char *finished;
+	build_progress_fn progress;
+	void *user;
+};
+
+static void pool_finished(struct pool *p, size_t i)
+{
+	p->finished[i] = 1;
+	p->done++;
+	if (p->progress)
+		p->progress(&p->builds[i], p->done, p->todo, p->user);
+}
+
+/* Start what may start, up to jobs at a time: a build whose lock another
+ * process holds waits; one it finished meanwhile is reused as cached.
+ * The number of builds waiting on another process. */
+static size_t pool_start(struct pool *p)
+{
+	size_t waiting = 0;
+	for (size_t i = 0; i < p->n && p->running < p->jobs; i++) {
+		struct build *b = &p->builds[i];
+		if (b->cached || b->settled || p->finished[i] || p->pids[i] > 0)
+			continue;
+		if (!build_try_lock(b, &p->locks[i])) {
+			waiting++;
+			continue;
+		}
+		if (build_done_elsewhere(b)) {
+			close(p->locks[i]);
+			p->locks[i] = -1;
+			b->cached = 1;
+			b->outcome = OUTCOME_OK;
+			build_verify(b);
+			pool_finished(p, i);
+			continue;
+		}
+		/* few builds left: give each of them more make jobs */
+		int left = (int)(p->todo - p->done) - p->running;
+		int each = left >= p->jobs ? 1 : p->jobs / (left > 0 ? left : 1);
+		p->start[i] = now_seconds();
+		p->pids[i] = build_start(b, each);
+		if (p->pids[i] < 0) {
+			p->pids[i] = 0;
+			b->outcome = OUTCOME_BUILD_FAILED;
+			b->detail = xasprintf("cannot start the build in %s", b->dir);
+			if (p->locks[i] >= 0)
+				close(p->locks[i]);
+			p->locks[i] = -1;
+			pool_finished(p, i);
+		} else {
+			p->running++;
+		}
+	}
+	return waiting;
+}
+
+/* Our build i ended with status: verify it, mark it done, let go of it */
+static void pool_reap(struct pool *p, size_t i, int status)
+{
+	struct build *b = &p->builds[i];
+	p->pids[i] = 0;
+	p->running--;
+	b->seconds = now_seconds() - p->start[i];
+	build_finish(b, status);
+	if (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED) {
+		char *st = xasprintf("%s/status", b->dir);
+		char *text = xasprintf("ok %.3f\n", b->seconds);
+		file_write(st, text, strlen(text));
+		free(text);
+		free(st);
+	}
+	if (p->locks[i] >= 0)
+		close(p->locks[i]);
+	p->locks[i] = -1;
+	pool_finished(p, i);
+}
+
 void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user,
 	       const volatile sig_atomic_t *stop)
 {
-	size_t todo = 0, done = 0, next = 0;
-	int running = 0;
-	pid_t *pids = xcalloc(n ? n : 1, sizeof(pid_t));
-	double *start = xcalloc(n ? n : 1, sizeof(double));
-	char *finished = xcalloc(n ? n : 1, 1);
-	for (size_t i = 0; i < n; i++)
+	size_t m = n ? n : 1;
+	struct pool p = {
+		.builds = builds, .n = n, .jobs = jobs < 1 ? 1 : jobs,
+		.pids = xcalloc(m, sizeof(pid_t)), .locks = xcalloc(m, sizeof(int)),
+		.start = xcalloc(m, sizeof(double)), .finished = xcalloc(m, 1),
+		.progress = progress, .user = user,
+	};
+	for (size_t i = 0; i < n; i++) {
+		p.locks[i] = -1;
 		if (!builds[i].cached && !builds[i].settled)
-			todo++;
-	if (jobs < 1)
-		jobs = 1;
+			p.todo++;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (!builds[i].cached || builds[i].settled)
 			continue;
 		builds[i].outcome = OUTCOME_OK;
 		build_verify(&builds[i]);
 	}
-	while (done < todo) {
+	while (p.done < p.todo) {
 		if (stop && *stop) {
-			stop_builds(builds, pids, finished, n);
+			stop_builds(builds, p.pids, p.locks, p.finished, n);
 			break;
 		}
-		while (running < jobs && next < n) {
-			struct build *b = &builds[next];
-			if (b->cached || b->settled) {
-				next++;
-				continue;
-			}
-			/* few builds left: give each of them more make jobs */
-			int left = (int)(todo - done) - running;
-			int each = left >= jobs ? 1 : jobs / (left > 0 ? left : 1);
-			start[next] = now_seconds();
-			pids[next] = build_start(b, each);
-			if (pids[next] < 0) {
-				b->outcome = OUTCOME_BUILD_FAILED;
-				b->detail = xasprintf("cannot start the build in %s", b->dir);
-				finished[next] = 1;
-				done++;
-				if (progress)
-					progress(b, done, todo, user);
-			} else {
-				running++;
-			}
-			next++;
+		size_t waiting = pool_start(&p);
+		if (!p.running) {
+			if (!waiting)
+				break;
+			/* another flagscope builds every key left: look again soon */
+			poll(NULL, 0, STOP_POLL_MS);
+			continue;
 		}
-		if (!running)
-			break;
 		int status;
-		pid_t pid = wait_pool_child(pids, n, &status, stop);
+		pid_t pid = wait_pool_child(p.pids, n, &status, stop);
 		if (pid < 0 && stop && *stop)
 			continue; /* stopped at the top of the loop */
 		if (pid < 0)
 			break;
-		for (size_t i = 0; i < n; i++) {
-			if (pids[i] != pid)
-				continue;
-			pids[i] = 0;
-			finished[i] = 1;
-			running--;
-			builds[i].seconds = now_seconds() - start[i];
-			build_finish(&builds[i], status);
-			if (builds[i].outcome == OUTCOME_OK || builds[i].outcome == OUTCOME_FLAGS_NOT_APPLIED) {
-				char *st = xasprintf("%s/status", builds[i].dir);
-				char *text = xasprintf("ok %.3f\n", builds[i].seconds);
-				file_write(st, text, strlen(text));
-				free(text);
-				free(st);
+		for (size_t i = 0; i < n; i++)
+			if (p.pids[i] == pid) {
+				pool_reap(&p, i, status);
+				break;
 			}
-			done++;
-			if (progress)
-				progress(&builds[i], done, todo, user);
-			break;
-		}
 	}
-	free(pids);
-	free(start);
-	free(finished);
+	free(p.pids);
+	free(p.locks);
+	free(p.start);
+	free(p.finished);
+}
+
+/* The input script in tmp, in its own process group, its output in log;
+ * its wait status, or -1 when it could not start or *stop was set (the
+ * script and its children are killed then). */
+static int input_script_run(const struct recipe *r, const char *tmp, const char *log,
+			    const volatile sig_atomic_t *stop)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* its own group: a stop kills the script's children too */
+		setpgid(0, 0);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int null = open("/dev/null", O_RDONLY);
+		if (fd < 0 || null < 0 || chdir(tmp))
+			_exit(126);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		/* argv, not setenv: the parent's other threads share its environment */
+		execl("/bin/sh", "sh", "-c",
+		      "export IN=\"$1\" RECIPE=\"$2\"; exec /bin/sh -e -c \"$3\" input", "sh", tmp,
+		      r->dir, r->input_script, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid); /* before a stop can kill its group */
+	int status = 0;
+	if (wait_pool_child(&pid, 1, &status, stop) == pid)
+		return status;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return -1;
 }
 
 int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
+{
+	return workload_inputs_stop(r, in_dir, NULL, err);
+}
+
+int workload_inputs_stop(const struct recipe *r, char **in_dir, const volatile sig_atomic_t *stop,
+			 struct strbuf *err)
 {
 	*in_dir = xasprintf("%s/inputs/%s-%.16s", flagscope_cache_dir(), r->name, r->hash);
 	char *done = xasprintf("%s/.done", *in_dir);
@@ -661,20 +774,21 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 		return 0;
 	}
 	char *tmp = xasprintf("%s.tmp%d", *in_dir, (int)getpid());
+	char *log = xasprintf("%s.log", tmp);
 	remove_tree(tmp);
 	mkdir_p(tmp, 0755);
-	/* argv, not the environment, which other threads share */
-	char *const argv[] = {
-		"/bin/sh", "-c",
-		"cd \"$1\" || exit 1; export IN=\"$1\" RECIPE=\"$2\"; exec /bin/sh -e -c \"$3\" input",
-		"sh", tmp, r->dir, r->input_script, NULL,
-	};
-	char *out = NULL;
-	if (run_capture(argv, &out) != 0) {
+	int status = input_script_run(r, tmp, log, stop);
+	if (status < 0 && stop && *stop) {
+		sb_addf(err, "%s: interrupted while its input script ran", r->name);
+		remove_tree(tmp);
+		rc = -1;
+	} else if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		char *out = file_read(log, NULL);
 		char *sum = build_log_summary(out ? out : "");
 		sb_addf(err, "%s: the input script failed: %s (fix the recipe's [input] script)",
 			r->name, sum);
 		free(sum);
+		free(out);
 		remove_tree(tmp);
 		rc = -1;
 	} else {
@@ -686,7 +800,8 @@ int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err)
 			file_write(done, "", 0);
 		}
 	}
-	free(out);
+	unlink(log);
+	free(log);
 	free(tmp);
 	free(done);
 	return rc;

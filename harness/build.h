@@ -85,5 +85,10 @@ char *build_log_summary(const char *log_text);
  * the recipe's [input] script there.  *in_dir is set even without a
  * script.  0, or -1 with a reason in err. */
 int workload_inputs(const struct recipe *r, char **in_dir, struct strbuf *err);
+/* The same, stoppable: once *stop is set (a signal handler; stop may be
+ * NULL) the input script is killed with its process group, nothing is
+ * kept, and it returns -1 with "NAME: interrupted ..." in err. */
+int workload_inputs_stop(const struct recipe *r, char **in_dir, const volatile sig_atomic_t *stop,
+			 struct strbuf *err);
 
 #endif

@@ -38,56 +38,151 @@ static void set_failure(struct exec_result *res, enum outcome o, char *detail)
 	res->detail = detail;
 }
 
+/* The last line of a file, at most 160 bytes of it; only its end is read
+ * (a program may print gigabytes on stderr). */
 static char *last_line(const char *path)
 {
-	char *text = file_read(path, NULL);
-	if (!text)
-		return xstrdup("");
-	char *t = str_trim(text);
+	char tail[4096];
+	size_t n = 0;
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		long size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+		long from = size > (long)sizeof(tail) - 1 ? size - (long)sizeof(tail) + 1 : 0;
+		if (size >= 0 && !fseek(f, from, SEEK_SET))
+			n = fread(tail, 1, sizeof(tail) - 1, f);
+		fclose(f);
+	}
+	tail[n] = '\0';
+	char *t = str_trim(tail);
 	char *nl = strrchr(t, '\n');
 	char *line = xstrdup(nl ? nl + 1 : t);
-	free(text);
 	if (strlen(line) > 160)
 		line[160] = '\0';
 	return line;
 }
 
+/* Outputs are scanned a chunk at a time; a line longer than a chunk is
+ * looked at by its first chunk only. */
+#define SCAN_CHUNK (1 << 20)
+
+/* fn(line, ctx) on each line of path (no newline), until it returns
+ * non-zero; a missing file has no lines.  Memory: one chunk, whatever
+ * the file's size. */
+static void scan_lines(const char *path, int (*fn)(char *line, void *ctx), void *ctx)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	char *buf = xmalloc(SCAN_CHUNK + 1);
+	size_t len = 0;
+	int stop = 0, skip = 0; /* skip: the rest of a line longer than a chunk */
+	while (!stop) {
+		if (len == SCAN_CHUNK) {
+			buf[len] = '\0';
+			stop = !skip && fn(buf, ctx);
+			skip = 1;
+			len = 0;
+			continue;
+		}
+		size_t got = fread(buf + len, 1, SCAN_CHUNK - len, f);
+		if (!got) {
+			buf[len] = '\0';
+			if (len && !skip)
+				fn(buf, ctx);
+			break;
+		}
+		len += got;
+		size_t start = 0;
+		char *nl;
+		while (!stop && (nl = memchr(buf + start, '\n', len - start))) {
+			*nl = '\0';
+			stop = !skip && fn(buf + start, ctx);
+			skip = 0;
+			start = (size_t)(nl - buf) + 1;
+		}
+		memmove(buf, buf + start, len - start);
+		len -= start;
+	}
+	free(buf);
+	fclose(f);
+}
+
+/* The recipe's metrics being looked for in one output, line by line.  A
+ * metric's regex (REG_NEWLINE: it never spans lines) takes its first
+ * matching line, as on the whole text. */
+struct metric_scan {
+	const struct recipe_run *run;
+	regex_t *re;      /* per metric; compiled[i] says it is usable */
+	char *compiled, *matched;
+	double *value;
+	char *has_value;
+	size_t left;      /* compiled, not matched */
+};
+
+static int scan_metric_line(char *line, void *ctx)
+{
+	struct metric_scan *ms = ctx;
+	for (size_t i = 0; i < ms->run->nmetrics; i++) {
+		regmatch_t g[2];
+		if (!ms->compiled[i] || ms->matched[i] || regexec(&ms->re[i], line, 2, g, 0))
+			continue;
+		ms->matched[i] = 1;
+		ms->left--;
+		if (g[1].rm_so < 0)
+			continue;
+		char *num = xstrndup(line + g[1].rm_so, (size_t)(g[1].rm_eo - g[1].rm_so));
+		char *end;
+		ms->value[i] = strtod(num, &end);
+		ms->has_value[i] = end != num;
+		if (end == num) /* the first match is no number: not found */
+			ms->matched[i] = 2;
+		free(num);
+	}
+	return ms->left == 0;
+}
+
+/* Streamed: stdout first, then stderr for what stdout did not have, so a
+ * program printing gigabytes costs no more memory than one printing a
+ * line (the outputs were read whole: flagscope grew by their size). */
 static int parse_metrics(const struct recipe_run *run, const char *stdout_path,
 			 const char *stderr_path, struct exec_result *res)
 {
-	char *out = file_read(stdout_path, NULL);
-	char *err = file_read(stderr_path, NULL);
+	size_t n = run->nmetrics ? run->nmetrics : 1;
+	struct metric_scan ms = {
+		.run = run, .re = xcalloc(n, sizeof(regex_t)), .compiled = xcalloc(n, 1),
+		.matched = xcalloc(n, 1), .value = xcalloc(n, sizeof(double)),
+		.has_value = xcalloc(n, 1),
+	};
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		const struct recipe_metric *m = &run->metrics[i];
+		ms.compiled[i] = m->regex && !regcomp(&ms.re[i], m->regex, REG_EXTENDED | REG_NEWLINE);
+		ms.left += ms.compiled[i];
+	}
+	if (ms.left)
+		scan_lines(stdout_path, scan_metric_line, &ms);
+	if (ms.left)
+		scan_lines(stderr_path, scan_metric_line, &ms);
 	int rc = 0;
 	for (size_t i = 0; i < run->nmetrics && !rc; i++) {
 		const struct recipe_metric *m = &run->metrics[i];
-		regex_t re;
-		regmatch_t g[2];
-		if (!m->regex || regcomp(&re, m->regex, REG_EXTENDED | REG_NEWLINE))
+		if (!ms.compiled[i])
 			continue;
-		const char *text = NULL;
-		if (out && !regexec(&re, out, 2, g, 0))
-			text = out;
-		else if (err && !regexec(&re, err, 2, g, 0))
-			text = err;
-		if (text && g[1].rm_so >= 0) {
-			char *num = xstrndup(text + g[1].rm_so, (size_t)(g[1].rm_eo - g[1].rm_so));
-			char *end;
-			double v = strtod(num, &end);
-			if (end != num)
-				measurements_add(&res->m, m->name, v, m->unit);
-			else
-				text = NULL;
-			free(num);
-		}
-		if (!text && !m->optional) {
+		if (ms.has_value[i])
+			measurements_add(&res->m, m->name, ms.value[i], m->unit);
+		if (ms.matched[i] != 1 && !m->optional) {
 			set_failure(res, OUTCOME_RUN_FAILED,
 				    xasprintf("metric '%s' not found in the output", m->name));
 			rc = -1;
 		}
-		regfree(&re);
 	}
-	free(out);
-	free(err);
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (ms.compiled[i])
+			regfree(&ms.re[i]);
+	free(ms.re);
+	free(ms.compiled);
+	free(ms.matched);
+	free(ms.value);
+	free(ms.has_value);
 	return rc;
 }
 

@@ -564,6 +564,16 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 	return rc;
 }
 
+int source_check(const char *spec, struct strbuf *err)
+{
+	struct source_spec s;
+	if (source_parse(spec, &s, err))
+		return -1;
+	int rc = s.ops->check ? s.ops->check(&s, err) : 0;
+	source_spec_release(&s);
+	return rc ? -1 : 0;
+}
+
 int source_fetch(const char *spec, const char *recipe_dir, char **src_dir, char src_id[65],
 		 struct strbuf *err)
 {

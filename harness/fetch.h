@@ -53,6 +53,11 @@ struct source_ops {
 	/* Make the source available; see source_fetch(). */
 	int (*fetch)(const struct source_spec *s, const char *recipe_dir, char **src_dir,
 		     char src_id[65], struct strbuf *err);
+	/* Optional, before anything builds: what s names can be what its kind
+	 * wants (debian: NAME is a source package, not a binary one), from
+	 * local information only.  0 also when it cannot tell (the fetch
+	 * says); -1 with "what is wrong (what to do)" in err. */
+	int (*check)(const struct source_spec *s, struct strbuf *err);
 };
 
 /* Every source kind, NULL-terminated. */
@@ -62,6 +67,9 @@ extern const struct source_ops *const source_kinds[];
  * or -1 with a one-line "what is wrong (what to do)" in err. */
 int source_parse(const char *spec, struct source_spec *s, struct strbuf *err);
 void source_spec_release(struct source_spec *s);
+/* source_parse(), then the kind's check (a study's plan, workload new):
+ * 0, or -1 with the one-line reason in err. */
+int source_check(const char *spec, struct strbuf *err);
 
 /* Make the recipe's source available, fetching and unpacking it once into
  * flagscope_cache_dir()/sources/<source-id>/: it is unpacked into a

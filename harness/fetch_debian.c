@@ -276,10 +276,65 @@ static int debian_fetch(const struct source_spec *s, const char *recipe_dir, cha
 	return rc;
 }
 
+/* 1 when apt's source lists have a source package pkg (0 also without
+ * deb-src entries) */
+static int apt_has_source(const char *pkg)
+{
+	char *out = NULL;
+	char *showsrc[] = {"apt-cache", "showsrc", "--only-source", (char *)pkg, NULL};
+	int found = 0;
+	if (!run_capture(showsrc, &out) && out) {
+		char *want = xasprintf("\nPackage: %s\n", pkg);
+		found = str_starts_with(out, want + 1) || strstr(out, want) != NULL;
+		free(want);
+	}
+	free(out);
+	return found;
+}
+
+/* The source package of binary package pkg, from its "Source: NAME
+ * [(VERSION)]" field; NULL when apt does not know pkg or it has no such
+ * field (the binary is named as its source). */
+static char *apt_binary_source(const char *pkg)
+{
+	char *out = NULL, *src = NULL;
+	char *show[] = {"apt-cache", "show", (char *)pkg, NULL};
+	if (!run_capture(show, &out) && out) {
+		const char *f = str_starts_with(out, "Source: ") ? out : strstr(out, "\nSource: ");
+		if (f) {
+			f += *f == '\n' ? 9 : 8;
+			src = xstrndup(f, strcspn(f, " (\n"));
+		}
+	}
+	free(out);
+	return src;
+}
+
+/* A binary package's name (libbz2-dev) fetched with --only-source found
+ * nothing and was a failed build; say the source package instead. */
+static int debian_check(const struct source_spec *s, struct strbuf *err)
+{
+	if (apt_has_source(s->location))
+		return 0;
+	char *src = apt_binary_source(s->location);
+	int rc = 0;
+	if (src && *src && strcmp(src, s->location)) {
+		sb_addf(err, "debian:%s names a binary package, built from the source package %s "
+			     "(write debian:%s%s", s->location, src, src, s->patched ? " patched" : "");
+		if (s->version) /* a binary's version need not be its source's (binNMU +b1) */
+			sb_addf(err, "; apt-cache showsrc %s lists its versions", src);
+		sb_addc(err, ')');
+		rc = -1;
+	}
+	free(src);
+	return rc;
+}
+
 const struct source_ops source_debian = {
 	.name = "debian",
 	.form = "debian:NAME[=VERSION] [patched]",
 	.parse = debian_parse,
 	.fetch = debian_fetch,
+	.check = debian_check,
 };
 

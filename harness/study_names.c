@@ -36,20 +36,27 @@ int study_check_names(const struct study *s, struct strbuf *err)
 	return meter_names_check(&s->meters, s->path, s->meters_line, err);
 }
 
-int recipe_check_names(const struct recipe *r, struct strbuf *err)
+/* one_check: source_check or the parse alone */
+static int source_check_parse(const char *spec, struct strbuf *err)
+{
+	return source_parse(spec, NULL, err);
+}
+
+static int check_sources(const struct recipe *r, int (*one_check)(const char *, struct strbuf *),
+			 struct strbuf *err)
 {
 	if (!r->source)
 		return 0;
 	struct strbuf why = {0};
 	char *path = xasprintf("%s/recipe.ini", r->dir);
-	int rc = source_parse(r->source, NULL, &why);
+	int rc = one_check(r->source, &why);
 	if (rc && r->source_origin) /* an override: where it was written */
 		sb_addf(err, "%s%s: %s", err->len ? "\n" : "", r->source_origin, sb_str(&why));
 	else if (rc)
 		add_line(err, path, r->source_line, sb_str(&why));
 	for (size_t i = 0; i < r->nextra; i++) {
 		sb_release(&why);
-		if (!source_parse(r->extra[i].spec, NULL, &why))
+		if (!one_check(r->extra[i].spec, &why))
 			continue;
 		if (r->extra[i].origin) /* an override: where it was written */
 			sb_addf(err, "%s%s: %s", err->len ? "\n" : "", r->extra[i].origin, sb_str(&why));
@@ -60,4 +67,14 @@ int recipe_check_names(const struct recipe *r, struct strbuf *err)
 	free(path);
 	sb_release(&why);
 	return rc;
+}
+
+int recipe_check_names(const struct recipe *r, struct strbuf *err)
+{
+	return check_sources(r, source_check, err);
+}
+
+int recipe_check_kinds(const struct recipe *r, struct strbuf *err)
+{
+	return check_sources(r, source_check_parse, err);
 }

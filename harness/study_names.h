@@ -22,8 +22,12 @@ int study_check_names(const struct study *s, struct strbuf *err);
 int meter_names_check(const struct strlist *names, const char *where, int line,
 		      struct strbuf *err);
 
-/* The recipe's `source =` parses as one of the source kinds.  0, or -1
- * with "dir/recipe.ini:line: what is wrong (what to do)" appended to err. */
+/* The recipe's `source =` (and source.NAME =) parses as one of the source
+ * kinds and passes its kind's check (source_check(): debian: names a
+ * source package; asks apt, some 50 ms a debian: spec).  0, or -1 with
+ * "dir/recipe.ini:line: what is wrong (what to do)" appended to err. */
 int recipe_check_names(const struct recipe *r, struct strbuf *err);
+/* The same with the parse alone, for listings of many recipes. */
+int recipe_check_kinds(const struct recipe *r, struct strbuf *err);
 
 #endif

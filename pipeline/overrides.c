@@ -28,10 +28,12 @@ static int apply_overrides(struct study *s, const struct run_overrides *o, struc
 		bad = 1;
 	}
 	for (size_t i = 0; i < only.n && !bad; i++) {
-		if (sl_find(&s->workloads, only.v[i]) < 0)
-			sb_addf(err, "%s: --workloads names '%s', which the study does not have",
-				s->path, only.v[i]);
-		else if (sl_find(&only, only.v[i]) < (int)i)
+		if (sl_find(&s->workloads, only.v[i]) < 0) {
+			char *all = sl_join(&s->workloads, " ");
+			sb_addf(err, "%s: --workloads names '%s', which the study does not have "
+				     "(its workloads: %s)", s->path, only.v[i], all);
+			free(all);
+		} else if (sl_find(&only, only.v[i]) < (int)i)
 			sb_addf(err, "--workloads names '%s' twice (name it once)", only.v[i]);
 		else
 			continue;

@@ -387,8 +387,13 @@ enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
 	struct pipeline pl;
 	pipeline_init(&pl, p, st, o);
 	enum pipeline_status status = pipeline_build(&pl, counts, err);
-	if (status == PIPELINE_OK && !build_only)
+	/* a stop during the builds: no input script, no run starts */
+	if (status == PIPELINE_OK && !build_only && !pipeline_interrupted)
 		status = pipeline_run(&pl, err);
+	if (counts) {
+		counts->runs_done = pl.runs_done;
+		counts->runs_total = pl.total_runs;
+	}
 	pipeline_release(&pl);
 	return status;
 }

@@ -171,7 +171,9 @@ enum pipeline_status {
 	PIPELINE_STORE_FAILED = 2, /* a store write failed; the study stopped */
 };
 
-/* Set by SIGINT/SIGTERM handlers: the runs stop after the one in flight. */
+/* Set by SIGINT/SIGTERM/SIGHUP handlers: no build, input script or run
+ * starts after it, and the ones in flight are killed (nothing of them is
+ * stored). */
 extern volatile sig_atomic_t pipeline_interrupted;
 
 struct pipeline {
@@ -197,6 +199,7 @@ void pipeline_release(struct pipeline *pl);
 
 struct pipeline_counts {
 	int built, cached, failed;
+	int runs_done, runs_total; /* pipeline_execute: the measured runs */
 };
 
 /* Store the study and its configurations, build everything (opt->jobs at a
@@ -215,8 +218,9 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err);
 
 /* The whole of a prepared study into an open, locked store: pipeline_init,
- * pipeline_build, then (unless build_only) pipeline_run, pipeline_release.
- * counts as pipeline_build sets them (may be NULL).  The first status that is not
+ * pipeline_build, then (unless build_only, or pipeline_interrupted is set)
+ * pipeline_run, pipeline_release.  counts as pipeline_build sets them, and
+ * the runs done of the runs planned (may be NULL).  The first status that is not
  * PIPELINE_OK, with err. */
 enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
 				      const struct pipeline_options *o, int build_only,

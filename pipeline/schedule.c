@@ -498,7 +498,10 @@ void pipeline_schedule(struct pipeline *pl)
 	for (size_t w = 0; w < nw; w++) {
 		struct plan_workload *pw = &p->workloads[w];
 		struct strbuf err = {0};
-		if (workload_inputs(&pw->recipe, &pw->in_dir, &err))
+		/* after a stop no input script starts (the runs will not either) */
+		if (stopping(pl))
+			pw->in_error = xstrdup("interrupted before its inputs were made");
+		else if (workload_inputs_stop(&pw->recipe, &pw->in_dir, &pipeline_interrupted, &err))
 			pw->in_error = sb_detach(&err);
 		sb_release(&err);
 		size_t n = nc * pw->recipe.nruns;

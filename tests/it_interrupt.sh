@@ -22,13 +22,18 @@
 #     third run of the program naps): flagscope ends within 20 s (it waited out the run, and the
 #     warm-up's perf-wrapped run after it: 16 s for an 8 s run), the nap is
 #     gone, the killed run is not stored; the resumed study completes
+#  6. SIGHUP (the terminal went away) stops it as SIGTERM does (it killed
+#     flagscope outright, exit 129, the build left running)
+#  7. a stopped study prints one line, what it stopped and how to resume,
+#     as its last, and no ranking (it ranked the half-measured study)
+#  8. no input script starts after a stop, and the one in flight is
+#     killed: SIGTERM to flagscope alone while workload ina's input script
+#     sleeps (it waited the sleep out, then ran inb's input script too)
+#  9. run --help says what the three signals do
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_interrupt
 
-mkdir -p home/workloads/slow
-cp home/workloads/tiny/*.c home/workloads/slow/
-sed 's/^description = .*/description = tiny with a build that sleeps 7.31 s/; s|^script = |script = sleep 7.31; |' \
-	home/workloads/tiny/recipe.ini >home/workloads/slow/recipe.ini
+tiny_copy slow "tiny with a build that sleeps 7.31 s" "sleep 7.31; "
 cat >int.study <<'S'
 ; expect: every configuration ok on both workloads once resumed
 [study]
@@ -63,9 +68,12 @@ interrupt_build() {
 	[ -z "$failed" ] || fail "$sig to the $target: an interrupted build was stored: $failed"
 	later=$(sql int.db "select count(*) from builds b join configs c on c.id = b.config_id where c.label = 'O1'")
 	[ "$later" = 0 ] || fail "$sig to the $target: $later build(s) of O1 started after the interrupt"
+	tail -1 int.out | grep -q '^flagscope: interrupted during the builds.*run the same command again to resume' ||
+		fail "$sig: the last line is not the interrupt line: $(tail -3 int.out)"
 	echo "ok - $sig to the $target during a build: exit 1, the build stopped, nothing more built or stored as failed"
 }
 interrupt_build TERM pid
+interrupt_build HUP pid
 interrupt_build INT group
 
 # 3. resume
@@ -88,6 +96,9 @@ wait "$pid" || rc=$?
 [ "$rc" = 1 ] || fail "SIGINT during the runs: exit $rc, not 1: $(tail -3 runs.out)"
 kept=$(sql int.db "select count(*) from runs")
 [ "$kept" -gt 16 ] || fail "SIGINT during the runs: $kept runs stored (16 before)"
+tail -1 runs.out | grep -q '^flagscope: interrupted during the runs ([0-9]* of [0-9]* done).*run the same command again to resume' ||
+	fail "SIGINT during the runs: the last line is not the interrupt line: $(tail -3 runs.out)"
+! grep -q -E '^rank |^study int:' runs.out || fail "SIGINT during the runs: a ranking was printed: $(grep -A3 '^rank ' runs.out)"
 fs run int.study --db int.db --jobs 1 -q >resume2.out 2>&1 || fail "resume 2: $(cat resume2.out)"
 read -r n distinct bad <<<"$(sql int.db "select count(*), count(distinct config_id||workload||run||rep), sum(status <> 'ok') from runs" | tr '|' ' ')"
 [ "$n" = 28 ] && [ "$distinct" = 28 ] && [ "$bad" = 0 ] ||
@@ -170,5 +181,38 @@ fs run nap.study --db nap.db -q >nap2.out 2>&1 || fail "resume nap: $(cat nap2.o
 [ "$(sql nap.db "select count(*), count(distinct rep), sum(status <> 'ok') from runs")" = "4|4|0" ] ||
 	fail "resume nap: $(sql nap.db 'select rep, status from runs')"
 echo "ok - SIGINT kills the run in flight (a plain warm-up, a traced repetition): nothing of it stored, the resume completes"
+
+# 8. input scripts: ina's sleeps (a `sleep 6.29` nothing else runs), inb's
+# leaves a mark
+for w in ina inb; do
+	tiny_copy $w "tiny with an input script" ""
+	printf '\n[input]\nscript = %s\n' "$([ $w = ina ] && echo 'sleep 6.29; touch a' || echo "touch $T/inb.ran")" \
+		>>home/workloads/$w/recipe.ini
+done
+printf '[study]\nname = inputs\nworkloads = ina inb\nrepeat = 2\n[axis opt]\nO2 = -O2\n' >in.study
+insleeper() { pgrep -u "$(id -u)" -f '^sleep 6\.29$' || true; }
+rc=0
+setsid "$FLAGSCOPE_BIN" run in.study --db in.db >in.out 2>&1 &
+pid=$!
+for i in $(seq 400); do [ -n "$(insleeper)" ] && break; sleep 0.05; done
+[ -n "$(insleeper)" ] || fail "ina's input script never ran: $(cat in.out)"
+kill -TERM "$pid"
+wait "$pid" || rc=$?
+[ "$rc" = 1 ] || fail "SIGTERM during an input script: exit $rc, not 1: $(tail -3 in.out)"
+[ -z "$(insleeper)" ] || fail "SIGTERM: ina's input script still runs after flagscope ended"
+[ ! -e inb.ran ] || fail "SIGTERM during ina's input script: inb's input script ran after the stop"
+[ "$(sql in.db 'select count(*) from runs')" = 0 ] ||
+	fail "SIGTERM during an input script: runs stored: $(sql in.db 'select workload, status, detail from runs')"
+fs run in.study --db in.db -q >in2.out 2>&1 || fail "resume inputs: $(cat in2.out)"
+[ -e inb.ran ] && [ "$(sql in.db "select count(*) || ' ' || sum(status = 'ok') from runs")" = "6 6" ] ||
+	fail "resume inputs: $(sql in.db 'select workload, rep, status, detail from runs')"
+echo "ok - SIGTERM during an input script: it is killed, no other input script starts, the resume makes them"
+
+# 9. the help
+help=$(fs run --help)
+for s in SIGINT SIGTERM SIGHUP resume; do
+	grep -q "$s" <<<"$help" || fail "run --help does not mention $s"
+done
+echo "ok - run --help says what SIGINT, SIGTERM and SIGHUP do"
 echo PASS
 rm -rf "$T"

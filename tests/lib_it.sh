@@ -216,3 +216,12 @@ if [ $# -gt 0 ]; then
 	cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" "$T/home/workloads/"
 	export FLAGSCOPE_HOME=$T/home
 fi
+
+# tiny_copy NAME DESCRIPTION PREFIX: home/workloads/NAME, tiny with another
+# description and PREFIX put before its build script (e.g. "sleep 2; ")
+tiny_copy() {
+	mkdir -p "home/workloads/$1"
+	cp home/workloads/tiny/*.c "home/workloads/$1/"
+	sed "s|^description = .*|description = $2|; s|^script = |script = $3|" \
+		home/workloads/tiny/recipe.ini >"home/workloads/$1/recipe.ini"
+}

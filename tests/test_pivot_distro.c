@@ -132,6 +132,49 @@ static void test_one_run_untested(const char *dir)
 }
 
 /* a study of its baseline alone has no column: refused, not an empty table */
+/* each configuration's flags said once (a label alone did not say what
+ * was built), a profile-guided one marked, and the sub-columns named by
+ * the metric shown (they said "time" for any metric) */
+static void test_flags_pgo_metric(const char *dir)
+{
+	struct store st;
+	make_study(&st, dir, 12);
+	T_CHECK(sqlite3_exec(st.db, "UPDATE configs SET pgo=1 WHERE label='x86-64 O3'", NULL, NULL,
+			     NULL) == SQLITE_OK, "set pgo");
+	struct distro_table t;
+	struct strbuf err = {0};
+	T_CHECK(!distro_table_compute(&st, "d", NULL, NULL, &t, &err), "%s", sb_str(&err));
+	char *txt = print(&t, "table"), *csv = print(&t, "csv"), *json = print(&t, "json");
+	T_CHECK(strstr(txt, "\nflags:\n  x86-64 O2 (baseline): -march=x86-64 -O2\n"
+			    "  x86-64 O3: -march=x86-64 -O3, profile-guided (pgo gen-use: "
+			    "-fprofile-generate, a training run, -fprofile-use)\n"
+			    "  x86-64-v3 O2: -march=x86-64-v3 -O2\n"),
+		"table flags:\n%s", txt);
+	T_CHECK(strstr(txt, "\n          time     text"),
+		"time sub-columns:\n%s", txt);
+	T_CHECK(strstr(csv, ",status,detail,cflags,baseline_cflags,pgo\n") &&
+			strstr(csv, ",\"-march=x86-64 -O3\",\"-march=x86-64 -O2\",1\n") &&
+			strstr(csv, ",\"-march=x86-64-v3 -O2\",\"-march=x86-64 -O2\",0\n"),
+		"csv:\n%s", csv);
+	T_CHECK(strstr(json, "\"baseline_cflags\":\"-march=x86-64 -O2\"") &&
+			strstr(json, "{\"config\":\"x86-64 O3\",\"cflags\":\"-march=x86-64 -O3\","
+				     "\"pgo\":true}"),
+		"json:\n%s", json);
+	free(txt);
+	free(csv);
+	free(json);
+	distro_table_release(&t);
+	/* another metric: its name heads the sub-columns */
+	T_CHECK(!distro_table_compute(&st, "d", "size.text", NULL, &t, &err), "%s", sb_str(&err));
+	txt = print(&t, "table");
+	T_CHECK(strstr(txt, "size.text text") && !strstr(txt, " time "),
+		"size.text sub-columns:\n%s", txt);
+	free(txt);
+	distro_table_release(&t);
+	store_close(&st);
+	sb_release(&err);
+}
+
 static void test_baseline_alone(const char *dir)
 {
 	static const char *const one[] = {"x86-64 O2"};
@@ -154,6 +197,7 @@ int main(void)
 	test_table(dir);
 	test_one_run_untested(dir);
 	test_baseline_alone(dir);
+	test_flags_pgo_metric(dir);
 	free(dir);
 	return test_summary("test_pivot_distro");
 }

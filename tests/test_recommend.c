@@ -373,9 +373,69 @@ static void test_noise_floor_never_chosen(const char *dir)
 	store_close(&st);
 }
 
+/* builds but no runs (run --build-only): one line that says nothing was
+ * measured, not "the baseline is not valid (ok)" with advice to fix it */
+static void test_nothing_measured(const char *dir)
+{
+	static const char *const l[] = {"O2", "O1"};
+	struct store st;
+	synth_open(&st, dir, "built.db", "b", "time", l, NULL, 2);
+	for (int c = 0; c < 2; c++)
+		store_put_build(&st, &(struct store_build){
+			.study = "b", .config_id = synth_id(l[c]), .workload = "w",
+			.key = "synthetic-key", .status = "ok", .detail = "", .facts = "[]",
+			.seconds = 1});
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(recommend_compute(&st, "b", NULL, NULL, &rec, &err), "nothing measured must fail");
+	const char *e = sb_str(&err);
+	T_CHECK(strstr(e, "nothing was measured in study b") && !strstr(e, "not valid") &&
+		!strchr(e, '\n'), "%s", e);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
+/* the evidence counts workloads and run sections apart: w1's two runs are
+ * one workload (it said "measured on 3 workload(s)") */
+static void test_counts_workloads_and_runs(const char *dir)
+{
+	static const char *const l[] = {"base", "fast"};
+	struct store st;
+	synth_open(&st, dir, "runs.db", "r", "time", l, NULL, 2);
+	for (int c = 0; c < 2; c++) {
+		double f = c ? 0.8 : 1.0;
+		synth_run(&st, "r", l[c], "w1", "a", "ok", NULL, "time", "s", f, 0.005, 12, 100,
+			  10 + (uint64_t)c);
+		synth_run(&st, "r", l[c], "w1", "b", "ok", NULL, "time", "s", 2 * f, 0.005, 12, 100,
+			  20 + (uint64_t)c);
+		synth_item(&st, "r", l[c], "w2", "ok", "time", "s", 3 * f, 0.005, 12, 100,
+			   30 + (uint64_t)c);
+	}
+	struct recommendation rec;
+	struct strbuf err = {0};
+	T_CHECK(!recommend_compute(&st, "r", NULL, NULL, &rec, &err), "%s", sb_str(&err));
+	char *mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "# measured on 2 workloads, 3 runs:\n"), "evidence:\n%s", mc);
+	free(mc);
+	recommend_release(&rec);
+	/* one workload, one run: singular */
+	sqlite3_exec(st.db, "DELETE FROM runs WHERE workload='w1'; "
+			    "DELETE FROM builds WHERE workload='w1'", NULL, NULL, NULL);
+	T_CHECK(!recommend_compute(&st, "r", NULL, NULL, &rec, &err), "%s", sb_str(&err));
+	mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "# measured on 1 workload, 1 run:\n"), "evidence:\n%s", mc);
+	free(mc);
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
+	test_nothing_measured(dir);
+	test_counts_workloads_and_runs(dir);
 	test_noise_floor_never_chosen(dir);
 	test_refuses_wrong_output(dir);
 	test_keeps_baseline(dir);

@@ -48,6 +48,9 @@ struct buildsys_ops {
 	const char *const *marks;
 	/* Append the build script for r (r->system.name is this system). */
 	void (*script)(const struct recipe *r, struct strbuf *sb);
+	/* Optional: NULL when the mark file at path (one of marks) is this
+	 * system's, else why not (a static string, for the guess's note). */
+	const char *(*doubt)(const char *mark, const char *path);
 };
 
 /* Every build system, NULL-terminated, in the order buildsys_guess tries
@@ -58,9 +61,14 @@ const struct buildsys_ops *buildsys_lookup(const char *name);
 /* "autotools, cmake, meson, make", for messages; static string. */
 const char *buildsys_names(void);
 
-/* The system a source tree uses, from the files at its top (or in subdir
- * when not NULL), or NULL when none is recognised. */
-const struct buildsys_ops *buildsys_guess(const char *tree);
+/* The system a source tree uses, from the files at its top, or NULL when
+ * none is recognised.  *mark (mark may be NULL) is the file it was told
+ * by.  A mark file its system doubts (a configure Autoconf did not make
+ * that prints "use cmake" or runs cmake) is passed over: the guess goes
+ * on to the next system, and "the tree's configure is not for autotools
+ * (...)" is appended to notes (may be NULL; "; " between notes). */
+const struct buildsys_ops *buildsys_guess(const char *tree, const char **mark,
+					  struct strbuf *notes);
 
 /* The script a build runs for r: its own [build] script, or the one its
  * system writes.  Heap string; never NULL for a loaded recipe. */

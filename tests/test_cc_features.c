@@ -1,0 +1,75 @@
+/*
+ * test_cc_features.c - base/cc_features: which feature words follow a
+ * -march=CPU in recorded switches, and which of them -march=CPU alone
+ * would not give (asked of this machine's gcc).  Expected: the run of
+ * -mX/-mno-X words up to --param, -mtune= or a word with '='; against
+ * gcc -march=x86-64-v3, -mavx2 and -mno-avx512f are implied (dropped),
+ * -mno-avx2 and -mavx512f are not (kept), an unknown switch is kept; a
+ * compiler that does not answer gives NULL.
+ */
+#include "base/cc_features.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "base/util.h"
+#include "tests/testlib.h"
+
+static void test_after(void)
+{
+	static const struct {
+		const char *switches;
+		unsigned want;
+	} cases[] = {
+		{"-march=skylake -mtune=skylake -O3", 0},
+		{"-march=rocketlake -mmmx -mno-sse4a --param=l1-cache-size=48 -mtune=rocketlake", 2},
+		{"-march=x86-64-v3 -mavx2 -mfpmath=sse -mno-fma", 1},
+		{"-march=znver3", 0},
+		{"-mcpu=cortex-a72 -mno-outline-atomics -march=armv8-a", 1},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strlist w = {0};
+		sl_split_ws(&w, cases[i].switches);
+		unsigned n = cc_features_after(w.v, (unsigned)w.n);
+		T_CHECK(n == cases[i].want, "'%s': %u feature words, want %u", cases[i].switches, n,
+			cases[i].want);
+		sl_release(&w);
+	}
+}
+
+static void test_beyond(void)
+{
+	char *none = cc_features_beyond("flagscope-no-such-compiler", "-march=x86-64", "-mavx2");
+	T_CHECK(!none, "a compiler that is not there: NULL, got '%s'", none ? none : "");
+	free(none);
+	struct utsname u;
+	char *gcc = path_lookup("gcc");
+	if (!gcc || uname(&u) || strcmp(u.machine, "x86_64")) {
+		printf("SKIP: beyond -march=x86-64-v3: needs gcc on x86_64\n");
+		free(gcc);
+		return;
+	}
+	free(gcc);
+	static const struct {
+		const char *features, *want;
+	} cases[] = {
+		{"-mavx2 -mno-avx512f -mfma", ""},
+		{"-mno-avx2 -mavx512f -mbmi2", "-mno-avx2 -mavx512f"},
+		{"-mavx2 -mflagscope-unknown", "-mflagscope-unknown"},
+		{"", ""},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *got = cc_features_beyond("gcc", "-march=x86-64-v3", cases[i].features);
+		T_CHECK(got && !strcmp(got, cases[i].want), "'%s' beyond x86-64-v3: '%s', want '%s'",
+			cases[i].features, got ? got : "(NULL)", cases[i].want);
+		free(got);
+	}
+}
+
+int main(void)
+{
+	test_after();
+	test_beyond();
+	return test_summary("test_cc_features");
+}
