@@ -41,8 +41,10 @@ help_options() {
 
 alts=$(tr '\n' '|' <<<"$commands" | sed 's/|$//')
 declare -A opts
+all=" "
 for c in $commands; do
 	opts[$c]=" $(help_options "$c" | cut -d' ' -f2 | tr '\n' ' ')"
+	all+="${opts[$c]} "
 done
 # programs whose options a help text may quote
 tools="valgrind perf gcc clang cmake meson configure make qemu ssh sbatch lnt split apt-get"
@@ -60,9 +62,14 @@ for c in $commands; do
 	fs "$c" --help | grep -- '--[a-z]' | while IFS= read -r line; do
 		for o in $(grep -oE -- '(^|[^a-z0-9-])--[a-z][a-z0-9-]*' <<<"$line" | grep -oE -- '--[a-z0-9-]+'); do
 			[[ $mine == *" $o "* ]] && continue
-			# another tool's (valgrind --tool=...): the word before it
+			# another tool's (valgrind --tool=...): the word before it, or
+			# an option no command has that the code below explorer/ passes
+			# on (configure's --host)
 			before=$(grep -oE -- "[a-z0-9-]+ $o" <<<"$line" | head -1 | cut -d' ' -f1)
 			[[ " $tools " == *" $before "* ]] && continue
+			if [[ $all != *" $o "* ]] && grep -rqF --include='*.c' -- "$o" "$src"/{base,flagsets,workloads,harness,analysis,pipeline}; then
+				continue
+			fi
 			# another command's, named on the same line (flagscope run, merge --quiet)
 			for other in $(grep -oE "(flagscope|$alts) ?($alts)?" <<<"$line" | grep -oE "$alts"); do
 				[[ ${opts[$other]} == *" $o "* ]] && continue 2
