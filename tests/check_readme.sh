@@ -9,7 +9,8 @@
 #   - in `code spans`: a command's options (`run --pin`, `flagscope report
 #     --pivot`), a bare `--option` (some command has it), a path of the tree
 #     (`harness/pgo.c`, `tests/it_*.sh`), a file name (`rank.c`), an
-#     environment variable (`$FLAGSCOPE_PATH`, `FLAGSCOPE_RUN=...`), and
+#     environment variable (`$FLAGSCOPE_PATH`, `FLAGSCOPE_RUN=...`), a key
+#     outside tables (`tie_margin = 1%`: a string the code compares), and
 #     with PREFIX (an installed copy) `PREFIX/...` paths; an option, file or
 #     variable no command has and no file has may still be one the code
 #     says (`--disable-shared` passed to configure, a file it writes);
@@ -140,7 +141,7 @@ while IFS=$'\t' read -r L text; do
 done < <(awk -F'\t' '$1 == "sh" {print $2 "\t" $3}' "$tmp/records")
 
 # code spans
-while IFS=$'\t' read -r L s; do
+while IFS=$'\t' read -r kind L s; do
 	read -ra w <<<"$s"
 	[ ${#w[@]} -gt 0 ] || continue
 	case ${w[0]} in
@@ -176,6 +177,10 @@ while IFS=$'\t' read -r L s; do
 		elif [[ ${w[0]} =~ ^[A-Za-z0-9_*.-]+\.(c|h|sh|py|study|cmake)$ ]]; then
 			file_named "${w[0]}" || code_says "${w[0]}" ||
 				say "$L" "${w[0]}: no such file in the tree, and the code names none"
+		elif [[ $kind == span && $s =~ ^([a-z][a-z0-9_]*)(\.[A-Za-z_]+)?\ =(\ |$) ]]; then
+			# a study or recipe key in prose (a table's are levels: gcc12 = gcc-12)
+			code_says "\"${BASH_REMATCH[1]}${BASH_REMATCH[2]:+.}\"" || code_says "\"${BASH_REMATCH[1]}\"" ||
+				say "$L" "'${BASH_REMATCH[1]}${BASH_REMATCH[2]}': no study or recipe key of that name in the code"
 		elif [[ ${w[0]} =~ ^[A-Z][A-Z0-9_]*= ]]; then
 			for x in "${w[@]}"; do
 				[[ $x =~ ^([A-Z][A-Z0-9_]*)= ]] || continue
@@ -184,7 +189,7 @@ while IFS=$'\t' read -r L s; do
 			done
 		fi ;;
 	esac
-done < <(awk -F'\t' '$1 == "span" {print $2 "\t" $3}' "$tmp/records")
+done < <(awk -F'\t' '$1 ~ /span$/ {print $1 "\t" $2 "\t" $3}' "$tmp/records")
 
 # a recipe block (it starts at README line $2) loads: a dry run of a study
 # of it; the files it names (expect =) are made empty, as a recipe's folder

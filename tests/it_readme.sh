@@ -58,6 +58,7 @@ a layout row for a folder that is not there	0,/^| `bench\/` |/s//| `benches\/` |
 a wrong script in a command line	0,/^bash scripts\/quickstart.sh/s//bash scripts\/quick-start.sh/	scripts/quick-start.sh: no such path
 a package scripts/packages.txt does not have	0,/ninja-build pkg-config help2man/s//ninja-build pkgconfig help2man/	pkgconfig is not in scripts/packages.txt
 a --parse-only line with a wrong option	0,/^build\/flagscope --parse-only run my.study -j2/s//build\/flagscope --parse-only run my.study -J2/	unknown option '-J2'
+a mistyped study key in prose	0,/`tie_margin = 1%`/s//`tie_margn = 1%`/	'tie_margn': no study or recipe key
 a folder the layout table leaves out	/^| `bench\/` |/d	no row for bench/
 P
 )
@@ -90,6 +91,7 @@ a recipe key that does not exist	0,/^stdin = corpus.bin/s//stdn = corpus.bin/	un
 a build system that does not exist	0,/^system = meson                ; autotools/s//system = mesonn                ; autotools/	unknown build system 'mesonn'
 a wrong path	0,/`workloads\/python3`/s//`workloads\/python`/	no such path in the tree
 a bare option no command has	0,/`--disable-shared`/s//`--disable-shard`/	no command has the option --disable-shard
+a mistyped recipe key in prose	0,/`build_args =`/s//`build_arg =`/	'build_arg': no study or recipe key
 a command's option it does not have	0,/`flagscope run --workloads NAME`/s//`flagscope run --workload NAME`/	'run' has no option --workload
 P
 )"

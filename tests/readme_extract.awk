@@ -6,7 +6,7 @@
 #           "# comment" and "\" continuations are dropped; a word a|b|c
 #           outside quotes is three command lines)
 #   sh      any other command line of a ```sh block (bash scripts/test.sh)
-#   span    an inline `code span` outside code blocks
+#   span    an inline `code span` outside code blocks (tspan: in a table row)
 #   ini     a line of a ```ini block, or of a block of no language (KIND
 #           ini, LINE, "BLOCKSTART<TAB>text")
 #   layout  the first column's folders of the "Where things live" table
@@ -108,7 +108,7 @@ block != "" { next }
 {
 	s = $0
 	while (match(s, /`[^`]+`/)) {
-		emit("span", NR, substr(s, RSTART + 1, RLENGTH - 2))
+		emit(/^\|/ ? "tspan" : "span", NR, substr(s, RSTART + 1, RLENGTH - 2))
 		s = substr(s, RSTART + RLENGTH)
 	}
 }
