@@ -138,6 +138,23 @@ assert len(cand) == len(set(cand)) == 14, (len(cand), len(set(cand)))
 P
 echo "ok 4 - killed with SIGKILL, resumed to the same search, nothing measured twice"
 
+# 4b. SIGHUP (the terminal went away) stops it as SIGINT does: exit 1 and
+# the interrupted line (it killed search outright, exit 129)
+"$FLAGSCOPE_BIN" search "${args[@]/k.db/kh.db}" > /dev/null 2>hup.err &
+pid=$!
+for _ in $(seq 600); do
+	n=$(python3 -c "import sqlite3
+try: print(sqlite3.connect('kh.db').execute('select count(*) from search_trace').fetchone()[0])
+except Exception: print(0)")
+	[ "$n" -ge 1 ] && break
+	sleep 0.2
+done
+kill -HUP $pid
+rc=0
+wait $pid || rc=$?
+[ "$rc" = 1 ] && grep -q "interrupted" hup.err || fail "SIGHUP: exit $rc, $(cat hup.err)"
+echo "ok 4b - SIGHUP stops the search: exit 1, $(grep interrupted hup.err)"
+
 # 5. wall time is noisy: minimisation measures again, interleaved, and tests
 fs search fb.study --space wide.space --strategy random --budget 3 --metric time \
 	--minimise-repeat 3 --confirm-repeat 0 --db t.db --format json -q > time.json
