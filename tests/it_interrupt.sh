@@ -110,46 +110,7 @@ read -r n distinct bad <<<"$(sql int.db "select count(*), count(distinct config_
 echo "ok - SIGINT during the runs: exit 1, $kept runs kept, the resumed study completed once each"
 
 # 5. the run in flight
-mkdir -p home/workloads/nap
-cat >home/workloads/nap/nap.c <<C
-#include <stdio.h>
-#include <unistd.h>
-/* naps while nap.on exists, and in the third run counted in nap.count */
-int main(void)
-{
-	int n = 0;
-	FILE *f = fopen("$T/nap.count", "r");
-	if (f) {
-		if (fscanf(f, "%d", &n) != 1)
-			n = 0;
-		fclose(f);
-	}
-	f = fopen("$T/nap.count", "w");
-	if (f) {
-		fprintf(f, "%d\\n", n + 1);
-		fclose(f);
-	}
-	if (access("$T/nap.on", F_OK) == 0 || n + 1 == 3)
-		sleep(60);
-	printf("sum 42\\n");
-	return 0;
-}
-C
-cat >home/workloads/nap/recipe.ini <<'R'
-; nap: sleeps 60 s while $T/nap.on exists and in its third counted run (it_interrupt.sh)
-[workload]
-description = a run that naps while a file exists
-source = bundled
-
-[build]
-script = $CC $CFLAGS -o nap "$RECIPE/nap.c" $LDFLAGS
-binaries = nap
-
-[run]
-args = nap
-timeout = 120
-metric.sum = ^sum ([0-9]+)
-R
+nap_workload nap
 printf '[study]\nname = nap\nworkloads = nap\nrepeat = 3\nmeters = rusage perf memory\n[axis opt]\nO2 = -O2\n' >nap.study
 napper() { pgrep -u "$(id -u)" -f "^$T/cache/builds/.*/nap\$" || true; }
 # interrupt_run WHAT STUDY SIG TARGET FINDER: STUDY.study into STUDY.db in
