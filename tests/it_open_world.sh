@@ -19,6 +19,9 @@
 #      --format package.env can name it.
 #   4. run --workloads NAME the study does not have: the message lists the
 #      study's workloads (it only said the study did not have it).
+#   5. local:~/PATH is $HOME/PATH in --source W=SPEC, a study's [sources],
+#      a recipe's source = and workload new --source (it was taken as a
+#      folder named ~ in the current, study or recipe folder).
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -126,5 +129,36 @@ sed 's/^workloads = tiny$/workloads = tiny gz/' tiny.study >two.study
 refused "--workloads NAME not in the study" \
 	"two.study: --workloads names 'tinyy', which the study does not have (its workloads: tiny gz)" \
 	fs run two.study --db tiny.db --workloads tinyy --dry-run
+
+# 5. local:~/PATH
+mkdir -p fakehome/src/tree
+cp home/workloads/tiny/*.c fakehome/src/tree/
+tree=$T/fakehome/src/tree
+took() { # WHAT SOURCE CMD...: exits 0, the source line names SOURCE, nothing failed
+	local what=$1 src=$2 rc=0
+	shift 2
+	HOME=$T/fakehome "$@" >out.txt 2>err.txt || rc=$?
+	if [ $rc -eq 0 ] && grep -qF "source $src" err.txt && ! grep -q "failed" err.txt; then
+		ok "$what: $(grep -m1 'source ' err.txt)"
+	else
+		fail "$what: exit $rc, stderr: $(head -c 600 err.txt)"
+	fi
+}
+took "--source W=local:~/..." "tiny: local:$tree (" fs run tiny.study --source 'tiny=local:~/src/tree' --dry-run
+mkdir -p studies
+{ cat tiny.study; printf '[sources]\ntiny = local:~/src/tree\n'; } >studies/home.study
+took "[sources] W = local:~/..." "tiny: local:$tree (" fs run studies/home.study --dry-run
+mkdir -p home/workloads/lt
+sed 's|^source = bundled$|source = local:~/src/tree|' home/workloads/tiny/recipe.ini \
+	>home/workloads/lt/recipe.ini
+sed 's/^workloads = tiny$/workloads = lt/' tiny.study >lt.study
+# the recipe's own, as written (its fetch failed: no folder ~ in the recipe's)
+took "a recipe's source = local:~/..." "lt: local:~/src/tree" fs run lt.study --dry-run
+if HOME=$T/fakehome fs workload new lh --source 'local:~/src/tree' --system make --dir wl \
+	>/dev/null 2>err.txt && grep -qx "source = local:$tree" wl/lh/recipe.ini; then
+	ok "workload new --source local:~/...: $(grep '^source' wl/lh/recipe.ini)"
+else
+	fail "workload new --source local:~/...: $(grep '^source' wl/lh/recipe.ini) $(cat err.txt)"
+fi
 
 finish_counted

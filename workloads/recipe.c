@@ -441,7 +441,9 @@ char *source_spec_anchored(const char *spec, const char *base_dir)
 	while (*spec == ' ' || *spec == '\t')
 		spec++;
 	if (str_starts_with(spec, "local:")) {
-		char *path = str_unquote_dup(spec + 6);
+		char *quoted = str_unquote_dup(spec + 6);
+		char *path = path_home_dup(quoted);
+		free(quoted);
 		char *cwd = base_dir || path[0] == '/' ? NULL : getcwd(NULL, 0);
 		char *abs = path[0] == '/' ? xasprintf("local:%s", path)
 			: xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", path);
