@@ -22,6 +22,8 @@
 #   5. local:~/PATH is $HOME/PATH in --source W=SPEC, a study's [sources],
 #      a recipe's source = and workload new --source (it was taken as a
 #      folder named ~ in the current, study or recipe folder).
+#   6. local: with an empty path (local:, local:"", local:  ) in --source or
+#      [sources] is refused (it was the current or the study's folder).
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -160,5 +162,12 @@ if HOME=$T/fakehome fs workload new lh --source 'local:~/src/tree' --system make
 else
 	fail "workload new --source local:~/...: $(grep '^source' wl/lh/recipe.ini) $(cat err.txt)"
 fi
+
+# 6. local: with no path
+for p in 'local:' 'local:""' 'local:  '; do
+	refused "--source W=$p" "local: needs a PATH" fs run tiny.study --db tiny.db --source "tiny=$p" --dry-run
+	{ cat tiny.study; printf '[sources]\ntiny = %s\n' "$p"; } >studies/empty.study
+	refused "[sources] W = $p" "empty.study:10: .*local: needs a PATH" fs run studies/empty.study --db tiny.db --dry-run
+done
 
 finish_counted

@@ -470,6 +470,15 @@ static char *override_spec(const char *spec, const char *base_dir, struct strbuf
 			spec);
 		return NULL;
 	}
+	const char *kind = spec + strspn(spec, " \t");
+	char *path = str_starts_with(kind, "local:") ? str_unquote_dup(kind + 6) : NULL;
+	int empty = path && !*path;
+	free(path);
+	if (empty) { /* it was anchored as the current or the study's folder */
+		sb_addf(err, "%s: local: needs a PATH (write local:. for the folder it is taken from)",
+			spec);
+		return NULL;
+	}
 	/* a relative local: path is the writer's, not the recipe folder's;
 	 * a tree that is not there is refused where it was written (the
 	 * recipe's own source is fetched later: a build outcome) */
