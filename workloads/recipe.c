@@ -475,8 +475,7 @@ static char *override_spec(const char *spec, const char *base_dir, struct strbuf
 	int empty = path && !*path;
 	free(path);
 	if (empty) { /* it was anchored as the current or the study's folder */
-		sb_addf(err, "%s: local: needs a PATH (write local:. for the folder it is taken from)",
-			spec);
+		sb_add(err, "local: needs a PATH (write local:. for the folder it is taken from)");
 		return NULL;
 	}
 	/* a relative local: path is the writer's, not the recipe folder's;
