@@ -24,6 +24,9 @@
 #      folder named ~ in the current, study or recipe folder).
 #   6. local: with an empty path (local:, local:"", local:  ) in --source or
 #      [sources] is refused (it was the current or the study's folder).
+#   7. a local: path with ../ and ./ in [sources] or --source is shown
+#      resolved in the source line (the report's fact): local:/x/tree, not
+#      local:/x/studies/../y/./tree.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -169,5 +172,14 @@ for p in 'local:' 'local:""' 'local:  '; do
 	{ cat tiny.study; printf '[sources]\ntiny = %s\n' "$p"; } >studies/empty.study
 	refused "[sources] W = $p" "empty.study:10: local: needs a PATH" fs run studies/empty.study --db tiny.db --dry-run
 done
+
+# 7. ../ and ./ resolved
+real=$(cd fakehome/src/tree && pwd -P)
+mkdir -p fakehome/src/other
+{ cat tiny.study; printf '[sources]\ntiny = local:../fakehome/./src/other/../tree\n'; } >studies/dots.study
+took "[sources] W = local:../x/./y/../z" "tiny: local:$real (from studies/dots.study:10;" \
+	fs run studies/dots.study --dry-run
+took "--source W=local:./x/../y" "tiny: local:$real (from --source;" \
+	fs run tiny.study --source 'tiny=local:./fakehome/src/other/../tree' --dry-run
 
 finish_counted

@@ -445,11 +445,17 @@ char *source_spec_anchored(const char *spec, const char *base_dir)
 		char *path = path_home_dup(quoted);
 		free(quoted);
 		char *cwd = base_dir || path[0] == '/' ? NULL : getcwd(NULL, 0);
-		char *abs = path[0] == '/' ? xasprintf("local:%s", path)
-			: xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", path);
+		char *abs = path[0] == '/' ? xstrdup(path)
+			: xasprintf("%s/%s", base_dir ? base_dir : cwd ? cwd : ".", path);
+		/* the report says where the tree is, not how it was reached
+		 * (studies/../x/./y) */
+		char *real = *path ? realpath(abs, NULL) : NULL;
+		char *anchored = xasprintf("local:%s", real ? real : abs);
+		free(real);
+		free(abs);
 		free(cwd);
 		free(path);
-		return abs;
+		return anchored;
 	}
 	struct strlist words = {0};
 	sl_split_ws(&words, spec);
