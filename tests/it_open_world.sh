@@ -27,6 +27,8 @@
 #   7. a local: path with ../ and ./ in [sources] or --source is shown
 #      resolved in the source line (the report's fact): local:/x/tree, not
 #      local:/x/studies/../y/./tree.
+#   8. an empty meters = in a study is refused at its line, with the meters
+#      known and the default (it silently meant the default).
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -181,5 +183,11 @@ took "[sources] W = local:../x/./y/../z" "tiny: local:$real (from studies/dots.s
 	fs run studies/dots.study --dry-run
 took "--source W=local:./x/../y" "tiny: local:$real (from --source;" \
 	fs run tiny.study --source 'tiny=local:./fakehome/src/other/../tree' --dry-run
+
+# 8. meters = with nothing after it
+sed 's/^repeat = 1$/repeat = 1\nmeters =/' tiny.study >nometers.study
+line=$(grep -n '^meters =' nometers.study | cut -d: -f1)
+refused "meters = empty" "nometers.study:$line: meters = names no meter (name one or more of: .*rusage.*; or leave the line out for the default, " \
+	fs run nometers.study --db tiny.db --dry-run
 
 finish_counted
