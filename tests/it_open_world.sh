@@ -29,6 +29,9 @@
 #      local:/x/studies/../y/./tree.
 #   8. an empty meters = in a study is refused at its line, with the meters
 #      known and the default (it silently meant the default).
+#   9. a debian: download that fails names the package, its version and
+#      the file, never the archive's host (apt's URL was printed); apt-get
+#      is a stand-in here too.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -189,5 +192,30 @@ sed 's/^repeat = 1$/repeat = 1\nmeters =/' tiny.study >nometers.study
 line=$(grep -n '^meters =' nometers.study | cut -d: -f1)
 refused "meters = empty" "nometers.study:$line: meters = names no meter (name one or more of: .*rusage.*; or leave the line out for the default, " \
 	fs run nometers.study --db tiny.db --dry-run
+
+# 9. a failed download, without the host
+mkdir -p bin9
+sum=$(printf '%064d' 0)
+cat >bin9/apt-get <<A
+#!/bin/sh
+case "\$*" in
+*--print-uris*) echo "'http://mirror.invalid/debian/pool/main/g/gzip/gzip_1.12-1.dsc' gzip_1.12-1.dsc 9 SHA256:$sum" ;;
+*--download-only*)
+	echo "Get:1 http://mirror.invalid/debian bookworm/main gzip 1.12-1 (dsc) [9 B]"
+	echo "E: Failed to fetch http://mirror.invalid/debian/pool/main/g/gzip/gzip_1.12-1.dsc  404  Not Found [IP: 192.0.2.1 80]"
+	echo "E: Failed to fetch some archives."
+	exit 100 ;;
+*) exit 100 ;;
+esac
+A
+chmod +x bin9/apt-get
+sed 's/^workloads = tiny$/workloads = gz/' tiny.study >gz.study
+PATH=$T/bin9:$PATH fs run gz.study --dry-run >out.txt 2>err.txt
+if grep -q "cannot download gzip 1.12-1: Failed to fetch gzip_1.12-1.dsc 404 Not Found (" err.txt &&
+	! grep -q "mirror.invalid\|://" err.txt; then
+	ok "a failed download: $(grep -m1 'cannot download' err.txt)"
+else
+	fail "a failed download: $(cat err.txt)"
+fi
 
 finish_counted
