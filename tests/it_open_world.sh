@@ -32,6 +32,11 @@
 #   9. a debian: download that fails names the package, its version and
 #      the file, never the archive's host (apt's URL was printed); apt-get
 #      is a stand-in here too.
+#  10. list metrics: every meter's metrics, its set (default, --meters,
+#      emulated) and whether it measures here: perf/cycles is "no" on a
+#      machine whose perf says <not supported> (no hardware counters), "yes"
+#      where it counts; time is always "yes".  (There was no such list: the
+#      only one was --metric's error, perf/cycles in it everywhere.)
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -216,6 +221,28 @@ if grep -q "cannot download gzip 1.12-1: Failed to fetch gzip_1.12-1.dsc 404 Not
 	ok "a failed download: $(grep -m1 'cannot download' err.txt)"
 else
 	fail "a failed download: $(cat err.txt)"
+fi
+
+# 10. list metrics
+if ! fs list metrics >metrics.txt 2>err.txt; then
+	fail "list metrics: $(cat err.txt)"
+else
+	pc=$(perf stat -x, -e cycles true 2>&1 >/dev/null) || pc="no perf"
+	case $pc in
+	*"<not supported>"*) want="no: this machine does not count it" ;;
+	"no perf"*) want="no: perf: not available" ;;
+	*) want=yes ;;
+	esac
+	grep -q "^perf/cycles  *perf  *default  *$want" metrics.txt &&
+		grep -q "^time  *rusage  *default  *yes$" metrics.txt &&
+		grep -q "^insns  *cachegrind  *--meters " metrics.txt ||
+		fail "list metrics (perf says '$pc'): $(cat metrics.txt)"
+	[ "$failures" != 0 ] || ok "list metrics: $(grep '^perf/cycles' metrics.txt)"
+	fs list metrics --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert {"name", "meter", "set", "here", "why"} <= set(d[0]), d[0]
+assert [m for m in d if m["name"] == "time"][0]["here"] is True' || fail "list metrics --format json"
 fi
 
 finish_counted
