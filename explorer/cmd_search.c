@@ -348,8 +348,9 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 	if (opt.confirm_repeat > 0 && isfinite(s->res.best_obj)) {
 		const char *flags = s->minimal_flags ? s->minimal_flags : s->res.best_flags;
 		if (!opt.quiet)
-			fprintf(stderr, "flagscope: confirming '%s' against -O2 and -O3 with %d interleaved runs\n",
-				flags, opt.confirm_repeat);
+			fprintf(stderr, "flagscope: confirming %s%s%s against -O2 and -O3 with %d interleaved runs\n",
+				*flags ? "'" : "", *flags ? flags : "the baseline (no flag changed)",
+				*flags ? "'" : "", opt.confirm_repeat);
 		if (search_confirm(&s->pl, flags, opt.confirm_repeat, &s->conf, &err)) {
 			print_error_lines(sb_str(&err));
 			rc = stop ? 1 : 2;

@@ -14,8 +14,11 @@ cp "$include" "$tmp/all.h2m"
 	for c in $("$bin" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p'); do
 		echo ".SS \"flagscope $c\""
 		echo ".nf"
-		# roff: a leading dot or quote would be a request; backslashes escaped
-		"$bin" "$c" --help | sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/"
+		# roff: a leading dot or quote would be a request; help2man: a
+		# leading [ or / would start a section or a /pattern/ (recommend's
+		# "/etc/portage/..." line hid every command after it); backslashes
+		# escaped
+		"$bin" "$c" --help | sed -e 's/\\/\\e/g' -e "s/^\([.'[/]\)/\\\\\&\1/"
 		echo ".fi"
 	done
 } >> "$tmp/all.h2m"

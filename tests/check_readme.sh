@@ -4,7 +4,8 @@
 #   - every command line of its ```sh blocks, through flagscope --parse-only
 #     (options, their values, the arguments), and the presets (run, search,
 #     slurm STUDY) and workloads (--workloads, --source NAME=, why's
-#     WORKLOAD) it names exist;
+#     WORKLOAD) it names exist; in its other command lines, the tree's
+#     paths exist and apt-get install's packages are scripts/packages.txt's;
 #   - in `code spans`: a command's options (`run --pin`, `flagscope report
 #     --pivot`), a bare `--option` (some command has it), a path of the tree
 #     (`harness/pgo.c`, `tests/it_*.sh`), a file name (`rank.c`), an
@@ -53,8 +54,10 @@ top_dirs=$(grep / "$tmp/files" | cut -d/ -f1 | grep -v '^\.' | sort -u)
 # a path of the tree (globs allowed), a file name anywhere in it
 tree_has() { compgen -G "$src/$(sed -E 's#(^|/)[A-Z][A-Z0-9_]*(/|$)#\1*\2#g' <<<"${1%/}")" >/dev/null; }
 file_named() { awk -F/ '{print $NF}' "$tmp/files" | grep -qx -- "$(sed 's/[.]/[.]/g; s/\*/.*/g' <<<"$1")"; }
-# every text file of the tree but the docs, in one: what the code says
-grep -v '\.md$' "$tmp/files" | (cd "$src" && xargs grep -Ih '' 2>/dev/null) >"$tmp/code"
+# every text file of the tree but the docs and this check (its self-test's
+# planted mistakes), in one: what the code says
+grep -vE '\.md$|^tests/(check_readme\.sh|readme_extract\.awk|it_readme\.sh)$' "$tmp/files" |
+	(cd "$src" && xargs grep -Ih '' 2>/dev/null) >"$tmp/code"
 code_says() { grep -qwF -- "$1" "$tmp/code"; }
 code_has() { grep -qF -- "$1" "$tmp/code"; } # -DBUILD_SHARED_LIBS=: not a word
 
@@ -109,6 +112,7 @@ while IFS=$'\t' read -r L text; do
 		continue
 	fi
 	eval "set -- $text"
+	[ "$1" = --parse-only ] && shift # a line that shows --parse-only itself
 	if ! out=$("$bin" --parse-only "$@" 2>&1); then
 		say "$L" "flagscope $text: ${out#flagscope: }"
 		continue
@@ -117,6 +121,23 @@ while IFS=$'\t' read -r L text; do
 	shift
 	check_names "$c" "$@"
 done < <(awk -F'\t' '$1 == "cmd" {print $2 "\t" $3}' "$tmp/records")
+
+# other command lines: the tree's scripts they run exist, and the packages
+# they install are scripts/packages.txt's
+while IFS=$'\t' read -r L text; do
+	read -ra w <<<"$text"
+	for x in "${w[@]}"; do
+		if [[ $x =~ ^[a-z][a-z0-9_-]*/ ]] && grep -qx "${x%%/*}" <<<"$top_dirs"; then
+			tree_has "$x" || say "$L" "$x: no such path in the tree"
+		fi
+	done
+	[[ $text =~ ^(sudo )?apt(-get)?\ install\ (.*) ]] || continue
+	for x in ${BASH_REMATCH[3]}; do
+		[[ $x == -* || $x == */* ]] && continue
+		grep -q "^$x\b" "$src/scripts/packages.txt" ||
+			say "$L" "$x is not in scripts/packages.txt (add it there, or drop it here)"
+	done
+done < <(awk -F'\t' '$1 == "sh" {print $2 "\t" $3}' "$tmp/records")
 
 # code spans
 while IFS=$'\t' read -r L s; do
@@ -165,12 +186,39 @@ while IFS=$'\t' read -r L s; do
 	esac
 done < <(awk -F'\t' '$1 == "span" {print $2 "\t" $3}' "$tmp/records")
 
-# study files in ini blocks: they load, and their workloads exist
+# a recipe block (it starts at README line $2) loads: a dry run of a study
+# of it; the files it names (expect =) are made empty, as a recipe's folder
+# would hold them
+check_recipe() {
+	local r=$tmp/recipe/workloads/readme out m tries
+	rm -rf "$tmp/recipe" && mkdir -p "$r" && cp "$1" "$r/recipe.ini"
+	printf '[study]\nname = readme\nworkloads = readme\nbaseline = O2\n[axis opt]\nO2 = -O2\n' \
+		>"$tmp/recipe/r.study"
+	for tries in 1 2 3 4 5; do
+		out=$(cd "$tmp/recipe" && "$bin" run r.study --dry-run 2>&1 >/dev/null) && return
+		[[ $out =~ recipe\.ini:[0-9]+:\ [^\']*\'([^\'/]+)\'\ does\ not\ exist ]] || break
+		: >"$r/${BASH_REMATCH[1]}"
+	done
+	while IFS= read -r m; do
+		if [[ $m =~ recipe\.ini:([0-9]+):\ (.*) ]]; then
+			say "$(($2 + BASH_REMATCH[1]))" "the recipe does not load: ${BASH_REMATCH[2]}"
+		elif [[ $m != *"; recipe "* ]]; then # the source line that follows an error
+			say "$(($2 + 1))" "the recipe does not load: ${m#flagscope: }"
+		fi
+	done <<<"$out"
+}
+
+# study files and recipes in ini blocks: they load, and a study's workloads
+# exist
 awk -F'\t' '$1 == "ini" {print substr($0, length($1 $2 $3) + 4) > (D "/block-" $3); print $2 > (D "/lines-" $3)}' \
 	D="$tmp" "$tmp/records"
 for b in "$tmp"/block-*; do
 	[ -e "$b" ] || continue
 	start=${b##*-}
+	if grep -q '^\[workload\]' "$b"; then
+		check_recipe "$b" "$start"
+		continue
+	fi
 	cp "$b" "$tmp/readme.study"
 	grep -q '^\[study\]' "$tmp/readme.study" || continue
 	while read -r L; do

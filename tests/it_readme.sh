@@ -3,8 +3,9 @@
 # tests/check_readme.sh on both (README.md also against an installed copy,
 # cmake --install into a scratch prefix), then its self-test: one mistake
 # at a time planted in a copy of README.md (a wrong option, a missing
-# preset, a renamed workload, a wrong path, ...), each of which the check
-# must report at the line it was planted on.
+# preset, a renamed workload, a wrong path, ...) or of workloads/README.md
+# (a recipe key, a build system, ...), each of which the check must report
+# at the line it was planted on.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
 scratch it_readme
@@ -54,25 +55,43 @@ an environment assignment nothing reads	0,/`FLAGSCOPE_RUN=...`/s//`FLAGSCOPE_RUN
 an installed path that is not installed	0,/`PREFIX\/share\/flagscope\/presets\/`/s//`PREFIX\/share\/flagscope\/studies\/`/	not in an installed copy
 an installed folder the table leaves out	/`PREFIX\/share\/flagscope\/presets\/`/d	does not name PREFIX/share/flagscope/presets
 a layout row for a folder that is not there	0,/^| `bench\/` |/s//| `benches\/` |/	'benches/' in the layout table: no such folder
+a wrong script in a command line	0,/^bash scripts\/quickstart.sh/s//bash scripts\/quick-start.sh/	scripts/quick-start.sh: no such path
+a package scripts/packages.txt does not have	0,/ninja-build pkg-config help2man/s//ninja-build pkgconfig help2man/	pkgconfig is not in scripts/packages.txt
+a --parse-only line with a wrong option	0,/^build\/flagscope --parse-only run my.study -j2/s//build\/flagscope --parse-only run my.study -J2/	unknown option '-J2'
 a folder the layout table leaves out	/^| `bench\/` |/d	no row for bench/
 P
 )
+# plant DOC TABLE: each row's mistake in a copy of DOC, one at a time
 n=0
-while IFS=$'\t' read -r kind script want; do
-	n=$((n + 1))
-	sed "$script" README.md >planted.md
-	line=$(diff README.md planted.md | sed -n '1s/^\([0-9]*\)[acd].*/\1/p')
-	if [ -z "$line" ]; then
-		fail "plant $n ($kind) changed nothing: its pattern is no longer in README.md"
-		continue
-	fi
-	[[ $script == */d ]] && line= # a row left out is said at its table's first row
-	out=$(bash "$check" planted.md $prefix 2>&1)
-	if [[ $want == *PREFIX* && -z $prefix ]]; then
-		echo "SKIP: plant $n ($kind): no installed copy"
-	elif ! grep -F -- "$want" <<<"$out" | grep -q "^planted.md:${line:-[0-9]*}:"; then
-		fail "plant $n ($kind) not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
-	fi
-done <<<"$plants"
+plant() {
+	local doc=$1 kind script want line out
+	while IFS=$'\t' read -r kind script want; do
+		n=$((n + 1))
+		sed "$script" "$doc" >planted.md
+		line=$(diff "$doc" planted.md | sed -n '1s/^\([0-9]*\)[acd].*/\1/p')
+		if [ -z "$line" ]; then
+			fail "plant $n ($kind) changed nothing: its pattern is no longer in $doc"
+			continue
+		fi
+		[[ $script == */d ]] && line= # a row left out is said at its table's first row
+		out=$(bash "$check" planted.md $prefix 2>&1)
+		if [[ $want == *PREFIX* && -z $prefix ]]; then
+			echo "SKIP: plant $n ($kind): no installed copy"
+		elif ! grep -F -- "$want" <<<"$out" | grep -q "^planted.md:${line:-[0-9]*}:"; then
+			fail "plant $n ($kind) not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
+		fi
+	done <<<"$2"
+}
+plant README.md "$plants"
+
+# and in workloads/README.md (its recipe blocks load as recipes)
+plant recipes.md "$(cat <<'P'
+a recipe key that does not exist	0,/^stdin = corpus.bin/s//stdn = corpus.bin/	unknown key 'stdn'
+a build system that does not exist	0,/^system = meson                ; autotools/s//system = mesonn                ; autotools/	unknown build system 'mesonn'
+a wrong path	0,/`workloads\/python3`/s//`workloads\/python`/	no such path in the tree
+a bare option no command has	0,/`--disable-shared`/s//`--disable-shard`/	no command has the option --disable-shard
+a command's option it does not have	0,/`flagscope run --workloads NAME`/s//`flagscope run --workload NAME`/	'run' has no option --workload
+P
+)"
 ok "$n kinds of planted mistakes, $((n - failures)) caught"
 finish_counted

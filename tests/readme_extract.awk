@@ -5,8 +5,10 @@
 #           (a "$ " prompt, "build/" or "PREFIX/bin/" before it, a trailing
 #           "# comment" and "\" continuations are dropped; a word a|b|c
 #           outside quotes is three command lines)
+#   sh      any other command line of a ```sh block (bash scripts/test.sh)
 #   span    an inline `code span` outside code blocks
-#   ini     a line of a ```ini block (KIND ini, LINE, "BLOCKSTART<TAB>text")
+#   ini     a line of a ```ini block, or of a block of no language (KIND
+#           ini, LINE, "BLOCKSTART<TAB>text")
 #   layout  the first column's folders of the "Where things live" table
 #   install the first column of a table row naming PREFIX/...
 function emit(kind, line, text) { printf "%s\t%d\t%s\n", kind, line, text }
@@ -76,11 +78,13 @@ block == "sh" || block == "bash" || block == "shell" {
 		sub(/^[^ ]*flagscope */, "", line)
 		gsub(/[ \t]+$/, "", line)
 		emit_cmd(cline, line)
+	} else if (line != "") {
+		emit("sh", cline, line)
 	}
 	next
 }
 
-block == "ini" { emit("ini", NR, start "\t" $0); next }
+block == "ini" || block == "text" { emit("ini", NR, start "\t" $0); next }
 
 block != "" { next }
 
