@@ -31,8 +31,9 @@ static const struct command_spec list_cmd = {
 		   "workloads/ folder beside STUDY (default: the current folder's), each\n"
 		   "$FLAGSCOPE_PATH folder's workloads/, $XDG_DATA_HOME/flagscope/workloads,\n"
 		   "then the bundled or installed ones; presets likewise in presets/.  Or the\n"
-		   "metrics the meters give (for --metric, metric =), each said usable here or\n"
-		   "not: perf/cycles on a machine without hardware counters is not.",
+		   "metrics the meters give (for flagscope run --metric and a study's\n"
+		   "metric =), each said usable here or not: perf/cycles on a machine\n"
+		   "without hardware counters is not.",
 	.opts = list_options,
 };
 
