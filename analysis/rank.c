@@ -336,6 +336,15 @@ static int pair_untested(const struct ranking *r, size_t na, size_t nb)
 	return !r->deterministic && (na < 2 || nb < 2);
 }
 
+/* 1 when an item before w is of w's workload and from its build too. */
+static int build_counted(const struct rank_config *rc, size_t w)
+{
+	for (size_t k = 0; k < w; k++)
+		if (rc->items[k].from_build && !strcmp(rc->items[k].workload, rc->items[w].workload))
+			return 1;
+	return 0;
+}
+
 /* Items and configuration against the baseline. */
 static void compare_config(struct ranking *r, size_t c, const struct sample_table *t,
 			   struct rng *rng)
@@ -374,6 +383,10 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 		it->untested = cmp.untested;
 		rc->untested |= cmp.untested;
 		it->verdict = orient(cmp.verdict, r->higher_better);
+		/* a size is the build's, the same in each of its workload's run
+		 * sections: it counts once per workload */
+		if (it->from_build && build_counted(rc, w))
+			continue;
 		rc->improved += it->verdict == VERDICT_IMPROVED;
 		rc->regressed += it->verdict == VERDICT_REGRESSED;
 		pairs[np++] = (struct sample_pair){a, na, b, nb};
@@ -464,7 +477,8 @@ static int same_group(const struct ranking *r, const struct sample_table *t, siz
 	for (size_t w = 0; w < t->nitems; w++) {
 		size_t na, nb;
 		double *a = cell(t, c, w, &na), *b = cell(t, lead, w, &nb);
-		if (na && nb) {
+		const struct rank_config *rc = &r->configs[c];
+		if (na && nb && !(rc->items[w].from_build && build_counted(rc, w))) {
 			pairs[np++] = (struct sample_pair){a, na, b, nb};
 			untested |= pair_untested(r, na, nb);
 		}

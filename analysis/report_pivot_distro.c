@@ -133,6 +133,30 @@ static void print_table(FILE *out, const struct distro_table *t)
 
 /* ---- csv ---- */
 
+/* A row's first columns: study, workload, config, baseline, metric, unit */
+static void csv_begin(FILE *out, const struct distro_table *t, const char *workload, size_t k)
+{
+	const char *f[] = {t->study, workload, t->labels[k], t->baseline, t->metric, t->unit};
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
+		if (i)
+			fputc(',', out);
+		rep_csv_field(out, f[i]);
+	}
+}
+
+/* A row's last columns: status, detail, cflags, baseline_cflags, pgo */
+static void csv_end(FILE *out, const struct distro_table *t, enum outcome status,
+		    const char *detail, size_t k)
+{
+	fprintf(out, ",%s,", outcome_name(status));
+	rep_csv_field(out, detail);
+	fputc(',', out);
+	rep_csv_field(out, t->cflags[k]);
+	fputc(',', out);
+	rep_csv_field(out, t->base_cflags);
+	fprintf(out, ",%d\n", t->pgo[k]);
+}
+
 static void print_csv(FILE *out, const struct distro_table *t)
 {
 	fputs("study,workload,config,baseline,metric,unit,time_pct,time_lo_pct,time_hi_pct,"
@@ -142,25 +166,23 @@ static void print_csv(FILE *out, const struct distro_table *t)
 		for (size_t k = 0; k < t->ncols; k++) {
 			const struct distro_row *row = &t->rows[r];
 			const struct distro_cell *c = &row->cells[k];
-			const char *f[] = {t->study, row->workload, t->labels[k], t->baseline,
-					   t->metric, t->unit};
-			for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
-				if (i)
-					fputc(',', out);
-				rep_csv_field(out, f[i]);
-			}
+			csv_begin(out, t, row->workload, k);
 			rep_csv_nums(out, 3, (double[]){c->pct, c->lo_pct, c->hi_pct});
 			fprintf(out, ",%d,%s,%d,%zu", c->time.verdict != VERDICT_UNCHANGED,
 				verdict_name(c->time.verdict), c->time.untested, c->time.nruns);
 			rep_csv_nums(out, 3, (double[]){c->size, row->base_size, c->size_pct});
-			fprintf(out, ",%s,", outcome_name(c->time.status));
-			rep_csv_field(out, c->time.detail);
-			fputc(',', out);
-			rep_csv_field(out, t->cflags[k]);
-			fputc(',', out);
-			rep_csv_field(out, t->base_cflags);
-			fprintf(out, ",%d\n", t->pgo[k]);
+			csv_end(out, t, c->time.status, c->time.detail, k);
 		}
+	/* the table's geomean row: per configuration, over its ok rows */
+	for (size_t k = 0; k < t->ncols; k++) {
+		csv_begin(out, t, "geomean", k);
+		rep_csv_nums(out, 1, &t->summary[k].pct);
+		fputs(",,,,,,,,", out);
+		rep_csv_nums(out, 1, &t->summary[k].size_pct);
+		char *d = xasprintf("geometric mean of %zu ok rows", t->summary[k].n);
+		csv_end(out, t, OUTCOME_OK, d, k);
+		free(d);
+	}
 }
 
 /* ---- json ---- */

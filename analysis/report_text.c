@@ -150,7 +150,7 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
 	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled,"
-	      "identical_to\n",
+	      "identical_to,tie_within\n",
 	      out);
 }
 
@@ -187,6 +187,8 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	/* whose runs this item reuses (the same code), as JSON's identical_to */
 	int reused = c->identical_to && sl_find(&c->identical_on, it->name) >= 0;
 	rep_csv_field(out, reused ? c->identical_to : "");
+	/* a tie's band, as JSON's tie_within: empty when not a tie */
+	rep_csv_nums(out, 1, &c->tie_within);
 	fputc('\n', out);
 }
 

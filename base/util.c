@@ -282,6 +282,17 @@ char *str_unquote_dup(const char *s)
 	return xstrndup(s, n);
 }
 
+char *path_home_dup(const char *path)
+{
+	const char *home = getenv("HOME");
+	if (path[0] != '~' || (path[1] && path[1] != '/') || !home || !*home)
+		return xstrdup(path);
+	size_t h = strlen(home);
+	while (h > 1 && home[h - 1] == '/')
+		h--;
+	return xasprintf("%.*s%s", (int)h, home, path + 1);
+}
+
 int str_starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));

@@ -74,6 +74,10 @@ char *str_trim(char *s);
  * quotes ("..." or '...') around the rest: a path written with or without
  * them.  Nothing inside is unescaped.  Heap string. */
 char *str_unquote_dup(const char *s);
+/* A copy of path with a leading "~" or "~/" made $HOME, as a shell would
+ * (a local: source written in a study or on the command line); any other
+ * path, or no $HOME, as it is.  Heap string. */
+char *path_home_dup(const char *path);
 int str_starts_with(const char *s, const char *prefix);
 
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL (out[65]). */

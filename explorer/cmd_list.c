@@ -5,6 +5,7 @@
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "flagsets/study.h"
+#include "harness/meter.h"
 #include "harness/study_names.h"
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
@@ -23,13 +24,16 @@ static const struct option_spec list_options[] = {
 
 static const struct command_spec list_cmd = {
 	.name = "list",
-	.usage = "toolchains|workloads [STUDY]|presets [--format text|json]",
+	.usage = "toolchains|workloads [STUDY]|presets|metrics [--format text|json]",
 	.summary = "List the C compilers on PATH (with version, target and identity), the\n"
 		   "workloads (name, where each was found, description), or the preset\n"
 		   "studies.  Workloads are found on the search path, first match wins: the\n"
 		   "workloads/ folder beside STUDY (default: the current folder's), each\n"
 		   "$FLAGSCOPE_PATH folder's workloads/, $XDG_DATA_HOME/flagscope/workloads,\n"
-		   "then the bundled or installed ones; presets likewise in presets/.",
+		   "then the bundled or installed ones; presets likewise in presets/.  Or the\n"
+		   "metrics the meters give (for flagscope run --metric and a study's\n"
+		   "metric =), each said usable here or not: perf/cycles on a machine\n"
+		   "without hardware counters is not.",
 	.opts = list_options,
 };
 
@@ -64,6 +68,79 @@ static int list_toolchains(int json)
 	fputs(sb_str(&sb), stdout);
 	sb_release(&sb);
 	toolchains_free(tcs, n);
+	return 0;
+}
+
+/* 1 when metric (perf/cycles) of m can be measured where st was probed:
+ * perf's hardware events need counters (st->events lists the ones that
+ * count here) */
+static int metric_here(const struct meter_ops *m, const struct meter_state *st,
+		       const char *metric)
+{
+	size_t n = strlen(m->name);
+	if (!st->events[0] || strncmp(metric, m->name, n) || metric[n] != '/')
+		return 1;
+	struct strlist ev = {0};
+	char *events = xstrdup(st->events);
+	for (char *c = events; *c; c++)
+		*c = *c == ',' ? ' ' : *c;
+	sl_split_ws(&ev, events);
+	int here = sl_find(&ev, metric + n + 1) >= 0;
+	sl_release(&ev);
+	free(events);
+	return here;
+}
+
+/* Every meter's metrics, whether the meter is in the default set, and
+ * whether it measures here (its probe) */
+static int list_metrics(int json)
+{
+	struct strbuf sb = {0};
+	size_t k = 0;
+	if (json)
+		sb_addc(&sb, '[');
+	else
+		sb_addf(&sb, "%-22s %-10s %-8s %s\n", "METRIC", "METER", "SET", "HERE");
+	for (size_t i = 0; meter_at(i); i++) {
+		const struct meter_ops *m = meter_at(i);
+		struct meter_state st = {0};
+		struct strbuf fact = {0};
+		struct strlist names = {0};
+		int usable = m->probe(&st, &fact);
+		const char *set = m->own ? "emulated" : m->by_default ? "default" : "--meters";
+		meter_push_metrics(m, &names);
+		for (size_t j = 0; j < names.n; j++) {
+			int counts = metric_here(m, &st, names.v[j]);
+			int here = usable && counts;
+			/* a meter that is not usable: its probe's fact says why */
+			const char *why = here ? "" : !usable ? sb_str(&fact)
+				: "this machine does not count it (perf stat says <not supported>: "
+				  "no hardware counters here)";
+			if (json) {
+				sb_add(&sb, k++ ? ",{\"name\":" : "{\"name\":");
+				sb_add_json(&sb, names.v[j]);
+				sb_add(&sb, ",\"meter\":");
+				sb_add_json(&sb, m->name);
+				sb_add(&sb, ",\"set\":");
+				sb_add_json(&sb, set);
+				sb_addf(&sb, ",\"here\":%s,\"why\":", here ? "true" : "false");
+				sb_add_json(&sb, why);
+				sb_addc(&sb, '}');
+			} else {
+				sb_addf(&sb, "%-22s %-10s %-8s %s%s\n", names.v[j], m->name, set,
+					here ? "yes" : "no: ", why);
+			}
+		}
+		sl_release(&names);
+		sb_release(&fact);
+	}
+	if (json)
+		sb_add(&sb, "]\n");
+	else
+		sb_add(&sb, "Also every build's section sizes (size.text, ...) and each recipe's own\n"
+			    "metric.NAME (see its recipe.ini).\n");
+	fputs(sb_str(&sb), stdout);
+	sb_release(&sb);
 	return 0;
 }
 
@@ -200,7 +277,7 @@ int cmd_list(int argc, char **argv)
 	int json = !strcmp(opt.format, "json");
 	rc = 2;
 	if (pos.n < 1 || pos.n > (pos.n && !strcmp(pos.v[0], "workloads") ? 2u : 1u))
-		error_msg("list: say what to list: toolchains, workloads [STUDY] or presets (see flagscope list --help)");
+		error_msg("list: say what to list: toolchains, workloads [STUDY], presets or metrics (see flagscope list --help)");
 	else if (!strcmp(pos.v[0], "toolchains"))
 		rc = list_toolchains(json);
 	else if (!strcmp(pos.v[0], "workloads"))
@@ -208,8 +285,10 @@ int cmd_list(int argc, char **argv)
 				  json);
 	else if (!strcmp(pos.v[0], "presets"))
 		rc = list_entries(SP_PRESETS, NULL, 20, describe_preset, json);
+	else if (!strcmp(pos.v[0], "metrics"))
+		rc = list_metrics(json);
 	else
-		error_msg("list: cannot list '%s' (toolchains, workloads or presets)", pos.v[0]);
+		error_msg("list: cannot list '%s' (toolchains, workloads, presets or metrics)", pos.v[0]);
 	sl_release(&pos);
 	return rc;
 }

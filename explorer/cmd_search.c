@@ -78,7 +78,9 @@ static const struct command_spec search_cmd = {
 		   "mean find no loss of at least the tolerance.  The logs of the batches' builds\n"
 		   "and runs are in DB.search/.  The study's pin = runs every measured program\n"
 		   "on those CPUs, and isolate = yes refuses to start on a busy machine unless\n"
-		   "--force, as flagscope run does.  Exit status: 0 done, 1 interrupted, 2 bad\n"
+		   "--force, as flagscope run does.  SIGINT, SIGTERM and SIGHUP stop it as they\n"
+		   "stop flagscope run (the batch in flight killed, everything measured kept).\n"
+		   "Exit status: 0 done, 1 interrupted, 2 bad\n"
 		   "input, a pin this process may not use, a busy machine, a pipeline that\n"
 		   "cannot run, or results that could not be stored (a full disk, a read-only\n"
 		   "or locked database: one line says which; run again to resume).",

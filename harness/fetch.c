@@ -248,7 +248,7 @@ static int local_parse(struct source_spec *s, const char *arg, const struct strl
 		sb_add(err, "local: needs a PATH");
 		return -1;
 	}
-	s->location = xstrdup(arg);
+	s->location = path_home_dup(arg);
 	return 0;
 }
 

@@ -8,7 +8,7 @@
  * Source specs (one line, words separated by blanks):
  *   bundled                         the recipe folder itself
  *   local:PATH                      a user's unpacked tree, used in place and
- *                                   never written; relative to the recipe folder;
+ *                                   never written; relative to the recipe folder (~/ is $HOME);
  *                                   PATH is the whole rest of the line, blanks
  *                                   and all, in "..." or '...' if the writer likes
  *   url:URL sha256=HEX              a tarball, downloaded with curl; a checksum

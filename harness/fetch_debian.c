@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,61 @@ static int debian_unpack_orig(const char *st, const struct deb_files *f, char **
 	return rc;
 }
 
+/* Append ": " and out's line at line (n bytes; the last non-empty line
+ * when line is NULL) with every URL made its file name: apt's messages
+ * name the archive's host, which is the machine's business, not the
+ * study's (gzip_1.12.orig.tar.xz says what failed). */
+static void add_line_without_hosts(struct strbuf *err, const char *out, const char *line, size_t n)
+{
+	if (!line) {
+		struct strbuf last = {0};
+		fetch_add_last_line(&last, out);
+		if (last.len)
+			add_line_without_hosts(err, last.buf + 2, last.buf + 2, last.len - 2);
+		sb_release(&last);
+		return;
+	}
+	char *text = xstrndup(line, n);
+	struct strlist words = {0};
+	sl_split_ws(&words, text);
+	sb_add(err, ":");
+	for (size_t i = 0; i < words.n; i++) {
+		const char *w = words.v[i];
+		if (!strstr(w, "://")) {
+			sb_addf(err, " %s", w);
+			continue;
+		}
+		const char *base = strrchr(w, '/') + 1;
+		sb_addc(err, ' ');
+		if (!*base)
+			sb_add(err, "(a URL)");
+		for (const char *c = base; *c; c++) { /* %2b: the file's own '+' */
+			unsigned v;
+			if (*c == '%' && isxdigit((unsigned char)c[1]) && isxdigit((unsigned char)c[2]) &&
+			    sscanf(c + 1, "%2x", &v) == 1) {
+				sb_addc(err, (char)v);
+				c += 2;
+			} else {
+				sb_addc(err, *c);
+			}
+		}
+	}
+	sl_release(&words);
+	free(text);
+}
+
+/* "VERSION" of the listing's NAME_VERSION.dsc (no epoch: apt leaves it out
+ * of file names), or NULL (heap). */
+static char *listed_version(const struct deb_files *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const char *u = strchr(f->v[i].name, '_'), *d = strstr(f->v[i].name, ".dsc");
+		if (u && d && d > u + 1 && !d[4])
+			return xstrndup(u + 1, (size_t)(d - u - 1));
+	}
+	return NULL;
+}
+
 /* The package's files as apt lists them, and from them the id.  Offline:
  * --print-uris reads apt's lists only.  It runs in an empty folder because
  * apt leaves out files already in the current folder. */
@@ -162,7 +218,7 @@ static int debian_list(const char *pkg, int patched, struct deb_files *files, ch
 	int rc = 0;
 	if (run_capture(uris, &out) || deb_files_parse(out, files)) {
 		sb_addf(err, "debian: apt-get source finds no source package %s", pkg);
-		fetch_add_last_line(err, out);
+		add_line_without_hosts(err, out, NULL, 0);
 		sb_addf(err, " (run %s as root to add deb-src entries, or check the name)",
 			paths_deb_src_script());
 		rc = -1;
@@ -183,7 +239,8 @@ static int debian_list(const char *pkg, int patched, struct deb_files *files, ch
 /* Why apt-get source could not download: its first error (the file that
  * failed; its last line is "Failed to fetch some archives."), and the
  * versions apt lists, for a pin the archive serves. */
-static void download_failed(const struct source_spec *s, const char *out, struct strbuf *err)
+static void download_failed(const struct source_spec *s, const struct deb_files *files,
+			    const char *out, struct strbuf *err)
 {
 	const char *e = out && str_starts_with(out, "E: ") ? out : out ? strstr(out, "\nE: ") : NULL;
 	if (e && *e == '\n')
@@ -192,12 +249,14 @@ static void download_failed(const struct source_spec *s, const char *out, struct
 	const char *ip = e ? strstr(e, " [IP: ") : NULL;
 	if (ip && ip < e + n)
 		n = (size_t)(ip - e);
-	sb_addf(err, "debian: apt-get source cannot download %s%s%s", s->location,
-		s->version ? "=" : "", s->version ? s->version : "");
+	char *listed = s->version ? NULL : listed_version(files);
+	sb_addf(err, "debian: apt-get source cannot download %s %s", s->location,
+		s->version ? s->version : listed ? listed : "(its newest version)");
+	free(listed);
 	if (e)
-		sb_addf(err, ": %.*s", (int)n - 3, e + 3);
+		add_line_without_hosts(err, out, e + 3, n - 3);
 	else
-		fetch_add_last_line(err, out);
+		add_line_without_hosts(err, out, NULL, 0);
 	char *list = NULL;
 	char *showsrc[] = {"apt-cache", "showsrc", "--only-source", s->location, NULL};
 	struct strlist versions = {0};
@@ -235,7 +294,7 @@ static int debian_fill(const struct source_spec *s, void *ctx, const char *st, c
 	char *out = NULL;
 	int rc = run_capture(get, &out) ? -1 : 0;
 	if (rc)
-		download_failed(s, out, err);
+		download_failed(s, files, out, err);
 	free(out);
 	/* apt checked every file against the signed index; this catches the
 	 * index changing between the listing and the download */

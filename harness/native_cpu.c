@@ -97,24 +97,110 @@ static char *macro_flag(const char *macro, int on)
 	return f;
 }
 
+/* clang's "-target-feature +NAME" / "-NAME" words in the driver's -###
+ * output for flags, as "+NAME" / "-NAME"; none for gcc, whose -### has no
+ * such words.  0, or -1 when the compiler fails. */
+static int target_features(const struct strlist *cc, const struct strlist *flags,
+			   struct strlist *out)
+{
+	static const char *const job[] = {"-###", "-c", "-x", "c", "/dev/null", "-o", "/dev/null"};
+	struct strlist tok = {0};
+	char *text;
+	if (compile_empty(cc, flags, job, ARRAY_SIZE(job), &text)) {
+		free(text);
+		return -1;
+	}
+	for (char *c = text; *c; c++)
+		if (*c == '"' || *c == '\'')
+			*c = ' ';
+	sl_split_ws(&tok, text);
+	for (size_t i = 0; i + 1 < tok.n; i++)
+		if (!strcmp(tok.v[i], "-target-feature") && strchr("+-", tok.v[i + 1][0]))
+			sl_push(out, tok.v[++i]);
+	free(text);
+	sl_release(&tok);
+	return 0;
+}
+
+/* A feature or macro name without case, '-', '.' and '_' (amx-tile and
+ * __AMXTILE__ both "amxtile"); heap */
+static char *squashed(const char *name)
+{
+	char *o = xstrdup(name), *d = o;
+	for (const char *c = name; *c; c++)
+		if (!strchr("-._", *c))
+			*d++ = (char)tolower((unsigned char)*c);
+	*d = 0;
+	return o;
+}
+
+/* The switch for a feature macro that differs (__AMXTILE__, on with
+ * native or not) spelt as the driver's own feature list names it
+ * (clang's "+amx-tile" -> -mamx-tile), which the macro alone cannot give;
+ * NULL when the list names no such feature (a macro such as __FLT16_DIG__
+ * that follows from another feature). */
+static char *listed_flag(const struct strlist *list, const char *macro, int on)
+{
+	char *want = squashed(macro), *flag = NULL;
+	for (size_t i = 0; i < list->n && !flag; i++) {
+		char *have = squashed(list->v[i] + 1);
+		if (!strcmp(have, want))
+			flag = xasprintf("-m%s%s", on ? "" : "no-", list->v[i] + 1);
+		free(have);
+	}
+	free(want);
+	return flag;
+}
+
+/* Drops from flags each word the compiler refuses on its own (a feature
+ * with no driver switch, such as clang's +64bit); the macro check after
+ * says whether what is left is enough. */
+static void keep_accepted(const struct strlist *cc, struct strlist *flags)
+{
+	static const char *const job[] = {"-E", "-x", "c", "/dev/null", "-o", "/dev/null"};
+	struct strlist kept = {0};
+	for (size_t i = 0; i < flags->n; i++) {
+		struct strlist one = {0};
+		char *out;
+		sl_push(&one, flags->v[i]);
+		if (!compile_empty(cc, &one, job, ARRAY_SIZE(job), &out) &&
+		    !strstr(out, "unknown") && !strstr(out, "unrecognized"))
+			sl_push(&kept, flags->v[i]);
+		free(out);
+		sl_release(&one);
+	}
+	sl_release(flags);
+	*flags = kept;
+}
+
 /* The -mX/-mno-X flags that make -march=CPU (march: "-march=znver3")
  * predefine native's feature macros; "" when none are needed, NULL when
- * no such flags were found. */
+ * no such flags were found.  The candidates are the macros that differ,
+ * spelt as clang's feature list names them where the driver gives one. */
 static char *features(const struct strlist *cc, const char *march)
 {
 	struct strlist nat = {0}, cpu = {0}, flags = {0}, again = {0};
-	struct strlist want = {0}, with = {0};
+	struct strlist want = {0}, with = {0}, natf = {0};
 	char *res = NULL;
 	char *native = xasprintf("%.*snative", (int)(strchr(march, '=') + 1 - march), march);
 	sl_push(&want, native);
 	sl_push(&with, march);
 	if (!feature_macros(cc, &want, &nat) && !feature_macros(cc, &with, &cpu)) {
+		int listed = !target_features(cc, &want, &natf) && natf.n;
 		for (size_t i = 0; i < nat.n; i++)
-			if (sl_find(&cpu, nat.v[i]) < 0)
-				sl_push_owned(&flags, macro_flag(nat.v[i], 1));
+			if (sl_find(&cpu, nat.v[i]) < 0) {
+				char *f = listed ? listed_flag(&natf, nat.v[i], 1) : macro_flag(nat.v[i], 1);
+				if (f)
+					sl_push_owned(&flags, f);
+			}
 		for (size_t i = 0; i < cpu.n; i++)
-			if (sl_find(&nat, cpu.v[i]) < 0)
-				sl_push_owned(&flags, macro_flag(cpu.v[i], 0));
+			if (sl_find(&nat, cpu.v[i]) < 0) {
+				char *f = listed ? listed_flag(&natf, cpu.v[i], 0) : macro_flag(cpu.v[i], 0);
+				if (f)
+					sl_push_owned(&flags, f);
+			}
+		if (listed)
+			keep_accepted(cc, &flags);
 		for (size_t i = 0; i < flags.n; i++)
 			sl_push(&with, flags.v[i]);
 		int same = !flags.n;
@@ -133,6 +219,7 @@ static char *features(const struct strlist *cc, const char *march)
 	sl_release(&again);
 	sl_release(&want);
 	sl_release(&with);
+	sl_release(&natf);
 	return res;
 }
 

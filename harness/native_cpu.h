@@ -20,7 +20,10 @@
  *   "-tune-cpu", gcc's cc1 -march=/-mtune=).
  *   The features (after -march=CPU or -mcpu=CPU): -mX / -mno-X for each
  *   upper-case feature macro (__SHSTK__) that `-dM -E` predefines with
- *   native and not with the CPU or the other way round; kept only when
+ *   native and not with the CPU or the other way round, spelt as clang's
+ *   -target-feature list names it where the driver gives one (__AMXTILE__
+ *   is -mamx-tile; a macro the list does not name, such as __FLT16_DIG__,
+ *   follows from another feature and gives no switch); kept only when
  *   the CPU with them predefines exactly native's feature macros (a flag
  *   the compiler refuses, or one that does not give the macro back, and
  *   the CPU is written alone).

@@ -145,7 +145,7 @@ static int profile_written(const char *dir)
 /* Run the training run on gen and leave its profile; its path in
  * *profile.  A cached instrumented build keeps the profile it made. */
 static int pgo_train(struct build *gen, const struct recipe_run *t, char **profile,
-		     struct strbuf *err)
+		     const volatile sig_atomic_t *stop, struct strbuf *err)
 {
 	char *done = xasprintf("%s/profile.done", gen->dir);
 	*profile = is_clang(gen) ? xasprintf("%s/merged.profdata", gen->dir)
@@ -158,10 +158,10 @@ static int pgo_train(struct build *gen, const struct recipe_run *t, char **profi
 	char *raw = xasprintf("%s/profile", gen->dir), *in_dir = NULL;
 	remove_tree(raw);
 	mkdir_p(raw, 0755);
-	if (workload_inputs(gen->recipe, &in_dir, err)) {
+	if (workload_inputs_stop(gen->recipe, &in_dir, stop, err)) {
 		rc = -1;
 	} else {
-		struct exec_ctx ctx = {.runner = &runner_native};
+		struct exec_ctx ctx = {.runner = &runner_native, .stop = stop};
 		struct exec_result res;
 		execute_run(&ctx, gen, t, in_dir, 0, NULL, NULL, &res);
 		if (res.outcome != OUTCOME_OK) {
@@ -187,17 +187,22 @@ static int pgo_train(struct build *gen, const struct recipe_run *t, char **profi
 	return rc;
 }
 
-/* The measured build gets the profile, and with its hash its final key. */
-static void pgo_use(struct build *b, struct build *gen)
+/* The measured build gets the profile, and with its hash its final key.
+ * After a stop it is left as it is: build_all marks it interrupted (not
+ * failed), so the resumed study trains it. */
+static void pgo_use(struct build *b, struct build *gen, const volatile sig_atomic_t *stop)
 {
 	const struct recipe_run *t = recipe_train_run(b->recipe);
 	char *train = recipe_run_fact("train", t), *profile = NULL;
 	struct strbuf err = {0};
-	if (gen->outcome != OUTCOME_OK) {
+	if (stop && *stop) {
+		/* nothing to train with, or the training run was killed */
+	} else if (gen->outcome != OUTCOME_OK) {
 		settle(b, gen->outcome, xasprintf("pgo instrumented build: %s", gen->detail ? gen->detail : ""));
-	} else if (pgo_train(gen, t, &profile, &err)) {
-		settle(b, OUTCOME_BUILD_FAILED,
-		       xasprintf("pgo training run %s failed: %s", train, sb_str(&err)));
+	} else if (pgo_train(gen, t, &profile, stop, &err)) {
+		if (!(stop && *stop))
+			settle(b, OUTCOME_BUILD_FAILED,
+			       xasprintf("pgo training run %s failed: %s", train, sb_str(&err)));
 	} else {
 		build_release(b);
 		b->pgo_profile = profile;
@@ -211,7 +216,7 @@ static void pgo_use(struct build *b, struct build *gen)
 	sb_release(&err);
 }
 
-size_t pgo_train_all(struct build *builds, size_t n, int jobs)
+size_t pgo_train_all(struct build *builds, size_t n, int jobs, const volatile sig_atomic_t *stop)
 {
 	struct build *gen = xcalloc(n ? n : 1, sizeof(*gen));
 	size_t *of = xcalloc(n ? n : 1, sizeof(*of)), m = 0;
@@ -219,9 +224,9 @@ size_t pgo_train_all(struct build *builds, size_t n, int jobs)
 		if (builds[i].pgo_phase == PGO_USE && !builds[i].settled &&
 		    pgo_instrumented(&builds[i], &gen[m]))
 			of[m++] = i;
-	build_all(gen, m, jobs, NULL, NULL, NULL);
+	build_all(gen, m, jobs, NULL, NULL, stop);
 	for (size_t k = 0; k < m; k++) {
-		pgo_use(&builds[of[k]], &gen[k]);
+		pgo_use(&builds[of[k]], &gen[k], stop);
 		build_release(&gen[k]);
 	}
 	free(gen);

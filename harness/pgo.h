@@ -14,7 +14,7 @@
  * training run (or another instrumented build) rebuilds it.  Cross
  * configurations are refused (the training run would run under QEMU).
  *
- *   pgo_train_all(builds, n, jobs);              // before build_all()
+ *   pgo_train_all(builds, n, jobs, stop);        // before build_all()
  *   build_all(builds, n, ...);                   // PGO_USE builds as any other
  */
 #ifndef FLAGSCOPE_PGO_H
@@ -36,8 +36,11 @@ int pgo_check_binary(const struct build *b, const char *path, struct strbuf *err
  * instrumented (`jobs` at a time), run its training run, merge and hash
  * the profile, and give the build its final key (build_init again).  A
  * build that cannot be trained is settled with its outcome and why.  A
- * trained profile of a cached instrumented build is reused.  Returns how
- * many builds were trained (or found trained). */
-size_t pgo_train_all(struct build *builds, size_t n, int jobs);
+ * trained profile of a cached instrumented build is reused.  Once *stop
+ * is set (a signal handler; may be NULL) the instrumented builds and the
+ * training run in flight are killed, and the builds not trained are left
+ * unsettled for build_all (with the same stop) to mark interrupted.
+ * Returns how many builds were trained (or found trained). */
+size_t pgo_train_all(struct build *builds, size_t n, int jobs, const volatile sig_atomic_t *stop);
 
 #endif

@@ -401,7 +401,8 @@ static int finish_result(const struct run_spec *spec, struct run_result *res, pi
 	/* the child's own group may still hold stragglers it forked, and
 	 * others (setsid, a double fork) carry its tag */
 	kill(-pid, SIGKILL);
-	strays_kill(tag);
+	const char *const held[] = {spec->stdout_path, spec->stderr_path, NULL};
+	strays_kill(tag, spec->stdout_path ? held : held + 1);
 	int exec_errno = 0;
 	ssize_t got = read(err_fd, &exec_errno, sizeof(exec_errno));
 	close(err_fd);

@@ -28,7 +28,13 @@ struct session_reader {
 	double deadline;
 	double idle; /* > 0: each read moves the deadline this far ahead */
 	const char *why; /* why a read failed */
+	/* run_spec.stop: a wait looks at it every STOP_LOOK_MS; stopped says
+	 * the read failed because it was set */
+	const volatile sig_atomic_t *stop;
+	int stopped;
 };
+
+#define STOP_LOOK_MS 100
 
 static int rd_fill(struct session_reader *r)
 {
@@ -36,10 +42,16 @@ static int rd_fill(struct session_reader *r)
 		return 0;
 	r->pos = r->len = 0;
 	for (;;) {
+		if (r->stop && *r->stop) {
+			r->why = "stopped";
+			r->stopped = 1;
+			return -1;
+		}
 		int ms = (int)((r->deadline - now_seconds()) * 1000);
 		struct pollfd p = {.fd = r->fd, .events = POLLIN};
-		int rc = ms > 0 ? poll(&p, 1, ms) : 0;
-		if (rc < 0 && errno == EINTR)
+		int look = r->stop && ms > STOP_LOOK_MS ? STOP_LOOK_MS : ms;
+		int rc = ms > 0 ? poll(&p, 1, look) : 0;
+		if ((rc < 0 && errno == EINTR) || (rc == 0 && look < ms))
 			continue;
 		if (rc <= 0) {
 			r->why = "no answer from the board (timed out)";
@@ -373,9 +385,17 @@ int board_run(struct board *b, struct board_session *s, const struct run_spec *s
 		s->rd->deadline = deadline;
 		s->rd->idle = 0;
 		s->rd->why = NULL;
+		s->rd->stop = spec->stop;
+		s->rd->stopped = 0;
 		rc = read_answer(s->rd, spec, &ra, res, err);
 	}
-	if (rc == 1) {
+	if (rc == 1 && s->rd && s->rd->stopped) {
+		/* the helper kills the program when its stdin ends */
+		session_break(s, NULL);
+		res->interrupted = 1;
+		err->len = 0;
+		rc = 0;
+	} else if (rc == 1) {
 		struct strbuf why = {0}, reason = {0};
 		const char *what = s->rd && s->rd->why ? s->rd->why : "";
 		sb_addf(&reason, "%s: %s%s%s", b->dest.name, what, *what && err->len ? ": " : "",

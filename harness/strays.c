@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -55,12 +56,52 @@ static int environ_has(long pid, const char *tag)
 	return found;
 }
 
-/* Kill pid if it still carries tag: through a pidfd when there is one, so
+/* What marks a process as the run's: its tag, or one of the run's output
+ * files open (the file, by device and inode, not its name) */
+struct mark {
+	const char *tag;
+	struct stat files[4];
+	size_t nfiles;
+};
+
+/* 1 when pid has one of m's files open */
+static int holds_file(long pid, const struct mark *m)
+{
+	if (!m->nfiles)
+		return 0;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	int found = 0;
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		char fd[320];
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(fd, sizeof(fd), "%s/%s", path, e->d_name);
+		if (stat(fd, &st))
+			continue;
+		for (size_t i = 0; i < m->nfiles && !found; i++)
+			found = st.st_dev == m->files[i].st_dev && st.st_ino == m->files[i].st_ino;
+	}
+	closedir(d);
+	return found;
+}
+
+static int marked(long pid, const struct mark *m)
+{
+	return environ_has(pid, m->tag) || holds_file(pid, m);
+}
+
+/* Kill pid if it is still marked: through a pidfd when there is one, so
  * a pid reused between the look and the kill is never hit. */
-static int kill_tagged(long pid, const char *tag)
+static int kill_marked(long pid, const struct mark *m)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
-	int hit = environ_has(pid, tag);
+	int hit = marked(pid, m);
 	if (hit && pidfd >= 0)
 		hit = !syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 	else if (hit)
@@ -70,8 +111,11 @@ static int kill_tagged(long pid, const char *tag)
 	return hit;
 }
 
-int strays_kill(const char *tag)
+int strays_kill(const char *tag, const char *const *held)
 {
+	struct mark m = {.tag = tag};
+	for (size_t i = 0; held && held[i] && m.nfiles < sizeof(m.files) / sizeof(m.files[0]); i++)
+		m.nfiles += !stat(held[i], &m.files[m.nfiles]) && S_ISREG(m.files[m.nfiles].st_mode);
 	int killed = 0;
 	/* again while some are found: one may have forked during the look */
 	for (int pass = 0; pass < 4; pass++) {
@@ -85,8 +129,8 @@ int strays_kill(const char *tag)
 			long pid = strtol(e->d_name, &end, 10);
 			if (*end || pid <= 1 || pid == (long)getpid())
 				continue;
-			if (environ_has(pid, tag))
-				found += kill_tagged(pid, tag);
+			if (marked(pid, &m))
+				found += kill_marked(pid, &m);
 		}
 		closedir(d);
 		killed += found;

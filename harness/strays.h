@@ -6,7 +6,9 @@
  * tag in its environment, which its descendants inherit; when the run
  * ends, every process still carrying the tag is killed, so none runs
  * beside the next runs.  A descendant that replaced its whole environment
- * (env -i) is not found.
+ * (env -i) is found by the run's output files it still holds open (its
+ * stdout or stderr, inherited); one that did both (env -i, and its outputs
+ * sent elsewhere, as a daemon does) is not found.
  */
 #ifndef FLAGSCOPE_STRAYS_H
 #define FLAGSCOPE_STRAYS_H
@@ -20,7 +22,9 @@
 void strays_tag(char *tag);
 
 /* Kill (SIGKILL) every process of this machine, this one aside, whose
- * environment holds the entry tag; returns how many. */
-int strays_kill(const char *tag);
+ * environment holds the entry tag, or that has one of the regular files
+ * held (a NULL-terminated list of paths; NULL: none) open; returns how
+ * many. */
+int strays_kill(const char *tag, const char *const *held);
 
 #endif

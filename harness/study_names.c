@@ -33,6 +33,14 @@ int meter_names_check(const struct strlist *names, const char *where, int line,
 
 int study_check_names(const struct study *s, struct strbuf *err)
 {
+	if (s->meters_line && !s->meters.n) { /* it silently meant the default */
+		char *what = xasprintf("meters = names no meter (name one or more of: %s; or leave "
+				       "the line out for the default, %s)", meter_known_names(),
+				       meter_names());
+		add_line(err, s->path, s->meters_line, what);
+		free(what);
+		return -1;
+	}
 	return meter_names_check(&s->meters, s->path, s->meters_line, err);
 }
 

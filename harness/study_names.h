@@ -13,7 +13,7 @@
 #include "flagsets/study.h"
 #include "workloads/recipe.h"
 
-/* Every meter of `meters =` is registered.  0, or -1 with one line per
+/* Every meter of `meters =` is registered, and it names one at least.  0, or -1 with one line per
  * unknown name, "study-file:line: unknown meter 'x' (known: ...)", appended
  * to err (a newline first when err is not empty). */
 int study_check_names(const struct study *s, struct strbuf *err);

@@ -248,7 +248,7 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 	if (npgo)
 		pipeline_say(o, "pgo: %zu profile-guided builds: their instrumented builds and training runs first",
 			     npgo);
-	pgo_train_all(p->builds, nbuilds, o->jobs);
+	pgo_train_all(p->builds, nbuilds, o->jobs, &pipeline_interrupted);
 	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user,
 		  &pipeline_interrupted);
 	if (store_pgo_facts(pl) || store_builds(pl, &n))

@@ -19,18 +19,19 @@ free_mib=$(df -Pm "$T" | awk 'NR == 2 { print $4 }')
 
 mkdir -p home/workloads/big
 cat >home/workloads/big/big.c <<C
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 /* $T/big.mib MiB of lines on stdout and stderr; -DPLANT_WRONG changes the last one */
 int main(void)
 {
-	long mib = 1;
-	FILE *f = fopen("$T/big.mib", "r");
-	if (f) {
-		if (fscanf(f, "%ld", &mib) != 1)
-			mib = 1;
-		fclose(f);
-	}
+	char text[32] = "1";
+	int fd = open("$T/big.mib", O_RDONLY);
+	ssize_t got = fd < 0 ? 0 : read(fd, text, sizeof(text) - 1);
+	text[got > 0 ? got : 1] = '\\0';
+	long mib = atol(text);
 	char line[64];
 	memset(line, 'x', sizeof(line) - 1);
 	line[sizeof(line) - 1] = '\\n';

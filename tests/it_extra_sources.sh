@@ -118,7 +118,7 @@ fs run two.study --db over.db -q --source two.mylib=local:../trees/lib2 >over.ou
 row=$(sql over.db "select status, detail from builds where workload='two'")
 [ "${row%%|*}" = ok ] || fail "build with the override: $row"
 fs report --db over.db >over.rep 2>&1
-grep -qF "source.two: local:../../../trees/prog + mylib=local:$T/s/../trees/lib2 (from --source; the recipe's: local:../../../trees/lib)" over.rep ||
+grep -qF "source.two: local:../../../trees/prog + mylib=local:$T/trees/lib2 (from --source; the recipe's: local:../../../trees/lib)" over.rep ||
 	fail "report fact: $(grep '^source' over.rep)"
 echo "ok: --source two.mylib= builds from lib2, in the key and the fact"
 { cat two.study; printf '[sources]\ntwo.mylib = local:../trees/lib2\n'; } >over.study

@@ -102,7 +102,8 @@ fi
 # versions apt lists are named
 if grep -qx 1.0.9-2+deb12u1 <<<"$versions" && ! outs=$("$drv" fetch debian:brotli=1.0.9-2+deb12u1 2>&1); then
 	check "an unserved version: one line" test "$(wc -l <<<"$outs")" = 1
-	check "an unserved version names the file: $outs" grep -q "Failed to fetch .*brotli_1.0.9-2%2bdeb12u1.dsc  404" <<<"$outs"
+	check "an unserved version names the file, not its URL: $outs" grep -q "cannot download brotli 1.0.9-2+deb12u1: Failed to fetch brotli_1.0.9-2+deb12u1.dsc 404" <<<"$outs"
+	check "an unserved version names no host: $outs" eval '! grep -q "://" <<<"$outs"'
 	check "an unserved version names apt's versions: $outs" grep -q "apt lists brotli 1.0.9-2+deb12u1, 1.0.9-2\|apt lists brotli 1.0.9-2, 1.0.9-2+deb12u1" <<<"$outs"
 else
 	echo "SKIP: an unserved version's reason: apt lists no brotli 1.0.9-2+deb12u1, or the archive serves it"

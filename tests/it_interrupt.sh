@@ -30,6 +30,10 @@
 #     killed: SIGTERM to flagscope alone while workload ina's input script
 #     sleeps (it waited the sleep out, then ran inb's input script too)
 #  9. run --help says what the three signals do
+# 10. a profile-guided build's training run is stopped too: SIGTERM to
+#     flagscope alone while the training run of nap (napgo, pgo gen-use)
+#     naps: exit 1 within 20 s (it waited out the 60 s nap, then built),
+#     the nap gone, no build stored; the resumed study builds and runs it
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_interrupt
 
@@ -106,72 +110,36 @@ read -r n distinct bad <<<"$(sql int.db "select count(*), count(distinct config_
 echo "ok - SIGINT during the runs: exit 1, $kept runs kept, the resumed study completed once each"
 
 # 5. the run in flight
-mkdir -p home/workloads/nap
-cat >home/workloads/nap/nap.c <<C
-#include <stdio.h>
-#include <unistd.h>
-/* naps while nap.on exists, and in the third run counted in nap.count */
-int main(void)
-{
-	int n = 0;
-	FILE *f = fopen("$T/nap.count", "r");
-	if (f) {
-		if (fscanf(f, "%d", &n) != 1)
-			n = 0;
-		fclose(f);
-	}
-	f = fopen("$T/nap.count", "w");
-	if (f) {
-		fprintf(f, "%d\\n", n + 1);
-		fclose(f);
-	}
-	if (access("$T/nap.on", F_OK) == 0 || n + 1 == 3)
-		sleep(60);
-	printf("sum 42\\n");
-	return 0;
-}
-C
-cat >home/workloads/nap/recipe.ini <<'R'
-; nap: sleeps 60 s while $T/nap.on exists and in its third counted run (it_interrupt.sh)
-[workload]
-description = a run that naps while a file exists
-source = bundled
-
-[build]
-script = $CC $CFLAGS -o nap "$RECIPE/nap.c" $LDFLAGS
-binaries = nap
-
-[run]
-args = nap
-timeout = 120
-metric.sum = ^sum ([0-9]+)
-R
+nap_workload nap
 printf '[study]\nname = nap\nworkloads = nap\nrepeat = 3\nmeters = rusage perf memory\n[axis opt]\nO2 = -O2\n' >nap.study
 napper() { pgrep -u "$(id -u)" -f "^$T/cache/builds/.*/nap\$" || true; }
-# interrupt_run WHAT: SIGINT to the group once the nap naps
+# interrupt_run WHAT STUDY SIG TARGET FINDER: STUDY.study into STUDY.db in
+# a session of its own, SIG to flagscope (TARGET "pid") or its group
+# ("group") once FINDER finds the napping program: flagscope ends within
+# 20 s with exit 1, and the program is gone
 interrupt_run() {
-	local what=$1 pid rc=0 i
-	setsid "$FLAGSCOPE_BIN" run nap.study --db nap.db >nap.out 2>&1 &
+	local what=$1 study=$2 sig=$3 target=$4 finder=$5 pid rc=0 i
+	setsid "$FLAGSCOPE_BIN" run "$study.study" --db "$study.db" >"$study.out" 2>&1 &
 	pid=$!
-	for i in $(seq 400); do [ -n "$(napper)" ] && break; sleep 0.05; done
-	[ -n "$(napper)" ] || fail "$what: the nap never ran: $(cat nap.out)"
-	kill -INT -- "-$pid"
+	for i in $(seq 400); do [ -n "$($finder)" ] && break; sleep 0.05; done
+	[ -n "$($finder)" ] || fail "$what: the nap never ran: $(cat "$study.out")"
+	if [ "$target" = group ]; then kill "-$sig" -- "-$pid"; else kill "-$sig" "$pid"; fi
 	for i in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -KILL -- "-$pid"
-		fail "$what: flagscope still ran 20 s after SIGINT (it waits for the run in flight)"
+		fail "$what: flagscope still ran 20 s after SIG$sig (it waits for the run in flight)"
 	fi
 	wait "$pid" || rc=$?
-	[ "$rc" = 1 ] || fail "$what: exit $rc, not 1: $(tail -3 nap.out)"
-	[ -z "$(napper)" ] || fail "$what: the nap still runs after flagscope ended"
+	[ "$rc" = 1 ] || fail "$what: exit $rc, not 1: $(tail -3 "$study.out")"
+	[ -z "$($finder)" ] || fail "$what: the nap still runs after flagscope ended"
 }
 touch nap.on
-interrupt_run "SIGINT during the warm-up"
+interrupt_run "SIGINT during the warm-up" nap INT group napper
 [ "$(sql nap.db 'select count(*) from runs')" = 0 ] ||
 	fail "the interrupted warm-up was stored: $(sql nap.db 'select rep, status, detail from runs')"
 rm -f nap.on
 echo 0 >nap.count # the warm-up, its perf-wrapped run (where perf runs), then a repetition naps
-interrupt_run "SIGINT during a repetition"
+interrupt_run "SIGINT during a repetition" nap INT group napper
 # every stored run was said ok, and the napping one is neither
 said=$(grep -c -E 'warm-up: ok|rep [0-9]+: ok' nap.out || true)
 [ "$(sql nap.db "select count(*) || ' ' || sum(status = 'ok') from runs")" = "$said $said" ] && [ "$said" -lt 4 ] ||
@@ -207,6 +175,25 @@ fs run in.study --db in.db -q >in2.out 2>&1 || fail "resume inputs: $(cat in2.ou
 [ -e inb.ran ] && [ "$(sql in.db "select count(*) || ' ' || sum(status = 'ok') from runs")" = "6 6" ] ||
 	fail "resume inputs: $(sql in.db 'select workload, rep, status, detail from runs')"
 echo "ok - SIGTERM during an input script: it is killed, no other input script starts, the resume makes them"
+
+# 10. a training run
+mkdir -p home/workloads/napgo
+cp home/workloads/nap/nap.c home/workloads/napgo/
+sed 's/^description = .*/description = nap with a training run that naps too/' home/workloads/nap/recipe.ini \
+	>home/workloads/napgo/recipe.ini
+printf '\n[train]\nargs = nap train\ntimeout = 120\n' >>home/workloads/napgo/recipe.ini
+printf '[study]\nname = napgo\nworkloads = napgo\nrepeat = 1\nmeters = rusage\n[axis pgo]\ngen-use =\n' >napgo.study
+trainer() { pgrep -u "$(id -u)" -f "^$T/cache/builds/.*/nap train\$" || true; }
+echo 100 >nap.count
+touch nap.on
+interrupt_run "SIGTERM during a training run" napgo TERM pid trainer
+[ "$(sql napgo.db 'select count(*) from builds')" = 0 ] ||
+	fail "SIGTERM during a training run: builds stored: $(sql napgo.db 'select status, detail from builds')"
+rm -f nap.on
+fs run napgo.study --db napgo.db -q >napgo2.out 2>&1 || fail "resume napgo: $(cat napgo2.out)"
+[ "$(sql napgo.db "select status || ' ' || count(*) from runs group by status")" = "ok 2" ] ||
+	fail "resume napgo: $(sql napgo.db 'select rep, status, detail from runs')"
+echo "ok - SIGTERM during a training run: killed at once, nothing stored, the resume trains and runs it"
 
 # 9. the help
 help=$(fs run --help)

@@ -58,6 +58,17 @@ awk -v keep=" $runs " '
 
 libcs="glibc musl"
 [ $have_diet = 1 ] && libcs="$libcs dietlibc"
+# dietlibc's threads crash outright on some machines (seen on a kernel 6.18
+# VM with AVX-512: a program that creates one thread and exits segfaults in
+# kill_all_threads); there its pthread runs must be recorded as crashed,
+# which is what flagscope should do with a workload that crashes
+diet_threads=ok
+if [ $have_diet = 1 ]; then
+	printf '#include <pthread.h>\nstatic void *f(void *a) { return a; }\nint main(void) {\n  for (int i = 0; i < 100; i++) { pthread_t t; if (pthread_create(&t, 0, f, 0) || pthread_join(t, 0)) return 1; }\n  return 0;\n}\n' > dthreads.c
+	diet gcc -O2 -o dthreads dthreads.c -lpthread 2>/dev/null || fail "diet gcc: a threaded program does not build"
+	for i in 1 2 3; do ./dthreads > /dev/null 2>&1 || diet_threads=crashes; done
+	[ $diet_threads = ok ] || echo "NOTE: dietlibc's threads crash on this machine ($(uname -r)); its pthread runs must be recorded as crashed"
+fi
 {
 	printf '; it_libc: libcbench (5 runs) under every libc and linkage;\n'
 	printf '; expect every combination ok but dietlibc dynamic (unsupported)\n'
@@ -134,7 +145,7 @@ grep -q "performance ratio glibc_time/LEVEL_time - 1" pivot.txt || fail "pivot s
 
 # the pivot's figures against the stored samples
 fs report --db libc.db --pivot libc --format json > pivot.json || fail "pivot json"
-python3 - libc.db pivot.json "$runs" <<'EOF' || fail "pivot json figures"
+python3 - libc.db pivot.json "$runs" $diet_threads <<'EOF' || fail "pivot json figures"
 import json, sqlite3, statistics, sys
 db = sqlite3.connect(sys.argv[1])
 p = json.load(open(sys.argv[2]))
@@ -158,7 +169,10 @@ for b in p["blocks"]:
         for level, c in row["cells"].items():
             label = f"{level} {b['others']}"
             if c["status"] != "ok":
-                assert level == "dietlibc" and "dynamic" in label, (label, c["status"])
+                if (level == "dietlibc" and c["status"] == "crashed" and sys.argv[4] == "crashes"
+                        and row["run"].startswith("pthread_")):
+                    continue
+                assert level == "dietlibc" and "dynamic" in label, (label, row["run"], c["status"])
                 continue
             want = [median(label, row["run"], m) for m in ("time", "mem.virt", "mem.res", "mem.dirty")]
             got = [c["value"], c["virt"], c["res"], c["dirty"]]

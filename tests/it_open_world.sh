@@ -19,6 +19,24 @@
 #      --format package.env can name it.
 #   4. run --workloads NAME the study does not have: the message lists the
 #      study's workloads (it only said the study did not have it).
+#   5. local:~/PATH is $HOME/PATH in --source W=SPEC, a study's [sources],
+#      a recipe's source = and workload new --source (it was taken as a
+#      folder named ~ in the current, study or recipe folder).
+#   6. local: with an empty path (local:, local:"", local:  ) in --source or
+#      [sources] is refused (it was the current or the study's folder).
+#   7. a local: path with ../ and ./ in [sources] or --source is shown
+#      resolved in the source line (the report's fact): local:/x/tree, not
+#      local:/x/studies/../y/./tree.
+#   8. an empty meters = in a study is refused at its line, with the meters
+#      known and the default (it silently meant the default).
+#   9. a debian: download that fails names the package, its version and
+#      the file, never the archive's host (apt's URL was printed); apt-get
+#      is a stand-in here too.
+#  10. list metrics: every meter's metrics, its set (default, --meters,
+#      emulated) and whether it measures here: perf/cycles is "no" on a
+#      machine whose perf says <not supported> (no hardware counters), "yes"
+#      where it counts; time is always "yes".  (There was no such list: the
+#      only one was --metric's error, perf/cycles in it everywhere.)
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_open_world
 count_failures
@@ -126,5 +144,105 @@ sed 's/^workloads = tiny$/workloads = tiny gz/' tiny.study >two.study
 refused "--workloads NAME not in the study" \
 	"two.study: --workloads names 'tinyy', which the study does not have (its workloads: tiny gz)" \
 	fs run two.study --db tiny.db --workloads tinyy --dry-run
+
+# 5. local:~/PATH
+mkdir -p fakehome/src/tree
+cp home/workloads/tiny/*.c fakehome/src/tree/
+tree=$T/fakehome/src/tree
+took() { # WHAT SOURCE CMD...: exits 0, the source line names SOURCE, nothing failed
+	local what=$1 src=$2 rc=0
+	shift 2
+	HOME=$T/fakehome "$@" >out.txt 2>err.txt || rc=$?
+	if [ $rc -eq 0 ] && grep -qF "source $src" err.txt && ! grep -q "failed" err.txt; then
+		ok "$what: $(grep -m1 'source ' err.txt)"
+	else
+		fail "$what: exit $rc, stderr: $(head -c 600 err.txt)"
+	fi
+}
+took "--source W=local:~/..." "tiny: local:$tree (" fs run tiny.study --source 'tiny=local:~/src/tree' --dry-run
+mkdir -p studies
+{ cat tiny.study; printf '[sources]\ntiny = local:~/src/tree\n'; } >studies/home.study
+took "[sources] W = local:~/..." "tiny: local:$tree (" fs run studies/home.study --dry-run
+mkdir -p home/workloads/lt
+sed 's|^source = bundled$|source = local:~/src/tree|' home/workloads/tiny/recipe.ini \
+	>home/workloads/lt/recipe.ini
+sed 's/^workloads = tiny$/workloads = lt/' tiny.study >lt.study
+# the recipe's own, as written (its fetch failed: no folder ~ in the recipe's)
+took "a recipe's source = local:~/..." "lt: local:~/src/tree" fs run lt.study --dry-run
+if HOME=$T/fakehome fs workload new lh --source 'local:~/src/tree' --system make --dir wl \
+	>/dev/null 2>err.txt && grep -qx "source = local:$tree" wl/lh/recipe.ini; then
+	ok "workload new --source local:~/...: $(grep '^source' wl/lh/recipe.ini)"
+else
+	fail "workload new --source local:~/...: $(grep '^source' wl/lh/recipe.ini) $(cat err.txt)"
+fi
+
+# 6. local: with no path
+for p in 'local:' 'local:""' 'local:  '; do
+	refused "--source W=$p" "local: needs a PATH" fs run tiny.study --db tiny.db --source "tiny=$p" --dry-run
+	{ cat tiny.study; printf '[sources]\ntiny = %s\n' "$p"; } >studies/empty.study
+	refused "[sources] W = $p" "empty.study:10: local: needs a PATH" fs run studies/empty.study --db tiny.db --dry-run
+done
+
+# 7. ../ and ./ resolved
+real=$(cd fakehome/src/tree && pwd -P)
+mkdir -p fakehome/src/other
+{ cat tiny.study; printf '[sources]\ntiny = local:../fakehome/./src/other/../tree\n'; } >studies/dots.study
+took "[sources] W = local:../x/./y/../z" "tiny: local:$real (from studies/dots.study:10;" \
+	fs run studies/dots.study --dry-run
+took "--source W=local:./x/../y" "tiny: local:$real (from --source;" \
+	fs run tiny.study --source 'tiny=local:./fakehome/src/other/../tree' --dry-run
+
+# 8. meters = with nothing after it
+sed 's/^repeat = 1$/repeat = 1\nmeters =/' tiny.study >nometers.study
+line=$(grep -n '^meters =' nometers.study | cut -d: -f1)
+refused "meters = empty" "nometers.study:$line: meters = names no meter (name one or more of: .*rusage.*; or leave the line out for the default, " \
+	fs run nometers.study --db tiny.db --dry-run
+
+# 9. a failed download, without the host
+mkdir -p bin9
+sum=$(printf '%064d' 0)
+cat >bin9/apt-get <<A
+#!/bin/sh
+case "\$*" in
+*--print-uris*) echo "'http://mirror.invalid/debian/pool/main/g/gzip/gzip_1.12-1.dsc' gzip_1.12-1.dsc 9 SHA256:$sum" ;;
+*--download-only*)
+	echo "Get:1 http://mirror.invalid/debian bookworm/main gzip 1.12-1 (dsc) [9 B]"
+	echo "E: Failed to fetch http://mirror.invalid/debian/pool/main/g/gzip/gzip_1.12-1.dsc  404  Not Found [IP: 192.0.2.1 80]"
+	echo "E: Failed to fetch some archives."
+	exit 100 ;;
+*) exit 100 ;;
+esac
+A
+chmod +x bin9/apt-get
+sed 's/^workloads = tiny$/workloads = gz/' tiny.study >gz.study
+PATH=$T/bin9:$PATH fs run gz.study --dry-run >out.txt 2>err.txt
+if grep -q "cannot download gzip 1.12-1: Failed to fetch gzip_1.12-1.dsc 404 Not Found (" err.txt &&
+	! grep -q "mirror.invalid\|://" err.txt; then
+	ok "a failed download: $(grep -m1 'cannot download' err.txt)"
+else
+	fail "a failed download: $(cat err.txt)"
+fi
+
+# 10. list metrics
+if ! fs list metrics >metrics.txt 2>err.txt; then
+	fail "list metrics: $(cat err.txt)"
+else
+	pc=$(perf stat -x, -e cycles true 2>&1 >/dev/null) || pc="no perf"
+	case $pc in
+	*"<not supported>"*) want="no: this machine does not count it" ;;
+	"no perf"*) want="no: perf: not available" ;;
+	*) want=yes ;;
+	esac
+	grep -q "^perf/cycles  *perf  *default  *$want" metrics.txt &&
+		grep -q "^time  *rusage  *default  *yes$" metrics.txt &&
+		grep -q "^insns  *cachegrind  *--meters " metrics.txt ||
+		fail "list metrics (perf says '$pc'): $(cat metrics.txt)"
+	[ "$failures" != 0 ] || ok "list metrics: $(grep '^perf/cycles' metrics.txt)"
+	fs list metrics --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert {"name", "meter", "set", "here", "why"} <= set(d[0]), d[0]
+assert [m for m in d if m["name"] == "time"][0]["here"] is True' || fail "list metrics --format json"
+fi
 
 finish_counted

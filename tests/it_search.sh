@@ -110,15 +110,19 @@ flags = -funroll-loops -fno-tree-vrp -fpeel-loops -ftree-vectorize -fno-inline-s
 S
 args=(fb.study --space wide.space --strategy ga --budget 14 --batch 4 --metric size
 	--confirm-repeat 0 --no-minimise --db k.db --format json -q)
+# wait_trace DB N: up to 120 s for N rows in DB's search trace; n says how many
+wait_trace() {
+	for _ in $(seq 600); do
+		n=$(python3 -c "import sqlite3
+try: print(sqlite3.connect('$1').execute('select count(*) from search_trace').fetchone()[0])
+except Exception: print(0)")
+		[ "$n" -ge "$2" ] && break
+		sleep 0.2
+	done
+}
 "$FLAGSCOPE_BIN" search "${args[@]}" > /dev/null 2>&1 &
 pid=$!
-for _ in $(seq 600); do
-	n=$(python3 -c "import sqlite3
-try: print(sqlite3.connect('k.db').execute('select count(*) from search_trace').fetchone()[0])
-except Exception: print(0)")
-	[ "$n" -ge 4 ] && break
-	sleep 0.2
-done
+wait_trace k.db 4
 kill -9 $pid; wait $pid 2>/dev/null || true
 [ "$n" -ge 4 ] || fail "the search stored nothing in time"
 sleep 1  # its flagscope run child gets SIGTERM and lets go of the database
@@ -137,6 +141,17 @@ cand = [c for (l, c) in db.execute("select label, cflags from configs where stud
 assert len(cand) == len(set(cand)) == 14, (len(cand), len(set(cand)))
 P
 echo "ok 4 - killed with SIGKILL, resumed to the same search, nothing measured twice"
+
+# 4b. SIGHUP (the terminal went away) stops it as SIGINT does: exit 1 and
+# the interrupted line (it killed search outright, exit 129)
+"$FLAGSCOPE_BIN" search "${args[@]/k.db/kh.db}" > /dev/null 2>hup.err &
+pid=$!
+wait_trace kh.db 1
+kill -HUP $pid
+rc=0
+wait $pid || rc=$?
+[ "$rc" = 1 ] && grep -q "interrupted" hup.err || fail "SIGHUP: exit $rc, $(cat hup.err)"
+echo "ok 4b - SIGHUP stops the search: exit 1, $(grep interrupted hup.err)"
 
 # 5. wall time is noisy: minimisation measures again, interleaved, and tests
 fs search fb.study --space wide.space --strategy random --budget 3 --metric time \

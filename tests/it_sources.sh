@@ -119,7 +119,7 @@ for line in 'coremark = local:../cm tree' 'coremark = local:"../cm tree"'; do
 	fs run "$T/my dir/studies/b.study" --db blank-study.db -q >blank.out 2>blank.err ||
 		fail "[sources] $line: $(tail -5 blank.err)"
 	check blank-study.db "[sources] $line" "$(sed 's/[.[\\*^$()+?{|]/\\&/g' <<<"$T/my dir/studies/b.study"):8" \
-		"$T/my dir/studies/../cm tree"
+		"$T/my dir/cm tree"
 done
 
 # 4. refused

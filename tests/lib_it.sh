@@ -225,3 +225,49 @@ tiny_copy() {
 	sed "s|^description = .*|description = $2|; s|^script = |script = $3|" \
 		home/workloads/tiny/recipe.ini >"home/workloads/$1/recipe.ini"
 }
+
+# nap_workload ARGS: home/workloads/nap, a program that sleeps 60 s while
+# $T/nap.on exists and in its third run counted in $T/nap.count, then
+# prints "sum 42"; its [run] args = ARGS
+nap_workload() {
+	mkdir -p home/workloads/nap
+	cat >home/workloads/nap/nap.c <<C
+#include <stdio.h>
+#include <unistd.h>
+/* naps while nap.on exists, and in the third run counted in nap.count */
+int main(void)
+{
+	int n = 0;
+	FILE *f = fopen("$T/nap.count", "r");
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	f = fopen("$T/nap.count", "w");
+	if (f) {
+		fprintf(f, "%d\\n", n + 1);
+		fclose(f);
+	}
+	if (access("$T/nap.on", F_OK) == 0 || n + 1 == 3)
+		sleep(60);
+	printf("sum 42\\n");
+	return 0;
+}
+C
+	cat >home/workloads/nap/recipe.ini <<R
+; nap: sleeps 60 s while $T/nap.on exists and in its third counted run (tests/lib_it.sh)
+[workload]
+description = a run that naps while a file exists
+source = bundled
+
+[build]
+script = \$CC \$CFLAGS -o nap "\$RECIPE/nap.c" \$LDFLAGS
+binaries = nap
+
+[run]
+args = $1
+timeout = 120
+metric.sum = ^sum ([0-9]+)
+R
+}

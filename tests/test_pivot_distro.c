@@ -83,6 +83,13 @@ static void test_table(const char *dir)
 			strstr(txt, "build_failed"), "table:\n%s", txt);
 	T_CHECK(strstr(csv, "\"w1\",\"x86-64 O3\"") && strstr(csv, ",1,improved,0,2,1250,1000,25"),
 		"csv:\n%s", csv);
+	/* the text table's geomean row, in CSV too: one row per configuration */
+	char gm[160];
+	snprintf(gm, sizeof(gm), "\n\"d\",\"geomean\",\"x86-64 O3\",\"x86-64 O2\",\"time\",\"s\","
+		 "%.9g,,,,,,,,,%.9g,ok,\"geometric mean of 2 ok rows\",", t.summary[0].pct,
+		 t.summary[0].size_pct);
+	T_CHECK(strstr(csv, gm) && strstr(csv, "\"geometric mean of 1 ok rows\""),
+		"csv geomean rows (want %s):\n%s", gm, csv);
 	T_CHECK(strstr(json, "\"size_text_pct\":25") && strstr(json, "\"significant\":false"),
 		"json:\n%s", json);
 	free(txt);

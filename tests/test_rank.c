@@ -749,6 +749,12 @@ static void test_tie_within(const char *dir)
 		T_CHECK(!line || (band && c && fabs(strtod(band + 18, NULL) - 100 * c->tie_within) < 0.06),
 			"the line says the band: %s", line);
 		T_CHECK(strstr(json, "\"tie_within\":"), "JSON tie_within");
+		/* CSV too, as the last column (it had only JSON's) */
+		char *csv = print(&r, "csv"), want[64];
+		snprintf(want, sizeof(want), ",%.9g\n", c ? c->tie_within : NAN);
+		T_CHECK(strstr(csv, ",identical_to,tie_within\n") && strstr(csv, want),
+			"CSV tie_within %s:\n%s", want, csv);
+		free(csv);
 		free(json);
 		free(line);
 		ranking_release(&r);
@@ -789,6 +795,35 @@ static void test_noise_floor_pareto(const char *dir)
 	store_close(&st);
 }
 
+/* a size is the build's: a workload with two run sections weighs it once
+ * in the geometric mean (w1 .text x2, w2 the same: sqrt(2), not the
+ * cube root of 4 it gave) */
+static void test_size_once_per_workload(const char *dir)
+{
+	static const char *const l[] = {"base", "big"};
+	struct store st;
+	synth_open(&st, dir, "size.db", "z", "time", l, NULL, 2);
+	for (int c = 0; c < 2; c++) {
+		double text = c ? 2000 : 1000;
+		synth_run(&st, "z", l[c], "w1", "a", "ok", NULL, "time", "s", 1, 0.01, 5, text,
+			  40 + (uint64_t)c);
+		synth_run(&st, "z", l[c], "w1", "b", "ok", NULL, "time", "s", 2, 0.01, 5, text,
+			  50 + (uint64_t)c);
+		synth_item(&st, "z", l[c], "w2", "ok", "time", "s", 3, 0.01, 5, 1000,
+			   60 + (uint64_t)c);
+	}
+	struct ranking r;
+	struct strbuf err = {0};
+	T_CHECK(!ranking_compute(&st, "z", "size.text", &r, &err), "%s", sb_str(&err));
+	const struct rank_config *big = config(&r, "big");
+	T_CHECK(big->nitems == 3, "items %zu (each run section still listed)", big->nitems);
+	T_CHECK(fabs(big->ratio - sqrt(2)) < 1e-9, "size.text geometric mean %.6f, want %.6f "
+		"(w1 once, w2 once)", big->ratio, sqrt(2));
+	ranking_release(&r);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_rank");
@@ -805,6 +840,7 @@ int main(void)
 	test_old_schema(dir);
 	test_settled(dir);
 	test_tie_within(dir);
+	test_size_once_per_workload(dir);
 	free(dir);
 	return test_summary("test_rank");
 }

@@ -121,6 +121,10 @@ static void check_strays(const char *dir)
 		{"a double-forked setsid child",
 		 "rm -f up; (setsid sh -c 'echo $$ >up; exec sleep 137' &); "
 		 "while [ ! -s up ]; do sleep 0.01; done; cat up"},
+		/* no tag: found by the run's stdout it holds */
+		{"a double-forked setsid child under env -i",
+		 "rm -f up; (env -i /usr/bin/setsid /bin/sh -c 'echo $$ >up; exec sleep 137' &); "
+		 "while [ ! -s up ]; do sleep 0.01; done; cat up"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		for (int traced = 0; traced < 2; traced++) {

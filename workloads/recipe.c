@@ -441,13 +441,21 @@ char *source_spec_anchored(const char *spec, const char *base_dir)
 	while (*spec == ' ' || *spec == '\t')
 		spec++;
 	if (str_starts_with(spec, "local:")) {
-		char *path = str_unquote_dup(spec + 6);
+		char *quoted = str_unquote_dup(spec + 6);
+		char *path = path_home_dup(quoted);
+		free(quoted);
 		char *cwd = base_dir || path[0] == '/' ? NULL : getcwd(NULL, 0);
-		char *abs = path[0] == '/' ? xasprintf("local:%s", path)
-			: xasprintf("local:%s/%s", base_dir ? base_dir : cwd ? cwd : ".", path);
+		char *abs = path[0] == '/' ? xstrdup(path)
+			: xasprintf("%s/%s", base_dir ? base_dir : cwd ? cwd : ".", path);
+		/* the report says where the tree is, not how it was reached
+		 * (studies/../x/./y) */
+		char *real = *path ? realpath(abs, NULL) : NULL;
+		char *anchored = xasprintf("local:%s", real ? real : abs);
+		free(real);
+		free(abs);
 		free(cwd);
 		free(path);
-		return abs;
+		return anchored;
 	}
 	struct strlist words = {0};
 	sl_split_ws(&words, spec);
@@ -466,6 +474,14 @@ static char *override_spec(const char *spec, const char *base_dir, struct strbuf
 	if (!colon || colon == spec || (blank && blank < colon)) {
 		sb_addf(err, "'%s' is not a source (write KIND:WHERE, e.g. local:/path or debian:gzip)",
 			spec);
+		return NULL;
+	}
+	const char *kind = spec + strspn(spec, " \t");
+	char *path = str_starts_with(kind, "local:") ? str_unquote_dup(kind + 6) : NULL;
+	int empty = path && !*path;
+	free(path);
+	if (empty) { /* it was anchored as the current or the study's folder */
+		sb_add(err, "local: needs a PATH (write local:. for the folder it is taken from)");
 		return NULL;
 	}
 	/* a relative local: path is the writer's, not the recipe folder's;

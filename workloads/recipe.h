@@ -98,8 +98,9 @@ char *recipe_run_fact(const char *section, const struct recipe_run *t);
 
 /* spec (a source spec as in harness/fetch.h) as a recipe written elsewhere
  * can hold it: a relative local:PATH taken from base_dir (NULL: the current
- * directory) and made absolute, its blanks kept; any other spec's words
- * joined by one blank.  Heap string; nothing is checked. */
+ * directory) and made absolute (resolved by realpath when it exists), its
+ * blanks kept; any other spec's words joined by one blank.  Heap string;
+ * nothing is checked. */
 char *source_spec_anchored(const char *spec, const char *base_dir);
 
 /* Replace r's source with spec (a source spec as in fetch.h), for a study's
