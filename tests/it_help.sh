@@ -8,7 +8,8 @@
 #     beside it ("flagscope merge", "compare --against"); the gaps in texts
 #     that outputs5 and pipeline4 own (report, recommend, compare, run) are
 #     listed as KNOWN, the others fail;
-#   - the man page (the build's flagscope.1) has its sections, every command,
+#   - the man page (the build's flagscope.1) reads without groff warnings, has
+#     its sections, every command,
 #     and in ENVIRONMENT every variable the program reads (getenv("NAME") in
 #     the sources but tests/, bench/ and the workloads' own programs), and no
 #     variable it does not; in FILES every folder an installed copy has
@@ -100,6 +101,12 @@ done
 for c in $commands; do
 	grep -q "^\.SS \"flagscope $c\"" "$man" || fail "the man page does not describe flagscope $c"
 done
+if command -v groff >/dev/null; then
+	warnings=$(groff -ww -man -Tutf8 -z "$man" 2>&1)
+	[ -z "$warnings" ] || fail "groff warns about the man page: $warnings"
+else
+	echo "SKIP (part): no groff to read the man page with"
+fi
 reads=$(cd "$src" && git ls-files '*.c' '*.h' 2>/dev/null | grep -vE '^(tests|bench)/|^workloads/[^/]+/' |
 	xargs grep -ohE 'getenv\("[A-Z_][A-Z0-9_]*"\)' | sed -E 's/getenv\("(.*)"\)/\1/' | sort -u)
 [ -n "$reads" ] || fail "found no getenv calls in the sources"
