@@ -22,6 +22,7 @@ ok|list workloads
 ok|list workloads my.study --format json
 ok|list toolchains
 ok|list presets
+ok|list metrics --format json
 ok|verify a.out --expect "-O3 -march=x86-64-v3"
 ok|compare old.db new.db
 ok|compare --baseline "O2 gcc" --candidate "O3 clang"
@@ -47,6 +48,7 @@ no|report --format pdf
 no|list
 no|list presetz
 no|list presets extra
+no|list metrics extra
 no|verify
 no|compare old.db
 no|compare --against before old.db
