@@ -27,7 +27,7 @@ static const struct option_spec sysroot_opts[] = {
 
 static const struct command_spec sysroot_cmd = {
 	.name = "sysroot",
-	.usage = "build --target TRIPLE --cflags FLAGS [--float hard|soft] | list",
+	.usage = "build --target TRIPLE [--cflags FLAGS] [--float hard|soft] | list",
 	.summary = "build or list C library sysroots made with a configuration's target flags",
 	.details = "build: musl (Debian's source package) plus the long-double and integer helpers\n"
 		   "GCC calls, compiled with FLAGS, into the cache; prints the sysroot folder and\n"

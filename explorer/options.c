@@ -109,9 +109,22 @@ static int options_parse_all(const struct command_spec *cmd, int argc, char **ar
 
 int (*options_after_parse)(const struct command_spec *cmd, const struct strlist *positional);
 
+/* the options the last parse was given, for options_given */
+static const struct option_spec *given[64];
+static size_t n_given;
+
+int options_given(const struct option_spec *o)
+{
+	for (size_t i = 0; i < n_given; i++)
+		if (given[i] == o)
+			return 1;
+	return 0;
+}
+
 int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional)
 {
+	n_given = 0;
 	int rc = options_parse_all(cmd, argc, argv, positional);
 	if (!rc && options_after_parse)
 		rc = options_after_parse(cmd, positional);
@@ -172,6 +185,8 @@ static int options_parse_all(const struct command_spec *cmd, int argc, char **ar
 		}
 		if (set_value(cmd, o, arg))
 			return -1;
+		if (n_given < ARRAY_SIZE(given))
+			given[n_given++] = o;
 	}
 	return 0;
 }

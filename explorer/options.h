@@ -47,6 +47,9 @@ int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional);
 void options_help(const struct command_spec *cmd, FILE *out);
 
+/* After options_parse: 1 when the command line gave option o. */
+int options_given(const struct option_spec *o);
+
 /* Set by flagscope --parse-only (explorer/main.c): called after a parse
  * that succeeded, with its positional arguments; what it returns is what
  * options_parse returns (1: stop here, exit 0; -1: refused, exit 2). */

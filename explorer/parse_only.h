@@ -7,10 +7,12 @@
  * The usage line is the grammar, so that docs and tests can check a command
  * without a second table of it: its alternatives split at '|' outside
  * brackets; a lowercase word is literal ("save"), an UPPER word any
- * argument, [WORD] an optional one, WORD... one or more; --opt ARG,
- * [--opt ...] and [options] are the option table's.  What a command checks
- * after its parse (a --shard's I < N, the options one form needs) is not
- * seen here.
+ * argument, [WORD] an optional one, WORD... one or more; [--opt ...] and
+ * [options] are the option table's; --opt ARG written bare in a form with
+ * words (new NAME --source SPEC) is an option that form needs (forms of
+ * options alone, like compare's, the command tells apart itself).  What a
+ * command checks after its parse (a --shard's I < N, values) is not seen
+ * here.
  */
 #ifndef FLAGSCOPE_PARSE_ONLY_H
 #define FLAGSCOPE_PARSE_ONLY_H

@@ -32,6 +32,7 @@ ok|why --db flagscope.db "gcc O2" "O3 clang" crc32
 ok|search my.study --strategy ensemble --budget 40evals
 ok|sysroot build --target mips64el-linux-gnuabi64 --cflags "-march=loongson2f -mabi=64"
 ok|sysroot list
+ok|sysroot build --target aarch64-linux-gnu
 ok|merge out.db a.db b.db
 ok|slurm my.study --shards 4
 ok|baseline save before
@@ -59,6 +60,9 @@ no|sysroot build extra
 no|baseline delete
 no|baseline keep x
 no|workload new
+no|workload new zstd
+no|sysroot build --cflags -O2
+no|slurm my.study
 no|workload old x --source debian:x
 no|search
 no|slurm
@@ -86,8 +90,8 @@ done <<<"$cases"
 ok "$(grep -c '^ok|' <<<"$cases") lines taken, $(grep -c '^no|' <<<"$cases") refused as the commands refuse them"
 
 # what --parse-only cannot see (the commands check it later): said, not failed
-for line in 'compare --against before --baseline O2' 'workload new x' \
-	'run --shard 3/2' 'search my.study --budget lots'; do
+for line in 'compare --against before --baseline O2' 'run --shard 3/2' \
+	'search my.study --budget lots'; do
 	eval "set -- $line"
 	if fs --parse-only "$@" 2>/dev/null; then
 		echo "KNOWN: --parse-only takes '$line' (the command refuses it after its parse)"
