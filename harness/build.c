@@ -326,7 +326,7 @@ static void set_extra_source_env(const struct build *b)
 	}
 }
 
-static pid_t build_start(struct build *b, int jobs_each)
+static pid_t build_start(struct build *b, int jobs_each, int lock_fd)
 {
 	char *log = xasprintf("%s/build.log", b->dir);
 	char *cflags = build_cflags(b), *ldflags = build_flags(b, b->cfg->ldflags);
@@ -340,6 +340,11 @@ static pid_t build_start(struct build *b, int jobs_each)
 		 * stops the builds itself (a build killed under it was stored
 		 * as failed) */
 		setpgid(0, 0);
+		/* the script holds its key's lock too (only its own: the others
+		 * are close-on-exec), so a build left running by a flagscope
+		 * killed under it is never built again beside it */
+		if (lock_fd >= 0)
+			fcntl(lock_fd, F_SETFD, 0);
 		remove_tree(b->dir); /* a killed build's remains; the pool holds the lock */
 		if (mkdir_p(b->out_dir, 0755))
 			_exit(126);
@@ -619,7 +624,8 @@ static size_t pool_start(struct pool *p)
 			continue;
 		}
 		if (build_done_elsewhere(b)) {
-			close(p->locks[i]);
+			if (p->locks[i] >= 0)
+				close(p->locks[i]);
 			p->locks[i] = -1;
 			b->cached = 1;
 			b->outcome = OUTCOME_OK;
@@ -631,7 +637,7 @@ static size_t pool_start(struct pool *p)
 		int left = (int)(p->todo - p->done) - p->running;
 		int each = left >= p->jobs ? 1 : p->jobs / (left > 0 ? left : 1);
 		p->start[i] = now_seconds();
-		p->pids[i] = build_start(b, each);
+		p->pids[i] = build_start(b, each, p->locks[i]);
 		if (p->pids[i] < 0) {
 			p->pids[i] = 0;
 			b->outcome = OUTCOME_BUILD_FAILED;

@@ -61,14 +61,16 @@ static char *last_line(const char *path)
 	return line;
 }
 
-/* Outputs are scanned a chunk at a time; a line longer than a chunk is
- * looked at by its first chunk only. */
+/* Outputs are scanned a chunk of whole lines at a time; a line longer
+ * than a chunk is looked at by its first chunk only. */
 #define SCAN_CHUNK (1 << 20)
 
-/* fn(line, ctx) on each line of path (no newline), until it returns
- * non-zero; a missing file has no lines.  Memory: one chunk, whatever
- * the file's size. */
-static void scan_lines(const char *path, int (*fn)(char *line, void *ctx), void *ctx)
+/* fn(text, ctx) on path's lines, as many whole lines at a time as fit in
+ * a chunk (joined by their newlines, NUL-terminated), until it returns
+ * non-zero; a missing file has none.  Memory: one chunk, whatever the
+ * file's size; one call per chunk, not per line (a regexec per line
+ * allocated and freed per line: millions of times for a big output). */
+static void scan_lines(const char *path, int (*fn)(char *text, void *ctx), void *ctx)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -77,38 +79,37 @@ static void scan_lines(const char *path, int (*fn)(char *line, void *ctx), void 
 	size_t len = 0;
 	int stop = 0, skip = 0; /* skip: the rest of a line longer than a chunk */
 	while (!stop) {
-		if (len == SCAN_CHUNK) {
-			buf[len] = '\0';
-			stop = !skip && fn(buf, ctx);
-			skip = 1;
-			len = 0;
-			continue;
-		}
 		size_t got = fread(buf + len, 1, SCAN_CHUNK - len, f);
-		if (!got) {
-			buf[len] = '\0';
-			if (len && !skip)
-				fn(buf, ctx);
+		if (!got && !len)
 			break;
-		}
 		len += got;
-		size_t start = 0;
-		char *nl;
-		while (!stop && (nl = memchr(buf + start, '\n', len - start))) {
-			*nl = '\0';
-			stop = !skip && fn(buf + start, ctx);
-			skip = 0;
-			start = (size_t)(nl - buf) + 1;
+		char *nl = len ? memrchr(buf, '\n', len) : NULL;
+		size_t whole = nl ? (size_t)(nl - buf) + 1 : 0;
+		if (!got || (!whole && len == SCAN_CHUNK))
+			whole = len; /* the end, or a chunk of one line */
+		if (!whole)
+			continue;
+		/* the rest of an over-long line goes first, unlooked at */
+		char *from = buf;
+		if (skip) {
+			char *end = memchr(buf, '\n', whole);
+			from = end ? end + 1 : buf + whole;
 		}
-		memmove(buf, buf + start, len - start);
-		len -= start;
+		skip = (!nl || (size_t)(nl - buf) + 1 != whole) && got;
+		buf[whole - (whole && buf[whole - 1] == '\n')] = '\0';
+		if (from < buf + whole)
+			stop = fn(from, ctx);
+		memmove(buf, buf + whole, len - whole);
+		len -= whole;
+		if (!got)
+			break;
 	}
 	free(buf);
 	fclose(f);
 }
 
-/* The recipe's metrics being looked for in one output, line by line.  A
- * metric's regex (REG_NEWLINE: it never spans lines) takes its first
+/* The recipe's metrics being looked for in one output, lines at a time.
+ * A metric's regex (REG_NEWLINE: it never spans lines) takes its first
  * matching line, as on the whole text. */
 struct metric_scan {
 	const struct recipe_run *run;
@@ -119,18 +120,18 @@ struct metric_scan {
 	size_t left;      /* compiled, not matched */
 };
 
-static int scan_metric_line(char *line, void *ctx)
+static int scan_metric_text(char *text, void *ctx)
 {
 	struct metric_scan *ms = ctx;
 	for (size_t i = 0; i < ms->run->nmetrics; i++) {
 		regmatch_t g[2];
-		if (!ms->compiled[i] || ms->matched[i] || regexec(&ms->re[i], line, 2, g, 0))
+		if (!ms->compiled[i] || ms->matched[i] || regexec(&ms->re[i], text, 2, g, 0))
 			continue;
 		ms->matched[i] = 1;
 		ms->left--;
 		if (g[1].rm_so < 0)
 			continue;
-		char *num = xstrndup(line + g[1].rm_so, (size_t)(g[1].rm_eo - g[1].rm_so));
+		char *num = xstrndup(text + g[1].rm_so, (size_t)(g[1].rm_eo - g[1].rm_so));
 		char *end;
 		ms->value[i] = strtod(num, &end);
 		ms->has_value[i] = end != num;
@@ -159,9 +160,9 @@ static int parse_metrics(const struct recipe_run *run, const char *stdout_path,
 		ms.left += ms.compiled[i];
 	}
 	if (ms.left)
-		scan_lines(stdout_path, scan_metric_line, &ms);
+		scan_lines(stdout_path, scan_metric_text, &ms);
 	if (ms.left)
-		scan_lines(stderr_path, scan_metric_line, &ms);
+		scan_lines(stderr_path, scan_metric_text, &ms);
 	int rc = 0;
 	for (size_t i = 0; i < run->nmetrics && !rc; i++) {
 		const struct recipe_metric *m = &run->metrics[i];

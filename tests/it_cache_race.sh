@@ -10,6 +10,10 @@
 #     build's script ended, before that build was verified and marked
 #     done, and build the key again in the same folder)
 #  3. the second run stored the builds as cached
+#  4. a flagscope killed (SIGKILL) while it builds leaves the build's
+#     script running in its own group; a run started then waits for that
+#     script before it builds the key again (never two scripts of one key
+#     at once: builds.log's start and end lines alternate)
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_cache_race
 
@@ -38,5 +42,19 @@ echo "ok - each build key was built once"
 [ "$(sql b.db "select sum(cached) from builds")" = 2 ] ||
 	fail "the second run's builds not cached: $(sql b.db 'select config_id, cached, seconds from builds')"
 echo "ok - the second run reused the first one's builds"
+# 4. a killed flagscope's build still running
+log='"$RECIPE/../../../orphan.log"' # $T/orphan.log, in fewer characters
+tiny_copy orphan "tiny whose build logs its start and end" "echo start >>$log; sleep 2; echo end >>$log; "
+printf '[study]\nname = orphan\nworkloads = orphan\nrepeat = 1\n[axis opt]\nO2 = -O2\n' >orphan.study
+"$FLAGSCOPE_BIN" run orphan.study --db k.db -q >k.out 2>&1 &
+k=$!
+for i in $(seq 200); do [ -s orphan.log ] && break; sleep 0.05; done
+[ -s orphan.log ] || fail "the orphan build never started: $(cat k.out)"
+kill -KILL "$k"
+wait "$k" 2>/dev/null || true
+fs run orphan.study --db c.db -q >c.out 2>&1 || fail "the run after the kill: $(tail -3 c.out)"
+[ "$(tr '\n' ' ' <orphan.log)" = "start end start end " ] ||
+	fail "two builds of one key at once after a kill: $(tr '\n' ' ' <orphan.log)"
+echo "ok - a killed flagscope's build still running: the next run waited for it, then built"
 echo PASS
 rm -rf "$T"

@@ -49,7 +49,9 @@ baseline = O2
 O2 = -O2 -DPLANT_SLOW
 O1 = -O1 -DPLANT_SLOW
 S
-sleeper() { pgrep -u "$(id -u)" -f '^sleep 7\.31$' || true; }
+# the build's sleep in the session of flagscope $pid (setsid made it; other
+# tests on this machine may sleep 7.31 s too)
+sleeper() { pgrep -s "$pid" -f '^sleep 7\.31$' || true; }
 
 # interrupt_build SIGNAL TARGET: the study in its own session, SIGNAL sent
 # to flagscope (TARGET "pid") or its process group ("group") once the slow
@@ -158,7 +160,7 @@ for w in ina inb; do
 		>>home/workloads/$w/recipe.ini
 done
 printf '[study]\nname = inputs\nworkloads = ina inb\nrepeat = 2\n[axis opt]\nO2 = -O2\n' >in.study
-insleeper() { pgrep -u "$(id -u)" -f '^sleep 6\.29$' || true; }
+insleeper() { pgrep -s "$pid" -f '^sleep 6\.29$' || true; }
 rc=0
 setsid "$FLAGSCOPE_BIN" run in.study --db in.db >in.out 2>&1 &
 pid=$!

@@ -24,7 +24,7 @@ echo 100 >nap.count # no third-run nap
 printf '%s\n' "[study]" "name = nap" "workloads = nap" "repeat = 2" "meters = rusage" \
 	"[axis opt]" "O2 = -O2" "[run]" "host = root@127.0.0.1:${SSHD_PORT[a]}" \
 	"identity = $T/user_key" "known_hosts = $T/known_hosts" "workdir = $T/board" >nap.study
-napper() { pgrep -u "$(id -u)" -f 'nap 7\.77$' || true; }
+napper() { pgrep -u "$(id -u)" -f "^$T/board/.*/nap 7\.77\$" || true; }
 
 touch nap.on
 setsid "$FLAGSCOPE_BIN" run nap.study --db nap.db >nap.out 2>&1 &

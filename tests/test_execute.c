@@ -16,6 +16,11 @@
  * And ratio.NAME = A / B (recipe.h): a metric divided by another, both
  * printed by the run here (under QEMU, A is the meter's insns); a ratio
  * whose A was not measured is left out, never zero.
+ *
+ * And metrics are found in outputs read a chunk (1 MiB) of whole lines at
+ * a time: a metric line across a chunk's end, after a line longer than a
+ * chunk, on a last line without its newline, in stderr only; the first
+ * matching line wins; none is RUN_FAILED.
  */
 #include <pthread.h>
 #include <sys/stat.h>
@@ -241,12 +246,46 @@ static void check_ratio(const char *dir)
 	script_build_release(&b);
 }
 
+static void check_metric_scan(const char *dir)
+{
+	static const struct {
+		const char *what, *script;
+		double want; /* -1: not found, the run RUN_FAILED */
+	} cases[] = {
+		{"a last line without its newline", "printf 'a\\nv=7'", 7},
+		{"after a line longer than a chunk",
+		 "head -c 1572864 /dev/zero | tr '\\0' x; printf '\\nv=8\\n'", 8},
+		{"a line across a chunk's end",
+		 "head -c 1048574 /dev/zero | tr '\\0' x; printf '\\nv=6\\n'", 6},
+		{"in stderr only", "echo v=3 >&2", 3},
+		{"the first matching line", "printf 'v=1\\nv=2\\n'; echo v=4 >&2", 1},
+		{"nowhere", "echo w=1", -1},
+	};
+	struct recipe_metric m[] = {{.name = "v", .regex = "^v=([0-9]+)$", .unit = ""}};
+	struct recipe_run run = {.name = "", .args = "prog", .timeout = 10, .metrics = m, .nmetrics = 1};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *script = xasprintf("#!/bin/sh\n%s\n", cases[i].script);
+		struct build b = script_build(dir, "scan", script);
+		struct exec_ctx ctx = {.runner = &runner_native};
+		struct exec_result res;
+		execute_run(&ctx, &b, &run, dir, 0, NULL, NULL, &res);
+		enum outcome want = cases[i].want < 0 ? OUTCOME_RUN_FAILED : OUTCOME_OK;
+		T_CHECK(res.outcome == want && figure(&res, "v") == cases[i].want,
+			"%s: %s '%s', v = %g (want %g)", cases[i].what, outcome_name(res.outcome),
+			res.detail ? res.detail : "", figure(&res, "v"), cases[i].want);
+		exec_result_release(&res);
+		script_build_release(&b);
+		free(script);
+	}
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("execute");
 	check_tolerance_threads(dir);
 	check_hooks(dir);
 	check_ratio(dir);
+	check_metric_scan(dir);
 	free(dir);
 	return test_summary("test_execute");
 }
