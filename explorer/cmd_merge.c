@@ -52,8 +52,8 @@ static void describe(const char *sig, struct strbuf *out)
 		size_t ids = 0;
 		for (char *p = colon; p && *p; p++)
 			ids += *p == ' ';
-		sb_addf(out, "%sstudy '%.*s' (%zu configurations)", first ? "" : ", ",
-			(int)(colon - l - 6), l + 6, ids);
+		sb_addf(out, "%sstudy '%.*s' (%zu configuration%s)", first ? "" : ", ",
+			(int)(colon - l - 6), l + 6, ids, ids == 1 ? "" : "s");
 		first = 0;
 	}
 	free(copy);

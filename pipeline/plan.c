@@ -366,8 +366,9 @@ static void print_repeat(const struct study *s, FILE *out)
 
 void study_plan_print(const struct study_plan *p, FILE *out)
 {
-	fprintf(out, "study %s: %zu configurations (%zu excluded) x %zu workloads, repeat ",
-	        p->study.name, p->nconfigs, p->matrix.excluded, p->nworkloads);
+	fprintf(out, "study %s: %zu configuration%s (%zu excluded) x %zu workload%s, repeat ",
+	        p->study.name, p->nconfigs, p->nconfigs == 1 ? "" : "s", p->matrix.excluded,
+	        p->nworkloads, p->nworkloads == 1 ? "" : "s");
 	print_repeat(&p->study, out);
 	fputc('\n', out);
 	size_t cached = 0, todo = 0;

@@ -105,7 +105,7 @@ for bad in other.db four.db three.study m.db; do
 	[ $rc = 2 ] || fail "merging $bad exits $rc, not 2: $(cat refused.out refused.err)"
 done
 fs merge m.db other.db 2>refused.err || true
-grep -q "other.db: holds study 'other' (1 configurations), not the study 'three' (3 configurations) of m.db" refused.err ||
+grep -q "other.db: holds study 'other' (1 configuration), not the study 'three' (3 configurations) of m.db" refused.err ||
 	fail "refusal of another study: $(cat refused.err)"
 fs merge m.db four.db 2>refused.err || true
 grep -q "holds study 'three' (4 configurations)" refused.err || fail "refusal of other configurations: $(cat refused.err)"

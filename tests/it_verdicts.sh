@@ -57,10 +57,10 @@ study capped $'max_repeat = 12\nmax_seconds = 60'
 study fixed "repeat = 3"
 study auto $'repeat = auto\nmax_repeat = 9\ntarget = 2%'
 fs run capped.study --dry-run > d1.txt
-grep -q "^study capped: 4 configurations (0 excluded) x 1 workloads, repeat stable (5 to 12 runs, at most 60 s)$" d1.txt ||
+grep -q "^study capped: 4 configurations (0 excluded) x 1 workload, repeat stable (5 to 12 runs, at most 60 s)$" d1.txt ||
 	fail "dry run of a stable study: $(head -1 d1.txt)"
-out_has "x 1 workloads, repeat 3$" fs run fixed.study --dry-run || fail "dry run of repeat = 3"
-out_has "x 1 workloads, repeat 2$" fs run capped.study --dry-run --repeat 2 || fail "dry run under --repeat 2"
+out_has "x 1 workload, repeat 3$" fs run fixed.study --dry-run || fail "dry run of repeat = 3"
+out_has "x 1 workload, repeat 2$" fs run capped.study --dry-run --repeat 2 || fail "dry run under --repeat 2"
 fs run auto.study --dry-run > d2.txt
 grep -q "repeat auto (5 to 9 runs, until the medians are known to +-2%)$" d2.txt || fail "dry run of repeat = auto: $(head -1 d2.txt)"
 echo "ok 1 - the dry run says what repeat = stable, auto and N will do"
