@@ -150,7 +150,15 @@ int pipeline_check_metric(const struct study_plan *p, const struct pipeline_opti
 	int ok = selector_known(p, &known, sel);
 	if (!ok) {
 		push_recipe_names(p, &known);
-		char *list = sl_join(&known, ", ");
+		/* the list names what can rank here: not perf/cycles without counters */
+		struct strlist usable = {0};
+		for (size_t i = 0; i < known.n; i++) {
+			const char *ev = NULL;
+			if (!perf_event_missing(p, known.v[i], &ev))
+				sl_push(&usable, known.v[i]);
+		}
+		char *list = sl_join(&usable, ", ");
+		sl_release(&usable);
 		const char *hint = o->metric || p->study.metric_set ? "" :
 				   "its default; pass --metric, or a meter that gives it; ";
 		sb_addf(err, "%s", err->len ? "\n" : "");

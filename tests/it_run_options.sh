@@ -74,6 +74,10 @@ elif perf stat -x, -e cycles -- true 2>&1 | grep -q '<not supported>'; then
 	refused "^flagscope: --metric: this machine does not count perf/instructions " run t.study --metric tiny/perf/instructions --dry-run
 	sed 's/^repeat = 2$/repeat = 2\nmetric = perf\/branch-misses/' t.study > hw.study
 	refused "^flagscope: .*hw.study:6: this machine does not count perf/branch-misses " run hw.study -q
+	# and the list of metrics a mistyped one gets does not offer them
+	fs run t.study --meters perf --metric perf/tsk-clock --dry-run > out 2> err && fail "perf/tsk-clock taken"
+	grep -q "its metrics: perf/task-clock" err || fail "perf/tsk-clock: $(cat err)"
+	! grep -q "perf/cycles" err || fail "the metric list offers perf/cycles, which this machine does not count: $(cat err)"
 	echo "SKIP: perf/cycles accepted where counted: this machine has no hardware counters (perf says <not supported>)"
 else
 	fs run t.study --metric perf/cycles --dry-run > out 2> err || fail "--metric perf/cycles refused where perf counts cycles: $(cat err)"
