@@ -84,6 +84,9 @@ line=$(grep -n '^source = ' home/workloads/bz/recipe.ini | cut -d: -f1)
 sed 's/^workloads = tiny$/workloads = bz/' tiny.study >bz.study
 refused "a recipe's source = debian:BINARY" "bz/recipe.ini:$line: $binmsg" \
 	fs run bz.study --db tiny.db --dry-run
+{ cat tiny.study; printf '[sources]\ntiny = debian:libbz2-dev\n'; } >bin-sources.study
+refused "[sources] W = debian:BINARY" "bin-sources.study:10: $binmsg" \
+	fs run bin-sources.study --db tiny.db --dry-run
 refused "workload new --source debian:BINARY" "workload new: --source: $binmsg" \
 	fs workload new bz2 --source debian:libbz2-dev --system make --dir wl
 refused "a pinned binary's version" "write debian:bzip2; apt-cache showsrc bzip2 lists its versions" \
