@@ -54,7 +54,7 @@ top_dirs=$(grep / "$tmp/files" | cut -d/ -f1 | grep -v '^\.' | sort -u)
 
 # a path of the tree (globs allowed), a file name anywhere in it
 tree_has() { compgen -G "$src/$(sed -E 's#(^|/)[A-Z][A-Z0-9_]*(/|$)#\1*\2#g' <<<"${1%/}")" >/dev/null; }
-file_named() { awk -F/ '{print $NF}' "$tmp/files" | grep -qx -- "$(sed 's/[.]/[.]/g; s/\*/.*/g' <<<"$1")"; }
+file_named() { grep -qx -- "$(sed 's/[.]/[.]/g; s/\*/.*/g' <<<"$1")" <<<"$(awk -F/ '{print $NF}' "$tmp/files")"; }
 # every text file of the tree but the docs and this check (its self-test's
 # planted mistakes), in one: what the code says
 grep -vE '\.md$|^tests/(check_readme\.sh|readme_extract\.awk|it_readme\.sh)$' "$tmp/files" |

@@ -78,7 +78,7 @@ plant() {
 		out=$(bash "$check" planted.md $prefix 2>&1)
 		if [[ $want == *PREFIX* && -z $prefix ]]; then
 			echo "SKIP: plant $n ($kind): no installed copy"
-		elif ! grep -F -- "$want" <<<"$out" | grep -q "^planted.md:${line:-[0-9]*}:"; then
+		elif ! grep -q "^planted.md:${line:-[0-9]*}:" <<<"$(grep -F -- "$want" <<<"$out")"; then
 			fail "plant $n ($kind) not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
 		fi
 	done <<<"$2"
