@@ -72,7 +72,7 @@ static const struct command_spec run_cmd = {
 	.details = "STUDY is a study file or the name of a preset (flagscope list presets).\n"
 		   "Reserved axes: cc, ldflags, link, libc, target, cpu and pgo (levels none,\n"
 		   "gen-use: build instrumented, run the recipe's [train] run, rebuild with the\n"
-		   "profile; the README's study format).\n"
+		   "profile; doc/study-format.md).\n"
 		   "Repetitions: a study without `repeat` (and the default study) has\n"
 		   "repeat = stable: 5 rounds, then a round at a time until every rank\n"
 		   "verdict (each configuration against the leader it is compared with) is\n"

@@ -11,7 +11,7 @@
 static void script_head(const struct recipe *r, struct strbuf *sb)
 {
 	const struct recipe_system *s = &r->system;
-	sb_addf(sb, "# written by flagscope for [build] system = %s (workloads/README.md)\n",
+	sb_addf(sb, "# written by flagscope for [build] system = %s (doc/recipe-format.md)\n",
 		s->name);
 	sb_add(sb, "set -x\n");
 	if (s->subdir) {

@@ -1,4 +1,4 @@
-/* recipe.c - see recipe.h; the format is described in workloads/README.md */
+/* recipe.c - see recipe.h; the format is described in doc/recipe-format.md */
 #include "workloads/recipe.h"
 
 #include <ctype.h>
