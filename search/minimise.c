@@ -1,5 +1,5 @@
 /* minimise.c - see minimise.h */
-#include "explorer/search/minimise.h"
+#include "search/minimise.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +15,6 @@ void eval_samples_release(struct eval_samples *s)
 		free(s->v[i]);
 	free(s->v);
 	free(s->n);
-	free(s->status);
 	free(s->detail);
 	memset(s, 0, sizeof(*s));
 }
@@ -177,7 +176,7 @@ static void measurement_release(struct measurement *m)
 
 static int samples_ok(const struct eval_samples *s, const struct eval_samples *ref)
 {
-	return s->status && outcome_name_is_ok(s->status) && s->nitems && s->nitems == ref->nitems;
+	return s->status == OUTCOME_OK && s->nitems && s->nitems == ref->nitems;
 }
 
 /* Geometric mean over the items of median(s) / median(base). */

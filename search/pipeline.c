@@ -1,5 +1,5 @@
 /* pipeline.c - see pipeline.h */
-#include "explorer/search/pipeline.h"
+#include "search/pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,17 +9,20 @@
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
-#include "explorer/search/children.h"
-#include "explorer/search/culprit.h"
-#include "explorer/search/search.h"
-#include "explorer/search/minimise.h"
-#include "harness/build.h"
-#include "harness/execute.h"
-#include "harness/meter_cachegrind.h"
-#include "harness/study_names.h"
-#include "pipeline/pipeline.h"
+#include "pipeline/parts.h"
+#include "search/culprit.h"
+#include "search/minimise.h"
+#include "search/search.h"
 
 #define AXIS_NAME "flagscope-search"
+
+/* The metric an objective reads from the store: "size" is the binaries'
+ * .text; "time" and "insns" are stored under their own names (insns by the
+ * meter pipeline_meters_for chose, or by the runner's own). */
+static const char *metric_name(const char *objective)
+{
+	return !strcmp(objective, "size") ? "size.text" : objective;
+}
 
 /* The -O word that wins in cflags (the last), or "-O0". */
 static char *last_level(const char *cflags)
@@ -36,9 +39,53 @@ static char *last_level(const char *cflags)
 	return level;
 }
 
+/* The baseline alone, planned as a dry run (pipeline_prepare): its
+ * compiler probed, its recipes loaded with the study's [sources] applied,
+ * and each workload's source identified by its content (the fetcher's
+ * id: a tree's hash, a commit, a tarball's sha256), so an edited source
+ * is a new context even where its spec reads the same. */
+static int plan_baseline(struct search_pipeline *pl, struct strbuf *err)
+{
+	struct study s;
+	struct pipeline_options o = {.jobs = 1, .shard_n = 1, .dry_run = 1, .no_ranking = 1};
+	int rc = study_init_reduced(&s, &pl->study, pl->base->levels, err) || study_check(&s, err) ||
+		 study_plan_init(&pl->plan, &s, NULL, err) || pipeline_prepare(&pl->plan, &o, err);
+	study_release(&s); /* what study_plan_init did not take */
+	if (rc)
+		return -1;
+	const struct plan_config *pc = &pl->plan.configs[0];
+	if (!pc->tc_ok) {
+		sb_addf(err, "%s: the baseline's compiler %s: %s", pl->study_path, pl->base->cc,
+			pc->detail ? pc->detail : "cannot be used");
+		return -1;
+	}
+	pl->tc = &pc->tc;
+	return 0;
+}
+
+/* What the objective depends on: the compiler, the baseline, the metric,
+ * each workload's recipe and source content, the pin. */
+static char *context_text(const struct search_pipeline *pl)
+{
+	struct strbuf ctx = {0};
+	sb_addf(&ctx, "toolchain=%s cc=%s cflags=%s ldflags=%s link=%d libc=%s target=%s cpu=%s metric=%s workloads=",
+		pl->tc->id, pl->base->cc, pl->base->cflags, pl->base->ldflags, pl->base->link,
+		pl->base->libc ? pl->base->libc : "", pl->base->target ? pl->base->target : "",
+		pl->base->cpu ? pl->base->cpu : "", pl->metric);
+	for (size_t w = 0; w < pl->plan.nworkloads; w++) {
+		const struct plan_workload *pw = &pl->plan.workloads[w];
+		sb_addf(&ctx, "%s%s:%.16s:%.16s", w ? "," : "", pw->recipe.name, pw->recipe.hash,
+			pw->src_dir ? pw->src_id : "unavailable");
+	}
+	/* runs pinned elsewhere measured another machine */
+	if (pl->study.pin)
+		sb_addf(&ctx, " pin=%s", pl->study.pin);
+	return sb_detach(&ctx);
+}
+
 int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 {
-	if (study_load(pl->study_path, &pl->study, err) || study_check_names(&pl->study, err))
+	if (pipeline_study_load(pl->study_path, &pl->study, err))
 		return -1;
 	if (matrix_expand(&pl->study, &pl->matrix, err))
 		return -1;
@@ -48,48 +95,10 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 		return -1;
 	}
 	pl->base = &pl->matrix.configs[pl->matrix.baseline];
-	if (toolchain_probe(pl->base->cc, &pl->tc, err))
+	if (plan_baseline(pl, err))
 		return -1;
 	pl->level = last_level(pl->base->cflags);
-	pl->nrecipes = pl->study.workloads.n;
-	pl->recipes = xcalloc(pl->nrecipes ? pl->nrecipes : 1, sizeof(*pl->recipes));
-	struct strbuf ctx = {0};
-	sb_addf(&ctx, "toolchain=%s cc=%s cflags=%s ldflags=%s link=%d libc=%s target=%s cpu=%s metric=%s workloads=",
-		pl->tc.id, pl->base->cc, pl->base->cflags, pl->base->ldflags, pl->base->link,
-		pl->base->libc ? pl->base->libc : "", pl->base->target ? pl->base->target : "",
-		pl->base->cpu ? pl->base->cpu : "", pl->metric);
-	for (size_t w = 0; w < pl->nrecipes; w++) {
-		if (recipe_load(pl->study.workloads.v[w], pl->study.path, &pl->recipes[w], err) ||
-		    recipe_check_names(&pl->recipes[w], err)) {
-			sb_release(&ctx);
-			return -1;
-		}
-		sb_addf(&ctx, "%s%s:%.16s", w ? "," : "", pl->recipes[w].name, pl->recipes[w].hash);
-	}
-	/* the sources the batches build (their studies carry the same
-	 * [sources]): part of the context */
-	struct recipe **rp = xcalloc(pl->nrecipes ? pl->nrecipes : 1, sizeof(*rp));
-	for (size_t w = 0; w < pl->nrecipes; w++)
-		rp[w] = &pl->recipes[w];
-	int overridden = study_override_sources(&pl->study, rp, pl->nrecipes, NULL, err);
-	free(rp);
-	if (overridden) {
-		sb_release(&ctx);
-		return -1;
-	}
-	for (size_t w = 0; w < pl->nrecipes; w++) {
-		const struct recipe *r = &pl->recipes[w];
-		if (r->source_origin)
-			sb_addf(&ctx, " source.%s=%s", r->name, r->source);
-		for (size_t i = 0; i < r->nextra; i++)
-			if (r->extra[i].origin)
-				sb_addf(&ctx, " source.%s.%s=%s", r->name, r->extra[i].name,
-					r->extra[i].spec);
-	}
-	/* runs pinned elsewhere measured another machine */
-	if (pl->study.pin)
-		sb_addf(&ctx, " pin=%s", pl->study.pin);
-	pl->context_text = sb_detach(&ctx);
+	pl->context_text = context_text(pl);
 	sha256_hex(pl->context_text, strlen(pl->context_text), pl->context);
 	pl->workdir = xasprintf("%s.search", pl->db);
 	if (mkdir_p(pl->workdir, 0755)) {
@@ -105,11 +114,7 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 
 void search_pipeline_release(struct search_pipeline *pl)
 {
-	for (size_t w = 0; w < pl->nrecipes; w++)
-		recipe_release(&pl->recipes[w]);
-	free(pl->recipes);
-	if (pl->tc.id[0])
-		toolchain_release(&pl->tc);
+	study_plan_release(&pl->plan);
 	matrix_release(&pl->matrix);
 	study_release(&pl->study);
 	free(pl->level);
@@ -135,9 +140,9 @@ static int batch_study(const struct search_pipeline *pl, char *const *names, cha
 	s->pin = pl->study.pin ? xstrdup(pl->study.pin) : NULL;
 	s->pin_line = pl->study.pin_line;
 	if (strcmp(pl->metric, "time")) {
-		/* validation is all the runs are for: the cheapest meter */
-		sl_release(&s->meters);
-		sl_push(&s->meters, "rusage");
+		/* validation and the one metric are all the runs are for: the
+		 * cheapest meter, and the registry's meter for insns */
+		pipeline_meters_for(&pl->study, pl->base, metric_name(pl->metric), &s->meters);
 		s->meters_line = 0;
 	}
 	sl_push(&s->baseline, "base");
@@ -266,66 +271,23 @@ static const char *config_id_of(struct result_config *c, size_t n, const char *n
 	return NULL;
 }
 
-static const struct recipe_run *find_run(const struct search_pipeline *pl, const char *workload,
-					 const char *run, const struct recipe **rec)
+static void free_values(double **v, size_t *c, size_t n)
 {
-	for (size_t w = 0; w < pl->nrecipes; w++) {
-		if (strcmp(pl->recipes[w].name, workload))
-			continue;
-		*rec = &pl->recipes[w];
-		for (size_t r = 0; r < pl->recipes[w].nruns; r++)
-			if (!strcmp(execute_run_name(&pl->recipes[w].runs[r]), run))
-				return &pl->recipes[w].runs[r];
-	}
-	return NULL;
-}
-
-struct profile_ctx {
-	char **build_dirs;
-	const struct recipe_run **runs;
-	const struct recipe **recs;
-};
-
-static void profile_child(size_t i, void *user, struct strbuf *out)
-{
-	const struct profile_ctx *p = user;
-	struct strbuf err = {0};
-	char *in_dir = NULL;
-	struct fn_counts fc = {0};
-	if (!workload_inputs(p->recs[i], &in_dir, &err) &&
-	    !cachegrind_run(p->build_dirs[i], p->runs[i], in_dir, &fc, &err))
-		sb_addf(out, "%.17g", fc.total);
-	fn_counts_release(&fc);
-	free(in_dir);
-	sb_release(&err);
-}
-
-/* Instruction counts of several builds' runs under cachegrind, in child
- * processes, pl->jobs at a time (valgrind runs tens of times slower than
- * the program; the children also keep a crashing valgrind apart); NAN when
- * one failed. */
-static void profile_many(struct search_pipeline *pl, char **build_dirs, const struct recipe_run **runs,
-			 const struct recipe **recs, size_t n, double *out)
-{
-	struct profile_ctx ctx = {build_dirs, runs, recs};
-	char **said = xcalloc(n ? n : 1, sizeof(char *));
-	children_run(n, pl->jobs, profile_child, &ctx, said);
-	for (size_t i = 0; i < n; i++) {
-		out[i] = *said[i] ? strtod(said[i], NULL) : NAN;
-		free(said[i]);
-	}
-	free(said);
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+	free(c);
 }
 
 int search_pipeline_values(struct search_pipeline *pl, const char *study, const char *name,
-		    const char *metric, struct strlist *items, double ***values, size_t **counts,
-		    char **status, struct strbuf *err)
+			   const char *metric, struct strlist *items, double ***values,
+			   size_t **counts, enum outcome *status, struct strbuf *err)
 {
 	struct store st;
 	struct strlist workloads = {0}, runs = {0};
 	*values = NULL;
 	*counts = NULL;
-	*status = NULL;
+	*status = OUTCOME_RUN_FAILED;
 	if (store_open(&st, pl->db, 0, err))
 		return -1;
 	size_t nc;
@@ -337,16 +299,11 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 	if (!id || !ni) {
 		sb_addf(err, "%s: no results for '%s' in %s (see %s/%s.log)", pl->db, name, study,
 			pl->workdir, study);
-		*status = xstrdup("run_failed");
 		rc = -1;
 		goto out;
 	}
 	*values = xcalloc(ni, sizeof(double *));
 	*counts = xcalloc(ni, sizeof(size_t));
-	char **dirs = xcalloc(ni, sizeof(char *));
-	const struct recipe_run **rr = xcalloc(ni, sizeof(*rr));
-	const struct recipe **recs = xcalloc(ni, sizeof(*recs));
-	size_t nprof = 0;
 	for (size_t i = 0; i < ni && !rc; i++) {
 		char *item = *runs.v[i] ? xasprintf("%s/%s", workloads.v[i], runs.v[i])
 					: xstrdup(workloads.v[i]);
@@ -354,26 +311,17 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 		enum outcome o = results_status(&st, study, id, workloads.v[i], runs.v[i], &detail);
 		if (o != OUTCOME_OK) {
 			sb_addf(err, "%s: %s%s%s", item, outcome_name(o), *detail ? ": " : "", detail);
-			*status = xstrdup(outcome_name(o));
+			*status = o;
 			rc = -1;
-		} else if (!strcmp(metric, "insns")) {
-			const char *names[] = {"insns", "instructions"};
-			for (size_t k = 0; k < ARRAY_SIZE(names) && !(*counts)[i]; k++)
-				(*values)[i] = results_samples(&st, study, id, workloads.v[i], runs.v[i],
-							       names[k], &(*counts)[i], NULL);
-			if (!(*counts)[i]) {
-				char *key = results_build_key(&st, study, id, workloads.v[i]);
-				rr[i] = find_run(pl, workloads.v[i], runs.v[i], &recs[i]);
-				if (key && rr[i]) {
-					dirs[i] = xasprintf("%s/builds/%s", flagscope_cache_dir(), key);
-					nprof++;
-				}
-				free(key);
-			}
 		} else {
 			(*values)[i] = results_samples(&st, study, id, workloads.v[i], runs.v[i],
-						       !strcmp(metric, "size") ? "size.text" : metric,
-						       &(*counts)[i], NULL);
+						       metric_name(metric), &(*counts)[i], NULL);
+			if (!(*counts)[i]) {
+				sb_addf(err, "%s: no %s measured for %s (%s)", item, metric, name,
+					!strcmp(metric, "insns") ? "is valgrind installed?"
+								 : "check the meters");
+				rc = -1;
+			}
 		}
 		if (!rc)
 			sl_push_owned(items, item);
@@ -381,48 +329,12 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 			free(item);
 		free(detail);
 	}
-	if (!rc && nprof) {
-		/* compact the items that need cachegrind, profile, spread back */
-		char **pd = xcalloc(nprof, sizeof(char *));
-		const struct recipe_run **pr = xcalloc(nprof, sizeof(*pr));
-		const struct recipe **pc = xcalloc(nprof, sizeof(*pc));
-		double *pv = xcalloc(nprof, sizeof(double));
-		size_t k = 0;
-		for (size_t i = 0; i < ni; i++)
-			if (dirs[i])
-				pd[k] = dirs[i], pr[k] = rr[i], pc[k++] = recs[i];
-		profile_many(pl, pd, pr, pc, nprof, pv);
-		k = 0;
-		for (size_t i = 0; i < ni; i++)
-			if (dirs[i]) {
-				(*values)[i] = xcalloc(1, sizeof(double));
-				(*values)[i][0] = pv[k++];
-				(*counts)[i] = isfinite((*values)[i][0]) ? 1 : 0;
-			}
-		free(pd);
-		free(pr);
-		free(pc);
-		free(pv);
-	}
-	for (size_t i = 0; i < ni && !rc; i++)
-		if (!(*counts)[i]) {
-			sb_addf(err, "%s: no %s measured for %s (%s)", items->v[i], metric, name,
-				!strcmp(metric, "insns") ? "is valgrind installed?" : "check the meters");
-			*status = xstrdup("run_failed");
-			rc = -1;
-		}
-	for (size_t i = 0; i < ni; i++)
-		free(dirs[i]);
-	free(dirs);
-	free(rr);
-	free(recs);
 	if (rc) {
-		for (size_t i = 0; i < ni; i++)
-			free((*values)[i]);
-		free(*values);
-		free(*counts);
+		free_values(*values, *counts, ni);
 		*values = NULL;
 		*counts = NULL;
+	} else {
+		*status = OUTCOME_OK;
 	}
 out:
 	result_configs_free(cfgs, nc);
@@ -430,14 +342,6 @@ out:
 	sl_release(&runs);
 	store_close(&st);
 	return rc;
-}
-
-static void free_values(double **v, size_t *c, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		free(v[i]);
-	free(v);
-	free(c);
 }
 
 /* Does the compiler refuse these words, added to the baseline's flags,
@@ -449,7 +353,7 @@ static int flags_refused(void *user, const struct strlist *words)
 	struct config c = *pl->base;
 	c.cflags = xasprintf("%s%s%s", pl->base->cflags, *w ? " " : "", w);
 	char *detail = NULL;
-	int r = build_probe_flags(&c, &pl->tc, &detail) != OUTCOME_OK;
+	int r = pipeline_probe_flags(&c, pl->tc, &detail) != OUTCOME_OK;
 	free(detail);
 	free(c.cflags);
 	free(w);
@@ -471,17 +375,19 @@ static int crash_log(struct search_pipeline *pl, const char *study, const char *
 	size_t nc;
 	struct result_config *cfgs = results_configs(&st, study, &nc);
 	const char *id = config_id_of(cfgs, nc, name);
-	for (size_t w = 0; id && w < pl->nrecipes && !*log; w++) {
-		char *key = results_build_key(&st, study, id, pl->recipes[w].name);
-		char *path = key ? xasprintf("%s/builds/%s/build.log", flagscope_cache_dir(), key) : NULL;
+	for (size_t w = 0; id && w < pl->plan.nworkloads && !*log; w++) {
+		char *key = results_build_key(&st, study, id, pl->plan.workloads[w].recipe.name);
+		char *bdir = key && *key ? pipeline_build_dir(key) : NULL;
+		char *path = bdir ? xasprintf("%s/build.log", bdir) : NULL;
 		char *text = path ? file_read(path, NULL) : NULL;
 		if (culprit_is_crash(text)) {
 			*log = text;
-			*dir = xasprintf("%s/builds/%s/out", flagscope_cache_dir(), key);
+			*dir = xasprintf("%s/out", bdir);
 		} else {
 			free(text);
 		}
 		free(path);
+		free(bdir);
 		free(key);
 	}
 	result_configs_free(cfgs, nc);
@@ -494,14 +400,14 @@ static int crash_log(struct search_pipeline *pl, const char *study, const char *
  * found with the compiler alone when there are several, are remembered
  * in the store (later spaces drop them) and in pl->bad (the rest of this
  * search leaves them out).  What was found is added to *detail. */
-static void remember_rejection(struct search_pipeline *pl, const char *flags, const char *status,
+static void remember_rejection(struct search_pipeline *pl, const char *flags, enum outcome status,
 			       const char *study, const char *name, char **detail)
 {
-	int refused = !strcmp(status, "unsupported_flag"), crash = 0;
+	int refused = status == OUTCOME_UNSUPPORTED_FLAG, crash = 0;
 	char *log = NULL, *dir = NULL;
 	if (!pl->ec && !pl->bad)
 		return;
-	if (!strcmp(status, "build_failed"))
+	if (status == OUTCOME_BUILD_FAILED)
 		crash = crash_log(pl, study, name, &log, &dir) || culprit_is_crash(*detail);
 	if (!refused && !crash)
 		return;
@@ -515,7 +421,7 @@ static void remember_rejection(struct search_pipeline *pl, const char *flags, co
 		if (culprit_find(&words, flags_refused, pl, 32, &culprit, &checks))
 			more = xstrdup(" (no flag to blame: an empty program builds with them all)");
 	} else if ((file = culprit_crash_file(log, dir))) {
-		char *cflags = xasprintf("%s %s", pl->base->cflags, toolchain_record_flag(&pl->tc));
+		char *cflags = xasprintf("%s %s", pl->base->cflags, pipeline_record_flag(pl->tc));
 		struct culprit_compile cc = {.cc = pl->base->cc, .cflags = cflags, .file = file,
 					     .root = dir};
 		if (culprit_find(&words, culprit_compile_crashes, &cc, 32, &culprit, &checks))
@@ -529,7 +435,7 @@ static void remember_rejection(struct search_pipeline *pl, const char *flags, co
 		char *entry = sl_join(&culprit, " ");
 		char *msg = xasprintf("%s%s", crash ? "crashed the compiler: " : "", *detail);
 		if (pl->ec)
-			evalcache_probe_put(pl->ec, pl->tc.id, entry, msg);
+			evalcache_probe_put(pl->ec, pl->tc->id, entry, msg);
 		if (pl->bad)
 			known_bad_add(pl->bad, entry, msg);
 		more = words.n == 1 ? xstrdup("")
@@ -567,7 +473,7 @@ static int base_values(struct search_pipeline *pl, const char *study, struct str
 		}
 		return 0;
 	}
-	char *status = NULL;
+	enum outcome status;
 	int rc = search_pipeline_values(pl, study, "base", pl->metric, items, bv, bc, &status, err);
 	if (!rc && exact) {
 		pl->base_values = xcalloc(items->n ? items->n : 1, sizeof(double));
@@ -579,13 +485,12 @@ static int base_values(struct search_pipeline *pl, const char *study, struct str
 	if (rc) {
 		struct strbuf why = {0};
 		sb_addf(&why, "the baseline itself fails (%s), so no candidate can be judged (fix the study's baseline first): ",
-			status ? status : "?");
+			outcome_name(status));
 		sb_add(&why, sb_str(err));
 		sb_release(err);
 		sb_add(err, sb_str(&why));
 		sb_release(&why);
 	}
-	free(status);
 	return rc;
 }
 
@@ -660,13 +565,13 @@ int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eva
 		struct strlist items = {0};
 		double **v;
 		size_t *c;
-		char *status = NULL;
+		enum outcome status;
 		struct strbuf why = {0};
 		res[i].batch = xstrdup(b.study);
 		if (search_pipeline_values(pl, b.study, b.names[i], pl->metric, &items, &v, &c, &status,
 					   &why)) {
 			res[i].obj = INFINITY;
-			res[i].status = status ? status : xstrdup("run_failed");
+			res[i].status = status;
 			res[i].detail = sb_detach(&why);
 			remember_rejection(pl, flags[i], res[i].status, b.study, b.names[i],
 					   &res[i].detail);
@@ -681,14 +586,13 @@ int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eva
 			res[i].obj = items.n ? exp(logsum / (double)items.n) : INFINITY;
 			if (!isfinite(res[i].obj) || items.n != bitems.n) {
 				res[i].obj = INFINITY;
-				res[i].status = xstrdup("run_failed");
+				res[i].status = OUTCOME_RUN_FAILED;
 				sb_add(&d, " (no usable measurement)");
 			} else {
-				res[i].status = xstrdup("ok");
+				res[i].status = OUTCOME_OK;
 			}
 			res[i].detail = sb_detach(&d);
 			free_values(v, c, items.n);
-			free(status);
 		}
 		sb_release(&why);
 		sl_release(&items);
@@ -715,12 +619,10 @@ int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, 
 		memset(&out[i], 0, sizeof(out[i]));
 		if (search_pipeline_values(pl, b.study, b.names[i], pl->metric, &items, &out[i].v,
 					   &out[i].n, &out[i].status, &why)) {
-			if (!out[i].status)
-				out[i].status = xstrdup("run_failed");
 			out[i].detail = sb_detach(&why);
 		} else {
 			out[i].nitems = items.n;
-			out[i].status = xstrdup("ok");
+			out[i].status = OUTCOME_OK;
 		}
 		sb_release(&why);
 		sl_release(&items);

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "explorer/search/confirm.h"
-#include "explorer/search/search.h"
+#include "search/confirm.h"
+#include "search/search.h"
 
 struct search_report {
 	const char *id;

@@ -29,9 +29,9 @@
 
 #include <signal.h>
 
-#include "explorer/search/evalcache.h"
-#include "explorer/search/space.h"
-#include "explorer/search/strategy.h"
+#include "search/evalcache.h"
+#include "search/space.h"
+#include "search/strategy.h"
 
 struct evaluator {
 	/* Measure n flag sets (none of them ""), filling res[i] with heap

@@ -1,5 +1,5 @@
 /* output.c - see output.h */
-#include "explorer/search/output.h"
+#include "search/output.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,8 +71,9 @@ static const char *verdict_word(enum verdict v)
 
 static void confirm_lines(FILE *out, const char *prefix, const struct confirmation *c)
 {
-	if (!outcome_name_is_ok(c->status)) {
-		fprintf(out, "%sconfirmation failed: %s: %s\n", prefix, c->status, c->detail);
+	if (c->status != OUTCOME_OK) {
+		fprintf(out, "%sconfirmation failed: %s: %s\n", prefix, outcome_name(c->status),
+			c->detail);
 		return;
 	}
 	fprintf(out, "%sconfirmed with %d interleaved runs (study %s):\n", prefix, c->repeat, c->study);
@@ -108,7 +109,7 @@ void search_report_text(FILE *out, const struct search_report *r)
 	fprintf(out, "search %s: strategy %s, seed %llu, metric %s (%s)\n", r->id, r->strategy,
 		(unsigned long long)r->seed, r->pl->metric, r->pl->metric_desc);
 	fprintf(out, "space: %zu dimensions (2^%.1f flag sets) at %s, compiler %s\n", r->sp->ndims,
-		space_log2_size(r->sp), r->pl->level, r->pl->tc.version);
+		space_log2_size(r->sp), r->pl->level, r->pl->tc->version);
 	if (r->sp->dropped.n) {
 		fprintf(out, "left out:");
 		for (size_t i = 0; i < r->sp->dropped.n; i++)
@@ -141,7 +142,7 @@ static void json_confirm(struct strbuf *sb, const struct confirmation *c)
 	sb_add(sb, "{\"study\": ");
 	sb_add_json(sb, c->study ? c->study : "");
 	sb_addf(sb, ", \"repeat\": %d, \"status\": ", c->repeat);
-	sb_add_json(sb, c->status);
+	sb_add_json(sb, outcome_name(c->status));
 	sb_add(sb, ", \"detail\": ");
 	sb_add_json(sb, c->detail ? c->detail : "");
 	sb_add(sb, ", \"against\": [");
@@ -270,7 +271,7 @@ void search_make_conf(FILE *out, const struct search_report *r)
 	fprintf(out, "# study %s; workloads:", pl->study.path);
 	for (size_t w = 0; w < pl->study.workloads.n; w++)
 		fprintf(out, " %s", pl->study.workloads.v[w]);
-	fprintf(out, "; compiler %s\n", pl->tc.version);
+	fprintf(out, "; compiler %s\n", pl->tc->version);
 	fprintf(out, "# geometric mean of %s relative to the baseline (%s): %.4f\n", pl->metric,
 		pl->base->cflags, report_obj(r));
 	if (r->minimal_flags && r->res->best_flags && strcmp(r->minimal_flags, r->res->best_flags))

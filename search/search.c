@@ -1,5 +1,5 @@
 /* search.c - see search.h */
-#include "explorer/search/search.h"
+#include "search/search.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -377,7 +377,7 @@ static struct unsafe_flag *find_flag(struct unsafe_walk *w, const char *flag)
 static void unsafe_visit(void *user, const char *flags, const struct eval_result *r)
 {
 	struct unsafe_walk *w = user;
-	int broken = !outcome_name_is_ok(r->status);
+	int broken = r->status != OUTCOME_OK;
 	struct strlist words = {0};
 	sl_split_ws(&words, flags);
 	for (size_t i = 0; i < words.n; i++) {

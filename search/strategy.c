@@ -1,5 +1,5 @@
 /* strategy.c - the table of strategies and the helpers they share */
-#include "explorer/search/strategy.h"
+#include "search/strategy.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer/search/strategy.h"
+#include "search/strategy.h"
 
 struct rnd {
 	const struct space *sp;

@@ -18,10 +18,10 @@
  * Metrics (lower is better; the objective is the geometric mean over the
  * study's items of candidate / baseline):
  *   time   median wall time of `repeat` interleaved runs
- *   insns  instructions executed: the pipeline's own count when a meter
- *          stored one (qemu plugin "insns", perf "instructions"), else one
- *          run under valgrind --tool=cachegrind (analysis/why.h), in
- *          parallel; deterministic, so one run is enough
+ *   insns  instructions executed, counted by the meter the registry has
+ *          for "insns" (pipeline_meters_for: cachegrind natively, the qemu
+ *          runner's own plugin under an emulator); deterministic, so one
+ *          run is enough
  *   size   .text bytes of the binaries
  *
  * A batch's study keeps the user's study file as its path (its workloads/
@@ -36,10 +36,9 @@
 
 #include <signal.h>
 
-#include "explorer/search/evalcache.h"
 #include "flagsets/matrix.h"
-#include "harness/toolchain.h"
-#include "workloads/recipe.h"
+#include "pipeline/pipeline.h"
+#include "search/evalcache.h"
 
 struct search_pipeline {
 	/* set by the caller */
@@ -55,14 +54,13 @@ struct search_pipeline {
 	struct study study;
 	struct matrix matrix;
 	const struct config *base;
-	struct toolchain tc;
+	struct study_plan plan;       /* the baseline alone, prepared as a dry run */
+	const struct toolchain *tc;   /* the baseline's compiler, in plan */
 	char *level;        /* the baseline's -O level: "-O2" */
 	char *workdir;      /* DB.search: the batches' logs */
 	char context[65];   /* hash of context_text */
 	char *context_text; /* what the objective depends on */
 	char *metric_desc;  /* what the objective measured, for reports */
-	struct recipe *recipes;
-	size_t nrecipes;
 	struct strlist base_items; /* insns: the baseline's counts, per item */
 	double *base_values;
 	size_t batches;     /* batch studies run in this session */
@@ -93,11 +91,11 @@ int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, c
 /* The per-item values of the objective's metric for level `name` of a
  * study made by search_pipeline_run_levels ("base" for the baseline): one heap
  * array of samples per item (time: every good repetition; insns, size:
- * one value), in the order of *items.  0, or -1 with a reason (the
- * configuration broke: *status gets its outcome name and err the
- * evidence). */
+ * one value), in the order of *items.  0 and *status OUTCOME_OK, or -1
+ * with a reason (the configuration broke: *status gets its outcome and err
+ * the evidence; OUTCOME_RUN_FAILED when nothing was measured). */
 int search_pipeline_values(struct search_pipeline *pl, const char *study, const char *name,
 		    const char *metric, struct strlist *items, double ***values, size_t **counts,
-		    char **status, struct strbuf *err);
+		    enum outcome *status, struct strbuf *err);
 
 #endif

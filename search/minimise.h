@@ -28,11 +28,11 @@
 #ifndef FLAGSCOPE_SEARCH_MINIMISE_H
 #define FLAGSCOPE_SEARCH_MINIMISE_H
 
-#include "explorer/search/search.h"
+#include "search/search.h"
 
 /* Repeated samples of one flag set, per item of the objective. */
 struct eval_samples {
-	char *status;  /* "ok", or the outcome that broke the flag set */
+	enum outcome status; /* OUTCOME_OK, or the outcome that broke the flag set */
 	char *detail;  /* broken: the evidence */
 	size_t nitems; /* items in the same order for every flag set of a call */
 	double **v;    /* v[item]: the samples */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer/search/strategy.h"
+#include "search/strategy.h"
 
 struct ga {
 	const struct space *sp;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer/search/strategy.h"
+#include "search/strategy.h"
 
 #define WINDOW 8
 #define EXPLORE 0.2

@@ -1,12 +1,12 @@
 /* space.c - see space.h */
-#include "explorer/search/space.h"
+#include "search/space.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "explorer/search/children.h"
+#include "search/children.h"
 #include "base/ini.h"
 
 /* Flags the compiler lists among its optimisers that change the ABI the

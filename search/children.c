@@ -1,5 +1,5 @@
 /* children.c - see children.h */
-#include "explorer/search/children.h"
+#include "search/children.h"
 
 #include <errno.h>
 #include <sys/wait.h>

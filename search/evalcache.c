@@ -1,5 +1,5 @@
 /* evalcache.c - see evalcache.h */
-#include "explorer/search/evalcache.h"
+#include "search/evalcache.h"
 
 #include "analysis/store.h"
 
@@ -11,26 +11,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-static const char schema[] =
-	"PRAGMA journal_mode=WAL;"
-	"PRAGMA synchronous=NORMAL;"
-	"CREATE TABLE IF NOT EXISTS search_contexts(id TEXT PRIMARY KEY, description TEXT);"
-	"CREATE TABLE IF NOT EXISTS search_evals(context TEXT, flags TEXT, status TEXT,"
-	"  objective REAL, detail TEXT, batch TEXT, stored TEXT,"
-	"  PRIMARY KEY(context, flags));"
-	"CREATE TABLE IF NOT EXISTS search_searches(id TEXT PRIMARY KEY, context TEXT,"
-	"  strategy TEXT, seed INT, evals INT, elapsed REAL, best_flags TEXT, best_objective REAL,"
-	"  state TEXT, updated TEXT);"
-	"CREATE TABLE IF NOT EXISTS search_trace(search TEXT, seq INT, flags TEXT, objective REAL,"
-	"  PRIMARY KEY(search, seq));"
-	"CREATE TABLE IF NOT EXISTS search_probes(toolchain TEXT, flag TEXT, message TEXT,"
-	"  PRIMARY KEY(toolchain, flag));"
-	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT,"
-	"  PRIMARY KEY(search, flag));";
-
 void eval_result_release(struct eval_result *r)
 {
-	free(r->status);
 	free(r->detail);
 	free(r->batch);
 	memset(r, 0, sizeof(*r));
@@ -39,7 +21,7 @@ void eval_result_release(struct eval_result *r)
 void eval_result_baseline(struct eval_result *r)
 {
 	r->obj = 1.0;
-	r->status = xstrdup("ok");
+	r->status = OUTCOME_OK;
 	r->detail = xstrdup("the baseline");
 	r->batch = xstrdup("");
 }
@@ -96,16 +78,12 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 		ec->lock_fd = -1;
 		return -1;
 	}
-	if (sqlite3_open_v2(path, &ec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-		    SQLITE_OK ||
-	    sqlite3_busy_timeout(ec->db, 30000) != SQLITE_OK ||
-	    sqlite3_exec(ec->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
-		write_failed(ec);
-		sb_addf(err, "%s: cannot use as a results database: %s (%s)", path, sb_str(&ec->why),
-			store_hint(ec->code, ec->sys_errno));
+	/* the tables are the store's (analysis/store.c makes them) */
+	if (store_open(&ec->store, path, 1, err)) {
 		evalcache_close(ec);
 		return -1;
 	}
+	ec->db = ec->store.db;
 	ec->path = xstrdup(path);
 	ec->context = xstrdup(context);
 	sqlite3_stmt *st;
@@ -124,8 +102,7 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 
 void evalcache_close(struct evalcache *ec)
 {
-	if (ec->db)
-		sqlite3_close(ec->db);
+	store_close(&ec->store);
 	if (ec->lock_fd > 0)
 		close(ec->lock_fd);
 	free(ec->path);
@@ -138,6 +115,15 @@ static char *col_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 	return xstrdup(t ? (const char *)t : "");
+}
+
+/* The status column is the outcome's stored name; a name this flagscope
+ * does not know (a newer one's) reads as a failure, never as ok. */
+static enum outcome col_outcome(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	enum outcome o = outcome_parse(t ? (const char *)t : "");
+	return o == OUTCOME_COUNT ? OUTCOME_RUN_FAILED : o;
 }
 
 /* A NULL objective column stands for INFINITY (SQLite stores no inf). */
@@ -167,7 +153,7 @@ int evalcache_get(struct evalcache *ec, const char *flags, struct eval_result *r
 	int found = sqlite3_step(st) == SQLITE_ROW;
 	if (found) {
 		res->obj = col_obj(st, 0);
-		res->status = col_text(st, 1);
+		res->status = col_outcome(st, 1);
 		res->detail = col_text(st, 2);
 		res->batch = col_text(st, 3);
 	}
@@ -185,7 +171,7 @@ int evalcache_put(struct evalcache *ec, const char *flags, const struct eval_res
 		return write_done(ec, NULL);
 	sqlite3_bind_text(st, 1, ec->context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, flags, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, res->status ? res->status : "ok", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, outcome_name(res->status), -1, SQLITE_TRANSIENT);
 	bind_obj(st, 4, res->obj);
 	sqlite3_bind_text(st, 5, res->detail ? res->detail : "", -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 6, res->batch ? res->batch : "", -1, SQLITE_TRANSIENT);
@@ -203,7 +189,7 @@ void evalcache_each(struct evalcache *ec, evalcache_fn fn, void *user)
 	sqlite3_bind_text(st, 1, ec->context, -1, SQLITE_TRANSIENT);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct eval_result r = {
-			.obj = col_obj(st, 1), .status = col_text(st, 2), .detail = col_text(st, 3),
+			.obj = col_obj(st, 1), .status = col_outcome(st, 2), .detail = col_text(st, 3),
 			.batch = col_text(st, 4),
 		};
 		char *flags = col_text(st, 0);

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer/search/strategy.h"
+#include "search/strategy.h"
 
 enum ce_phase { CE_START, CE_START_WAIT, CE_ROUND, CE_SEQ, CE_DONE };
 

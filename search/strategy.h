@@ -6,7 +6,7 @@
  * Contract every strategy keeps:
  *  - Deterministic: the points it proposes depend only on the seed and the
  *    objectives it observed.  A killed search resumes by replaying the
- *    strategy against the evaluation cache (explorer/search/search.h).
+ *    strategy against the evaluation cache (search/search.h).
  *  - Lower objectives are better; INFINITY marks a broken candidate (it
  *    failed to build, run or give the right output) and is never chosen.
  *  - After propose() the caller observes the objectives of every proposed
@@ -17,7 +17,7 @@
  *    but a strategy should not loop on known points: the search stops one
  *    that proposes nothing new for many rounds.
  *
- * How to add a strategy: write explorer/search/<name>.c with its four
+ * How to add a strategy: write search/<name>.c with its four
  * operations, declare its ops below, add it to strategies[] in strategy.c.
  */
 #ifndef FLAGSCOPE_SEARCH_STRATEGY_H
@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "analysis/stats.h"
-#include "explorer/search/space.h"
+#include "search/space.h"
 
 struct strategy_ops {
 	const char *name;

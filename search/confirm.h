@@ -11,7 +11,7 @@
 #define FLAGSCOPE_SEARCH_CONFIRM_H
 
 #include "analysis/stats.h"
-#include "explorer/search/pipeline.h"
+#include "search/pipeline.h"
 
 struct confirm_side {
 	char *against;         /* "-O2" */
@@ -27,7 +27,7 @@ struct confirmation {
 	char *study; /* the generated study that measured it */
 	int repeat;
 	struct confirm_side side[2]; /* vs -O2, vs -O3 */
-	char *status; /* "ok", or the outcome that broke a configuration */
+	enum outcome status; /* OUTCOME_OK, or the outcome that broke a configuration */
 	char *detail;
 };
 

@@ -1,5 +1,5 @@
 /* culprit.c - see culprit.h */
-#include "explorer/search/culprit.h"
+#include "search/culprit.h"
 
 #include <ftw.h>
 #include <stdlib.h>

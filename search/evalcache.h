@@ -1,6 +1,7 @@
 /*
  * evalcache.h - what a search remembers, kept in the results database
- * (its own tables next to the study tables, same SQLite file):
+ * (tables of the store's schema, analysis/store.c, next to the study
+ * tables):
  *
  *   search_evals    one row per (context, flag set): the objective, or the
  *                   outcome that broke it and the evidence.  The cache every
@@ -28,11 +29,13 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "analysis/store.h"
+#include "base/outcome.h"
 #include "base/util.h"
 
 struct eval_result {
 	double obj;   /* geometric mean over items of metric / baseline's; INFINITY when broken */
-	char *status; /* "ok", or the outcome that broke it: "wrong_output" */
+	enum outcome status; /* OUTCOME_OK, or the outcome that broke it (stored by its name) */
 	char *detail; /* broken: the evidence ("flagbug: wrong_output: ...");
 			 ok: the ratio per item ("crc32=0.981 nbody=1.002") */
 	char *batch;  /* the generated study that measured it, or "" */
@@ -42,7 +45,8 @@ void eval_result_release(struct eval_result *r);
 void eval_result_baseline(struct eval_result *r);
 
 struct evalcache {
-	sqlite3 *db;
+	struct store store; /* opened by store_open: the schema is the store's */
+	sqlite3 *db;        /* store.db */
 	char *path;
 	char *context;
 	int lock_fd;

@@ -1,5 +1,5 @@
 /* confirm.c - see confirm.h */
-#include "explorer/search/confirm.h"
+#include "search/confirm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +20,6 @@ void confirmation_release(struct confirmation *c)
 		free(d->against);
 	}
 	free(c->study);
-	free(c->status);
 	free(c->detail);
 	memset(c, 0, sizeof(*c));
 }
@@ -44,15 +43,13 @@ static void measured_release(struct measured *m)
 static int fetch(struct search_pipeline *pl, struct confirmation *c, const char *name, const char *metric,
 		 struct measured *m)
 {
-	char *status = NULL;
+	enum outcome status;
 	struct strbuf why = {0};
 	int rc = search_pipeline_values(pl, c->study, name, metric, &m->items, &m->v, &m->n, &status, &why);
-	if (rc && !c->status) {
-		c->status = status ? status : xstrdup("run_failed");
+	if (rc && c->status == OUTCOME_OK) {
+		c->status = status;
 		c->detail = xasprintf("%s: %s", name, sb_str(&why));
-		status = NULL;
 	}
-	free(status);
 	sb_release(&why);
 	return rc;
 }
@@ -133,7 +130,7 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 	    !fetch(pl, c, label[1], "time", &ref[1]))
 		for (int s = 0; s < 2; s++)
 			judge(&c->side[s], &best, &ref[s]);
-	if (!c->status && !strcmp(pl->metric, "insns")) {
+	if (c->status == OUTCOME_OK && !strcmp(pl->metric, "insns")) {
 		struct measured bi = {0}, ri = {0};
 		for (int s = 0; s < 2; s++) {
 			if ((!bi.items.n && fetch(pl, c, label[2], "insns", &bi)) ||
@@ -145,8 +142,6 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 		measured_release(&bi);
 		measured_release(&ri);
 	}
-	if (!c->status)
-		c->status = xstrdup("ok");
 	measured_release(&best);
 	measured_release(&ref[0]);
 	measured_release(&ref[1]);
