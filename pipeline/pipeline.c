@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/native_cpu.h"
+#include "base/native_cpu.h"
 #include "harness/pgo.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -91,15 +91,20 @@ static int store_directions(struct pipeline *pl, const struct recipe *r)
 }
 
 /* native.ID: what the configuration's -mX=native stands for on this, the
- * building, machine (harness/native_cpu.h); clang's DWARF records only the
- * word (analysis/recommend.h) */
+ * building, machine (base/native_cpu.h), and native_note.ID when that
+ * needed a fallback or was refused; clang's DWARF records only the word
+ * (analysis/recommend.h) */
 static int store_native_cpus(struct pipeline *pl, const struct config *cfg)
 {
-	char *cpus = native_cpu_flags(cfg->cc, cfg->cflags);
-	char *key = xasprintf("native.%s", cfg->id);
+	char *note = NULL, *cpus = native_cpu_flags(cfg->cc, cfg->cflags, &note);
+	char *key = xasprintf("native.%s", cfg->id), *nkey = xasprintf("native_note.%s", cfg->id);
 	int rc = cpus ? store_put_fact(pl->store, pl->plan->study.name, key, cpus) : 0;
+	if (!rc && note)
+		rc = store_put_fact(pl->store, pl->plan->study.name, nkey, note);
 	free(key);
+	free(nkey);
 	free(cpus);
+	free(note);
 	return pipeline_stored(pl, rc);
 }
 
