@@ -147,6 +147,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 		free(s->description);
 		s->description = xstrdup(value);
 	} else if (!strcmp(name, "repeat")) {
+		s->repeat_line = line;
 		s->repeat_auto = !strcmp(value, "auto");
 		s->repeat_stable = !strcmp(value, "stable");
 		if (!s->repeat_auto && !s->repeat_stable && parse_int(value, 1, 100000, &s->repeat))
@@ -155,6 +156,7 @@ static void study_key(struct loader *ld, const char *name, const char *value, in
 	} else if (!strcmp(name, "max_seconds")) {
 		seconds_key(ld, line, name, value, &s->max_seconds);
 	} else if (!strcmp(name, "max_repeat")) {
+		s->max_repeat_line = line;
 		if (parse_int(value, 2, 100000, &s->max_repeat))
 			load_error(ld, line, "max_repeat must be a whole number from 2, not '%s'", value);
 	} else if (!strcmp(name, "target")) {
