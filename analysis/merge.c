@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int shard_parse(const char *text, int *i, int *n, struct strbuf *err)
 {
@@ -90,6 +91,39 @@ int merge_signature(const char *path, struct strbuf *sig, struct strbuf *err)
 	sqlite3_close(db);
 	sb_release(&last);
 	return 0;
+}
+
+int merge_machine(const char *path, struct strlist *rows, struct strbuf *err)
+{
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sb_addf(err, "%s: cannot open it (%s)", path, db ? sqlite3_errmsg(db) : "no memory");
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	sqlite3_stmt *st;
+	int rc = 0;
+	if (has_table(db, "main", "machine")) {
+		rc = sqlite3_prepare_v2(db, "SELECT study, key, value FROM machine ORDER BY study, ord",
+					-1, &st, NULL) == SQLITE_OK
+			     ? 0
+			     : -1;
+		while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+			const unsigned char *v[3];
+			for (int i = 0; i < 3; i++)
+				v[i] = sqlite3_column_text(st, i);
+			sl_push_owned(rows, xasprintf("%s\t%s\t%s", v[0] ? (const char *)v[0] : "",
+						      v[1] ? (const char *)v[1] : "",
+						      v[2] ? (const char *)v[2] : ""));
+		}
+		if (rc)
+			sb_addf(err, "%s: %s", path, sqlite3_errmsg(db));
+		else
+			sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return rc;
 }
 
 /* ---- one table ---- */
@@ -250,11 +284,12 @@ static int exec_sql(sqlite3 *db, const char *sql, struct strbuf *err)
 	return -1;
 }
 
-static int merge_table(sqlite3 *db, const char *table, const char *create,
-		       struct merge_report *rep, struct strbuf *err)
+/* The output has every table of the known schema (store_open made them):
+ * a shard's rows go into those, never into a table its own schema text
+ * describes. */
+static int merge_table(sqlite3 *db, const char *table, struct merge_report *rep,
+		       struct strbuf *err)
 {
-	if (!has_table(db, "main", table) && exec_sql(db, create, err))
-		return -1;
 	struct strlist src_cols = {0}, main_cols = {0}, pk = {0}, cols = {0}, cmp = {0};
 	table_columns(db, "src", table, &src_cols, NULL);
 	table_columns(db, "main", table, &main_cols, &pk);
@@ -325,11 +360,72 @@ static int recount_last_run(sqlite3 *db, struct strbuf *err)
 	return rc;
 }
 
+/* The tables of a fresh results database: the only ones merge takes. */
+static int known_tables(struct strlist *names, struct strbuf *err)
+{
+	struct store fresh;
+	if (store_open(&fresh, ":memory:", 1, err))
+		return -1;
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(fresh.db,
+				    "SELECT name FROM sqlite_master WHERE type = 'table'"
+				    " AND name NOT LIKE 'sqlite_%'",
+				    -1, &st, NULL) == SQLITE_OK
+			 ? 0
+			 : -1;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		sl_push(names, (const char *)sqlite3_column_text(st, 0));
+	if (!rc)
+		sqlite3_finalize(st);
+	else
+		sb_add(err, sqlite3_errmsg(fresh.db));
+	store_close(&fresh);
+	return rc;
+}
+
+/* The shard's tables, in name order, when each is one of the known
+ * schema's, as a plain table, and the shard has no views or triggers
+ * (flagscope makes none): a database's schema is text its writer chose,
+ * and a crafted one is refused here rather than trusted. */
+static int src_tables(sqlite3 *db, struct strlist *names, struct strbuf *err)
+{
+	struct strlist known = {0};
+	if (known_tables(&known, err))
+		return -1;
+	sqlite3_stmt *st = NULL;
+	const char *list = "SELECT type, name, coalesce(sql, '') FROM src.sqlite_master"
+			   " WHERE name NOT LIKE 'sqlite_%' AND type <> 'index' ORDER BY name";
+	int rc = sqlite3_prepare_v2(db, list, -1, &st, NULL) == SQLITE_OK ? 0 : -1;
+	if (rc)
+		sb_add(err, sqlite3_errmsg(db));
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *sql = (const char *)sqlite3_column_text(st, 2);
+		if (strcmp(type, "table") || sl_find(&known, name) < 0 ||
+		    strncasecmp(sql, "CREATE TABLE", 12)) {
+			sb_addf(err, "its %s '%s' is not one flagscope makes (merge takes only the "
+				     "tables of flagscope's own schema; this database was not "
+				     "written by flagscope)",
+				type, name);
+			rc = -1;
+		} else {
+			sl_push(names, name);
+		}
+	}
+	if (st)
+		sqlite3_finalize(st);
+	sl_release(&known);
+	return rc;
+}
+
 int merge_database(struct store *out, const char *in_path, struct merge_report *rep,
 		   struct strbuf *err)
 {
 	sqlite3 *db = out->db;
 	sqlite3_stmt *st;
+	/* no function or virtual table named in a shard's schema runs */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS src", -1, &st, NULL) != SQLITE_OK) {
 		sb_addf(err, "%s: %s", in_path, sqlite3_errmsg(db));
 		return -1;
@@ -344,20 +440,13 @@ int merge_database(struct store *out, const char *in_path, struct merge_report *
 	struct strbuf why = {0};
 	struct merge_report mine = {0};
 	rc = exec_sql(db, "BEGIN IMMEDIATE", &why);
-	const char *list = "SELECT name, sql FROM src.sqlite_master WHERE type = 'table'"
-			   " AND name NOT LIKE 'sqlite_%' ORDER BY name";
-	if (!rc && sqlite3_prepare_v2(db, list, -1, &st, NULL) == SQLITE_OK) {
-		struct strlist names = {0}, creates = {0};
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			sl_push(&names, (const char *)sqlite3_column_text(st, 0));
-			sl_push(&creates, (const char *)sqlite3_column_text(st, 1));
-		}
-		sqlite3_finalize(st);
+	struct strlist names = {0};
+	if (!rc)
+		rc = src_tables(db, &names, &why);
+	if (!rc) {
 		for (size_t i = 0; i < names.n && !rc; i++)
 			if (strcmp(names.v[i], "last_run"))
-				rc = merge_table(db, names.v[i], creates.v[i], &mine, &why);
-		sl_release(&names);
-		sl_release(&creates);
+				rc = merge_table(db, names.v[i], &mine, &why);
 		if (!rc)
 			rc = recount_last_run(db, &why);
 		/* a database of an older flagscope brought its old rows along */
@@ -365,10 +454,8 @@ int merge_database(struct store *out, const char *in_path, struct merge_report *
 			sb_add(&why, store_errmsg(out));
 			rc = -1;
 		}
-	} else if (!rc) {
-		sb_add(&why, sqlite3_errmsg(db));
-		rc = -1;
 	}
+	sl_release(&names);
 	if (!rc)
 		rc = exec_sql(db, "COMMIT", &why);
 	if (rc) {

@@ -13,9 +13,12 @@
  *   - last_run (the counts of the latest run) is recomputed from the
  *     merged builds, as `run` counts them.
  * Tables other modules add later merge the same way (their primary keys
- * are read from the schema).  Databases of different studies are
- * refused: every input must hold the same studies with the same
- * configuration ids (merge_signature).
+ * are read from the output's schema).  Merge is data, never code: the
+ * output's tables are the known schema's (store_open makes them), a
+ * shard's schema text is never executed, and a shard with a table the
+ * known schema lacks, a view or a trigger is refused whole.  Databases of
+ * different studies are refused: every input must hold the same studies
+ * with the same configuration ids (merge_signature).
  */
 #ifndef FLAGSCOPE_MERGE_H
 #define FLAGSCOPE_MERGE_H
@@ -30,6 +33,11 @@ int shard_parse(const char *text, int *i, int *n, struct strbuf *err);
  * string that is equal for shards of the same study ("" when it holds
  * none).  0, or -1 with the reason (not a flagscope database). */
 int merge_signature(const char *path, struct strbuf *sig, struct strbuf *err);
+
+/* The machine state stored in a database (table machine), one
+ * "STUDY\tKEY\tVALUE" line per row, by study in stored order; none
+ * when the database has no such table.  0, or -1 with the reason. */
+int merge_machine(const char *path, struct strlist *rows, struct strbuf *err);
 
 struct merge_report {
 	long added;      /* rows the output did not have */

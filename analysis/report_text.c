@@ -69,7 +69,10 @@ static void table_config(FILE *out, const struct ranking *r, const struct rank_c
 	put_verdict_col(out, ratio, 8, c->verdict);
 	fprintf(out, " %-18s ", ci);
 	put_verdict_col(out, isnan(c->ratio) ? "-" : verdict_name(c->verdict), 10, c->verdict);
-	fprintf(out, " %s%s\n", outcome_name(c->status), c->is_baseline ? " (baseline)" : "");
+	/* ok with no rank is not a result: nothing was ranked (every workload
+	 * left out), and "ok" there read as if it had been */
+	fprintf(out, " %s%s\n", c->status == OUTCOME_OK && !c->rank ? "-" : outcome_name(c->status),
+		c->is_baseline ? " (baseline)" : "");
 	if (c->status != OUTCOME_OK && c->detail)
 		fprintf(out, "      %s\n", c->detail);
 }

@@ -37,7 +37,19 @@ static const char schema[] =
 	"  PRIMARY KEY(study, key));"
 	"CREATE TABLE IF NOT EXISTS machine(study TEXT, ord INT, key TEXT, value TEXT,"
 	"  PRIMARY KEY(study, key));"
-	"CREATE TABLE IF NOT EXISTS baselines(name TEXT PRIMARY KEY, study TEXT, saved TEXT);";
+	"CREATE TABLE IF NOT EXISTS baselines(name TEXT PRIMARY KEY, study TEXT, saved TEXT);"
+	/* the search's memory (search/evalcache.h says what each row is) */
+	"CREATE TABLE IF NOT EXISTS search_contexts(id TEXT PRIMARY KEY, description TEXT);"
+	"CREATE TABLE IF NOT EXISTS search_evals(context TEXT, flags TEXT, status TEXT,"
+	"  objective REAL, detail TEXT, batch TEXT, stored TEXT, PRIMARY KEY(context, flags));"
+	"CREATE TABLE IF NOT EXISTS search_searches(id TEXT PRIMARY KEY, context TEXT,"
+	"  strategy TEXT, seed INT, evals INT, elapsed REAL, best_flags TEXT, best_objective REAL,"
+	"  state TEXT, updated TEXT);"
+	"CREATE TABLE IF NOT EXISTS search_trace(search TEXT, seq INT, flags TEXT, objective REAL,"
+	"  PRIMARY KEY(search, seq));"
+	"CREATE TABLE IF NOT EXISTS search_probes(toolchain TEXT, flag TEXT, message TEXT,"
+	"  PRIMARY KEY(toolchain, flag));"
+	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT, PRIMARY KEY(search, flag));";
 
 /* Columns added to a table after databases were made with it: added when
  * missing, after the columns those databases have, so that both layouts

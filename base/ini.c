@@ -11,6 +11,8 @@ struct ini_reader_state {
 	int line;
 	int too_long;   /* line number of the first over-long line */
 	int indented;   /* the line just read starts with a blank */
+	int unclosed;   /* line number of a "[section" without its "]" */
+	char unclosed_text[128];
 	ini_item_fn fn;
 	ini_section_fn section_fn;
 	void *user;
@@ -29,16 +31,19 @@ static char *reader(char *str, int num, void *stream)
 		return NULL;
 	st->line++;
 	st->indented = (str[0] == ' ' || str[0] == '\t');
-	if (st->section_fn) {
-		/* the header as inih reads it: "[name]" after blanks,
-		 * anything after the "]" ignored */
-		const char *p = str + strspn(str, " \t");
-		const char *end = *p == '[' ? strchr(p, ']') : NULL;
-		if (end) {
-			char name[256];
-			snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
-			st->section_fn(st->user, name, st->line);
-		}
+	/* the header as inih reads it: "[name]" after blanks, anything after
+	 * the "]" ignored */
+	const char *p = str + strspn(str, " \t");
+	const char *end = *p == '[' ? strchr(p, ']') : NULL;
+	if (*p == '[' && !end && !st->indented && !st->unclosed) {
+		st->unclosed = st->line;
+		snprintf(st->unclosed_text, sizeof(st->unclosed_text), "%.*s",
+			 (int)strcspn(p, "\r\n"), p);
+	}
+	if (end && st->section_fn) {
+		char name[256];
+		snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
+		st->section_fn(st->user, name, st->line);
 	}
 	size_t len = strlen(str);
 	if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(st->f)) {
@@ -54,7 +59,9 @@ static char *reader(char *str, int num, void *stream)
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_reader_state *st = user;
-	if (st->failed)
+	/* after a "[section" without "]" every key would land in the section
+	 * before it and be refused there: the header is the one cause to say */
+	if (st->failed || st->unclosed)
 		return 0;
 	int continued = st->indented && !strcmp(section, st->prev_section) &&
 			!strcmp(name, st->prev_name);
@@ -84,6 +91,11 @@ int ini_load_sections(const char *path, ini_item_fn fn, ini_section_fn section_f
 	}
 	int rc = ini_parse_stream(reader, &st, handler, &st);
 	fclose(st.f);
+	if (st.unclosed) {
+		sb_addf(err, "%s:%d: section header '%s' has no closing ']' (write '%s]')", path,
+			st.unclosed, st.unclosed_text, st.unclosed_text);
+		return -1;
+	}
 	if (st.failed)
 		return -1;
 	if (st.too_long) {

@@ -130,9 +130,9 @@ const char *paths_recipe_doc(void)
 	if (!doc) {
 		const char *data = paths_layout() == PATHS_INSTALLED ? installed_data_dir() : NULL;
 		/* data is PREFIX/share/flagscope, the doc PREFIX/share/doc/flagscope */
-		doc = data ? xasprintf("%.*s/doc/flagscope/recipes.md",
+		doc = data ? xasprintf("%.*s/doc/flagscope/recipe-format.md",
 				       (int)(strrchr(data, '/') - data), data)
-			   : xasprintf("%s/workloads/README.md", flagscope_home());
+			   : xasprintf("%s/doc/recipe-format.md", flagscope_home());
 	}
 	return doc;
 }

@@ -39,9 +39,9 @@ char *paths_presets_dir(void);
  * else the source tree's.  Heap string; the file may be missing. */
 char *paths_remote_helper(void);
 
-/* The recipe format's documentation: PREFIX/share/doc/flagscope/recipes.md
+/* The recipe format's documentation: PREFIX/share/doc/flagscope/recipe-format.md
  * when installed, else the source tree's (or $FLAGSCOPE_HOME's)
- * workloads/README.md.  For messages that send a user to it: static
+ * doc/recipe-format.md.  For messages that send a user to it: static
  * storage, the file may be missing (a home without it). */
 const char *paths_recipe_doc(void);
 

@@ -8,7 +8,7 @@
 #   P/share/flagscope/scripts/deb-src.sh  adds deb-src entries (apt-get source needs them)
 #   P/lib/flagscope/libinsncount.so     the QEMU instruction-count plugin
 #   P/share/man/man1/flagscope.1.gz     the man page (help2man from --help)
-#   P/share/doc/flagscope/              README.md, recipes.md (workloads/README.md)
+#   P/share/doc/flagscope/              README.md and doc/*.md (recipe-format.md: the recipe format)
 # Architecture-independent data goes to share/, the plugin (an ELF object
 # loaded by qemu) to lib/flagscope, as the FHS says for a program's private
 # objects.
@@ -46,8 +46,8 @@ if(TARGET insncount)
   install(TARGETS insncount LIBRARY DESTINATION ${FLAGSCOPE_INSTALL_LIBDIR})
 endif()
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION share/doc/flagscope)
-install(FILES ${CMAKE_SOURCE_DIR}/workloads/README.md DESTINATION share/doc/flagscope
-  RENAME recipes.md)
+file(GLOB FLAGSCOPE_DOC_PAGES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/doc/*.md)
+install(FILES ${FLAGSCOPE_DOC_PAGES} DESTINATION share/doc/flagscope)
 
 # The man page: help2man over `flagscope --help` and each command's --help.
 find_program(HELP2MAN help2man)

@@ -8,6 +8,7 @@
 #include "harness/meter.h"
 #include "harness/study_names.h"
 #include "harness/toolchain.h"
+#include "pipeline/parts.h"
 #include "workloads/recipe.h"
 #include "workloads/searchpath.h"
 
@@ -209,7 +210,7 @@ static void describe_preset(const struct sp_entry *e, const char *study_file, in
 	struct study s;
 	struct strbuf err = {0};
 	(void)study_file;
-	int ok = !study_load(e->path, &s, &err) && !study_check_names(&s, &err);
+	int ok = !pipeline_study_load(e->path, &s, &err);
 	if (json) {
 		sb_add(sb, ",\"description\":");
 		sb_add_json(sb, ok && s.description ? s.description : "");

@@ -9,13 +9,16 @@
 #include "analysis/merge.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "harness/machine.h"
 
 static struct {
-	int quiet;
+	int quiet, mixed;
 } opt;
 
 static const struct option_spec merge_options[] = {
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no line per database"},
+	{"allow-mixed-machines", 0, OPT_FLAG, &opt.mixed, NULL,
+	 "merge shards measured on machines that differ (CPU, cores, kernel, ...)"},
 	{NULL},
 };
 
@@ -27,9 +30,14 @@ static const struct command_spec merge_cmd = {
 		   "added, identical rows are skipped, and a row that another database has with\n"
 		   "other values (same configuration, workload, run, repetition and metric, a\n"
 		   "different value) is a conflict: the first is kept and the conflict reported.",
-	.details = "Databases of different studies are refused before anything is written: all\n"
-		   "must hold the same studies with the same configurations.  Exit status: 0\n"
-		   "merged, 1 merged with conflicts, 2 bad input or refused.",
+	.details = "Refused before anything is written: databases of different studies (all\n"
+		   "must hold the same studies with the same configurations); shards measured\n"
+		   "on machines that differ in CPU model, cores, frequency governor, boost,\n"
+		   "kernel or virtualisation (their ratios would compare machines), unless\n"
+		   "--allow-mixed-machines; a database with a table flagscope does not make, a\n"
+		   "view or a trigger (merge copies rows into its own schema and never runs a\n"
+		   "database's schema text).  Exit status: 0 merged, 1 merged with conflicts,\n"
+		   "2 bad input or refused.",
 	.opts = merge_options,
 };
 
@@ -103,6 +111,81 @@ static int check_inputs(const char *out, const struct strlist *ins)
 	return rc;
 }
 
+/* The machine facts that say which machine measured (harness/machine.h);
+ * the load and the times differ between any two runs */
+static const enum machine_key identity_keys[] = {
+	MACHINE_CPU, MACHINE_CORES, MACHINE_GOVERNOR, MACHINE_BOOST, MACHINE_KERNEL, MACHINE_VM,
+};
+
+static int identity_key(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(identity_keys); i++)
+		if (!strcmp(key, machine_key_names[identity_keys[i]]))
+			return 1;
+	return 0;
+}
+
+/* The first identity fact of a study that b has with another value than
+ * a, as "KEY 'A' in a, 'B' in b" (heap), or NULL when they agree */
+static char *machine_difference(const struct strlist *a, const struct strlist *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const char *tab = strchr(b->v[i], '\t'), *tab2 = tab ? strchr(tab + 1, '\t') : NULL;
+		if (!tab2)
+			continue;
+		char *key = xstrndup(tab + 1, (size_t)(tab2 - tab - 1));
+		size_t prefix = (size_t)(tab2 - b->v[i]) + 1;
+		char *found = NULL;
+		for (size_t k = 0; k < a->n && !found && identity_key(key); k++)
+			if (!strncmp(a->v[k], b->v[i], prefix) && strcmp(a->v[k] + prefix, tab2 + 1))
+				found = xasprintf("%s '%s' there, '%s' here", key, a->v[k] + prefix,
+						  tab2 + 1);
+		free(key);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/* Every database's machine against the first one's (the output's when it
+ * exists): 0, or 2 after saying which differs (1 with
+ * --allow-mixed-machines: said as a warning, merged) */
+static int check_machines(const struct strlist *dbs, size_t from)
+{
+	struct strlist first = {0};
+	struct strbuf err = {0};
+	const char *first_name = NULL;
+	int rc = 0;
+	for (size_t i = from; i < dbs->n && rc != 2; i++) {
+		struct strlist rows = {0};
+		if (merge_machine(dbs->v[i], &rows, &err)) {
+			error_msg("%s", sb_str(&err));
+			rc = 2;
+		} else if (!first.n) {
+			sl_release(&first);
+			first = rows;
+			rows = (struct strlist){0};
+			first_name = dbs->v[i];
+		} else {
+			char *d = machine_difference(&first, &rows);
+			if (d && opt.mixed)
+				warn_msg("%s: measured on another machine than %s: %s (merged: "
+					 "--allow-mixed-machines)",
+					 dbs->v[i], first_name, d);
+			else if (d)
+				error_msg("%s: measured on another machine than %s: %s (merge the "
+					  "shards of one machine, or pass --allow-mixed-machines)",
+					  dbs->v[i], first_name, d);
+			rc = d && !opt.mixed ? 2 : rc;
+			free(d);
+		}
+		sl_release(&rows);
+	}
+	sl_release(&first);
+	sb_release(&err);
+	return rc;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct strlist pos = {0};
@@ -116,7 +199,8 @@ int cmd_merge(int argc, char **argv)
 		return 2;
 	}
 	/* pos.v[0] is the output; check_inputs reads pos.v[1..] */
-	if ((rc = check_inputs(pos.v[0], &pos))) {
+	if ((rc = check_inputs(pos.v[0], &pos)) ||
+	    (rc = check_machines(&pos, file_exists(pos.v[0]) ? 0 : 1))) {
 		sl_release(&pos);
 		return rc;
 	}

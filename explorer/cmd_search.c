@@ -15,11 +15,11 @@
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/results_args.h"
-#include "explorer/search/confirm.h"
-#include "explorer/search/minimise.h"
-#include "explorer/search/output.h"
-#include "explorer/search/pipeline.h"
-#include "explorer/search/search.h"
+#include "search/confirm.h"
+#include "search/minimise.h"
+#include "search/output.h"
+#include "search/pipeline.h"
+#include "search/search.h"
 #include "explorer/study_path.h"
 #include "harness/machine.h"
 #include "harness/meter_cachegrind.h"
@@ -129,12 +129,12 @@ static void progress(void *user, size_t evals, const char *flags, const struct e
 	char total[32] = "";
 	if (*budget)
 		snprintf(total, sizeof(total), "/%zu", *budget);
-	if (outcome_name_is_ok(r->status))
+	if (r->status == OUTCOME_OK)
 		fprintf(stderr, "flagscope: [eval %zu%s] %.4f%s (best %.4f): %s\n", evals, total,
 			r->obj, cached ? " cached" : "", best, flags);
 	else
 		fprintf(stderr, "flagscope: [eval %zu%s] rejected, %s%s: %s: %s\n", evals, total,
-			r->status, cached ? " (cached)" : "", flags, r->detail);
+			outcome_name(r->status), cached ? " (cached)" : "", flags, r->detail);
 }
 
 /* Probe every flag word of the space this toolchain has not been asked
@@ -438,7 +438,7 @@ int cmd_search(int argc, char **argv)
 		print_error_lines(sb_str(&err));
 		goto out_path;
 	}
-	probe_space(&s.ec, &s.sp, s.pl.tc.id, &s.bad);
+	probe_space(&s.ec, &s.sp, s.pl.tc->id, &s.bad);
 	search_make_id(s.pl.context, opt.strategy, (uint64_t)opt.seed, &s.sp, s.id);
 	search_prepare_space(&s.ec, s.id, &s.sp, &s.bad);
 	if (!s.sp.ndims) {

@@ -64,7 +64,7 @@ static char *build_dir(struct store *st, const char *study, const char *label,
 		error_msg("%s: '%s' has no build of %s (run the study with that workload)",
 			  st->path, c[i].label, workload);
 	else
-		dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), key);
+		dir = build_dir_of_key(key);
 	free(key);
 	sb_release(&why);
 	result_configs_free(c, n);

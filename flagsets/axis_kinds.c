@@ -136,7 +136,13 @@ static int stray_check(const char *what, const char *adds, int whole, const char
 	if (!word)
 		return 0;
 	const char *tool = strcmp(adds, "LDFLAGS") ? "compiler" : "linker";
-	if (whole && !strcmp(word, value))
+	const char *eq = strchr(word, '=');
+	size_t name_len = strspn(word, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	if (eq && name_len && word + name_len == eq)
+		/* CFLAGS=-O2: make's habit; a '-' before it would be no better */
+		sb_addf(err, "%s '%s' has the assignment '%s' in its value, which the %s would take as a file name (a level's value is the flags themselves, added to %s: write '%s = %s')",
+			what, level, word, tool, adds, level, eq[1] ? eq + 1 : "-O2");
+	else if (whole && !strcmp(word, value))
 		sb_addf(err, "%s '%s' has the value '%s', which the %s would take as a file name (the value adds %s: write the flags it stands for, e.g. '%s = -%s'%s)",
 			what, level, value, tool, adds, level, word, stray_hint(word));
 	else

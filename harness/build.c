@@ -50,7 +50,7 @@ void build_init(struct build *b)
 	pgo_key_add(b, &sb);
 	sha256_hex(sb.buf, sb.len, b->key);
 	sb_release(&sb);
-	b->dir = xasprintf("%s/builds/%s", flagscope_cache_dir(), b->key);
+	b->dir = build_dir_of_key(b->key);
 	b->out_dir = xasprintf("%s/out", b->dir);
 	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = -1;
 	char *status = xasprintf("%s/status", b->dir);
@@ -58,6 +58,11 @@ void build_init(struct build *b)
 	b->cached = text && str_starts_with(text, "ok");
 	free(text);
 	free(status);
+}
+
+char *build_dir_of_key(const char *key)
+{
+	return xasprintf("%s/builds/%s", flagscope_cache_dir(), key);
 }
 
 void build_release(struct build *b)

@@ -53,6 +53,10 @@ struct build {
 	double size_text, size_data, size_bss, size_rodata, size_file;
 };
 
+/* The folder of the build with this key, <cache>/builds/<key> (heap): the
+ * one place that path is written; its out/ and build.log as above. */
+char *build_dir_of_key(const char *key);
+
 /* Compute key, dir and out_dir; set cached when a finished build exists. */
 void build_init(struct build *b);
 void build_release(struct build *b);

@@ -258,11 +258,12 @@ static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 	for (size_t i = 0; i < run->outputs.n && rc == 0; i++) {
 		got = xasprintf("%s/%s", run_dir, run->outputs.v[i]);
 		want = xasprintf("%s/%s", ref_dir, run->outputs.v[i]);
-		rc = validate_files(run->outputs.v[i], got, want, &why);
+		rc = validate_tree(run->outputs.v[i], got, want, &why);
 		free(got);
 		free(want);
 	}
-	if (rc && run->tolerate)
+	/* only a difference may be judged tolerable, never an unread output */
+	if (rc > 0 && run->tolerate)
 		tolerate_difference(run, run_dir, ref_dir, build_dir, in_dir, emu, &why, res);
 	else if (rc)
 		set_failure(res, OUTCOME_WRONG_OUTPUT, sb_detach(&why));

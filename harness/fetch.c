@@ -1,5 +1,7 @@
 /* fetch.c - source fetchers; see fetch.h */
 #include "harness/fetch.h"
+
+#include "base/fingerprint.h"
 #include "harness/fetch_internal.h"
 
 #include <ctype.h>
@@ -252,56 +254,6 @@ static int local_parse(struct source_spec *s, const char *arg, const struct strl
 	return 0;
 }
 
-/* One line per entry: path, mode, and what it holds: a file's sha256, a
- * link's target.  Content, not times: an edit that keeps a file's size and
- * gets its old mtime back (touch -r) changes the list, and a tree copied or
- * checked out again with new times keeps it, so its builds are found
- * again (bench/local-fingerprint.sh measures the reading).  .git is left
- * out because git changes it without changing the sources. */
-static int local_list(const char *root, const char *rel, struct strlist *lines, struct strbuf *err)
-{
-	char *dir = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int rc = 0;
-	if (!d) {
-		sb_addf(err, "local: cannot read %s: %s", dir, strerror(errno));
-		free(dir);
-		return -1;
-	}
-	while (!rc && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
-			continue;
-		char *r = *rel ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
-		char *p = xasprintf("%s/%s", root, r);
-		char what[PATH_MAX] = "";
-		struct stat st;
-		if (lstat(p, &st))
-			rc = -errno;
-		else if (S_ISREG(st.st_mode))
-			rc = sha256_file_hex(p, what);
-		else if (S_ISLNK(st.st_mode) && readlink(p, what, sizeof(what) - 1) < 0)
-			rc = -errno;
-		if (rc)
-			sb_addf(err, "local: cannot read %s: %s", p, strerror(-rc));
-		if (!rc) {
-			sl_push_owned(lines, xasprintf("%s\t%o\t%s", r, (unsigned)st.st_mode, what));
-			if (S_ISDIR(st.st_mode))
-				rc = local_list(root, r, lines, err);
-		}
-		free(p);
-		free(r);
-	}
-	closedir(d);
-	free(dir);
-	return rc;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int local_fetch(const struct source_spec *s, const char *recipe_dir, char **src_dir,
 		       char src_id[65], struct strbuf *err)
 {
@@ -315,13 +267,21 @@ static int local_fetch(const struct source_spec *s, const char *recipe_dir, char
 		return -1;
 	}
 	free(path);
+	/* content, not times (base/fingerprint.h): an edit that keeps a file's
+	 * size and gets its old mtime back changes it, a tree copied or
+	 * checked out again with new times keeps it (its builds are found
+	 * again; bench/local-fingerprint.sh measures the reading), and what
+	 * a link leads to counts.  .git is left out: git changes it without
+	 * changing the sources. */
 	struct strlist lines = {0};
-	if (local_list(real, "", &lines, err)) {
+	struct strbuf why = {0};
+	if (fingerprint_lines(real, ".git", &lines, &why)) {
+		sb_addf(err, "local: %s", sb_str(&why));
+		sb_release(&why);
 		sl_release(&lines);
 		free(real);
 		return -1;
 	}
-	qsort(lines.v, lines.n, sizeof(*lines.v), cmp_str);
 	sl_push(&lines, "local");
 	char *all = sl_join(&lines, "\n");
 	sha256_hex(all, strlen(all), src_id);

@@ -83,10 +83,12 @@ int source_check(const char *spec, struct strbuf *err);
  *   url      the tarball's sha256       git    the commit
  *   debian   sha256 of the source package's files and hashes as listed by
  *            apt, and whether patched
- *   local    sha256 of the tree's list of paths, modes and contents (each
- *            file's sha256, each link's target; .git excluded): any edit
+ *   local    sha256 of the tree's fingerprint (base/fingerprint.h: paths,
+ *            modes, each file's sha256, each link's target and what it
+ *            leads to; .git excluded): any edit, behind a link too,
  *            changes it, new times alone do not
- *   bundled  "bundled" (the recipe's own hash covers its folder)
+ *   bundled  "bundled" (the recipe's own hash covers its folder, its
+ *            subfolders and what its links lead to)
  * For bundled and local the tree is not copied: *src_dir is the recipe
  * folder or the user's folder.
  * Returns -1 with a one-line reason in err on failure. */

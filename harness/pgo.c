@@ -78,7 +78,7 @@ static int pgo_instrumented(struct build *b, struct build *gen)
 	}
 	if (!recipe_train_run(b->recipe)) {
 		settle(b, OUTCOME_UNSUPPORTED,
-		       xasprintf("pgo gen-use: %s has no training run (add a [train] section with a smaller input to its recipe, see workloads/README.md)",
+		       xasprintf("pgo gen-use: %s has no training run (add a [train] section with a smaller input to its recipe, see doc/recipe-format.md)",
 				 b->recipe->name));
 		return 0;
 	}

@@ -20,6 +20,7 @@ declare -A layer_of=(
 	[harness]=harness
 	[analysis]=analysis
 	[pipeline]=pipeline
+	[search]=search
 	[explorer]=explorer
 )
 # layer -> the layers it may include (itself first)
@@ -29,7 +30,8 @@ declare -A may=(
 	[harness]="harness model base"
 	[analysis]="analysis model base"
 	[pipeline]="pipeline harness analysis model base"
-	[explorer]="explorer pipeline harness analysis model base"
+	[search]="search pipeline analysis model base"
+	[explorer]="explorer search pipeline harness analysis model base"
 )
 # Known exceptions, "FILE INCLUDED-LAYER", each with who removes it.
 # (none today; add "FILE INCLUDED-LAYER" with a TODO naming who removes it)

@@ -8,6 +8,10 @@
 #     beside it ("flagscope merge", "compare --against"); the gaps in texts
 #     that outputs5 and pipeline4 own (report, recommend, compare, run) are
 #     listed as KNOWN, the others fail;
+#   - every command has its page doc/flagscope-COMMAND.md, whose Synopsis
+#     block is its --help's usage lines and whose Options table lists its
+#     --help's options (with their short letters) and no other; no page
+#     names a command that does not exist;
 #   - the man page (the build's flagscope.1) reads without groff warnings, has
 #     its sections, every command,
 #     and in ENVIRONMENT every variable the program reads (getenv("NAME") in
@@ -88,6 +92,28 @@ while IFS='|' read -r c o line; do
 	esac
 done <stray.txt
 ok "$(wc -w <<<"$commands") commands: --help and option tables agree; $known KNOWN stray options"
+
+# each command's page: its synopsis and options are its --help's
+usage_of() { fs "$1" --help | awk '/^usage: / {sub(/^usage: /, ""); print; on = 1; next} on && /^       / {sub(/^ +/, ""); print; next} {on = 0}' | sed -n '1,/^$/p' | grep -v '^$'; }
+page_usage() { awk '/^## Synopsis/ {s = 1; next} s && /^```/ {if (b) exit; b = 1; next} s && b' "$1"; }
+page_options() {
+	sed -n '/^## Options/,/^## /p' "$1" | grep '^| `--' |
+		perl -ne 'my ($l) = /`(--[a-z0-9-]+)/; my ($s) = /\(`-(.)`\)/; print(($s // "0"), " $l\n")' | sort -u
+}
+for c in $commands; do
+	page=$src/doc/flagscope-$c.md
+	[ -f "$page" ] || { fail "$c: no page doc/flagscope-$c.md (one page per command)"; continue; }
+	[ "$(page_usage "$page")" = "$(usage_of "$c")" ] ||
+		fail "doc/flagscope-$c.md's Synopsis is not $c --help's usage: $(diff <(page_usage "$page") <(usage_of "$c") | grep '^[<>]' | tr '\n' ' ')"
+	d=$(diff <(page_options "$page") <(help_options "$c") | grep '^[<>]' | tr '\n' ' ')
+	[ -z "$d" ] || fail "doc/flagscope-$c.md's Options and $c --help's differ (< page, > help): $d"
+done
+for page in "$src"/doc/flagscope-*.md; do
+	c=$(basename "$page" .md)
+	c=${c#flagscope-}
+	grep -qx "$c" <<<"$commands" || fail "doc/flagscope-$c.md: no command $c (remove the page)"
+done
+ok "$(wc -w <<<"$commands") command pages in doc/: synopsis and options as their --help"
 
 # the man page
 man=$(dirname "$FLAGSCOPE_BIN")/flagscope.1

@@ -24,7 +24,7 @@ command -v strace >/dev/null || { echo "SKIP: no strace (scripts/packages.txt)";
 # 1. install, then move: the binary must find its data relative to itself
 cmake --install "$build" --prefix "$T/first" >/dev/null
 for f in bin/flagscope share/flagscope/workloads/crc32/recipe.ini share/flagscope/presets/default.study \
-	share/flagscope/remote-helper/helper.c share/doc/flagscope/recipes.md share/flagscope/scripts/deb-src.sh; do
+	share/flagscope/remote-helper/helper.c share/doc/flagscope/recipe-format.md share/flagscope/scripts/deb-src.sh; do
 	[ -e "$T/first/$f" ] || fail "not installed: $f"
 done
 if [ -e "$build/harness/qemu-plugin/libinsncount.so" ]; then

@@ -1,6 +1,6 @@
 #!/bin/bash
 # it_lame_gzip.sh - the lame and gzip recipes, driven by hand the way
-# workloads/README.md says the harness drives them: sources fetched by the
+# doc/recipe-format.md says the harness drives them: sources fetched by the
 # debian: fetcher (upstream tarballs), inputs made by the [input] script,
 # each workload built by its [build] script under two configurations
 #   o2: gcc -O2 -frecord-gcc-switches           (dynamic)

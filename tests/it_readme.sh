@@ -1,11 +1,11 @@
 #!/bin/bash
-# it_readme.sh - README.md and workloads/README.md say only what is true:
-# tests/check_readme.sh on both (README.md also against an installed copy,
+# it_readme.sh - README.md and every doc/*.md say only what is true:
+# tests/check_readme.sh on each (README.md also against an installed copy,
 # cmake --install into a scratch prefix), then its self-test: one mistake
-# at a time planted in a copy of README.md (a wrong option, a missing
-# preset, a renamed workload, a wrong path, ...) or of workloads/README.md
-# (a recipe key, a build system, ...), each of which the check must report
-# at the line it was planted on.
+# at a time planted in a copy of the page that holds the line (a wrong
+# option, a missing preset, a renamed workload, a wrong path, ...; in
+# doc/recipe-format.md a recipe key, a build system, ...), each of which
+# the check must report at the line it was planted on.
 set -uo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh"
 scratch it_readme
@@ -20,11 +20,20 @@ else
 	echo "SKIP (part): no installed copy to check PREFIX/ paths against: $(tail -1 install.log)"
 fi
 
+mkdir -p doc
 cp "$FLAGSCOPE_SRC/README.md" README.md
-bash "$check" README.md $prefix >readme.out 2>&1 || fail "README.md: $(cat readme.out)"
-cp "$FLAGSCOPE_SRC/workloads/README.md" recipes.md
-bash "$check" recipes.md >recipes.out 2>&1 || fail "workloads/README.md: $(cat recipes.out)"
-ok "README.md ($(grep -c '' README.md) lines) and workloads/README.md ($(grep -c '' recipes.md) lines) checked"
+pages="README.md"
+for f in "$FLAGSCOPE_SRC"/doc/*.md; do
+	cp "$f" doc/
+	pages+=" doc/$(basename "$f")"
+done
+lines=0
+for p in $pages; do
+	bash "$check" "$p" $prefix >check.out 2>&1 || fail "$p: $(cat check.out)"
+	lines=$((lines + $(grep -c '' "$p")))
+done
+ok "$(wc -w <<<"$pages") pages ($lines lines) checked: README.md ($(grep -c '' README.md) lines) and doc/"
+[ "$(grep -c '' README.md)" -le 250 ] || fail "README.md has $(grep -c '' README.md) lines: at most 250 (move the rest into doc/)"
 
 # kind, sed script for the copy (first match only), what the report must say:
 # tab-separated
@@ -62,16 +71,21 @@ a mistyped study key in prose	0,/`tie_margin = 1%`/s//`tie_margn = 1%`/	'tie_mar
 a folder the layout table leaves out	/^| `bench\/` |/d	no row for bench/
 P
 )
-# plant DOC TABLE: each row's mistake in a copy of DOC, one at a time
+# plant DOCS TABLE: each row's mistake in a copy of the first of DOCS that
+# the row's sed script changes, one at a time
 n=0
 plant() {
-	local doc=$1 kind script want line out
+	local docs=$1 kind script want line out doc d
 	while IFS=$'\t' read -r kind script want; do
 		n=$((n + 1))
-		sed "$script" "$doc" >planted.md
-		line=$(diff "$doc" planted.md | sed -n '1s/^\([0-9]*\)[acd].*/\1/p')
-		if [ -z "$line" ]; then
-			fail "plant $n ($kind) changed nothing: its pattern is no longer in $doc"
+		doc= line=
+		for d in $docs; do
+			sed "$script" "$d" >planted.md
+			line=$(diff "$d" planted.md | sed -n '1s/^\([0-9]*\)[acd].*/\1/p')
+			[ -n "$line" ] && { doc=$d; break; }
+		done
+		if [ -z "$doc" ]; then
+			fail "plant $n ($kind) changed nothing: its pattern is in none of $docs"
 			continue
 		fi
 		[[ $script == */d ]] && line= # a row left out is said at its table's first row
@@ -79,14 +93,14 @@ plant() {
 		if [[ $want == *PREFIX* && -z $prefix ]]; then
 			echo "SKIP: plant $n ($kind): no installed copy"
 		elif ! grep -q "^planted.md:${line:-[0-9]*}:" <<<"$(grep -F -- "$want" <<<"$out")"; then
-			fail "plant $n ($kind) not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
+			fail "plant $n ($kind) in $doc not caught at line ${line:-?}: wanted '$want', got: ${out:-nothing}"
 		fi
 	done <<<"$2"
 }
-plant README.md "$plants"
+plant "$pages" "$plants"
 
-# and in workloads/README.md (its recipe blocks load as recipes)
-plant recipes.md "$(cat <<'P'
+# and in doc/recipe-format.md (its recipe blocks load as recipes)
+plant doc/recipe-format.md "$(cat <<'P'
 a recipe key that does not exist	0,/^stdin = corpus.bin/s//stdn = corpus.bin/	unknown key 'stdn'
 a build system that does not exist	0,/^system = meson                ; autotools/s//system = mesonn                ; autotools/	unknown build system 'mesonn'
 a wrong path	0,/`workloads\/python3`/s//`workloads\/python`/	no such path in the tree

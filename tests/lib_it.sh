@@ -5,7 +5,7 @@
 #   . "$FLAGSCOPE_SRC/tests/lib_it.sh"        the helpers only ($T untouched).
 # Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
 # local_recipe_or_skip, scratch, sql,
-# out_has, out_head, tiny_study, gcc_study, second_config, pair_study,
+# out_has, out_head, tiny_study, tiny_shards, gcc_study, second_config, pair_study,
 # small_recipe, run_study_or_skip, pair_ok, too_loaded.
 
 fs() { "$FLAGSCOPE_BIN" "$@"; }
@@ -125,6 +125,14 @@ tiny_study() {
 		printf 'repeat = %s\nbaseline = %s\n[axis opt]\n' "$repeat" "$1"
 		for l; do echo "$l = -$l"; done
 	} >"$file"
+}
+
+# tiny_shards: s.study (tiny at O2 and O1, one repetition) run as two
+# shards into a.db (0/2) and b.db (1/2); fails (counted) when one fails
+tiny_shards() {
+	tiny_study s.study 1 "every configuration ok" O2 O1
+	fs run s.study --db a.db --shard 0/2 -q >/dev/null 2>a.err || fail "shard 0: $(tail -2 a.err)"
+	fs run s.study --db b.db --shard 1/2 -q >/dev/null 2>b.err || fail "shard 1: $(tail -2 b.err)"
 }
 
 # gcc_study FILE WORKLOADS LEVEL...: a study named after FILE of

@@ -8,7 +8,9 @@
 #   sh      any other command line of a ```sh block (bash scripts/test.sh)
 #   span    an inline `code span` outside code blocks (tspan: in a table row)
 #   ini     a line of a ```ini block, or of a block of no language (KIND
-#           ini, LINE, "BLOCKSTART<TAB>text")
+#           ini, LINE, "BLOCKSTART<TAB>text"); tini in the README's tour
+#           (between <!-- tour and <!-- /tour -->), whose files
+#           tests/it_tour.sh makes and runs for real
 #   layout  the first column's folders of the "Where things live" table
 #   install the first column of a table row naming PREFIX/...
 function emit(kind, line, text) { printf "%s\t%d\t%s\n", kind, line, text }
@@ -45,7 +47,10 @@ function strip_comment(s,    i, c, q, out) {
 	return s
 }
 
-BEGIN { block = ""; cont = "" }
+BEGIN { block = ""; cont = ""; tour = 0 }
+
+/^<!-- tour/ { tour = 1 }
+/^<!-- \/tour -->/ { tour = 0 }
 
 /^```/ {
 	if (block == "") {
@@ -84,7 +89,7 @@ block == "sh" || block == "bash" || block == "shell" {
 	next
 }
 
-block == "ini" || block == "text" { emit("ini", NR, start "\t" $0); next }
+block == "ini" || block == "text" { emit(tour ? "tini" : "ini", NR, start "\t" $0); next }
 
 block != "" { next }
 

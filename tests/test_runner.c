@@ -13,6 +13,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -423,6 +424,39 @@ static void check_validate(const char *dir)
 	sb_release(&why);
 	T_CHECK(validate_files("stdout", a, "/nonexistent", &why) == -1, "missing file");
 	sb_release(&why);
+	/* a folder read as a file reads empty: never "equal" */
+	T_CHECK(validate_files("out", dir, dir, &why) == -1 && strstr(sb_str(&why), "a folder"),
+		"two folders as files: %s", sb_str(&why));
+	sb_release(&why);
+	/* folders: names, types, contents, recursively; a fifo is not read */
+	char *x = xasprintf("%s/x", dir), *y = xasprintf("%s/y", dir);
+	char *xs = xasprintf("%s/x/sub", dir), *ys = xasprintf("%s/y/sub", dir);
+	mkdir_p(xs, 0755);
+	mkdir_p(ys, 0755);
+	free(test_write(xs, "f", "1\n"));
+	free(test_write(ys, "f", "1\n"));
+	T_CHECK(validate_tree("out", x, y, &why) == 0, "equal folders differ: %s", sb_str(&why));
+	sb_release(&why);
+	free(test_write(ys, "f", "2\n"));
+	T_CHECK(validate_tree("out", x, y, &why) == 1 &&
+			strstr(sb_str(&why), "out/sub/f differs from the reference at byte 0"),
+		"nested difference: %s", sb_str(&why));
+	sb_release(&why);
+	free(test_write(ys, "g", "2\n"));
+	free(test_write(xs, "f", "2\n"));
+	T_CHECK(validate_tree("out", x, y, &why) == 1 && strstr(sb_str(&why), "out/sub/g: only in"),
+		"a missing file: %s", sb_str(&why));
+	sb_release(&why);
+	char *fifo = xasprintf("%s/g", xs);
+	T_CHECK(mkfifo(fifo, 0644) == 0, "mkfifo");
+	T_CHECK(validate_tree("out", x, y, &why) == 1 && strstr(sb_str(&why), "a special file"),
+		"a fifo for a file: %s", sb_str(&why));
+	sb_release(&why);
+	free(fifo);
+	free(x);
+	free(y);
+	free(xs);
+	free(ys);
 	free(a);
 	free(b);
 	free(c);

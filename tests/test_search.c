@@ -5,8 +5,7 @@
  * resumption after SIGKILL, minimisation where only two flags matter,
  * the space read from gcc's -Q text, and the unsafe-flag report.
  *
- * The search code is part of the flagscope executable, not of the core
- * library the tests link, so its sources are compiled into this test.
+ * It links the search library (search/) as the flagscope binary does.
  */
 #include <math.h>
 #include <signal.h>
@@ -16,17 +15,13 @@
 
 #include "testlib.h"
 
-#include "../explorer/search/ce.c"
-#include "../explorer/search/children.c"
-#include "../explorer/search/culprit.c"
-#include "../explorer/search/ensemble.c"
-#include "../explorer/search/evalcache.c"
-#include "../explorer/search/ga.c"
-#include "../explorer/search/minimise.c"
-#include "../explorer/search/random.c"
-#include "../explorer/search/search.c"
-#include "../explorer/search/space.c"
-#include "../explorer/search/strategy.c"
+#include "search/children.h"
+#include "search/culprit.h"
+#include "search/evalcache.h"
+#include "search/minimise.h"
+#include "search/search.h"
+#include "search/space.h"
+#include "search/strategy.h"
 
 /* ---- synthetic objectives -------------------------------------------- */
 
@@ -117,7 +112,7 @@ static int synth_evaluate(void *ctx, char *const *flags, size_t n, struct eval_r
 			sl_push(&s->seen, flags[i]);
 			s->calls++;
 			res[i].obj = INFINITY;
-			res[i].status = xstrdup("build_failed");
+			res[i].status = OUTCOME_BUILD_FAILED;
 			res[i].detail = xstrdup("synth: internal compiler error: planted");
 			res[i].batch = xstrdup("synthetic");
 			continue;
@@ -131,7 +126,7 @@ static int synth_evaluate(void *ctx, char *const *flags, size_t n, struct eval_r
 		sl_push(&s->seen, flags[i]);
 		s->calls++;
 		res[i].obj = s->fn(pt, s->sp->ndims);
-		res[i].status = xstrdup(isfinite(res[i].obj) ? "ok" : "wrong_output");
+		res[i].status = isfinite(res[i].obj) ? OUTCOME_OK : OUTCOME_WRONG_OUTPUT;
 		res[i].detail = xstrdup(isfinite(res[i].obj) ? "" : "synth: wrong_output: planted");
 		res[i].batch = xstrdup("synthetic");
 	}
@@ -445,7 +440,7 @@ static int noisy_sample(void *ctx, char *const *flags, size_t n, int repeat,
 	(void)err;
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
-		out[i].status = xstrdup("ok");
+		out[i].status = OUTCOME_OK;
 		out[i].nitems = 2;
 		out[i].v = xcalloc(2, sizeof(double *));
 		out[i].n = xcalloc(2, sizeof(size_t));
@@ -469,7 +464,7 @@ static int noisy_evaluate(void *ctx, char *const *flags, size_t n, struct eval_r
 	(void)err;
 	for (size_t i = 0; i < n; i++) {
 		res[i].obj = noisy_run(ctx, flags[i], 1.0);
-		res[i].status = xstrdup("ok");
+		res[i].status = OUTCOME_OK;
 		res[i].detail = xstrdup("");
 		res[i].batch = xstrdup("noisy");
 	}
@@ -479,7 +474,7 @@ static int noisy_evaluate(void *ctx, char *const *flags, size_t n, struct eval_r
 static void samples_const(struct eval_samples *s, const double *v, size_t n)
 {
 	memset(s, 0, sizeof(*s));
-	s->status = xstrdup("ok");
+	s->status = OUTCOME_OK;
 	s->nitems = 1;
 	s->v = xcalloc(1, sizeof(double *));
 	s->n = xcalloc(1, sizeof(size_t));
@@ -925,7 +920,7 @@ static void test_space(const char *dir)
 
 static void put(struct evalcache *ec, const char *flags, double obj, const char *status)
 {
-	struct eval_result r = {.obj = obj, .status = (char *)status, .detail = "w: detail",
+	struct eval_result r = {.obj = obj, .status = outcome_parse(status), .detail = "w: detail",
 				.batch = ""};
 	evalcache_put(ec, flags, &r);
 }
@@ -947,7 +942,7 @@ static void test_unsafe(const char *dir)
 	put(&ec, "-fd -fe", INFINITY, "crashed"); /* only together: both suspects */
 	struct eval_result back = {0};
 	T_CHECK(evalcache_get(&ec, "-fwrapv", &back) && isinf(back.obj) &&
-			!strcmp(back.status, "wrong_output"),
+			back.status == OUTCOME_WRONG_OUTPUT,
 		"an infinite objective does not survive the store");
 	eval_result_release(&back);
 	size_t n;

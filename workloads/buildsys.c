@@ -11,7 +11,7 @@
 static void script_head(const struct recipe *r, struct strbuf *sb)
 {
 	const struct recipe_system *s = &r->system;
-	sb_addf(sb, "# written by flagscope for [build] system = %s (workloads/README.md)\n",
+	sb_addf(sb, "# written by flagscope for [build] system = %s (doc/recipe-format.md)\n",
 		s->name);
 	sb_add(sb, "set -x\n");
 	if (s->subdir) {
@@ -59,9 +59,16 @@ static void autotools_script(const struct recipe *r, struct strbuf *sb)
 	script_head(r, sb);
 	/* a tree without configure (a git checkout) is made in a copy */
 	sb_add(sb,
-	       "if [ ! -x \"$srcdir/configure\" ]; then\n"
+	       /* a configure Autoconf did not make (a stub saying "use cmake")
+		* beside configure.ac is not the build's: autoreconf replaces it */
+	       "stub=\n"
+	       "if [ -x \"$srcdir/configure\" ] && ! grep -qiE 'Generated (by GNU Autoconf|automatically using autoconf)' \"$srcdir/configure\" &&\n"
+	       "\t{ [ -f \"$srcdir/configure.ac\" ] || [ -f \"$srcdir/configure.in\" ]; }; then\n"
+	       "\tstub=yes\n"
+	       "fi\n"
+	       "if [ ! -x \"$srcdir/configure\" ] || [ -n \"$stub\" ]; then\n"
 	       "\tif ! command -v autoreconf >/dev/null; then\n"
-	       "\t\techo \"flagscope: $srcdir has no configure and autoreconf is not installed"
+	       "\t\techo \"flagscope: $srcdir has no configure Autoconf made and autoreconf is not installed"
 	       " (apt-get install autoconf automake libtool)\" >&2\n"
 	       "\t\texit 1\n"
 	       "\tfi\n"
@@ -276,6 +283,15 @@ static int mentions(const char *text, const char *word)
 	return strcasestr(text, word) != NULL;
 }
 
+/* A stub configure that names the system the project moved to: the guess
+ * takes that system when the tree has its file (buildsys_guess) */
+static const struct {
+	const char *system, *why;
+} named_systems[] = {
+	{"cmake", "it names cmake and Autoconf did not make it"},
+	{"meson", "it names meson and Autoconf did not make it"},
+};
+
 /* Projects that moved to CMake or meson keep a configure that prints "use
  * cmake", or wraps cmake: the autotools script ran it and every build
  * failed.  One Autoconf made is autotools'; a hand-written one is taken
@@ -293,9 +309,9 @@ static const char *autotools_doubt(const char *mark, const char *path)
 	    mentions(text, "Generated automatically using autoconf"))
 		why = NULL;
 	else if (mentions(text, "cmake"))
-		why = "it names cmake and Autoconf did not make it";
+		why = named_systems[0].why;
 	else if (mentions(text, "meson"))
-		why = "it names meson and Autoconf did not make it";
+		why = named_systems[1].why;
 	else if (!strstr(text, "--prefix") && !strstr(text, "--host"))
 		why = "it takes no --prefix or --host and Autoconf did not make it";
 	free(text);
@@ -340,9 +356,33 @@ const char *buildsys_names(void)
 	return names;
 }
 
+/* The system a doubted mark names, when the tree has that system's file:
+ * a stub configure saying "use cmake" beside CMakeLists.txt means cmake,
+ * even where configure.ac (an older autotools build) is still there. */
+static const struct buildsys_ops *named_by_doubt(const char *tree, const char *doubt,
+						 const char **mark)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(named_systems); k++) {
+		const struct buildsys_ops *ops = buildsys_lookup(named_systems[k].system);
+		if (doubt != named_systems[k].why || !ops)
+			continue;
+		for (size_t m = 0; ops->marks[m]; m++) {
+			char *p = xasprintf("%s/%s", tree, ops->marks[m]);
+			int found = file_exists(p);
+			free(p);
+			if (found) {
+				*mark = ops->marks[m];
+				return ops;
+			}
+		}
+	}
+	return NULL;
+}
+
 const struct buildsys_ops *buildsys_guess(const char *tree, const char **mark,
 					  struct strbuf *notes)
 {
+	const char *named_mark = NULL;
 	for (size_t i = 0; build_systems[i]; i++)
 		for (size_t m = 0; build_systems[i]->marks[m]; m++) {
 			const struct buildsys_ops *ops = build_systems[i];
@@ -353,6 +393,12 @@ const struct buildsys_ops *buildsys_guess(const char *tree, const char **mark,
 			if (doubt && notes)
 				sb_addf(notes, "%sthe tree's %s is not for %s (%s)", notes->len ? "; " : "",
 					ops->marks[m], ops->name, doubt);
+			const struct buildsys_ops *named = doubt ? named_by_doubt(tree, doubt, &named_mark) : NULL;
+			if (named) {
+				if (mark)
+					*mark = named_mark;
+				return named;
+			}
 			if (found && !doubt) {
 				if (mark)
 					*mark = ops->marks[m];

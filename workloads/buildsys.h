@@ -1,7 +1,7 @@
 /*
  * buildsys.h - recipes without a build script: `[build] system = NAME`
  * builds $SRC with a common build system, passing the configuration's CC,
- * CFLAGS, LDFLAGS and HOST the way that system expects (workloads/README.md
+ * CFLAGS, LDFLAGS and HOST the way that system expects (doc/recipe-format.md
  * describes the keys).  A system writes a /bin/sh script from the recipe
  * alone; harness/build.c runs it where it would run a recipe's own script,
  * in the same environment (CC CFLAGS LDFLAGS SRC RECIPE HOST SYSROOT JOBS
@@ -21,7 +21,7 @@
  *
  * How to add a build system: write its script function in buildsys.c, fill
  * a `const struct buildsys_ops`, list it in build_systems[] (the order is
- * the guess order), describe it in workloads/README.md and add a fixture to
+ * the guess order), describe it in doc/recipe-format.md and add a fixture to
  * tests/fixtures/workloads/ run by tests/it_buildsys.sh.
  */
 #ifndef FLAGSCOPE_BUILDSYS_H

@@ -1,4 +1,4 @@
-/* recipe.c - see recipe.h; the format is described in workloads/README.md */
+/* recipe.c - see recipe.h; the format is described in doc/recipe-format.md */
 #include "workloads/recipe.h"
 
 #include <ctype.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fingerprint.h"
 #include "base/ini.h"
 #include "base/paths.h"
 
@@ -255,11 +256,18 @@ unknown:
 	return -1;
 }
 
-/* The recipe's hash covers every file of its folder, so editing a bundled
- * source or a generator rebuilds. */
-static void recipe_hash(struct recipe *r)
+/* The recipe's hash covers its folder's whole tree (base/fingerprint.h):
+ * editing a bundled source or a generator rebuilds, in a subfolder or
+ * behind a link too (only the top folder's files counted before). */
+static int recipe_hash(struct recipe *r, const char *path, struct strbuf *err)
 {
-	sha256_dir_hex(r->dir, r->hash);
+	struct strbuf why = {0};
+	int rc = fingerprint_tree(r->dir, r->hash, &why);
+	if (rc)
+		sb_addf(err, "%s: %s (every file of a recipe's folder is read for its hash)", path,
+			sb_str(&why));
+	sb_release(&why);
+	return rc;
 }
 
 /* A recipe builds with its own script or with a system, never both. */
@@ -383,7 +391,7 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 	if (!rc && !r->source)
 		r->source = xstrdup("bundled");
 	if (!rc)
-		recipe_hash(r);
+		rc = recipe_hash(r, path, err);
 	free(path);
 	return rc;
 }

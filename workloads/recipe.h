@@ -1,8 +1,8 @@
 /*
  * recipe.h - a workload's recipe (workloads/NAME/recipe.ini, format in
- * workloads/README.md) and the list of workloads.
+ * doc/recipe-format.md) and the list of workloads.
  *
- * How to add a workload: see workloads/README.md.
+ * How to add a workload: see doc/recipe-format.md.
  */
 #ifndef FLAGSCOPE_RECIPE_H
 #define FLAGSCOPE_RECIPE_H

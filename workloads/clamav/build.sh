@@ -1,7 +1,7 @@
 # build.sh - clamscan from the ClamAV upstream tree in $SRC (Debian's
 # +dfsg orig tarball: upstream without the unrar sources), built out of tree
 # with CMake (the cached source is shared and never written).  Environment
-# as in workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
+# as in doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
 #
 # Only the clamscan target is built, against a static libclamav (its C
 # units and its Rust part, libclamav_rust.a), so every unit of libclamav is

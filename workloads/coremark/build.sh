@@ -3,7 +3,7 @@
 # data on the heap), twice in this build directory:
 #   coremark     one context
 #   coremark-mt  four contexts on POSIX threads (-DMULTITHREAD=4 -DUSE_PTHREAD)
-# Environment as in workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS.
+# Environment as in doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS.
 #
 # Flags: CoreMark compiles every unit in one command,
 #   $(CC) $(CFLAGS) $(XCFLAGS) <sources> -o coremark.exe $(LFLAGS_END)

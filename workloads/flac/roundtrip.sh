@@ -5,7 +5,7 @@
 # equal files mean equal PCM).  One line on stdout (roundtrip.expected); exit
 # 1 on a difference.  The files go in the current (run) folder and are
 # removed.  Runs natively also in a cross-built configuration: flac starts
-# through $EMU (empty natively; see workloads/README.md).
+# through $EMU (empty natively; see doc/recipe-format.md).
 set -e
 $EMU "$1" -8 --silent --no-seektable -f -o roundtrip.flac "$2"
 $EMU "$1" --silent -d -f -o roundtrip.wav roundtrip.flac

@@ -1,6 +1,6 @@
 # build.sh - gzip from the upstream tree in $SRC, built out of tree (the
 # cached source is shared and never written).  Environment as in
-# workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
+# doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
 #
 # Every compile unit gets $CFLAGS: gzip's Makefiles use @CFLAGS@ alone (no
 # optimisation flags of their own; checked with -frecord-gcc-switches in

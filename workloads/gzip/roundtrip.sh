@@ -16,7 +16,7 @@
 # The script itself runs natively, also in a cross-built configuration:
 # PROGRAM starts through $EMU, which flagscope sets to a command running it
 # under QEMU on the study's CPU model and counting its instructions (empty
-# natively; see workloads/README.md).  cmp runs natively and is not counted.
+# natively; see doc/recipe-format.md).  cmp runs natively and is not counted.
 set -e
 if [ $# -lt 3 ]; then
 	echo "usage: roundtrip.sh CORPUS PROGRAM OPTION..." >&2

@@ -1,6 +1,6 @@
 # build.sh - LAME's command-line encoder from the upstream tree in $SRC,
 # built out of tree (the cached source is shared and never written).
-# Environment as in workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
+# Environment as in doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
 #
 # FLAGSCOPE_CONFIG_CACHE, when set, is an autoconf cache file for this build
 # alone (a copy, without its ac_cv_env_* lines, of the cache an earlier

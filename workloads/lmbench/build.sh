@@ -1,6 +1,6 @@
 # build.sh - lmbench 3's lat_ops, par_ops, lat_syscall and lat_proc (and
 # hello, which lat_proc's exec test runs), built by lmbench's own
-# scripts/build in a copy of the tree.  Environment as in workloads/README.md:
+# scripts/build in a copy of the tree.  Environment as in doc/recipe-format.md:
 # CC CFLAGS LDFLAGS SRC RECIPE HOST SYSROOT.
 #
 # How lmbench builds (src/Makefile and scripts/build at the pinned commit):

@@ -1,7 +1,7 @@
 # build.sh - the CPython 3.11 interpreter (python, run from this build tree)
 # from Debian's python3.11 source in $SRC, built out of tree (the cached
 # source is shared and never written).  Environment as in
-# workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
+# doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
 #
 # The flags.  CPython's Makefile compiles every unit with
 #   $(BASECFLAGS) $(OPT) $(CONFIGURE_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) ...

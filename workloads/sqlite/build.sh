@@ -1,6 +1,6 @@
 # build.sh - SQLite's speedtest1 from Debian's sqlite3 source in $SRC, built
 # out of tree (the cached source is shared and never written).  Environment
-# as in workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
+# as in doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS HOST.
 #
 # speedtest1 is SQLite's own Makefile target: test/speedtest1.c compiled and
 # linked with the amalgamation sqlite3.c, which make first generates from

@@ -8,7 +8,7 @@
 #           TOTAL wall times
 # Exit status: speedtest1's.  The script runs natively also in a cross-built
 # configuration: speedtest1 starts through $EMU (empty natively; see
-# workloads/README.md).
+# doc/recipe-format.md).
 set -e
 $EMU "$(dirname "$0")/speedtest1" --verify --memdb --size "$1" speedtest.db >speedtest.log
 cat speedtest.log >&2

@@ -1,7 +1,7 @@
 # build.sh - tcpsvd from ipsvd's upstream tree in $SRC, built out of tree
 # (the cached source is shared and never written: its src/ folder is copied,
 # about 300 small files).
-# Environment as in workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS.
+# Environment as in doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS.
 #
 # ipsvd builds the djb way: conf-cc's first line is the command that
 # compiles every unit (package/compile turns it into ./compile), conf-ld's

@@ -1,7 +1,7 @@
 # build.sh - the UnixBench index programs, built with UnixBench's own
 # Makefile from a copy of the upstream tree's UnixBench/ folder (the cached
 # source is shared and never written).  Environment as in
-# workloads/README.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS.
+# doc/recipe-format.md: CC CFLAGS LDFLAGS SRC RECIPE JOBS.
 #
 # Flags: the Makefile compiles and links each program in one command,
 #   $(CC) -o pgms/X $(CFLAGS) <sources> [$(LDFLAGS)]

@@ -1,7 +1,7 @@
 # build.sh - libogg and libvorbis (libvorbis, libvorbisenc, libvorbisfile)
 # from Debian's sources, static, and the workload's front end oggvorbis.c
 # linked with them, all under the configuration's flags.  Environment as in
-# workloads/README.md: CC CFLAGS LDFLAGS SRC (libvorbis) SRC_libogg RECIPE
+# doc/recipe-format.md: CC CFLAGS LDFLAGS SRC (libvorbis) SRC_libogg RECIPE
 # JOBS HOST.  Both trees are built out of tree (the cached sources are
 # shared and never written): libogg in ogg/ and installed into prefix/
 # (its headers include the generated config_types.h), libvorbis's lib/ in

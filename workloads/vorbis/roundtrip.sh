@@ -5,7 +5,7 @@
 # and, when it differs, accepted by the recipe's SNR tolerance).  The Ogg
 # file goes in the current (run) folder and is removed.  Runs natively also
 # in a cross-built configuration: oggvorbis starts through $EMU (empty
-# natively; see workloads/README.md).
+# natively; see doc/recipe-format.md).
 set -e
 ov=$(dirname "$0")/oggvorbis
 $EMU "$ov" enc 128 "$1" roundtrip.ogg

@@ -1,5 +1,5 @@
 # build.sh - the webservice workload's servers, every unit with the
-# configuration's $CC $CFLAGS $LDFLAGS (environment: workloads/README.md):
+# configuration's $CC $CFLAGS $LDFLAGS (environment: doc/recipe-format.md):
 #
 #   lighttpd  from $SRC (Debian's lighttpd), out of tree with its autotools
 #             build, static-plugin variant (LIGHTTPD_STATIC: the modules are

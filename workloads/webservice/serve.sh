@@ -10,7 +10,7 @@
 #
 # In a cross-built configuration the servers start through $EMU (QEMU on
 # the study's CPU model, counting their instructions; empty natively, see
-# workloads/README.md); this script and webload run natively.
+# doc/recipe-format.md); this script and webload run natively.
 set -e
 build=$(cd "$(dirname "$0")" && pwd)
 if [ "$1" = lighttpd ]; then

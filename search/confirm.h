@@ -1,0 +1,41 @@
+/*
+ * confirm.h - the last word on a search's result: the chosen flag set
+ * against -O2 and -O3, built and run through the pipeline with `repeat`
+ * interleaved repetitions (one generated study), judged per item with
+ * stats_compare (Mann-Whitney p < 0.05 and at least a 1% effect) and
+ * over the items by the geometric mean of the ratios with its bootstrap
+ * interval.  Wall time is always confirmed; with the insns metric the
+ * instruction counts are compared too (exact, one run each).
+ */
+#ifndef FLAGSCOPE_SEARCH_CONFIRM_H
+#define FLAGSCOPE_SEARCH_CONFIRM_H
+
+#include "analysis/stats.h"
+#include "search/pipeline.h"
+
+struct confirm_side {
+	char *against;         /* "-O2" */
+	double gm, lo, hi;     /* time: geometric mean of best / against, 95% interval */
+	enum verdict verdict;  /* improved: the best set is significantly faster */
+	double insns;          /* insns: geometric mean of best / against; NAN if not measured */
+	size_t nitems;
+	char **item;
+	struct comparison *cmp; /* per item, time */
+};
+
+struct confirmation {
+	char *study; /* the generated study that measured it */
+	int repeat;
+	struct confirm_side side[2]; /* vs -O2, vs -O3 */
+	enum outcome status; /* OUTCOME_OK, or the outcome that broke a configuration */
+	char *detail;
+};
+
+/* Measure flags (added to the baseline's CFLAGS) against -O2 and -O3.
+ * 0 (c->status says whether everything ran), or -1 with a reason when the
+ * pipeline could not run. */
+int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, struct confirmation *c,
+		   struct strbuf *err);
+void confirmation_release(struct confirmation *c);
+
+#endif

@@ -1,0 +1,300 @@
+/* output.c - see output.h */
+#include "search/output.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/outcome.h"
+#include "analysis/recommend.h"
+
+const char *search_report_flags(const struct search_report *r)
+{
+	if (r->minimal_flags)
+		return r->minimal_flags;
+	return r->res->best_flags ? r->res->best_flags : "";
+}
+
+static double report_obj(const struct search_report *r)
+{
+	return r->minimal_flags ? r->minimal_obj : r->res->best_obj;
+}
+
+/* The baseline's CFLAGS with the found flags; a found -O level replaces
+ * the baseline's own.  Heap string. */
+static char *common_flags(const struct search_report *r)
+{
+	const char *found = search_report_flags(r);
+	int has_level = 0;
+	struct strlist fw = {0}, bw = {0}, out = {0};
+	sl_split_ws(&fw, found);
+	for (size_t i = 0; i < fw.n; i++)
+		has_level |= str_starts_with(fw.v[i], "-O");
+	sl_split_ws(&bw, r->pl->base->cflags);
+	for (size_t i = 0; i < bw.n; i++)
+		if (!has_level || !str_starts_with(bw.v[i], "-O"))
+			sl_push(&out, bw.v[i]);
+	for (size_t i = 0; i < fw.n; i++)
+		sl_push(&out, fw.v[i]);
+	char *s = sl_join(&out, " ");
+	sl_release(&fw);
+	sl_release(&bw);
+	sl_release(&out);
+	return s;
+}
+
+/* A value for a shell-like make.conf: \ " $ ` escaped (heap). */
+static char *escaped(const char *s)
+{
+	struct strbuf sb = {0};
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\' || *p == '$' || *p == '`')
+			sb_addc(&sb, '\\');
+		sb_addc(&sb, *p);
+	}
+	return sb.len ? sb_detach(&sb) : xstrdup("");
+}
+
+static void put_var(FILE *out, const char *name, const char *prefix, const char *value)
+{
+	char *v = escaped(value);
+	fprintf(out, "%s=\"%s%s\"\n", name, prefix, v);
+	free(v);
+}
+
+static const char *verdict_word(enum verdict v)
+{
+	return v == VERDICT_IMPROVED ? "faster (significant)"
+	       : v == VERDICT_REGRESSED ? "slower (significant)"
+					: "no significant difference";
+}
+
+static void confirm_lines(FILE *out, const char *prefix, const struct confirmation *c)
+{
+	if (c->status != OUTCOME_OK) {
+		fprintf(out, "%sconfirmation failed: %s: %s\n", prefix, outcome_name(c->status),
+			c->detail);
+		return;
+	}
+	fprintf(out, "%sconfirmed with %d interleaved runs (study %s):\n", prefix, c->repeat, c->study);
+	for (int s = 0; s < 2; s++) {
+		const struct confirm_side *d = &c->side[s];
+		fprintf(out, "%s  time vs %s: %.4f [%.4f, %.4f] %s", prefix, d->against, d->gm, d->lo,
+			d->hi, verdict_word(d->verdict));
+		if (!isnan(d->insns))
+			fprintf(out, "; instructions vs %s: %.4f", d->against, d->insns);
+		fputc('\n', out);
+		for (size_t i = 0; i < d->nitems; i++)
+			if (d->cmp[i].verdict == VERDICT_REGRESSED)
+				fprintf(out, "%s    significantly slower than %s on %s: %.4f (p %.3g)\n",
+					prefix, d->against, d->item[i], d->cmp[i].ratio, d->cmp[i].p);
+	}
+}
+
+static void unsafe_lines(FILE *out, const char *prefix, const struct search_report *r)
+{
+	if (!r->nunsafe)
+		return;
+	fprintf(out, "%sunsafe for these workloads (in flag sets that broke a workload):\n", prefix);
+	for (size_t i = 0; i < r->nunsafe; i++) {
+		const struct unsafe_flag *u = &r->unsafe[i];
+		fprintf(out, "%s  %s: %zu broken, %zu good flag sets%s; %s\n", prefix, u->flag,
+			u->broken, u->ok, u->alone ? ", broke alone" : u->suspect ? ", broke in combination" : "", u->evidence);
+	}
+}
+
+void search_report_text(FILE *out, const struct search_report *r)
+{
+	const struct search_result *res = r->res;
+	fprintf(out, "search %s: strategy %s, seed %llu, metric %s (%s)\n", r->id, r->strategy,
+		(unsigned long long)r->seed, r->pl->metric, r->pl->metric_desc);
+	fprintf(out, "space: %zu dimensions (2^%.1f flag sets) at %s, compiler %s\n", r->sp->ndims,
+		space_log2_size(r->sp), r->pl->level, r->pl->tc->version);
+	if (r->sp->dropped.n) {
+		fprintf(out, "left out:");
+		for (size_t i = 0; i < r->sp->dropped.n; i++)
+			fprintf(out, " %.*s", (int)strcspn(r->sp->dropped.v[i], ":"), r->sp->dropped.v[i]);
+		fprintf(out, " (the JSON output says why)\n");
+	}
+	fprintf(out, "evaluations: %zu (%zu measured now, %zu from earlier sessions or searches), %.0f s measuring%s%s\n",
+		res->evals, res->measured, res->evals - res->measured, res->elapsed,
+		res->finished ? ", the strategy finished" : "", res->stopped ? ", interrupted" : "");
+	fprintf(out, "best: %.4f of the baseline: %s\n", res->best_obj,
+		res->best_flags && *res->best_flags ? res->best_flags : "(the baseline)");
+	if (r->minimal_flags)
+		fprintf(out, "minimal (%s): %.4f: %s\n", r->minimal_how ? r->minimal_how : "",
+			r->minimal_obj, *r->minimal_flags ? r->minimal_flags : "(the baseline)");
+	if (r->confirm)
+		confirm_lines(out, "", r->confirm);
+	unsafe_lines(out, "", r);
+}
+
+static void json_num(struct strbuf *sb, double v)
+{
+	if (isfinite(v))
+		sb_addf(sb, "%.6g", v);
+	else
+		sb_add(sb, "null");
+}
+
+static void json_confirm(struct strbuf *sb, const struct confirmation *c)
+{
+	sb_add(sb, "{\"study\": ");
+	sb_add_json(sb, c->study ? c->study : "");
+	sb_addf(sb, ", \"repeat\": %d, \"status\": ", c->repeat);
+	sb_add_json(sb, outcome_name(c->status));
+	sb_add(sb, ", \"detail\": ");
+	sb_add_json(sb, c->detail ? c->detail : "");
+	sb_add(sb, ", \"against\": [");
+	for (int s = 0; s < 2; s++) {
+		const struct confirm_side *d = &c->side[s];
+		sb_add(sb, s ? ", {\"level\": " : "{\"level\": ");
+		sb_add_json(sb, d->against);
+		sb_add(sb, ", \"time_ratio\": ");
+		json_num(sb, d->gm);
+		sb_add(sb, ", \"ci\": [");
+		json_num(sb, d->lo);
+		sb_add(sb, ", ");
+		json_num(sb, d->hi);
+		sb_add(sb, "], \"verdict\": ");
+		sb_add_json(sb, verdict_name(d->verdict));
+		sb_add(sb, ", \"insns_ratio\": ");
+		json_num(sb, d->insns);
+		sb_add(sb, ", \"items\": [");
+		for (size_t i = 0; i < d->nitems; i++) {
+			sb_add(sb, i ? ", {\"name\": " : "{\"name\": ");
+			sb_add_json(sb, d->item[i]);
+			sb_add(sb, ", \"ratio\": ");
+			json_num(sb, d->cmp[i].ratio);
+			sb_add(sb, ", \"p\": ");
+			json_num(sb, d->cmp[i].p);
+			sb_addf(sb, ", \"n\": %zu, \"verdict\": ", d->cmp[i].na);
+			sb_add_json(sb, verdict_name(d->cmp[i].verdict));
+			sb_add(sb, "}");
+		}
+		sb_add(sb, "]}");
+	}
+	sb_add(sb, "]}");
+}
+
+void search_report_json(FILE *out, const struct search_report *r)
+{
+	const struct search_result *res = r->res;
+	struct strbuf sb = {0};
+	sb_add(&sb, "{\"search\": ");
+	sb_add_json(&sb, r->id);
+	sb_add(&sb, ", \"strategy\": ");
+	sb_add_json(&sb, r->strategy);
+	sb_addf(&sb, ", \"seed\": %llu, \"metric\": ", (unsigned long long)r->seed);
+	sb_add_json(&sb, r->pl->metric);
+	sb_add(&sb, ", \"metric_desc\": ");
+	sb_add_json(&sb, r->pl->metric_desc);
+	sb_add(&sb, ", \"context\": ");
+	sb_add_json(&sb, r->pl->context);
+	sb_addf(&sb, ", \"space\": {\"dims\": %zu, \"log2_size\": %.3f, \"level\": ", r->sp->ndims,
+		space_log2_size(r->sp));
+	sb_add_json(&sb, r->pl->level);
+	sb_add(&sb, ", \"dropped\": [");
+	for (size_t i = 0; i < r->sp->dropped.n; i++) {
+		if (i)
+			sb_add(&sb, ", ");
+		sb_add_json(&sb, r->sp->dropped.v[i]);
+	}
+	sb_addf(&sb, "]}, \"evals\": %zu, \"measured\": %zu, \"resumed\": %zu, \"finished\": %s, "
+		     "\"stopped\": %s, \"elapsed\": %.3f, \"best\": {\"flags\": ",
+		res->evals, res->measured, res->resumed, res->finished ? "true" : "false",
+		res->stopped ? "true" : "false", res->elapsed);
+	sb_add_json(&sb, res->best_flags ? res->best_flags : "");
+	sb_add(&sb, ", \"objective\": ");
+	json_num(&sb, res->best_obj);
+	sb_add(&sb, "}, \"minimal\": ");
+	if (r->minimal_flags) {
+		sb_add(&sb, "{\"flags\": ");
+		sb_add_json(&sb, r->minimal_flags);
+		sb_add(&sb, ", \"objective\": ");
+		json_num(&sb, r->minimal_obj);
+		sb_addf(&sb, ", \"tolerance\": %g, \"how\": ", r->tolerance);
+		sb_add_json(&sb, r->minimal_how ? r->minimal_how : "");
+		sb_add(&sb, ", \"vs_best\": ");
+		json_num(&sb, r->minimal_vs_best);
+		sb_add(&sb, ", \"ci\": [");
+		json_num(&sb, r->minimal_lo);
+		sb_add(&sb, ", ");
+		json_num(&sb, r->minimal_hi);
+		sb_add(&sb, "]}");
+	} else {
+		sb_add(&sb, "null");
+	}
+	sb_add(&sb, ", \"trace\": [");
+	for (size_t i = 0; i < r->ntrace; i++) {
+		sb_add(&sb, i ? ", {\"flags\": " : "{\"flags\": ");
+		sb_add_json(&sb, r->trace_flags[i]);
+		sb_add(&sb, ", \"objective\": ");
+		json_num(&sb, r->trace_obj[i]);
+		sb_add(&sb, "}");
+	}
+	sb_add(&sb, "], \"unsafe\": [");
+	for (size_t i = 0; i < r->nunsafe; i++) {
+		const struct unsafe_flag *u = &r->unsafe[i];
+		sb_add(&sb, i ? ", {\"flag\": " : "{\"flag\": ");
+		sb_add_json(&sb, u->flag);
+		sb_addf(&sb, ", \"broken\": %zu, \"ok\": %zu, \"alone\": %s, \"suspect\": %s, \"evidence\": ",
+			u->broken, u->ok, u->alone ? "true" : "false", u->suspect ? "true" : "false");
+		sb_add_json(&sb, u->evidence);
+		sb_add(&sb, "}");
+	}
+	sb_add(&sb, "], \"confirm\": ");
+	if (r->confirm)
+		json_confirm(&sb, r->confirm);
+	else
+		sb_add(&sb, "null");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mc = open_memstream(&buf, &len);
+	if (mc) {
+		search_make_conf(mc, r);
+		fclose(mc);
+	}
+	sb_add(&sb, ", \"make_conf\": ");
+	sb_add_json(&sb, buf ? buf : "");
+	free(buf);
+	sb_add(&sb, "}\n");
+	fputs(sb_str(&sb), out);
+	sb_release(&sb);
+}
+
+void search_make_conf(FILE *out, const struct search_report *r)
+{
+	const struct search_pipeline *pl = r->pl;
+	fprintf(out, "# flagscope search %s: strategy %s, %zu evaluations, objective: %s\n", r->id,
+		r->strategy, r->res->evals, pl->metric_desc);
+	fprintf(out, "# study %s; workloads:", pl->study.path);
+	for (size_t w = 0; w < pl->study.workloads.n; w++)
+		fprintf(out, " %s", pl->study.workloads.v[w]);
+	fprintf(out, "; compiler %s\n", pl->tc->version);
+	fprintf(out, "# geometric mean of %s relative to the baseline (%s): %.4f\n", pl->metric,
+		pl->base->cflags, report_obj(r));
+	if (r->minimal_flags && r->res->best_flags && strcmp(r->minimal_flags, r->res->best_flags))
+		fprintf(out, "# minimised from %.4f (%s): %s\n", r->res->best_obj,
+			r->minimal_how ? r->minimal_how : "", r->res->best_flags);
+	if (r->confirm)
+		confirm_lines(out, "# ", r->confirm);
+	unsafe_lines(out, "# ", r);
+	if (strcmp(pl->base->cc, "gcc") && strcmp(pl->base->cc, "cc")) {
+		char *cxx = recommend_cxx(pl->base->cc);
+		put_var(out, "CC", "", pl->base->cc);
+		put_var(out, "CXX", "", cxx);
+		free(cxx);
+	}
+	char *common = common_flags(r);
+	put_var(out, "COMMON_FLAGS", "", common);
+	free(common);
+	fputs("CFLAGS=\"${COMMON_FLAGS}\"\nCXXFLAGS=\"${COMMON_FLAGS}\"\n", out);
+	/* ${LDFLAGS} keeps the profile's own */
+	if (*pl->base->ldflags)
+		put_var(out, "LDFLAGS", "${LDFLAGS} ", pl->base->ldflags);
+	char *chost = recommend_chost(pl->base->cc);
+	if (chost)
+		put_var(out, "CHOST", "", chost);
+	free(chost);
+}
