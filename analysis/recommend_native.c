@@ -5,11 +5,11 @@
 
 #include "analysis/recommend.h"
 #include "analysis/results.h"
-#include "base/cc_features.h"
+#include "base/native_cpu.h"
 
 /* The last word of switches that starts with opt ("-march=") and is not
  * opt "native", with the feature words GCC put after a -march=/-mcpu=
- * word where cc says -march=CPU alone would differ (base/cc_features.h;
+ * word where cc says -march=CPU alone would differ (base/native_cpu.h;
  * all of them when cc cannot say); heap, or NULL */
 static char *last_explicit(const char *switches, const char *opt, const char *cc)
 {
@@ -20,15 +20,12 @@ static char *last_explicit(const char *switches, const char *opt, const char *cc
 		if (!str_starts_with(w.v[i], opt) || !strcmp(w.v[i] + strlen(opt), "native"))
 			continue;
 		free(found);
-		unsigned nf = strcmp(opt, "-mtune=") ? cc_features_after(w.v + i, (unsigned)(w.n - i))
-						      : 0;
-		struct strlist f = {.v = w.v + i + 1, .n = nf};
-		char *all = sl_join(&f, " ");
-		char *beyond = nf ? cc_features_beyond(cc, w.v[i], all) : NULL;
-		const char *feat = beyond ? beyond : all;
-		found = *feat ? xasprintf("%s %s", w.v[i], feat) : xstrdup(w.v[i]);
-		free(beyond);
-		free(all);
+		unsigned nf = strcmp(opt, "-mtune=")
+				      ? native_switches_after(w.v + i, (unsigned)(w.n - i))
+				      : 0;
+		struct native_oracle o = native_oracle_live(cc);
+		found = native_resolve_recorded(&o, w.v + i, nf + 1);
+		native_oracle_live_release(&o);
 	}
 	sl_release(&w);
 	return found;
@@ -61,7 +58,7 @@ static char *recorded(struct store *st, const char *study, const char *config_id
 
 /* opt as the compiler resolved it on the machine that built the
  * configuration, recorded at build time (the fact native.ID, e.g.
- * "-march=znver3 -mshstk -mno-mwaitx -mtune=znver3": harness/native_cpu.h),
+ * "-march=znver3 -mshstk -mno-mwaitx -mtune=znver3": base/native_cpu.h),
  * with the feature flags that follow it (they belong to -march= and
  * -mcpu=); heap, or NULL */
 static char *built_with(struct store *st, const char *study, const char *config_id,
@@ -93,30 +90,37 @@ static char *built_with(struct store *st, const char *study, const char *config_
 	return found;
 }
 
-/* opt as `cc -march=native -Q --help=target` resolves it on this machine
- * ("  -march=   skylake"); heap, or NULL (not GCC, or cc is a command
- * line) */
-static char *asked(const char *cc, const char *opt)
+/* word ("-march=native") as this machine's cc makes it explicit
+ * (base/native_cpu.h), with the resolver's note on a fallback or a
+ * refusal in *why; heap, or NULL */
+static char *asked(const char *cc, const char *word, char **why)
 {
-	if (!*cc || strpbrk(cc, " \t"))
-		return NULL;
-	char *out = NULL, *found = NULL;
-	char *const argv[] = {(char *)cc, "-march=native", "-mtune=native", "-Q", "--help=target",
-			      NULL};
-	if (run_capture(argv, &out) == 0) {
-		char *save = NULL;
-		for (char *line = strtok_r(out, "\n", &save); line && !found;
-		     line = strtok_r(NULL, "\n", &save)) {
-			line += strspn(line, " \t");
-			size_t n = strlen(opt);
-			if (!strncmp(line, opt, n) && (line[n] == ' ' || line[n] == '\t')) {
-				char *v = line + n + strspn(line + n, " \t");
-				if (*v && strcmp(v, "native"))
-					found = xasprintf("%s%s", opt, v);
-			}
-		}
+	struct native_oracle o = native_oracle_live(cc);
+	struct native_form f;
+	native_resolve(&o, word, &f);
+	native_oracle_live_release(&o);
+	char *found = f.flags;
+	*why = f.note;
+	f.flags = f.note = NULL;
+	native_form_release(&f);
+	return found;
+}
+
+/* The building machine's note on how its native was made explicit (the
+ * fact native_note.ID), the part that names word; heap, or NULL */
+static char *built_note(struct store *st, const char *study, const char *config_id,
+			const char *word)
+{
+	char *key = xasprintf("native_note.%s", config_id);
+	char *fact = results_fact(st, study, key), *found = NULL;
+	for (char *n = fact; n && *n && !found;) { /* one note a line */
+		size_t len = strcspn(n, "\n");
+		if (str_starts_with(n, word) && n[strlen(word)] == ':')
+			found = xstrndup(n, len);
+		n += len + strspn(n + len, "\n");
 	}
-	free(out);
+	free(fact);
+	free(key);
 	return found;
 }
 
@@ -133,22 +137,25 @@ char *recommend_explicit_cflags(struct store *st, const char *study, const struc
 		/* the build fact first: it has the features native differs in
 		 * (GCC's DWARF has them too, as -m words of its own) */
 		char *x = built_with(st, study, c->id, opt);
+		char *why = x ? built_note(st, study, c->id, w.v[i]) : NULL;
 		const char *how = "as the compiler resolved it on the machine that built them "
 				  "(recorded at build time)";
 		if (!x && (x = recorded(st, study, c->id, opt, c->cc)))
 			how = "as GCC recorded it in the measured builds";
 		if (!x) {
-			x = asked(c->cc, opt);
+			x = asked(c->cc, w.v[i], &why);
 			how = "as this machine's compiler resolves it (the builds recorded none)";
 		}
 		if (x) {
 			sl_push_owned(&notes, xasprintf("%s is %s, %s", w.v[i], x, how));
 			free(w.v[i]);
 			w.v[i] = x;
-		} else {
+		} else if (!why) {
 			sl_push_owned(&notes, xasprintf("%s is kept: neither the builds nor %s "
 							"say which CPU it is", w.v[i], c->cc));
 		}
+		if (why)
+			sl_push_owned(&notes, why);
 		free(opt);
 	}
 	*note = notes.n ? sl_join(&notes, "; ") : NULL;

@@ -1,6 +1,8 @@
 /* main.c - flagscope's command dispatcher: one table, one file per command. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "explorer/commands.h"
 #include "explorer/options.h"
@@ -43,7 +45,31 @@ static void usage(FILE *out)
 		     "and arguments, as COMMAND would) and does nothing.\n");
 }
 
-int main(int argc, char **argv)
+/* Output is a result too (perf's run_builtin): a command that printed
+ * into a full disk or a closed descriptor failed, whatever it returned.
+ * A pipe's reader that went away is not a failure of ours (SIGPIPE ends
+ * us first when it is not ignored), so pipes and sockets are left out. */
+static int output_written(int status)
+{
+	struct stat st;
+	if (fstat(fileno(stdout), &st))
+		return status; /* no stdout at all: nothing was written */
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+		return status;
+	errno = 0;
+	int flushed = !fflush(stdout), clean = !ferror(stdout);
+	int e = errno;
+	int closed = !fclose(stdout);
+	if (!e)
+		e = errno;
+	if (flushed && clean && closed)
+		return status;
+	error_msg("standard output: cannot write%s%s (free space, or send it elsewhere)",
+		  e ? ": " : "", e ? strerror(e) : "");
+	return status ? status : 2;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	/* the plugin tables, once: a mistake there is the build's, not the user's */
 	struct strbuf bad = {0};
@@ -77,4 +103,9 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	error_msg("'%s' is not a command (see flagscope --help)", argv[1]);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	return output_written(dispatch(argc, argv));
 }

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/native_cpu.h"
+#include "base/native_cpu.h"
+#include "harness/identical.h"
 #include "harness/pgo.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -91,15 +92,20 @@ static int store_directions(struct pipeline *pl, const struct recipe *r)
 }
 
 /* native.ID: what the configuration's -mX=native stands for on this, the
- * building, machine (harness/native_cpu.h); clang's DWARF records only the
- * word (analysis/recommend.h) */
+ * building, machine (base/native_cpu.h), and native_note.ID when that
+ * needed a fallback or was refused; clang's DWARF records only the word
+ * (analysis/recommend.h) */
 static int store_native_cpus(struct pipeline *pl, const struct config *cfg)
 {
-	char *cpus = native_cpu_flags(cfg->cc, cfg->cflags);
-	char *key = xasprintf("native.%s", cfg->id);
+	char *note = NULL, *cpus = native_cpu_flags(cfg->cc, cfg->cflags, &note);
+	char *key = xasprintf("native.%s", cfg->id), *nkey = xasprintf("native_note.%s", cfg->id);
 	int rc = cpus ? store_put_fact(pl->store, pl->plan->study.name, key, cpus) : 0;
+	if (!rc && note)
+		rc = store_put_fact(pl->store, pl->plan->study.name, nkey, note);
 	free(key);
+	free(nkey);
 	free(cpus);
+	free(note);
 	return pipeline_stored(pl, rc);
 }
 
@@ -143,6 +149,10 @@ static int store_study(struct pipeline *pl)
 		if (pipeline_stored(pl, rc) || store_directions(pl, r))
 			return -1;
 	}
+	/* the study is what its file says now: a configuration edited away
+	 * keeps its rows but leaves the study */
+	if (pipeline_stored(pl, store_configs_leave_study(pl->store, st->name)))
+		return -1;
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		const struct plan_config *pc = &p->configs[c];
 		const struct config *cfg = pc->cfg;
@@ -168,15 +178,22 @@ static int store_study(struct pipeline *pl)
 static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 {
 	struct study_plan *p = pl->plan;
-	for (size_t i = 0; i < p->nconfigs * p->nworkloads; i++) {
+	size_t nbuilds = p->nconfigs * p->nworkloads;
+	free(p->binary_hash);
+	p->binary_hash = xcalloc(nbuilds + 1, sizeof(*p->binary_hash));
+	for (size_t i = 0; i < nbuilds; i++) {
 		struct build *b = &p->builds[i];
 		/* an interrupted build is neither ok nor failed: the resumed study builds it */
 		if (!p->in_shard[i] || b->interrupted)
 			continue;
+		/* the runs it makes carry it: a sample of another binary never counts */
+		if (build_binary_hash(b, p->binary_hash[i]))
+			p->binary_hash[i][0] = '\0';
 		struct store_build sb = {
 			.study = p->study.name, .config_id = b->cfg->id, .workload = b->recipe->name,
 			.key = b->key, .status = outcome_name(b->outcome), .detail = b->detail,
 			.facts = b->facts_json, .seconds = b->seconds, .cached = b->cached,
+			.binary_hash = p->binary_hash[i],
 		};
 		if (pipeline_stored(pl, store_put_build(pl->store, &sb)))
 			return -1;

@@ -1,134 +1,215 @@
 /*
- * test_native_cpu.c - harness/native_cpu: what -mX=native stands for with
- * the real compilers here (native_cpu_flags).
- * Expected: PASS, or SKIP when neither clang nor gcc is installed.  Cases:
- * flags without a native word run nothing (NULL); clang -march=native
- * names its -target-cpu and the features native differs in: the flags
- * predefine exactly the macros -march=native does (`-dM -E`, every macro);
- * clang -mtune=native its -tune-cpu; gcc -march=native -mtune=native the
- * CPUs its -Q --help=target says, and the same macros; a command that is
- * no compiler gives NULL.
+ * test_native_cpu.c - base/native_cpu: -march=native made explicit, on
+ * recorded compiler outputs of three CPUs (tests/fixtures/native/) and
+ * live with the compilers here.
+ * Expected: PASS; the live part SKIPs a compiler that is not installed.
+ *   Fixtures (each its README: where and how recorded): for each CPU and
+ *   compiler, native_resolve gives an explicit form, and the recorded
+ *   `-dM -E` of that form equals the recorded one of -march=native, every
+ *   line.  AMD EPYC family 26 with clang 14 (a CPU clang cannot name:
+ *   -target-cpu x86-64) is a fallback: x86-64 plus the switches, said in
+ *   the note; the others are not.  A recorded output is looked up by its
+ *   command in the fixture's index.txt; an explicit form's outputs do not
+ *   depend on the CPU, so a missing one is recorded here with
+ *   FLAGSCOPE_NATIVE_RECORD=1 when this machine's compiler is the
+ *   fixture's version, and the test fails without it.
+ *   Live: every -mX=native word of a configuration, made explicit by the
+ *   compilers here, is accepted and predefines what native does (never a
+ *   particular spelling); no native word or no compiler: NULL.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/native_cpu.h"
+#include "base/native_cpu.h"
 #include "tests/testlib.h"
 
-static int by_line(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+/* A fixture: its folder and the compiler its files were recorded with */
+struct recorded {
+	char *dir;
+	const char *cc;
+};
 
-/* cc's `-dM -E` of an empty unit with flags (blank-separated), its lines
- * sorted; heap, or NULL when it fails */
-static char *macros(const char *cc, const char *flags)
+static char *index_file(const struct recorded *r, const char *command)
 {
-	struct strlist argv = {0}, lines = {0};
-	sl_push(&argv, cc);
-	sl_split_ws(&argv, flags);
-	const char *const job[] = {"-dM", "-E", "-x", "c", "/dev/null"};
-	for (size_t i = 0; i < ARRAY_SIZE(job); i++)
-		sl_push(&argv, job[i]);
-	char **v = xcalloc(argv.n + 1, sizeof(char *));
-	memcpy(v, argv.v, argv.n * sizeof(char *));
-	char *out = NULL, *res = NULL;
-	if (run_capture(v, &out) == 0 && out) {
-		char *save = NULL;
-		for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			sl_push(&lines, l);
-		qsort(lines.v, lines.n, sizeof(char *), by_line);
-		res = sl_join(&lines, "\n");
+	char *path = xasprintf("%s/index.txt", r->dir);
+	char *text = file_read(path, NULL), *found = NULL;
+	for (char *l = text; l && *l && !found; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char *tab = strchr(l, '\t');
+		size_t len = strcspn(l, "\n");
+		if (tab && tab < l + len && (size_t)(l + len - tab - 1) == strlen(command) &&
+		    !strncmp(tab + 1, command, strlen(command)))
+			found = xasprintf("%s/%.*s", r->dir, (int)(tab - l), l);
 	}
-	free(out);
-	free(v);
-	sl_release(&argv);
-	sl_release(&lines);
-	return res;
-}
-
-/* flags (-march=CPU and its features) predefine what -march=native does */
-static int same_as_native(const char *cc, const char *flags)
-{
-	char *a = macros(cc, "-march=native"), *b = macros(cc, flags);
-	int same = a && b && !strcmp(a, b);
-	free(a);
-	free(b);
-	return same;
-}
-
-/* "  -march=  znver3" in gcc -Q --help=target; heap, or NULL */
-static char *gcc_says(const char *opt)
-{
-	char *const argv[] = {"gcc", "-march=native", "-mtune=native", "-Q", "--help=target", NULL};
-	char *out = NULL, *found = NULL;
-	if (run_capture(argv, &out) == 0)
-		for (char *l = out; l && *l && !found; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-			l += strspn(l, " \t");
-			if (!strncmp(l, opt, strlen(opt)) && strchr(" \t", l[strlen(opt)])) {
-				char *v = l + strlen(opt) + strspn(l + strlen(opt), " \t");
-				found = xstrndup(v, strcspn(v, " \t\n"));
-			}
-		}
-	free(out);
+	free(text);
+	free(path);
 	return found;
 }
 
-static void check_clang(void)
+/* Records command's output (an explicit form: the same on any CPU) when
+ * FLAGSCOPE_NATIVE_RECORD is set and this machine's compiler is the one
+ * the fixture names in CC-version.txt; the file's path, or NULL */
+static char *record(const struct recorded *r, const char *command)
 {
-	char *m = native_cpu_flags("clang", "-O2 -march=native");
-	T_CHECK(m && str_starts_with(m, "-march=") && strlen(m) > 7 && !strstr(m, "native"),
-		"clang -march=native: '%s'", m ? m : "(null)");
-	T_CHECK(m && same_as_native("clang", m), "clang: %s predefines what -march=native does",
-		m ? m : "(null)");
-	free(m);
-	char *t = native_cpu_flags("clang", "-mtune=native -O2");
-	T_CHECK(t && str_starts_with(t, "-mtune=") && !strstr(t, "native") && !strchr(t, ' '),
-		"clang -mtune=native: '%s'", t ? t : "(null)");
-	free(t);
+	if (!getenv("FLAGSCOPE_NATIVE_RECORD"))
+		return NULL;
+	char *vpath = xasprintf("%s/%s-version.txt", r->dir, r->cc);
+	char *want = file_read(vpath, NULL), *have = NULL;
+	char *argv[] = {(char *)r->cc, "--version", NULL};
+	char *path = NULL;
+	if (want && run_capture(argv, &have) == 0 && have &&
+	    !strncmp(have, want, strcspn(want, "\n"))) {
+		char hash[65];
+		sha256_hex(command, strlen(command), hash);
+		char *name = xasprintf("%s-explicit-%.8s.txt", r->cc, hash);
+		char *out = NULL, *line = xasprintf("%s\t%s\n", name, command);
+		path = xasprintf("%s/%s", r->dir, name);
+		run_shell_capture(command, &out);
+		file_write(path, out ? out : "", out ? strlen(out) : 0);
+		char *ipath = xasprintf("%s/index.txt", r->dir);
+		FILE *f = fopen(ipath, "a");
+		if (f) {
+			fputs(line, f);
+			fclose(f);
+		}
+		printf("recorded: %s -> %s\n", command, path);
+		free(ipath);
+		free(out);
+		free(line);
+		free(name);
+	}
+	free(vpath);
+	free(want);
+	free(have);
+	return path;
 }
 
-static void check_gcc(void)
+static int fixture_ask(void *ctx, const char *flags, enum native_job job, char **out)
 {
-	char *both = native_cpu_flags("gcc", "-march=native -O2 -mtune=native");
-	char *march = gcc_says("-march="), *mtune = gcc_says("-mtune=");
-	char *head = march ? xasprintf("-march=%s", march) : NULL;
-	char *tail = mtune ? xasprintf(" -mtune=%s", mtune) : NULL;
-	size_t n = both ? strlen(both) : 0;
-	T_CHECK(both && head && tail && str_starts_with(both, head) && n > strlen(tail) &&
-			!strcmp(both + n - strlen(tail), tail),
-		"gcc: '%s', -Q --help=target says -march=%s -mtune=%s", both ? both : "(null)",
-		march ? march : "?", mtune ? mtune : "?");
-	if (both && tail && n > strlen(tail)) {
-		char *arch = xstrndup(both, n - strlen(tail));
-		T_CHECK(same_as_native("gcc", arch), "gcc: %s predefines what -march=native does",
-			arch);
-		free(arch);
+	const struct recorded *r = ctx;
+	char *command = xasprintf("%s %s %s", r->cc, flags, native_job_words(job));
+	char *path = index_file(r, command);
+	if (!path && !strstr(flags, "native"))
+		path = record(r, command);
+	if (!path && !strstr(flags, "native"))
+		printf("not recorded in %s: %s (FLAGSCOPE_NATIVE_RECORD=1 records it)\n", r->dir,
+		       command);
+	*out = path ? file_read(path, NULL) : NULL;
+	free(path);
+	free(command);
+	return *out ? 0 : -1;
+}
+
+static const struct {
+	const char *dir, *cc;
+	int fallback;
+} fixtures[] = {
+	{"amd-epyc-family26", "clang", 1},
+	{"amd-epyc-family26", "gcc", 0},
+	{"intel-xeon-amx", "clang", 0},
+	{"intel-xeon-amx", "gcc", 0},
+	{"amd-epyc-zen4-family25", "clang", 0},
+	{"amd-epyc-zen4-family25", "gcc", 0},
+};
+
+static void check_fixtures(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fixtures); i++) {
+		struct recorded r = {
+			.dir = xasprintf("%s/tests/fixtures/native/%s", FLAGSCOPE_SOURCE_DIR,
+					 fixtures[i].dir),
+			.cc = fixtures[i].cc,
+		};
+		struct native_oracle o = {.ask = fixture_ask, .ctx = &r};
+		struct native_form f;
+		int rc = native_resolve(&o, "-march=native", &f);
+		T_CHECK(rc == 0 && f.flags && !strstr(f.flags, "native"), "%s %s: '%s' (%s)",
+			fixtures[i].dir, r.cc, f.flags ? f.flags : "(refused)",
+			f.note ? f.note : "no note");
+		/* the check, again, apart from the resolver's own */
+		char *nat = NULL, *mine = NULL, *first = NULL;
+		int same = f.flags && !fixture_ask(&r, "-march=native", NATIVE_MACROS, &nat) &&
+			   !fixture_ask(&r, f.flags, NATIVE_MACROS, &mine) &&
+			   native_macros_equal(nat, mine, &first);
+		T_CHECK(same, "%s %s: %s predefines what -march=native does (first difference: %s)",
+			fixtures[i].dir, r.cc, f.flags ? f.flags : "(refused)",
+			first ? first : "none");
+		T_CHECK(f.fallback == fixtures[i].fallback && !f.fallback == !f.note,
+			"%s %s: fallback %d, want %d, note '%s'", fixtures[i].dir, r.cc, f.fallback,
+			fixtures[i].fallback, f.note ? f.note : "");
+		printf("%s %s: %s%s%s\n", fixtures[i].dir, r.cc, f.flags ? f.flags : "(refused)",
+		       f.note ? "\n  note: " : "", f.note ? f.note : "");
+		free(nat);
+		free(mine);
+		free(first);
+		native_form_release(&f);
+		free(r.dir);
 	}
-	free(both);
-	free(march);
-	free(mtune);
-	free(head);
-	free(tail);
+}
+
+/* cc's `-dM -E` of an empty unit with flags, as run_capture gives it (a
+ * warning included); heap, or NULL when it fails */
+static char *macros(const char *cc, const char *flags)
+{
+	char *script = xasprintf("%s %s -dM -E -x c /dev/null", cc, flags);
+	char *out = NULL;
+	if (run_shell_capture(script, &out) != 0) {
+		free(out);
+		out = NULL;
+	}
+	free(script);
+	return out;
+}
+
+/* native_cpu_flags for word: accepted, and native's macros */
+static void check_live(const char *cc, const char *word)
+{
+	char *note = NULL;
+	char *x = native_cpu_flags(cc, word, &note);
+	char *nat = macros(cc, word), *mine = x ? macros(cc, x) : NULL, *first = NULL;
+	int tune = str_starts_with(word, "-mtune=");
+	T_CHECK(x && !strstr(x, "native") && (tune || (mine && native_macros_equal(nat, mine, &first))),
+		"%s %s: '%s' accepted and predefines what native does (first difference: %s; %s)",
+		cc, word, x ? x : "(refused)", first ? first : "none", note ? note : "no note");
+	printf("live %s %s: %s%s%s\n", cc, word, x ? x : "(refused)", note ? "\n  note: " : "",
+	       note ? note : "");
+	free(x);
+	free(note);
+	free(nat);
+	free(mine);
+	free(first);
+}
+
+static void check_equal(void)
+{
+	char *first = NULL;
+	T_CHECK(native_macros_equal("#define B 1\n#define A 1\n", "#define A 1\n#define B 1", NULL),
+		"the same lines in another order are equal");
+	T_CHECK(!native_macros_equal("#define A 1\n#define C 1\n", "#define A 1\n", &first) &&
+			first && !strcmp(first, "+#define C 1"),
+		"native has C: '%s'", first ? first : "");
+	free(first);
+	T_CHECK(!native_macros_equal("#define A 1\n", "clang: warning: x\n#define A 1\n", NULL),
+		"a warning makes them differ");
 }
 
 int main(void)
 {
-	char *cl = path_lookup("clang"), *gc = path_lookup("gcc");
-	if (!cl && !gc) {
-		printf("SKIP: neither clang nor gcc is installed\n");
-		return 77;
+	check_equal();
+	check_fixtures();
+	T_CHECK(!native_cpu_flags("clang", "-O2 -march=x86-64-v2", NULL), "no native word: NULL");
+	T_CHECK(!native_cpu_flags("clang", NULL, NULL), "no flags: NULL");
+	T_CHECK(!native_cpu_flags("false", "-march=native", NULL), "no compiler: NULL");
+	static const char *const ccs[] = {"clang", "gcc"};
+	static const char *const words[] = {"-march=native", "-mtune=native"};
+	for (size_t c = 0; c < ARRAY_SIZE(ccs); c++) {
+		char *path = path_lookup(ccs[c]);
+		if (!path) {
+			printf("SKIP (live %s): %s is not installed\n", ccs[c], ccs[c]);
+			continue;
+		}
+		for (size_t w = 0; w < ARRAY_SIZE(words); w++)
+			check_live(ccs[c], words[w]);
+		free(path);
 	}
-	T_CHECK(!native_cpu_flags("clang", "-O2 -march=x86-64-v2"), "no native word: NULL");
-	T_CHECK(!native_cpu_flags("clang", NULL), "no flags: NULL");
-	T_CHECK(!native_cpu_flags("false", "-march=native"), "no compiler: NULL");
-	if (cl)
-		check_clang();
-	else
-		printf("clang cases skipped: clang is not installed\n");
-	if (gc)
-		check_gcc();
-	free(cl);
-	free(gc);
 	return test_summary("test_native_cpu");
 }
