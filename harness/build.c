@@ -1,5 +1,6 @@
 /* build.c - see build.h */
 #include "harness/build.h"
+#include "harness/build_log.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -270,6 +271,9 @@ char *build_log_summary(const char *log_text)
 		sl_release(&undef);
 		return s;
 	}
+	char *first = build_log_first_error(log_text);
+	if (first)
+		return first;
 	/* the last few non-empty lines say what went wrong */
 	struct strlist lines = {0};
 	char *copy = xstrdup(log_text);
@@ -514,7 +518,7 @@ static void build_finish(struct build *b, int status)
 		char *text = file_read(log, NULL);
 		char *complaint = text ? config_flag_complaint(text, b->cfg) : NULL;
 		b->outcome = complaint ? OUTCOME_UNSUPPORTED_FLAG : OUTCOME_BUILD_FAILED;
-		b->detail = complaint ? complaint : build_log_summary(text ? text : "");
+		b->detail = complaint ? complaint : build_log_failure_detail(text ? text : "", log);
 		free(text);
 	} else {
 		b->outcome = OUTCOME_OK;

@@ -79,7 +79,8 @@ typedef void (*build_progress_fn)(const struct build *b, size_t done, size_t tot
 void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user,
 	       const volatile sig_atomic_t *stop);
 
-/* The last lines of a log joined by " | ", or the undefined symbols a link
+/* The log's first error line (harness/build_log.h), else its last lines
+ * joined by " | ", or the undefined symbols a link
  * failed on ("undefined symbols: cos sin"), or for a failure in LTO's
  * link-time step (lto1, lto-wrapper) "LTO link failed: " and the log's first
  * error line; heap string. */
