@@ -33,24 +33,35 @@ static int row(sqlite3_stmt *s)
 	return s && sqlite3_step(s) == SQLITE_ROW;
 }
 
-struct result_config *results_configs(struct store *st, const char *study, size_t *n)
+/* in: 1 the study's configurations, 0 those edited out of it */
+static struct result_config *configs_in(struct store *st, const char *study, int in, size_t *n)
 {
 	/* a database from before the added columns (store.c adds them when it
-	 * can write) still lists its configurations: the newest layout it has */
-	static const char *const layouts[] = {
-		", target, cpu, libc, sysroot, notes, pgo", ", target, cpu, libc, sysroot, notes", ""};
+	 * can write) still lists its configurations: the newest layout it has;
+	 * before in_study every configuration was the study's */
+	static const struct {
+		const char *cols, *where;
+	} layouts[] = {
+		{", target, cpu, libc, sysroot, notes, pgo", " AND in_study=?"},
+		{", target, cpu, libc, sysroot, notes, pgo", ""},
+		{", target, cpu, libc, sysroot, notes", ""},
+		{"", ""},
+	};
 	sqlite3_stmt *s = NULL;
 	size_t layout = 0;
+	char flag[2] = {in ? '1' : '0', '\0'};
+	*n = 0;
 	for (; layout < ARRAY_SIZE(layouts) && !s; layout++) {
+		if (layout && !in)
+			return NULL;
 		char *sql = xasprintf("SELECT id, label, cc, toolchain_version, cflags, ldflags, "
-				      "link, is_baseline%s FROM configs WHERE study=? ORDER BY ord",
-				      layouts[layout]);
-		s = query(st, sql, study, NULL);
+				      "link, is_baseline%s FROM configs WHERE study=?%s ORDER BY ord",
+				      layouts[layout].cols, layouts[layout].where);
+		s = query(st, sql, study, flag, NULL);
 		free(sql);
 	}
-	int cross = layout <= 2, pgo = layout == 1;
+	int cross = layout <= 3, pgo = layout <= 2;
 	struct result_config *v = NULL;
-	*n = 0;
 	while (row(s)) {
 		v = xrealloc(v, (*n + 1) * sizeof(*v));
 		struct result_config *c = &v[(*n)++];
@@ -69,6 +80,16 @@ struct result_config *results_configs(struct store *st, const char *study, size_
 	}
 	sqlite3_finalize(s);
 	return v;
+}
+
+struct result_config *results_configs(struct store *st, const char *study, size_t *n)
+{
+	return configs_in(st, study, 1, n);
+}
+
+struct result_config *results_configs_left(struct store *st, const char *study, size_t *n)
+{
+	return configs_in(st, study, 0, n);
 }
 
 void result_configs_free(struct result_config *c, size_t n)
@@ -151,7 +172,7 @@ enum outcome results_status(struct store *st, const char *study, const char *con
 	sqlite3_finalize(s);
 	if (o != OUTCOME_OK)
 		return o;
-	s = query(st, "SELECT status, detail FROM runs WHERE study=? AND config_id=? AND "
+	s = query(st, "SELECT status, detail FROM current_runs WHERE study=? AND config_id=? AND "
 		      "workload=? AND run=? AND NOT outcome_ranked(status) ORDER BY rep LIMIT 1",
 		  study, config_id, workload, run, NULL);
 	if (row(s)) {
@@ -169,7 +190,7 @@ char *results_note(struct store *st, const char *study, const char *config_id,
 	/* the wordings are execute.c's for an output a recipe's `tolerate`
 	 * accepted and for a run on a stand-in CPU model; other ok details
 	 * (the board a run was on) are no note */
-	sqlite3_stmt *s = query(st, "SELECT detail FROM runs WHERE study=? AND config_id=? AND "
+	sqlite3_stmt *s = query(st, "SELECT detail FROM current_runs WHERE study=? AND config_id=? AND "
 				    "workload=? AND run=? AND outcome_ranked(status) AND "
 				    "(instr(detail, 'within tolerance') > 0 OR "
 				    "instr(detail, 'stand-in CPU model') > 0) ORDER BY rep LIMIT 1",

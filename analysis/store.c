@@ -20,14 +20,15 @@ static const char schema[] =
 	"  toolchain_id TEXT, toolchain_version TEXT, cflags TEXT, ldflags TEXT, link TEXT,"
 	"  is_baseline INT, ord INT, target TEXT DEFAULT '', cpu TEXT DEFAULT '',"
 	"  libc TEXT DEFAULT '', sysroot TEXT DEFAULT '', notes TEXT DEFAULT '',"
-	"  pgo INT DEFAULT 0, PRIMARY KEY(study, id));"
+	"  pgo INT DEFAULT 0, in_study INT DEFAULT 1, PRIMARY KEY(study, id));"
 	"CREATE TABLE IF NOT EXISTS builds(study TEXT, config_id TEXT, workload TEXT, key TEXT,"
-	"  status TEXT, detail TEXT, seconds REAL, cached INT, facts TEXT,"
+	"  status TEXT, detail TEXT, seconds REAL, cached INT, facts TEXT, binary_hash TEXT DEFAULT '',"
 	"  PRIMARY KEY(study, config_id, workload));"
 	"CREATE TABLE IF NOT EXISTS build_sizes(study TEXT, config_id TEXT, workload TEXT,"
 	"  metric TEXT, value REAL, unit TEXT, PRIMARY KEY(study, config_id, workload, metric));"
 	"CREATE TABLE IF NOT EXISTS runs(study TEXT, config_id TEXT, workload TEXT, run TEXT,"
-	"  rep INT, status TEXT, detail TEXT, PRIMARY KEY(study, config_id, workload, run, rep));"
+	"  rep INT, status TEXT, detail TEXT, build_key TEXT DEFAULT '', binary_hash TEXT DEFAULT '',"
+	"  PRIMARY KEY(study, config_id, workload, run, rep));"
 	"CREATE TABLE IF NOT EXISTS samples(study TEXT, config_id TEXT, workload TEXT, run TEXT,"
 	"  rep INT, metric TEXT, value REAL, unit TEXT,"
 	"  PRIMARY KEY(study, config_id, workload, run, rep, metric));"
@@ -49,7 +50,18 @@ static const char schema[] =
 	"  PRIMARY KEY(search, seq));"
 	"CREATE TABLE IF NOT EXISTS search_probes(toolchain TEXT, flag TEXT, message TEXT,"
 	"  PRIMARY KEY(toolchain, flag));"
-	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT, PRIMARY KEY(search, flag));";
+	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT, PRIMARY KEY(search, flag));"
+	"CREATE TABLE IF NOT EXISTS progress(study TEXT, shard TEXT, expected INT, complete INT,"
+	"  updated TEXT, PRIMARY KEY(study, shard));";
+
+/* The runs whose samples count: made by the build stored for their
+ * configuration and workload now (store.h, "Provenance").  A view, not a
+ * table: merge copies tables only.  Made after the added columns. */
+static const char current_runs_view[] =
+	"CREATE TEMP VIEW IF NOT EXISTS current_runs AS SELECT r.* FROM runs r LEFT JOIN builds b"
+	" ON b.study = r.study AND b.config_id = r.config_id AND b.workload = r.workload"
+	" WHERE r.build_key = '' OR b.key IS NULL OR (r.build_key = b.key AND"
+	" (r.binary_hash = '' OR b.binary_hash = '' OR r.binary_hash = b.binary_hash))";
 
 /* Columns added to a table after databases were made with it: added when
  * missing, after the columns those databases have, so that both layouts
@@ -63,6 +75,10 @@ static const struct {
 	{"configs", "sysroot", "TEXT DEFAULT ''"},
 	{"configs", "notes", "TEXT DEFAULT ''"},
 	{"configs", "pgo", "INT DEFAULT 0"},
+	{"configs", "in_study", "INT DEFAULT 1"},
+	{"builds", "binary_hash", "TEXT DEFAULT ''"},
+	{"runs", "build_key", "TEXT DEFAULT ''"},
+	{"runs", "binary_hash", "TEXT DEFAULT ''"},
 	{"studies", "repeat_target", "REAL"},
 	{"studies", "repeat_min", "INT"},
 	{"studies", "repeat_max", "INT"},
@@ -211,7 +227,9 @@ static int store_prepare(struct store *st, char **msg)
 {
 	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 	return sqlite3_exec(st->db, schema, NULL, NULL, msg) != SQLITE_OK ||
-			       add_missing_columns(st->db, msg) || register_outcomes(st->db, msg)
+			       add_missing_columns(st->db, msg) ||
+			       sqlite3_exec(st->db, current_runs_view, NULL, NULL, msg) != SQLITE_OK ||
+			       register_outcomes(st->db, msg)
 		       ? -1
 		       : 0;
 }
@@ -241,6 +259,9 @@ static int open_immutable(struct store *st, const char *path)
 	char *msg = NULL;
 	rc = register_outcomes(st->db, &msg);
 	sqlite3_free(msg);
+	/* a database from before the build columns has no view: its queries
+	 * then find nothing (results.c reads that as "nothing stored") */
+	sqlite3_exec(st->db, current_runs_view, NULL, NULL, NULL);
 	return rc;
 }
 
@@ -402,7 +423,8 @@ int store_put_config(struct store *st, const struct store_config *c)
 	return exec_bound(st,
 			  "INSERT OR REPLACE INTO configs(study, id, label, cc, toolchain_id, "
 			  "toolchain_version, cflags, ldflags, link, is_baseline, ord, target, cpu, "
-			  "libc, sysroot, notes, pgo) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			  "libc, sysroot, notes, pgo, in_study) "
+			  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
 			  "tttttttttiittttti", c->study, c->id, c->label, c->cc, c->toolchain_id,
 			  c->toolchain_version, c->cflags, c->ldflags, c->link, c->is_baseline,
 			  c->order, c->target ? c->target : "", c->cpu ? c->cpu : "",
@@ -412,10 +434,26 @@ int store_put_config(struct store *st, const struct store_config *c)
 
 int store_put_build(struct store *st, const struct store_build *b)
 {
-	return exec_bound(st, "INSERT OR REPLACE INTO builds VALUES(?,?,?,?,?,?,?,?,?)",
-			  "ttttttdit", b->study, b->config_id, b->workload, b->key, b->status,
-			  b->detail ? b->detail : "", b->seconds, b->cached,
-			  b->facts ? b->facts : "{}");
+	/* Runs stored before runs kept their build (an older flagscope's) were
+	 * made by the build stored beside them: they are given its key before
+	 * it is replaced, so a new build never counts them as its own.  Done
+	 * here, by the writer, not when a database is opened: a reader or a
+	 * merge changes no row. */
+	int rc = begin(st);
+	if (!rc)
+		rc = exec_bound(st, "UPDATE runs SET build_key=(SELECT key FROM builds b WHERE "
+				"b.study=?1 AND b.config_id=?2 AND b.workload=?3) WHERE study=?1 AND "
+				"config_id=?2 AND workload=?3 AND build_key='' AND EXISTS(SELECT 1 "
+				"FROM builds b WHERE b.study=?1 AND b.config_id=?2 AND b.workload=?3)",
+				"ttt", b->study, b->config_id, b->workload);
+	if (!rc)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO builds(study, config_id, workload, key, "
+				"status, detail, seconds, cached, facts, binary_hash) "
+				"VALUES(?,?,?,?,?,?,?,?,?,?)",
+				"ttttttditt", b->study, b->config_id, b->workload, b->key, b->status,
+				b->detail ? b->detail : "", b->seconds, b->cached,
+				b->facts ? b->facts : "{}", b->binary_hash ? b->binary_hash : "");
+	return end(st, rc);
 }
 
 int store_put_build_sizes(struct store *st, const char *study, const char *config_id,
@@ -431,19 +469,38 @@ int store_put_build_sizes(struct store *st, const char *study, const char *confi
 	return end(st, rc);
 }
 
+int store_put_run_of(struct store *st, const struct store_run *r,
+		     const struct store_metric *metrics, size_t nmetrics)
+{
+	int rc = begin(st);
+	/* another build's samples of this repetition go with its row (a
+	 * metric the new run lacks is not left behind as the new build's) */
+	if (!rc && r->build_key && *r->build_key)
+		rc = exec_bound(st, "DELETE FROM samples WHERE study=?1 AND config_id=?2 AND "
+				"workload=?3 AND run=?4 AND rep=?5 AND EXISTS(SELECT 1 FROM runs u "
+				"WHERE u.study=?1 AND u.config_id=?2 AND u.workload=?3 AND u.run=?4 "
+				"AND u.rep=?5 AND u.build_key<>?6)",
+				"ttttit", r->study, r->config_id, r->workload, r->run, r->rep,
+				r->build_key);
+	if (!rc)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO runs(study, config_id, workload, run, "
+				"rep, status, detail, build_key, binary_hash) VALUES(?,?,?,?,?,?,?,?,?)",
+				"ttttitttt", r->study, r->config_id, r->workload, r->run, r->rep,
+				r->status, r->detail ? r->detail : "", r->build_key ? r->build_key : "",
+				r->binary_hash ? r->binary_hash : "");
+	for (size_t i = 0; i < nmetrics && !rc; i++)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?,?,?,?)",
+				"ttttitdt", r->study, r->config_id, r->workload, r->run, r->rep,
+				metrics[i].name, metrics[i].value, metrics[i].unit);
+	return end(st, rc);
+}
+
 int store_put_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep, const char *status,
 		  const char *detail, const struct store_metric *metrics, size_t nmetrics)
 {
-	int rc = begin(st);
-	if (!rc)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO runs VALUES(?,?,?,?,?,?,?)", "ttttitt",
-				study, config_id, workload, run, rep, status, detail ? detail : "");
-	for (size_t i = 0; i < nmetrics && !rc; i++)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?,?,?,?)",
-				"ttttitdt", study, config_id, workload, run, rep, metrics[i].name,
-				metrics[i].value, metrics[i].unit);
-	return end(st, rc);
+	struct store_run r = {study, config_id, workload, run, rep, status, detail, NULL, NULL};
+	return store_put_run_of(st, &r, metrics, nmetrics);
 }
 
 /* What the older layouts left, moved in one pass (see store.h).  The
@@ -493,44 +550,94 @@ int store_migrate(struct store *st)
 	return own ? end(st, rc) : rc;
 }
 
-/* 1 when the repetition is stored; *o its outcome (OUTCOME_COUNT when the
- * stored name is none) */
-static int run_row(struct store *st, const char *study, const char *config_id,
-		   const char *workload, const char *run, int rep, enum outcome *o)
+int store_run_origin(struct store *st, const char *study, const char *config_id,
+		     const char *workload, const char *run, int rep, struct store_run_origin *o)
 {
 	sqlite3_stmt *stmt;
-	int found = 0;
-	*o = OUTCOME_COUNT;
+	memset(o, 0, sizeof(*o));
+	o->outcome = OUTCOME_COUNT;
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT status FROM runs WHERE study=? AND config_id=? AND workload=? "
-			       "AND run=? AND rep=?",
+			       "SELECT status, build_key, binary_hash FROM runs WHERE study=? AND "
+			       "config_id=? AND workload=? AND run=? AND rep=?",
 			       -1, &stmt, NULL) != SQLITE_OK)
-		return 0;
+		return -1;
 	sqlite3_bind_text(stmt, 1, study, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 2, config_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 3, workload, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 4, run, -1, SQLITE_STATIC);
 	sqlite3_bind_int(stmt, 5, rep);
-	found = sqlite3_step(stmt) == SQLITE_ROW;
-	if (found)
-		*o = outcome_parse((const char *)sqlite3_column_text(stmt, 0));
+	int found = sqlite3_step(stmt) == SQLITE_ROW;
+	if (found) {
+		const char *k = (const char *)sqlite3_column_text(stmt, 1);
+		const char *h = (const char *)sqlite3_column_text(stmt, 2);
+		o->outcome = outcome_parse((const char *)sqlite3_column_text(stmt, 0));
+		snprintf(o->build_key, sizeof(o->build_key), "%s", k ? k : "");
+		snprintf(o->binary_hash, sizeof(o->binary_hash), "%s", h ? h : "");
+	}
 	sqlite3_finalize(stmt);
-	return found;
+	return found ? 0 : -1;
+}
+
+int store_run_origin_is(const struct store_run_origin *o, const char *build_key,
+			const char *binary_hash)
+{
+	return *o->build_key && !strcmp(o->build_key, build_key) &&
+	       (!*o->binary_hash || !binary_hash || !*binary_hash ||
+		!strcmp(o->binary_hash, binary_hash));
+}
+
+int store_runs_of_other_build(struct store *st, const char *study, const char *config_id,
+			      const char *workload, const char *build_key,
+			      const char *binary_hash, int *same_key)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	*same_key = 0;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT count(*), coalesce(sum(build_key=?4), 0) FROM runs WHERE "
+			       "study=?1 AND config_id=?2 AND workload=?3 AND NOT (build_key=?4 AND "
+			       "(binary_hash='' OR ?5='' OR binary_hash=?5))",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, config_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, build_key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, binary_hash ? binary_hash : "", -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		n = sqlite3_column_int(s, 0);
+		*same_key = sqlite3_column_int(s, 1);
+	}
+	sqlite3_finalize(s);
+	return n;
+}
+
+int store_put_progress(struct store *st, const char *study, const char *shard, int expected,
+		       int complete)
+{
+	return exec_bound(st, "INSERT OR REPLACE INTO progress VALUES(?,?,?,?,datetime('now'))",
+			  "ttii", study, shard ? shard : "", expected, complete);
+}
+
+int store_configs_leave_study(struct store *st, const char *study)
+{
+	return exec_bound(st, "UPDATE configs SET in_study=0 WHERE study=?", "t", study);
 }
 
 int store_has_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep)
 {
-	enum outcome o;
-	return run_row(st, study, config_id, workload, run, rep, &o) && !outcome_retried(o);
+	struct store_run_origin o;
+	return !store_run_origin(st, study, config_id, workload, run, rep, &o) &&
+	       !outcome_retried(o.outcome);
 }
 
 enum outcome store_run_outcome(struct store *st, const char *study, const char *config_id,
 			       const char *workload, const char *run, int rep)
 {
-	enum outcome o;
-	run_row(st, study, config_id, workload, run, rep, &o);
-	return o;
+	struct store_run_origin o;
+	store_run_origin(st, study, config_id, workload, run, rep, &o);
+	return o.outcome;
 }
 
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed)
@@ -569,10 +676,11 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
 	/* the warm-up's value only for a metric no repetition has: a wrapping
 	 * meter's (perf, cachegrind) one run after the warm-up */
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT s.value FROM samples s JOIN runs r USING(study, config_id, "
-			       "workload, run, rep) WHERE s.study=?1 AND s.config_id=?2 AND "
+			       "SELECT s.value FROM samples s JOIN current_runs r USING(study, "
+			       "config_id, workload, run, rep) WHERE s.study=?1 AND s.config_id=?2 AND "
 			       "s.workload=?3 AND s.run=?4 AND s.metric=?5 AND outcome_ranked(r.status) "
-			       "AND (s.rep>=1 OR NOT EXISTS(SELECT 1 FROM samples t WHERE t.study=?1 "
+			       "AND (s.rep>=1 OR NOT EXISTS(SELECT 1 FROM samples t JOIN current_runs u "
+			       "USING(study, config_id, workload, run, rep) WHERE t.study=?1 "
 			       "AND t.config_id=?2 AND t.workload=?3 AND t.run=?4 AND t.metric=?5 "
 			       "AND t.rep>=1)) ORDER BY s.rep",
 			       -1, &s, NULL) != SQLITE_OK)

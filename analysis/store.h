@@ -10,7 +10,21 @@
  * `run`), facts (meter facts such as which perf events were available),
  * machine (the machine's state during the study, harness/machine.h's
  * keys), baselines (named copies of a study, kept as the study
- * "baseline:NAME").
+ * "baseline:NAME"), progress (per study and shard: the runs planned and
+ * whether the last `run` went through to its end).
+ *
+ * Provenance: every run row keeps the build that made it (runs.build_key,
+ * runs.binary_hash: the build's cache key and the SHA-256 of its
+ * binaries' files, builds.binary_hash the same of the build stored now).
+ * A run counts only while it is the current build's: the temporary view
+ * current_runs holds those (rows with an empty build_key, written without
+ * one, count as before).  Runs an older flagscope stored get the key of
+ * the build stored beside them when `run` stores that configuration's
+ * build again (store_put_build), so a changed build never takes them.
+ *
+ * Membership: configs.in_study is 1 for the configurations of the study
+ * as `run` last read it; a configuration edited away (its flags changed,
+ * so its id) stays with in_study 0, its rows kept.
  *
  * Writes: every store_put_* returns 0, or -1 with nothing of it stored (a
  * failed statement or COMMIT is rolled back, never left half done) and
@@ -106,6 +120,7 @@ int store_put_config(struct store *st, const struct store_config *c);
 
 struct store_build {
 	const char *study, *config_id, *workload, *key, *status, *detail, *facts;
+	const char *binary_hash; /* over the binaries' files; NULL: not known */
 	double seconds;
 	int cached;
 };
@@ -124,6 +139,45 @@ int store_put_build_sizes(struct store *st, const char *study, const char *confi
 int store_put_run(struct store *st, const char *study, const char *config_id,
 		  const char *workload, const char *run, int rep, const char *status,
 		  const char *detail, const struct store_metric *metrics, size_t nmetrics);
+/* One run and the build that made it (key and binary hash; NULL: not
+ * known, stored as ""), with its metrics in one transaction: samples
+ * another build stored for the repetition are removed, not kept beside. */
+struct store_run {
+	const char *study, *config_id, *workload, *run;
+	int rep;
+	const char *status, *detail, *build_key, *binary_hash;
+};
+int store_put_run_of(struct store *st, const struct store_run *r,
+		     const struct store_metric *metrics, size_t nmetrics);
+
+/* A stored repetition's outcome and its build.  0 when it is stored, -1
+ * (outcome OUTCOME_COUNT, "" keys) when not. */
+struct store_run_origin {
+	enum outcome outcome;
+	char build_key[65], binary_hash[65];
+};
+int store_run_origin(struct store *st, const char *study, const char *config_id,
+		     const char *workload, const char *run, int rep, struct store_run_origin *o);
+/* 1 when o was made by that build: the same key, and the same binary hash
+ * where both are known.  A row stored without a build is no build's. */
+int store_run_origin_is(const struct store_run_origin *o, const char *build_key,
+			const char *binary_hash);
+/* How many stored runs (warm-ups too) of (config, workload) another build
+ * made; *same_key how many of them have build_key's key (another binary
+ * under the same key: the build was made again). */
+int store_runs_of_other_build(struct store *st, const char *study, const char *config_id,
+			      const char *workload, const char *build_key,
+			      const char *binary_hash, int *same_key);
+
+/* What `run` planned for study in shard ("I/N", "" for the whole study):
+ * expected measured repetitions (rep >= 1), and complete 1 when the run
+ * went through to its end (a stop, a kill or --build-only leave 0). */
+int store_put_progress(struct store *st, const char *study, const char *shard, int expected,
+		       int complete);
+/* Before `run` stores a study's configurations: every stored one is out
+ * of the study (in_study 0) until store_put_config stores it again. */
+int store_configs_leave_study(struct store *st, const char *study);
+
 /* 1 when that repetition is already stored with an outcome a resume keeps
  * (any but the retried ones: board_fault), 0 if not. */
 int store_has_run(struct store *st, const char *study, const char *config_id,
@@ -136,7 +190,8 @@ int store_put_last_run(struct store *st, const char *study, int built, int cache
 int store_put_fact(struct store *st, const char *study, const char *key, const char *value);
 
 /* The values of one metric over the good repetitions (rep >= 1, a ranked
- * outcome: ok) of a configuration's run, in repetition order; heap array, *n set.
+ * outcome: ok; made by the current build: current_runs) of a
+ * configuration's run, in repetition order; heap array, *n set.
  * A metric that no repetition carries gives the good warm-up's value (rep
  * 0): the wrapping meters (perf, cachegrind: meter.h) measure one run
  * after the warm-up and store it there, so `metric = insns` with

@@ -7,6 +7,7 @@
 #include "analysis/rank.h"
 #include "analysis/report.h"
 #include "analysis/report_lnt.h"
+#include "analysis/sample_origins.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/results_args.h"
@@ -18,6 +19,7 @@ static struct {
 	struct results_opts r;
 	const char *format, *metric, *pareto, *pivot, *memory;
 	const char *output;
+	int samples;
 } opt;
 
 static const struct option_spec report_options[] = {
@@ -37,6 +39,9 @@ static const struct option_spec report_options[] = {
 	 "'distro': the distribution rebuild table (below)"},
 	{"memory", 0, OPT_STRING, &opt.memory, "V,R,D",
 	 "with --pivot: the virtual, resident and dirty memory metrics (default mem.virt,mem.res,mem.dirty)"},
+	{"samples", 0, OPT_FLAG, &opt.samples, NULL,
+	 "list every stored run (table or csv): its value of METRIC, the build (key, binary hash) "
+	 "that made it, and whether it counts (another build's never does)"},
 	{NULL},
 };
 
@@ -283,6 +288,22 @@ static int print_lnt(struct store *st, const char *study)
 	return results_output_close(out, opt.output) ? 2 : empty ? 1 : 0;
 }
 
+static int print_samples(struct store *st, const char *study)
+{
+	if (strcmp(opt.format, "table") && strcmp(opt.format, "csv")) {
+		error_msg("report: --samples prints table or csv, not %s (pick one with --format)",
+			  opt.format);
+		return 2;
+	}
+	char *metric = opt.metric ? xstrdup(opt.metric) : results_study_metric(st, study);
+	FILE *out = results_output_open(opt.output);
+	int n = out ? sample_origins_print(out, st, study, metric, opt.format) : 0;
+	if (out && !n)
+		error_msg("%s: study '%s' has no stored runs (run it first)", st->path, study);
+	free(metric);
+	return !out || results_output_close(out, opt.output) ? 2 : n ? 0 : 1;
+}
+
 /* An option the chosen output would ignore: 0, or -1 after saying which
  * (the user asked for something they would not get). */
 static int options_apply(void)
@@ -318,6 +339,12 @@ int cmd_report(int argc, char **argv)
 		free(study);
 		store_close(&st);
 		return 2;
+	}
+	if (opt.samples) {
+		rc = print_samples(&st, study);
+		free(study);
+		store_close(&st);
+		return rc;
 	}
 	if (!strcmp(opt.format, "lnt")) {
 		rc = print_lnt(&st, study);

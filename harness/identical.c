@@ -67,7 +67,9 @@ int binary_code_hash(const char *path, char out[65])
 	return rc ? -1 : 0;
 }
 
-int build_code_hash(const struct build *b, char out[65])
+/* over each binary of b: its name and hash(path) */
+static int build_hash(const struct build *b, int (*hash)(const char *path, char out[65]),
+		      char out[65])
 {
 	if (b->outcome != OUTCOME_OK || !b->recipe->binaries.n)
 		return -1;
@@ -76,7 +78,7 @@ int build_code_hash(const struct build *b, char out[65])
 	for (size_t i = 0; i < b->recipe->binaries.n && !rc; i++) {
 		char *path = xasprintf("%s/%s", b->out_dir, b->recipe->binaries.v[i]);
 		char one[65];
-		rc = binary_code_hash(path, one);
+		rc = hash(path, one);
 		sb_addf(&sb, "%s %s\n", b->recipe->binaries.v[i], one);
 		free(path);
 	}
@@ -84,4 +86,19 @@ int build_code_hash(const struct build *b, char out[65])
 		sha256_hex(sb.buf, sb.len, out);
 	sb_release(&sb);
 	return rc;
+}
+
+int build_code_hash(const struct build *b, char out[65])
+{
+	return build_hash(b, binary_code_hash, out);
+}
+
+static int file_hash(const char *path, char out[65])
+{
+	return sha256_file_hex(path, out) ? -1 : 0;
+}
+
+int build_binary_hash(const struct build *b, char out[65])
+{
+	return build_hash(b, file_hash, out);
 }

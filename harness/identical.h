@@ -28,4 +28,9 @@ int binary_code_hash(const char *path, char out[65]);
  * be read. */
 int build_code_hash(const struct build *b, char out[65]);
 
+/* A build's binaries as files: over each, name and SHA-256 of its bytes,
+ * in the recipe's order (what a stored run records as the binary that
+ * made it: analysis/store.h).  0, or -1 as build_code_hash. */
+int build_binary_hash(const struct build *b, char out[65]);
+
 #endif

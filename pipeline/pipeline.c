@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/native_cpu.h"
+#include "harness/identical.h"
 #include "harness/pgo.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -148,6 +149,10 @@ static int store_study(struct pipeline *pl)
 		if (pipeline_stored(pl, rc) || store_directions(pl, r))
 			return -1;
 	}
+	/* the study is what its file says now: a configuration edited away
+	 * keeps its rows but leaves the study */
+	if (pipeline_stored(pl, store_configs_leave_study(pl->store, st->name)))
+		return -1;
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		const struct plan_config *pc = &p->configs[c];
 		const struct config *cfg = pc->cfg;
@@ -173,15 +178,22 @@ static int store_study(struct pipeline *pl)
 static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 {
 	struct study_plan *p = pl->plan;
-	for (size_t i = 0; i < p->nconfigs * p->nworkloads; i++) {
+	size_t nbuilds = p->nconfigs * p->nworkloads;
+	free(p->binary_hash);
+	p->binary_hash = xcalloc(nbuilds + 1, sizeof(*p->binary_hash));
+	for (size_t i = 0; i < nbuilds; i++) {
 		struct build *b = &p->builds[i];
 		/* an interrupted build is neither ok nor failed: the resumed study builds it */
 		if (!p->in_shard[i] || b->interrupted)
 			continue;
+		/* the runs it makes carry it: a sample of another binary never counts */
+		if (build_binary_hash(b, p->binary_hash[i]))
+			p->binary_hash[i][0] = '\0';
 		struct store_build sb = {
 			.study = p->study.name, .config_id = b->cfg->id, .workload = b->recipe->name,
 			.key = b->key, .status = outcome_name(b->outcome), .detail = b->detail,
 			.facts = b->facts_json, .seconds = b->seconds, .cached = b->cached,
+			.binary_hash = p->binary_hash[i],
 		};
 		if (pipeline_stored(pl, store_put_build(pl->store, &sb)))
 			return -1;

@@ -76,6 +76,8 @@ struct study_plan {
 	int *twin;       /* per build: the configuration whose build is the same
 			    program (harness/identical.h), whose runs it reuses;
 			    -1 none (set when the runs start) */
+	char (*binary_hash)[65]; /* per build: its binaries' hash, "" when it
+				    failed (set when the builds are stored) */
 	int shard_i, shard_n;
 };
 

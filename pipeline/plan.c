@@ -415,6 +415,7 @@ void study_plan_release(struct study_plan *p)
 	free(p->builds);
 	free(p->in_shard);
 	free(p->twin);
+	free(p->binary_hash);
 	for (size_t c = 0; p->configs && c < p->nconfigs; c++) {
 		if (p->configs[c].tc_ok)
 			toolchain_release(&p->configs[c].tc);

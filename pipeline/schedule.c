@@ -27,6 +27,12 @@ static char *ref_dir(const struct pipeline *pl, size_t w, const struct recipe_ru
 			 *run->name ? run->name : "main");
 }
 
+static const char *binary_of(const struct pipeline *pl, const struct build *b)
+{
+	const struct study_plan *p = pl->plan;
+	return p->binary_hash ? p->binary_hash[b - p->builds] : NULL;
+}
+
 /* under pl->lock */
 static void record_run(struct pipeline *pl, const struct build *b, const struct recipe_run *run,
 		       int rep, struct exec_result *res)
@@ -35,9 +41,15 @@ static void record_run(struct pipeline *pl, const struct build *b, const struct 
 	struct store_metric *m = xcalloc(res->m.n ? res->m.n : 1, sizeof(*m));
 	for (size_t i = 0; i < res->m.n; i++)
 		m[i] = (struct store_metric){res->m.v[i].name, res->m.v[i].value, res->m.v[i].unit};
-	/* the metrics' directions went in with the study (pipeline.c) */
-	pipeline_stored(pl, store_put_run(pl->store, study, b->cfg->id, b->recipe->name, run->name,
-					  rep, outcome_name(res->outcome), res->detail, m, res->m.n));
+	/* the metrics' directions went in with the study (pipeline.c); the
+	 * row names the build it is stored under (a copy for an identical
+	 * build: that build's own) */
+	struct store_run row = {
+		.study = study, .config_id = b->cfg->id, .workload = b->recipe->name,
+		.run = run->name, .rep = rep, .status = outcome_name(res->outcome),
+		.detail = res->detail, .build_key = b->key, .binary_hash = binary_of(pl, b),
+	};
+	pipeline_stored(pl, store_put_run_of(pl->store, &row, m, res->m.n));
 	free(m);
 }
 
@@ -65,12 +77,17 @@ static void run_done(struct pipeline *pl, const struct build *b, const struct re
  * repetitions stay); another shard's baseline is run here for its
  * reference only.  A run that found no reference runs again once there is
  * one. */
-/* under pl->lock: OUTCOME_COUNT when none is stored */
+/* under pl->lock: OUTCOME_COUNT when none is stored, or when the one
+ * stored was made by another build of the configuration (an older source,
+ * recipe or compiler): its sample is never counted, the run is made again */
 static enum outcome stored_outcome(struct pipeline *pl, const struct build *b,
 				   const struct recipe_run *run, int rep)
 {
-	return store_run_outcome(pl->store, pl->plan->study.name, b->cfg->id, b->recipe->name,
-				 run->name, rep);
+	struct store_run_origin o;
+	if (store_run_origin(pl->store, pl->plan->study.name, b->cfg->id, b->recipe->name,
+			     run->name, rep, &o))
+		return OUTCOME_COUNT;
+	return store_run_origin_is(&o, b->key, binary_of(pl, b)) ? o.outcome : OUTCOME_COUNT;
 }
 
 /* under pl->lock: every identical build of build i has this run's copy.
@@ -187,10 +204,9 @@ static void warm_one(struct pipeline *pl, size_t c, size_t w, size_t r)
 	if (pw->in_error)
 		return;
 	pthread_mutex_lock(&pl->lock);
-	int stored = store_has_run(pl->store, p->study.name, b->cfg->id, b->recipe->name,
-				   run->name, 1);
+	enum outcome stored = stored_outcome(pl, b, run, 1);
 	pthread_mutex_unlock(&pl->lock);
-	if (stored)
+	if (stored != OUTCOME_COUNT && !outcome_retried(stored))
 		return;
 	char *ref = ref_dir(pl, w, run);
 	struct exec_result res;
@@ -490,6 +506,39 @@ static int stable_enough(struct pipeline *pl, int rep)
 	return stop;
 }
 
+/* Before the runs: stored runs another build of the same configuration
+ * made (the source, recipe or compiler changed since, or the build was
+ * made again) are said, per build and in total; they do not count and are
+ * made again (stored_outcome). */
+static void say_replaced(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	int total = 0, builds = 0;
+	for (size_t i = 0; i < p->nconfigs * p->nworkloads; i++) {
+		const struct build *b = &p->builds[i];
+		if (!p->in_shard[i] || b->outcome != OUTCOME_OK)
+			continue;
+		int same_key;
+		pthread_mutex_lock(&pl->lock);
+		int n = store_runs_of_other_build(pl->store, p->study.name, b->cfg->id,
+						  b->recipe->name, b->key, binary_of(pl, b), &same_key);
+		pthread_mutex_unlock(&pl->lock);
+		if (!n)
+			continue;
+		total += n;
+		builds++;
+		pipeline_say(pl->opt, "%s %s: %d stored run(s) were made by another build (%s): not "
+			     "counted, run again with build %.12s", b->cfg->label, b->recipe->name, n,
+			     same_key == n ? "another binary under the same build key: it was built again"
+					   : "its source, recipe or compiler changed since",
+			     b->key);
+	}
+	if (total)
+		pipeline_say_result(pl->opt, "replacing %d stored run(s) of %d build(s) made by an "
+				    "earlier build of the same configuration (their samples are not "
+				    "counted; report --samples shows each sample's build)", total, builds);
+}
+
 void pipeline_schedule(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -509,6 +558,7 @@ void pipeline_schedule(struct pipeline *pl)
 		memset(pw->open, 1, n);
 	}
 	pipeline_find_identical(pl);
+	say_replaced(pl);
 	int adaptive = st->repeat_auto || st->repeat_stable;
 	int last = adaptive ? st->max_repeat : st->repeat;
 	for (size_t c = 0; c < nc; c++)
