@@ -12,6 +12,7 @@
 #include "explorer/options.h"
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
+#include "flagsets/settings.h"
 #include "harness/meter.h"
 #include "harness/runner.h"
 #include "pipeline/pipeline.h"
@@ -53,6 +54,7 @@ static const struct option_spec run_options[] = {
 /* from the registries, so a new meter or runner is described at once */
 static void run_plugins_help(FILE *out)
 {
+	settings_help(out);
 	char *meters = meter_help_text();
 	fprintf(out, "\nmeters (a study's meters =, or --meters):\n%s", meters);
 	free(meters);
