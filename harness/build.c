@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "harness/elf.h"
 #include "harness/libc.h"
 #include "harness/pgo.h"
+#include "harness/strays.h"
 
 void build_init(struct build *b)
 {
@@ -378,6 +380,9 @@ static pid_t build_start(struct build *b, int jobs_each, int lock_fd)
 		setenv("LC_ALL", "C", 1);
 		unsetenv("MAKEFLAGS");
 		unsetenv("CPPFLAGS");
+		strays_child_setup(0, 0); /* the log, /dev/null, others' files: not the build's */
+		if (lock_fd >= 0)
+			fcntl(lock_fd, F_SETFD, 0);
 		execl("/bin/sh", "sh", "-e", "-c", script, (char *)NULL);
 		_exit(127);
 	}
@@ -537,13 +542,14 @@ static void build_finish(struct build *b, int status)
  * Blocks in poll() on pidfds; without them (before Linux 5.3, or a seccomp
  * profile that refuses pidfd_open) it looks every 20 ms.  With stop it
  * looks at *stop every STOP_POLL_MS too (the signal that set it may have
- * woken another thread) and returns -1 once it is set. */
+ * woken another thread) and returns -1 once it is set; -1 too once
+ * now_seconds() reaches deadline (INFINITY: none). */
 static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status,
-			     const volatile sig_atomic_t *stop)
+			     const volatile sig_atomic_t *stop, double deadline)
 {
 	struct pollfd *fds = xcalloc(n ? n : 1, sizeof(*fds));
 	pid_t got = -1;
-	while (got < 0) {
+	while (got < 0 && now_seconds() < deadline) {
 		size_t nfd = 0, alive = 0;
 		for (size_t i = 0; i < n && got < 0; i++) {
 			if (pids[i] <= 0)
@@ -566,7 +572,11 @@ static pid_t wait_pool_child(const pid_t *pids, size_t n, int *status,
 			if (fd >= 0)
 				fds[nfd++] = (struct pollfd){.fd = fd, .events = POLLIN};
 		}
-		poll(fds, nfd, nfd < alive ? 20 : stop ? STOP_POLL_MS : -1);
+		int ms = nfd < alive ? 20 : stop ? STOP_POLL_MS : -1;
+		double left = deadline - now_seconds();
+		if (left < 1e6 && (ms < 0 || left * 1000 < ms))
+			ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+		poll(fds, nfd, ms);
 		for (size_t i = 0; i < nfd; i++)
 			close(fds[i].fd);
 	}
@@ -605,7 +615,7 @@ struct pool {
 	pid_t *pids;
 	int *locks;
 	double *start;
-	char *finished;
+	char *finished, *timed_out;
 	build_progress_fn progress;
 	void *user;
 };
@@ -647,6 +657,7 @@ static size_t pool_start(struct pool *p)
 		int each = left >= p->jobs ? 1 : p->jobs / (left > 0 ? left : 1);
 		p->start[i] = now_seconds();
 		p->pids[i] = build_start(b, each, p->locks[i]);
+		b->running_since = p->pids[i] > 0 ? p->start[i] : 0;
 		if (p->pids[i] < 0) {
 			p->pids[i] = 0;
 			b->outcome = OUTCOME_BUILD_FAILED;
@@ -668,8 +679,17 @@ static void pool_reap(struct pool *p, size_t i, int status)
 	struct build *b = &p->builds[i];
 	p->pids[i] = 0;
 	p->running--;
+	b->running_since = 0;
 	b->seconds = now_seconds() - p->start[i];
 	build_finish(b, status);
+	if (p->timed_out[i]) {
+		b->outcome = OUTCOME_BUILD_FAILED;
+		free(b->detail);
+		b->detail = xasprintf("killed after %.0f s: the build ran past its timeout (raise "
+				      "[build] timeout = in the recipe, or look for a step that waits "
+				      "on input: %s/build.log)",
+				      b->recipe->build_timeout, b->dir);
+	}
 	if (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED) {
 		char *st = xasprintf("%s/status", b->dir);
 		char *text = xasprintf("ok %.3f\n", b->seconds);
@@ -683,6 +703,32 @@ static void pool_reap(struct pool *p, size_t i, int status)
 	pool_finished(p, i);
 }
 
+/* When the first running build passes its recipe's timeout (INFINITY:
+ * none runs with one) */
+static double pool_deadline(const struct pool *p)
+{
+	double first = INFINITY;
+	for (size_t i = 0; i < p->n; i++) {
+		double t = p->builds[i].recipe->build_timeout;
+		if (p->pids[i] > 0 && t > 0 && !p->timed_out[i] && p->start[i] + t < first)
+			first = p->start[i] + t;
+	}
+	return first;
+}
+
+/* Kill the group of every build past its timeout; reaped as any other */
+static void pool_expire(struct pool *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		double t = p->builds[i].recipe->build_timeout;
+		if (p->pids[i] > 0 && t > 0 && now_seconds() >= p->start[i] + t &&
+		    !p->timed_out[i]) {
+			p->timed_out[i] = 1;
+			kill(-p->pids[i], SIGKILL);
+		}
+	}
+}
+
 void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progress, void *user,
 	       const volatile sig_atomic_t *stop)
 {
@@ -691,7 +737,7 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 		.builds = builds, .n = n, .jobs = jobs < 1 ? 1 : jobs,
 		.pids = xcalloc(m, sizeof(pid_t)), .locks = xcalloc(m, sizeof(int)),
 		.start = xcalloc(m, sizeof(double)), .finished = xcalloc(m, 1),
-		.progress = progress, .user = user,
+		.timed_out = xcalloc(m, 1), .progress = progress, .user = user,
 	};
 	for (size_t i = 0; i < n; i++) {
 		p.locks[i] = -1;
@@ -718,9 +764,14 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 			continue;
 		}
 		int status;
-		pid_t pid = wait_pool_child(p.pids, n, &status, stop);
+		double deadline = pool_deadline(&p);
+		pid_t pid = wait_pool_child(p.pids, n, &status, stop, deadline);
 		if (pid < 0 && stop && *stop)
 			continue; /* stopped at the top of the loop */
+		if (pid < 0 && now_seconds() >= deadline) {
+			pool_expire(&p);
+			continue;
+		}
 		if (pid < 0)
 			break;
 		for (size_t i = 0; i < n; i++)
@@ -733,13 +784,15 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 	free(p.locks);
 	free(p.start);
 	free(p.finished);
+	free(p.timed_out);
 }
 
 /* The input script in tmp, in its own process group, its output in log;
- * its wait status, or -1 when it could not start or *stop was set (the
- * script and its children are killed then). */
+ * its wait status, or -1 when it could not start, *stop was set or it ran
+ * past the recipe's input timeout (*timed_out; the script and its
+ * children are killed then). */
 static int input_script_run(const struct recipe *r, const char *tmp, const char *log,
-			    const volatile sig_atomic_t *stop)
+			    const volatile sig_atomic_t *stop, int *timed_out)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -754,6 +807,7 @@ static int input_script_run(const struct recipe *r, const char *tmp, const char 
 		dup2(null, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
+		strays_child_setup(0, 0);
 		/* argv, not setenv: the parent's other threads share its environment */
 		execl("/bin/sh", "sh", "-c",
 		      "export IN=\"$1\" RECIPE=\"$2\"; exec /bin/sh -e -c \"$3\" input", "sh", tmp,
@@ -762,8 +816,10 @@ static int input_script_run(const struct recipe *r, const char *tmp, const char 
 	}
 	setpgid(pid, pid); /* before a stop can kill its group */
 	int status = 0;
-	if (wait_pool_child(&pid, 1, &status, stop) == pid)
+	double deadline = r->input_timeout > 0 ? now_seconds() + r->input_timeout : INFINITY;
+	if (wait_pool_child(&pid, 1, &status, stop, deadline) == pid)
 		return status;
+	*timed_out = !(stop && *stop);
 	kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -792,9 +848,16 @@ int workload_inputs_stop(const struct recipe *r, char **in_dir, const volatile s
 	char *log = xasprintf("%s.log", tmp);
 	remove_tree(tmp);
 	mkdir_p(tmp, 0755);
-	int status = input_script_run(r, tmp, log, stop);
+	int timed_out = 0;
+	int status = input_script_run(r, tmp, log, stop, &timed_out);
 	if (status < 0 && stop && *stop) {
 		sb_addf(err, "%s: interrupted while its input script ran", r->name);
+		remove_tree(tmp);
+		rc = -1;
+	} else if (timed_out) {
+		sb_addf(err, "%s: the input script was killed after %.0f s (raise [input] timeout = in "
+			     "the recipe, or look for a step that waits on input)",
+			r->name, r->input_timeout);
 		remove_tree(tmp);
 		rc = -1;
 	} else if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {

@@ -4,6 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The -O levels whose builds ask configure the same questions: each
+ * defines __OPTIMIZE__ and nothing else apart.  -O0 (no __OPTIMIZE__),
+ * -Os and -Oz (__OPTIMIZE_SIZE__), -Og and -Ofast (-ffast-math:
+ * __FAST_MATH__, other float results) answer differently and are a group
+ * of their own: they were grouped with -O2 and got its answers. */
+static int shares_answers(const char *word)
+{
+	static const char *const levels[] = {"-O", "-O1", "-O2", "-O3"};
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
+		if (!strcmp(word, levels[i]))
+			return 1;
+	return 0;
+}
+
 void configcache_group(const struct build *b, char out[65])
 {
 	struct strbuf sb = {0};
@@ -15,7 +29,7 @@ void configcache_group(const struct build *b, char out[65])
 		b->cfg->libc ? b->cfg->libc : "", b->cfg->target ? b->cfg->target : "",
 		b->cfg->sysroot ? b->cfg->sysroot : "");
 	for (size_t i = 0; i < words.n; i++)
-		if (!str_starts_with(words.v[i], "-O"))
+		if (!shares_answers(words.v[i]))
 			sb_addf(&sb, "%s ", words.v[i]);
 	/* an instrumented build's configure links the profiling runtime */
 	if (b->pgo_phase != PGO_NONE)

@@ -2,8 +2,8 @@
  * configcache.h - configure dominates autotools builds (gzip: ~50 s of
  * configure against ~9 s of make here), and configurations that differ only
  * in optimisation flags ask configure the same questions.  Builds of one
- * group (same recipe, source, toolchain, non -O flags, linkage, libc,
- * target) share an autoconf cache file, but only once two uncached builds of
+ * group (same recipe, source, toolchain, flags but for -O/-O1/-O2/-O3,
+ * linkage, libc, target) share an autoconf cache file, but only once two uncached builds of
  * the group produced an identical config header: then the answers are
  * proven not to depend on the -O level.  A recipe opts in by passing
  * $FLAGSCOPE_CONFIG_CACHE to configure as --cache-file.

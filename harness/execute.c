@@ -1,12 +1,14 @@
 /* execute.c - see execute.h */
 #include "harness/execute.h"
 
+#include <pthread.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/strays.h"
 #include "harness/validate.h"
 
 const char *execute_run_name(const struct recipe_run *run)
@@ -556,10 +558,19 @@ static void step_finish(struct run_step *st, struct exec_result *res)
 	free(st->stdin_path);
 }
 
+/* A run of a flagscope killed before (SIGKILL, a lost session) may have
+ * left processes running: stopped before this process measures anything */
+static void kill_orphans(void)
+{
+	strays_kill_orphans();
+}
+
 int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct recipe_run *run,
 		const char *in_dir, int warmup, const char *ref_dir, const char *save_ref,
 		struct exec_result *res)
 {
+	static pthread_once_t orphans_once = PTHREAD_ONCE_INIT;
+	pthread_once(&orphans_once, kill_orphans);
 	memset(res, 0, sizeof(*res));
 	res->outcome = OUTCOME_OK;
 	struct run_step st = {.ctx = ctx, .b = b, .run = run, .in_dir = in_dir};

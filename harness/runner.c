@@ -29,7 +29,7 @@
 			"HOME=/nonexistent", tag, NULL,                                 \
 	}
 
-static void child_exec(const struct run_spec *spec, char *const *env, int err_pipe)
+static void child_exec(const struct run_spec *spec, char *const *env, int err_pipe, pid_t parent)
 {
 	setpgid(0, 0);
 	if (spec->exit_memory)
@@ -50,6 +50,9 @@ static void child_exec(const struct run_spec *spec, char *const *env, int err_pi
 	dup2(in, 0);
 	dup2(out, 1);
 	dup2(errfd, 2);
+	/* only 0-2 inherited; the program dies with flagscope (strays.h) */
+	if (strays_child_setup(parent, 1))
+		_exit(127);
 	execve(spec->argv[0], spec->argv, env);
 fail:;
 	int e = errno;
@@ -353,6 +356,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	strays_tag(tag);
 	char *const env[] = CLEAN_ENV(tag);
 	double t0 = now_seconds();
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		sb_addf(err, "fork: %s", strerror(errno));
@@ -364,7 +368,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_exec(spec, env, pipefd[1]);
+		child_exec(spec, env, pipefd[1], parent);
 	}
 	close(pipefd[1]);
 	int status;

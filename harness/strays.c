@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,29 +24,39 @@ void strays_tag(char *tag)
 		 atomic_fetch_add(&next, 1) + 1);
 }
 
-/* 1 when pid's environment holds the entry tag (entries end in NUL). */
-static int environ_has(long pid, const char *tag)
+/* pid's environment (entries end in NUL), *len its size; NULL when it
+ * cannot be read (gone, or another user's) */
+static char *read_environ(long pid, size_t *len)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0; /* gone, or another user's */
-	size_t cap = 16384, len = 0, tlen = strlen(tag) + 1;
+		return NULL;
+	size_t cap = 16384;
 	char *buf = malloc(cap);
 	ssize_t got;
-	while (buf && (got = read(fd, buf + len, cap - len)) > 0) {
-		len += (size_t)got;
-		if (len == cap && cap < (1u << 22)) {
+	*len = 0;
+	while (buf && (got = read(fd, buf + *len, cap - *len)) > 0) {
+		*len += (size_t)got;
+		if (*len == cap && cap < (1u << 22)) {
 			char *more = realloc(buf, cap *= 2);
 			if (!more)
 				break;
 			buf = more;
-		} else if (len == cap) {
+		} else if (*len == cap) {
 			break;
 		}
 	}
 	close(fd);
+	return buf;
+}
+
+/* 1 when pid's environment holds the entry tag */
+static int environ_has(long pid, const char *tag)
+{
+	size_t len = 0, tlen = strlen(tag) + 1;
+	char *buf = read_environ(pid, &len);
 	int found = 0;
 	for (size_t at = 0; buf && !found && at + tlen <= len;) {
 		found = !memcmp(buf + at, tag, tlen);
@@ -111,6 +122,30 @@ static int kill_marked(long pid, const struct mark *m)
 	return hit;
 }
 
+/* fn(pid, ctx) for every process but this one and init; the sum of what
+ * fn returned (-1 when /proc cannot be read) */
+static int each_process(int (*fn)(long pid, void *ctx), void *ctx)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	int sum = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (!*end && pid > 1 && pid != (long)getpid())
+			sum += fn(pid, ctx);
+	}
+	closedir(d);
+	return sum;
+}
+
+static int kill_if_marked(long pid, void *ctx)
+{
+	return marked(pid, ctx) ? kill_marked(pid, ctx) : 0;
+}
+
 int strays_kill(const char *tag, const char *const *held)
 {
 	struct mark m = {.tag = tag};
@@ -119,23 +154,94 @@ int strays_kill(const char *tag, const char *const *held)
 	int killed = 0;
 	/* again while some are found: one may have forked during the look */
 	for (int pass = 0; pass < 4; pass++) {
-		DIR *d = opendir("/proc");
-		if (!d)
-			break;
-		int found = 0;
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			char *end;
-			long pid = strtol(e->d_name, &end, 10);
-			if (*end || pid <= 1 || pid == (long)getpid())
-				continue;
-			if (marked(pid, &m))
-				found += kill_marked(pid, &m);
-		}
-		closedir(d);
+		int found = each_process(kill_if_marked, &m);
 		killed += found;
-		if (!found)
+		if (found <= 0)
 			break;
 	}
 	return killed;
+}
+
+int strays_child_setup(pid_t parent, int die_with)
+{
+	if (syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */)) {
+		long max = sysconf(_SC_OPEN_MAX);
+		for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	if (!die_with)
+		return 0;
+	/* after the prctl: a parent killed before it is seen here */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		return -1;
+	return 0;
+}
+
+/* Field 22 of /proc/PID/stat: when the process started (clock ticks
+ * after boot); 0 when it is gone. */
+static unsigned long long start_time(long pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* the command name may hold blanks and parentheses: count after the last ')' */
+	char *p = strrchr(buf, ')');
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+/* The pid in pid's run tag, or 0 when it carries none */
+static long tag_owner(long pid)
+{
+	size_t len;
+	char *env = read_environ(pid, &len);
+	long owner = 0;
+	size_t tlen = strlen(TAG_NAME);
+	for (size_t at = 0; env && !owner && at + STRAYS_TAG_SIZE <= len;) {
+		const char *e = env + at;
+		const char *nul = memchr(e, '\0', len - at);
+		size_t n = nul ? (size_t)(nul - e) : len - at;
+		if (n == STRAYS_TAG_SIZE - 1 && !memcmp(e, TAG_NAME, tlen)) {
+			char hex[9];
+			memcpy(hex, e + tlen, 8);
+			hex[8] = '\0';
+			owner = strtol(hex, NULL, 16);
+		}
+		at += n + 1;
+	}
+	free(env);
+	return owner;
+}
+
+/* 1 when pid is a leftover of a gone flagscope's run and was killed */
+static int kill_if_orphan(long pid, void *ctx)
+{
+	(void)ctx;
+	long owner = tag_owner(pid);
+	if (owner <= 0 || owner == (long)getpid())
+		return 0;
+	unsigned long long born = start_time(pid), owner_born = start_time(owner);
+	if (!born || (owner_born && owner_born <= born))
+		return 0; /* a live flagscope's run, or gone meanwhile */
+	int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0), hit = 0;
+	/* still the process looked at: the same start time */
+	if (pidfd >= 0 && start_time(pid) == born)
+		hit = !syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	if (pidfd >= 0)
+		close(pidfd);
+	return hit;
+}
+
+int strays_kill_orphans(void)
+{
+	int n = each_process(kill_if_orphan, NULL);
+	return n > 0 ? n : 0;
 }

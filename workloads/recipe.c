@@ -77,6 +77,19 @@ static int ratio_key(struct recipe_loader *ld, struct recipe_metric *m, const ch
 	return 0;
 }
 
+/* timeout = SECONDS, in any section that has one */
+static int seconds_key(struct recipe_loader *ld, const char *value, int line, double *out,
+		       struct strbuf *err)
+{
+	char *end;
+	*out = strtod(value, &end);
+	if (end == value || *end || !(*out > 0)) {
+		sb_addf(err, "%s:%d: timeout must be a positive number of seconds", ld->path, line);
+		return -1;
+	}
+	return 0;
+}
+
 static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char *name,
 		   const char *value, int line, int continued, struct strbuf *err)
 {
@@ -85,13 +98,7 @@ static int run_key(struct recipe_loader *ld, struct recipe_run *run, const char 
 	} else if (!strcmp(name, "stdin")) {
 		set_text(&run->stdin_file, value, 0, "");
 	} else if (!strcmp(name, "timeout")) {
-		char *end;
-		run->timeout = strtod(value, &end);
-		if (end == value || *end || !(run->timeout > 0)) {
-			sb_addf(err, "%s:%d: timeout must be a positive number of seconds", ld->path,
-				line);
-			return -1;
-		}
+		return seconds_key(ld, value, line, &run->timeout, err);
 	} else if (!strcmp(name, "expect")) {
 		free(run->expect);
 		run->expect = xasprintf("%s/%s", ld->r->dir, value);
@@ -162,7 +169,7 @@ static int system_key(struct recipe_loader *ld, const char *name, const char *va
 		}
 		set_text(&sys->subdir, value, 0, "");
 	} else {
-		sb_addf(err, "%s:%d: unknown key '%s' in [build] (known: script, binaries, system, options, build_args, targets, subdir)",
+		sb_addf(err, "%s:%d: unknown key '%s' in [build] (known: script, binaries, timeout, system, options, build_args, targets, subdir)",
 			ld->path, line, name);
 		return -1;
 	}
@@ -224,11 +231,15 @@ static int on_item(void *user, const char *section, const char *name, const char
 			set_text(&r->build_script, value, continued, "\n");
 		else if (!strcmp(name, "binaries"))
 			sl_split_ws(&r->binaries, value);
+		else if (!strcmp(name, "timeout"))
+			return seconds_key(ld, value, line, &r->build_timeout, err);
 		else
 			return system_key(ld, name, value, line, continued, err);
 	} else if (!strcmp(section, "input")) {
 		if (!strcmp(name, "script"))
 			set_text(&r->input_script, value, continued, "\n");
+		else if (!strcmp(name, "timeout"))
+			return seconds_key(ld, value, line, &r->input_timeout, err);
 		else
 			goto unknown;
 	} else if (!strcmp(section, "run") || str_starts_with(section, "run ")) {
@@ -360,6 +371,8 @@ char *recipe_run_fact(const char *section, const struct recipe_run *t)
 int recipe_load(const char *name, const char *study_file, struct recipe *r, struct strbuf *err)
 {
 	memset(r, 0, sizeof(*r));
+	r->build_timeout = RECIPE_BUILD_TIMEOUT;
+	r->input_timeout = RECIPE_INPUT_TIMEOUT;
 	r->name = xstrdup(name);
 	r->dir = workload_find(study_file, name);
 	char *path = r->dir ? xasprintf("%s/recipe.ini", r->dir) : NULL;

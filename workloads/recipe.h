@@ -64,6 +64,11 @@ struct recipe {
 	struct recipe_system system; /* [build] system = ...: see buildsys.h */
 	struct strlist binaries;
 	char *input_script; /* or NULL */
+	/* [build] timeout and [input] timeout: seconds after which the build
+	 * or the input script is killed with its children (a hung configure,
+	 * a generator waiting on a terminal); recipe_load sets the defaults
+	 * below, <= 0 is none (a recipe made in code) */
+	double build_timeout, input_timeout;
 	struct recipe_run *runs;
 	size_t nruns;
 	/* [train] and [train NAME]: the training runs of profile-guided builds
@@ -76,6 +81,9 @@ struct recipe {
 	/* sha256 of recipe.ini and every file in the folder: part of build keys */
 	char hash[65];
 };
+
+#define RECIPE_BUILD_TIMEOUT 7200.0
+#define RECIPE_INPUT_TIMEOUT 600.0
 
 /* Load workload NAME, found on the search path as seen from study_file
  * (the study's path, or NULL: no study level; workloads/searchpath.h).
