@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cpulist.h"
 #include "base/ini.h"
 #include "flagsets/libc_kind.h"
+#include "flagsets/settings.h"
 #include "workloads/recipe.h"
 
 struct loader {
@@ -56,142 +56,30 @@ static int key_repeated(struct loader *ld, const char *name, int line)
 	return 0;
 }
 
-static int parse_int(const char *v, int lo, int hi, int *out)
-{
-	char *end;
-	errno = 0;
-	long n = strtol(v, &end, 10);
-	if (errno || end == v || *str_trim(end) || n < lo || n > hi)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
-
-/* pin, isolate, isolate_load; 1 when name is none of them */
-static int machine_key(struct loader *ld, const char *name, const char *value, int line)
+/* A key of [study] or [run]: its row of the settings table parses it
+ * (settings.h); a [study] key given twice is refused first. */
+static void setting_key(struct loader *ld, const char *section, const char *name,
+			const char *value, int line, int continued)
 {
 	struct study *s = ld->s;
-	struct strbuf why = {0};
-	cpu_set_t set;
-	char *end;
-	if (!strcmp(name, "pin")) {
-		if (cpulist_parse(value, &set, &why))
-			load_error(ld, line, "pin: %s", sb_str(&why));
-		free(s->pin);
-		s->pin = xstrdup(value);
-		s->pin_line = line;
-	} else if (!strcmp(name, "isolate")) {
-		s->isolate = !strcmp(value, "yes");
-		s->isolate_line = line;
-		if (!s->isolate && strcmp(value, "no"))
-			load_error(ld, line, "isolate is yes or no, not '%s'", value);
-	} else if (!strcmp(name, "isolate_load")) {
-		double v = strtod(value, &end);
-		if (end == value || *str_trim(end) || !(v >= 0))
-			load_error(ld, line, "isolate_load is a load average per core such as 0.5, not '%s'",
-				   value);
-		else
-			s->isolate_load = v;
-	} else {
-		return 1;
-	}
-	sb_release(&why);
-	return 0;
-}
-
-/* timeout, max_seconds: a positive number of seconds */
-static void seconds_key(struct loader *ld, int line, const char *name, const char *value,
-			double *out)
-{
-	char *end;
-	double t = strtod(value, &end);
-	if (end == value || *str_trim(end) || !(t > 0))
-		load_error(ld, line, "%s must be a positive number of seconds, not '%s'", name, value);
-	else
-		*out = t;
-}
-
-/* target, tie_margin: a fraction from 0 to 1, written 1% or 0.01 */
-static void fraction_key(struct loader *ld, int line, const char *name, const char *what,
-			 const char *value, double *out)
-{
-	char *end;
-	double t = strtod(value, &end);
-	if (*end == '%') {
-		t /= 100;
-		end++;
-	}
-	if (end == value || *str_trim(end) || !(t > 0 && t < 1))
-		load_error(ld, line, "%s must be %s such as 1%% or 0.01, not '%s'", name, what, value);
-	else
-		*out = t;
-}
-
-static void study_key(struct loader *ld, const char *name, const char *value, int line,
-		      int continued)
-{
-	struct study *s = ld->s;
-	if (!ld->study_line)
+	int study = !strcmp(section, "study");
+	if (study && !ld->study_line)
 		ld->study_line = line;
-	if (!continued && key_repeated(ld, name, line))
+	if (!study)
+		s->run_line = line;
+	if (study && !continued && key_repeated(ld, name, line))
 		return;
-	if (!strcmp(name, "workloads")) {
-		if (!continued)
-			sl_release(&s->workloads);
-		sl_split_ws(&s->workloads, value);
-		s->workloads_line = line;
-	} else if (!strcmp(name, "name")) {
-		free(s->name);
-		s->name = xstrdup(value);
-	} else if (!strcmp(name, "description")) {
-		free(s->description);
-		s->description = xstrdup(value);
-	} else if (!strcmp(name, "repeat")) {
-		s->repeat_auto = !strcmp(value, "auto");
-		s->repeat_stable = !strcmp(value, "stable");
-		if (!s->repeat_auto && !s->repeat_stable && parse_int(value, 1, 100000, &s->repeat))
-			load_error(ld, line, "repeat must be a whole number from 1, 'stable' or 'auto', not '%s' (write e.g. 'repeat = 5')",
-				   value);
-	} else if (!strcmp(name, "max_seconds")) {
-		seconds_key(ld, line, name, value, &s->max_seconds);
-	} else if (!strcmp(name, "max_repeat")) {
-		if (parse_int(value, 2, 100000, &s->max_repeat))
-			load_error(ld, line, "max_repeat must be a whole number from 2, not '%s'", value);
-	} else if (!strcmp(name, "target")) {
-		fraction_key(ld, line, "target", "a relative half-width", value, &s->target);
-	} else if (!strcmp(name, "tie_margin")) {
-		fraction_key(ld, line, "tie_margin", "a relative difference", value, &s->tie_margin);
-	} else if (!strcmp(name, "stable_rule")) {
-		s->stable_rule = stable_rule_parse(value);
-		if (s->stable_rule < 0)
-			load_error(ld, line, "stable_rule must be obrien-fleming, pocock or bonferroni, not '%s'",
-				   value);
-	} else if (!strcmp(name, "warmup")) {
-		/* the first warm-up also checks the output (and makes the
-		 * reference), so it cannot be left out */
-		if (parse_int(value, 1, 100, &s->warmup))
-			load_error(ld, line, "warmup must be a whole number from 1 to 100, not '%s' "
-				   "(the first warm-up run validates the output)", value);
-	} else if (!strcmp(name, "timeout")) {
-		seconds_key(ld, line, name, value, &s->timeout);
-	} else if (!strcmp(name, "metric")) {
-		free(s->metric);
-		s->metric = xstrdup(value);
-		s->metric_set = 1;
-		s->metric_line = line;
-	} else if (!strcmp(name, "meters")) {
-		sl_release(&s->meters);
-		sl_split_ws(&s->meters, value);
-		s->meters_line = line;
-	} else if (!strcmp(name, "baseline")) {
-		if (!continued)
-			sl_release(&s->baseline);
-		sl_split_ws(&s->baseline, value);
-		s->baseline_line = line;
-	} else if (machine_key(ld, name, value, line)) {
-		load_error(ld, line, "unknown key '%s' in [study] (known: name, description, workloads, repeat, max_repeat, max_seconds, target, tie_margin, stable_rule, warmup, timeout, metric, meters, baseline, pin, isolate, isolate_load)",
-			   name);
+	const struct study_setting *st = setting_lookup(section, name);
+	if (!st) {
+		char *known = setting_keys(section);
+		load_error(ld, line, "unknown key '%s' in [%s] (known: %s)", name, section, known);
+		free(known);
+		return;
 	}
+	struct strbuf why = {0};
+	if (setting_parse(st, s, value, line, continued, &why))
+		load_error(ld, line, "%s", sb_str(&why));
+	sb_release(&why);
 }
 
 static struct axis *axis_get(struct loader *ld, const char *name, int line)
@@ -306,63 +194,6 @@ static void exclude_key(struct loader *ld, const char *name, const char *value, 
 	sl_split_ws(&r->levels, value);
 }
 
-static void run_key(struct loader *ld, const char *name, const char *value, int line)
-{
-	struct study *s = ld->s;
-	char **field = NULL;
-	s->run_line = line;
-	if (!strcmp(name, "host") || !strcmp(name, "hosts"))
-		field = &s->run_host;
-	else if (!strcmp(name, "identity"))
-		field = &s->run_identity;
-	else if (!strcmp(name, "workdir"))
-		field = &s->run_workdir;
-	else if (!strcmp(name, "known_hosts"))
-		field = &s->run_known_hosts;
-	else if (!strcmp(name, "helper_cc"))
-		field = &s->run_helper_cc;
-	else if (!strcmp(name, "cpu"))
-		field = &s->run_cpu;
-	else if (!strcmp(name, "port")) {
-		if (parse_int(value, 1, 65535, &s->run_port))
-			load_error(ld, line, "port must be a number from 1 to 65535, not '%s'", value);
-		return;
-	} else if (!strcmp(name, "per_board")) {
-		if (parse_int(value, 1, 64, &s->run_per_board))
-			load_error(ld, line, "per_board must be a whole number from 1 to 64, not '%s' (the runs one board takes at a time: write e.g. 'per_board = 2')",
-				   value);
-		return;
-	} else {
-		load_error(ld, line, "unknown key '%s' in [run] (known: host, hosts, port, identity, workdir, known_hosts, per_board, helper_cc, cpu)",
-			   name);
-		return;
-	}
-	if (!*value) {
-		static const char *const examples[][2] = {
-			{"host", "host = user@board"},
-			{"hosts", "hosts = pi@board1 pi@board2"},
-			{"helper_cc", "helper_cc = mips64el-linux-gnuabi64-gcc -march=loongson2f -mabi=64"},
-			{"cpu", "cpu = Loongson 2F, 800 MHz (Lemote Yeeloong 8089)"},
-		};
-		const char *example = NULL;
-		for (size_t i = 0; i < ARRAY_SIZE(examples); i++)
-			if (!strcmp(examples[i][0], name))
-				example = examples[i][1];
-		if (example)
-			load_error(ld, line, "'%s' in [run] has no value (write e.g. '%s')", name, example);
-		else
-			load_error(ld, line, "'%s' in [run] has no value (leave it out for the default)", name);
-		return;
-	}
-	if (field == &s->run_helper_cc && *value == '-') {
-		load_error(ld, line, "helper_cc '%s' does not start with a compiler (write the command first, then its flags)",
-			   value);
-		return;
-	}
-	free(*field);
-	*field = xstrdup(value);
-}
-
 /* The workload a [sources] or --source key names: the whole key when a
  * workload has that name, else what comes before its last '.'
  * (WORKLOAD.EXTRA: the recipe's source.EXTRA).  Heap string. */
@@ -408,8 +239,8 @@ static int on_item(void *user, const char *section, const char *name, const char
 {
 	struct loader *ld = user;
 	(void)err;
-	if (!strcmp(section, "study"))
-		study_key(ld, name, value, line, continued);
+	if (!strcmp(section, "study") || !strcmp(section, "run"))
+		setting_key(ld, section, name, value, line, continued);
 	else if (str_starts_with(section, "axis ") && section[5]) {
 		char *axis = axis_name(section);
 		axis_key(ld, axis, name, value, line, continued);
@@ -417,8 +248,6 @@ static int on_item(void *user, const char *section, const char *name, const char
 	}
 	else if (!strcmp(section, "exclude"))
 		exclude_key(ld, name, value, line, continued);
-	else if (!strcmp(section, "run"))
-		run_key(ld, name, value, line);
 	else if (!strcmp(section, "sources"))
 		sources_key(ld, name, value, line);
 	else if (!*section)
@@ -543,18 +372,18 @@ static void check_study(struct loader *ld)
 	/* meter names are the harness's: study_check_names() (harness/study_names.h) */
 }
 
-static const char *const stable_rules[] = {"obrien-fleming", "pocock", "bonferroni"};
-#define NRULES ((int)(sizeof(stable_rules) / sizeof(stable_rules[0])))
-
 const char *stable_rule_name(int rule)
 {
-	return rule >= 0 && rule < NRULES ? stable_rules[rule] : "?";
+	for (int i = 0; stable_rule_names[i]; i++)
+		if (i == rule)
+			return stable_rule_names[i];
+	return "?";
 }
 
 int stable_rule_parse(const char *name)
 {
-	for (int i = 0; i < NRULES; i++)
-		if (!strcmp(name, stable_rules[i]))
+	for (int i = 0; stable_rule_names[i]; i++)
+		if (!strcmp(name, stable_rule_names[i]))
 			return i;
 	return -1;
 }

@@ -253,7 +253,7 @@ enum outcome build_probe_flags(const struct config *cfg, const struct toolchain 
 	char *complaint = out ? first_complaint(out) : NULL;
 	if (rc != 0 || complaint) {
 		o = OUTCOME_UNSUPPORTED_FLAG;
-		*detail = complaint ? xstrdup(str_trim(complaint))
+		*detail = complaint ? build_log_with_suggestion(str_trim(complaint), out)
 				    : build_log_summary(out ? out : "compiler failed");
 	}
 	free(complaint);
@@ -685,6 +685,7 @@ static size_t pool_start(struct pool *p)
 		int each = left >= p->jobs ? 1 : p->jobs / (left > 0 ? left : 1);
 		p->start[i] = now_seconds();
 		p->pids[i] = build_start(b, each, p->locks[i]);
+		b->running_since = p->pids[i] > 0 ? p->start[i] : 0;
 		if (p->pids[i] < 0) {
 			p->pids[i] = 0;
 			b->outcome = OUTCOME_BUILD_FAILED;
@@ -706,6 +707,7 @@ static void pool_reap(struct pool *p, size_t i, int status)
 	struct build *b = &p->builds[i];
 	p->pids[i] = 0;
 	p->running--;
+	b->running_since = 0;
 	b->seconds = now_seconds() - p->start[i];
 	build_finish(b, status);
 	if (p->timed_out[i]) {
