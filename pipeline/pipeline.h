@@ -115,7 +115,7 @@ struct pipeline_events {
 struct pipeline_options {
 	int jobs;           /* builds at a time */
 	const char *pin;    /* CPU list for the measured programs; NULL: the study's pin = */
-	int dry_run;        /* prepare without probing flags */
+	int dry_run;        /* prepare without building (flags are still probed) */
 	int shard_i, shard_n; /* 0/1: everything */
 	const char *meters; /* NULL: the study's, else every usable one */
 	const char *metric; /* NULL: the study's (ranking and repeat = auto) */

@@ -12,7 +12,12 @@
  *   command in the fixture's index.txt; an explicit form's outputs do not
  *   depend on the CPU, so a missing one is recorded here with
  *   FLAGSCOPE_NATIVE_RECORD=1 when this machine's compiler is the
- *   fixture's version, and the test fails without it.
+ *   fixture's version, and the test fails without it.  With clang of the
+ *   fixture's version, the explicit form also gives the same assembly as
+ *   native's recorded cc1 CPU and features (a vectorised loop, a copy).
+ *   Refusals (a made-up clang): a switch the compiler refuses, or a form
+ *   that does not predefine native's macros, gives no flags and a note
+ *   "-march=native is kept: " with the reason.
  *   Live: every -mX=native word of a configuration, made explicit by the
  *   compilers here, is accepted and predefines what native does (never a
  *   particular spelling); no native word or no compiler: NULL.
@@ -99,6 +104,59 @@ static int fixture_ask(void *ctx, const char *flags, enum native_job job, char *
 	return *out ? 0 : -1;
 }
 
+/* clang only, when it is the fixture's version: the code the explicit
+ * form gives equals the code of native's own cc1 features on that CPU
+ * (-target-cpu and each recorded -target-feature passed with -Xclang),
+ * for a loop that vectorises and a copy.  Code generation does not
+ * depend on the CPU it runs on, so this holds here for another CPU. */
+static void check_code(const struct recorded *r, const char *flags)
+{
+	char *vpath = xasprintf("%s/clang-version.txt", r->dir), *hpath = NULL;
+	char *want = file_read(vpath, NULL), *have = NULL, *driver = NULL;
+	char *argv[] = {"clang", "--version", NULL};
+	if (!want || run_capture(argv, &have) || !have || strncmp(have, want, strcspn(want, "\n"))) {
+		printf("SKIP (code) %s: this clang is not the fixture's\n", r->dir);
+		goto out;
+	}
+	hpath = xasprintf("%s/clang-native-hash.txt", r->dir);
+	driver = file_read(hpath, NULL);
+	struct strlist tok = {0}, nat = {0};
+	char *t = xstrdup(driver ? driver : "");
+	for (char *c = t; *c; c++)
+		if (*c == '"')
+			*c = ' ';
+	sl_split_ws(&tok, t);
+	free(t);
+	for (size_t i = 0; i + 1 < tok.n; i++) {
+		if (!strcmp(tok.v[i], "-target-cpu"))
+			sl_push_owned(&nat, xasprintf("-march=%s", tok.v[i + 1]));
+		if (!strcmp(tok.v[i], "-target-feature"))
+			sl_push_owned(&nat, xasprintf("-Xclang -target-feature -Xclang %s", tok.v[++i]));
+	}
+	char *natf = sl_join(&nat, " ");
+	static const char unit[] = "double a[1024], b[1024]; void f(void) { for (int i = 0; i < "
+				   "1024; i++) a[i] += b[i] * 3; } void g(char *d, const char *s) "
+				   "{ __builtin_memcpy(d, s, 200); }";
+	char *s1 = xasprintf("echo '%s' | clang -O3 %s -S -x c - -o -", unit, natf);
+	char *s2 = xasprintf("echo '%s' | clang -O3 %s -S -x c - -o -", unit, flags);
+	char *a = NULL, *b = NULL;
+	int ok = !run_shell_capture(s1, &a) && !run_shell_capture(s2, &b) && a && b && !strcmp(a, b);
+	T_CHECK(ok, "%s: %s gives the code of native's cc1 features", r->dir, flags);
+	free(s1);
+	free(s2);
+	free(a);
+	free(b);
+	free(natf);
+	sl_release(&tok);
+	sl_release(&nat);
+out:
+	free(vpath);
+	free(hpath);
+	free(want);
+	free(have);
+	free(driver);
+}
+
 static const struct {
 	const char *dir, *cc;
 	int fallback;
@@ -136,6 +194,8 @@ static void check_fixtures(void)
 		T_CHECK(f.fallback == fixtures[i].fallback && !f.fallback == !f.note,
 			"%s %s: fallback %d, want %d, note '%s'", fixtures[i].dir, r.cc, f.fallback,
 			fixtures[i].fallback, f.note ? f.note : "");
+		if (f.flags && !strcmp(r.cc, "clang"))
+			check_code(&r, f.flags);
 		printf("%s %s: %s%s%s\n", fixtures[i].dir, r.cc, f.flags ? f.flags : "(refused)",
 		       f.note ? "\n  note: " : "", f.note ? f.note : "");
 		free(nat);
@@ -192,9 +252,68 @@ static void check_equal(void)
 		"a warning makes them differ");
 }
 
+/* A made-up clang for the refusals: its answers by flags, first match */
+static const struct {
+	const char *flags;
+	enum native_job job;
+	const char *text;
+} made_up[] = {
+	{"-march=native", NATIVE_DRIVER, "clang version 14.0.6\n \"-cc1\" \"-target-cpu\" "
+					 "\"x86-64\" \"-target-feature\" \"+avx2\" "
+					 "\"-target-feature\" \"+flagscope-odd\"\n"},
+	{"-march=native", NATIVE_MACROS, "#define __AVX2__ 1\n#define __ODD__ 1\n"},
+	{"-march=x86-64", NATIVE_MACROS, "#define __SSE2__ 1\n"},
+	{"-march=x86-64 -mavx2 -mflagscope-odd", NATIVE_MACROS, NULL},
+};
+
+/* What the made-up clang says for the candidate: refuses it (status
+ * -1) or predefines other macros than native (0) */
+struct candidate_says {
+	int status;
+	const char *text;
+};
+
+static int made_up_ask(void *ctx, const char *flags, enum native_job job, char **out)
+{
+	const struct candidate_says *c = ctx;
+	*out = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(made_up); i++)
+		if (!strcmp(flags, made_up[i].flags) && job == made_up[i].job) {
+			*out = xstrdup(made_up[i].text ? made_up[i].text : c->text);
+			return made_up[i].text ? 0 : c->status;
+		}
+	return -1;
+}
+
+/* No exact explicit form: a refusal that says why, never a guess */
+static void check_refusals(void)
+{
+	static const struct {
+		struct candidate_says c;
+		const char *why;
+	} cases[] = {
+		{{-1, "clang: error: unknown argument: '-mflagscope-odd'\n"},
+		 "refuses -march=x86-64 -mavx2 -mflagscope-odd (clang: error: unknown argument: "
+		 "'-mflagscope-odd')"},
+		{{0, "#define __AVX2__ 1\n#define __SSE2__ 1\n"},
+		 "x86-64 with 2 feature switches does not predefine what it does (native has "
+		 "#define __ODD__ 1)"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct native_oracle o = {.ask = made_up_ask, .ctx = (void *)&cases[i].c};
+		struct native_form f;
+		int rc = native_resolve(&o, "-march=native", &f);
+		T_CHECK(rc < 0 && !f.flags && f.note && str_starts_with(f.note, "-march=native is kept: ") &&
+				strstr(f.note, cases[i].why),
+			"refusal %zu: '%s', want '...%s'", i, f.note ? f.note : "", cases[i].why);
+		native_form_release(&f);
+	}
+}
+
 int main(void)
 {
 	check_equal();
+	check_refusals();
 	check_fixtures();
 	T_CHECK(!native_cpu_flags("clang", "-O2 -march=x86-64-v2", NULL), "no native word: NULL");
 	T_CHECK(!native_cpu_flags("clang", NULL, NULL), "no flags: NULL");
