@@ -20,9 +20,11 @@
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
 
 static struct {
-	struct run_overrides study; /* --repeat, --noise-floor, --workloads, --pin, --force, --source */
+	/* --repeat, --metric, --meters, --noise-floor, --workloads, --pin,
+	 * --force, --source: applied into the study before it is planned */
+	struct run_overrides study;
 	int jobs, dry_run, quiet, build_only;
-	const char *db, *format, *meters, *metric, *shard;
+	const char *db, *format, *shard;
 } opt;
 
 static const struct option_spec run_options[] = {
@@ -32,8 +34,8 @@ static const struct option_spec run_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
-	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
-	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric or selector WORKLOAD[/RUN][/METRIC] (default: the study's, else time); one the study cannot give is refused before building"},
+	{"meters", 0, OPT_STRING, &opt.study.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
+	{"metric", 'm', OPT_STRING, &opt.study.metric, "NAME", "rank by this metric or selector WORKLOAD[/RUN][/METRIC] (default: the study's, else time); one the study cannot give is refused before building"},
 	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
 	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
 	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
@@ -129,8 +131,7 @@ static int report(struct store *store, const struct study_plan *plan)
 {
 	struct strbuf err = {0};
 	struct ranking rk;
-	const char *metric = opt.metric ? opt.metric : plan->study.metric;
-	if (ranking_compute(store, plan->study.name, metric, &rk, &err)) {
+	if (ranking_compute(store, plan->study.name, plan->study.metric, &rk, &err)) {
 		print_error_lines(sb_str(&err));
 		sb_release(&err);
 		return 1;
@@ -188,8 +189,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	struct pipeline_options po = {
-		.jobs = opt.jobs, .pin = opt.study.pin, .dry_run = opt.dry_run, .shard_n = 1,
-		.meters = opt.meters, .metric = opt.metric, .no_ranking = opt.build_only,
+		.jobs = opt.jobs, .dry_run = opt.dry_run, .shard_n = 1, .no_ranking = opt.build_only,
 	};
 	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;

@@ -319,14 +319,6 @@ static void prepare_builds(struct study_plan *p)
 
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err)
 {
-	if (o->meters) { /* a typo would run the whole study without it */
-		struct strlist names = {0};
-		sl_split_ws(&names, o->meters);
-		int bad = meter_names_check(&names, "--meters", 0, err);
-		sl_release(&names);
-		if (bad)
-			return -1;
-	}
 	if (pipeline_check_metric(p, o, err))
 		return -1;
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
