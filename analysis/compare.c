@@ -7,6 +7,7 @@
 
 #include "analysis/report.h"
 #include "analysis/results.h"
+#include "analysis/verdict.h"
 #include "flagsets/matrix.h"
 
 /* The union of both sides' items, sorted, without repeats. */
@@ -31,13 +32,6 @@ static void union_items(const struct compare_side *a, const struct compare_side 
 		sl_release(&w[k]);
 		sl_release(&r[k]);
 	}
-}
-
-static enum verdict orient(enum verdict v, int higher_better)
-{
-	if (!higher_better || v == VERDICT_UNCHANGED)
-		return v;
-	return v == VERDICT_IMPROVED ? VERDICT_REGRESSED : VERDICT_IMPROVED;
 }
 
 /* The verdict of an item whose outcome is not ok on some side. */
@@ -114,15 +108,16 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	l->old_median = no ? stats_median(a, no) : NAN;
 	l->new_median = nn ? stats_median(b, nn) : NAN;
 	if (l->old_status == OUTCOME_OK && l->new_status == OUTCOME_OK && no && nn) {
-		struct rng rng;
-		rng_seed(&rng, res->opt.seed);
-		if (results_metric_deterministic(metric))
-			stats_compare(b, nn, a, no, res->opt.alpha, res->opt.min_effect,
-				      res->opt.iters, &rng, &l->c);
-		else
-			stats_compare_noisy(b, nn, a, no, res->opt.alpha, res->opt.min_effect,
-					    res->opt.iters, &rng, &l->c);
-		l->verdict = orient(l->c.verdict, results_higher_better(new->st, new->study, metric));
+		/* the part rule every command reads (analysis/verdict.h): the
+		 * same pair gives the rank table's verdict and interval */
+		struct verdict_rule rule = {
+			.alpha = res->opt.alpha, .min_effect = res->opt.min_effect,
+			.iters = res->opt.iters, .seed = res->opt.seed,
+			.deterministic = results_metric_deterministic(metric),
+			.higher_better = results_higher_better(new->st, new->study, metric),
+		};
+		verdict_part(&rule, b, nn, a, no, &l->c);
+		l->verdict = l->c.verdict;
 		l->incomplete = l->c.error != 0;
 		l->detail = xstrdup(l->c.error      ? "the ratio is undefined (a zero median)"
 				    : l->c.untested ? "one run on a side: not tested"

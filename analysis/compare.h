@@ -44,7 +44,7 @@ struct compare_line {
 	char *config; /* label, or "OLD -> NEW" for two configurations */
 	char *item;   /* "crc32", "lame/cbr128" */
 	char *metric, *unit;
-	struct comparison c; /* new against old */
+	struct comparison c; /* new against old (verdict_part: c.verdict oriented) */
 	enum verdict verdict; /* oriented for the metric */
 	int incomplete;       /* no measured comparison (see above) */
 	int unsupported;      /* ok before, unsupported now (see above) */

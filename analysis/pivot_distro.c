@@ -8,10 +8,12 @@
 #include "analysis/pivot.h"
 #include "analysis/results.h"
 #include "analysis/stats.h"
+#include "analysis/verdict.h"
 
 void distro_ratio_release(struct distro_ratio *r)
 {
 	free(r->detail);
+	free(r->mixed);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -36,16 +38,32 @@ static int pair_status(struct store *st, const char *study, const char *cand_id,
 	return 0;
 }
 
-static enum verdict oriented(double gm, double lo, double hi, int higher_better,
-			     double min_effect)
+/* The workload's runs as parts of one summary (analysis/verdict.h): each
+ * run by the part rule, the workload by the summary rule. */
+static void judge_runs(const char *metric, int higher_better, const struct rank_options *o,
+		       struct sample_pair *pairs, char **names, struct distro_ratio *out)
 {
-	/* lower is better: below 1 is better */
-	int better = hi < 1 && gm <= 1 - min_effect, worse = lo > 1 && gm >= 1 + min_effect;
-	if (higher_better) {
-		better = lo > 1 && gm >= 1 + min_effect;
-		worse = hi < 1 && gm <= 1 - min_effect;
+	struct verdict_rule rule = {
+		.alpha = o->alpha, .min_effect = o->min_effect, .iters = o->iters,
+		.seed = o->seed, .deterministic = results_metric_deterministic(metric),
+		.higher_better = higher_better,
+	};
+	struct verdict_parts parts;
+	verdict_parts_init(&parts, out->nruns);
+	for (size_t i = 0; i < out->nruns; i++) {
+		struct comparison c;
+		verdict_part(&rule, pairs[i].cand, pairs[i].ncand, pairs[i].base, pairs[i].nbase,
+			     &c);
+		verdict_parts_add(&parts, pairs[i], *names[i] ? names[i] : "(run)", &c);
 	}
-	return better ? VERDICT_IMPROVED : worse ? VERDICT_REGRESSED : VERDICT_UNCHANGED;
+	struct verdict_summary sum;
+	if (!verdict_summarise(&rule, &parts, &sum)) {
+		out->ratio = sum.ratio, out->lo = sum.lo, out->hi = sum.hi;
+		out->verdict = sum.verdict;
+		out->untested = sum.untested;
+		out->mixed = sum.mixed;
+	}
+	verdict_parts_release(&parts);
 }
 
 void distro_workload_ratio(struct store *st, const char *study, const char *cand_id,
@@ -59,7 +77,8 @@ void distro_workload_ratio(struct store *st, const char *study, const char *cand
 	struct strlist ws = {0}, runs = {0};
 	results_items(st, study, &ws, &runs);
 	struct sample_pair *pairs = xcalloc(ws.n ? ws.n : 1, sizeof(*pairs));
-	int noisy = !results_metric_deterministic(metric), failed = 0;
+	char **names = xcalloc(ws.n ? ws.n : 1, sizeof(*names));
+	int failed = 0;
 	for (size_t i = 0; i < ws.n && !failed; i++) {
 		if (strcmp(ws.v[i], workload))
 			continue;
@@ -79,24 +98,15 @@ void distro_workload_ratio(struct store *st, const char *study, const char *cand
 			memset(p, 0, sizeof(*p));
 			continue;
 		}
-		out->untested |= noisy && (p->ncand < 2 || p->nbase < 2);
-		out->nruns++;
+		names[out->nruns++] = runs.v[i];
 	}
-	if (!failed && out->nruns) {
-		struct rng r;
-		rng_seed(&r, o->seed);
-		double conf = o->alpha > 0 && o->alpha < 1 ? 1 - o->alpha : 0.95;
-		if (stats_geomean_ratio(pairs, out->nruns, conf, o->iters, &r, &out->ratio, &out->lo,
-					&out->hi))
-			out->ratio = out->lo = out->hi = NAN;
-		else if (!out->untested)
-			out->verdict = oriented(out->ratio, out->lo, out->hi, higher_better,
-						o->min_effect);
-	}
+	if (!failed && out->nruns)
+		judge_runs(metric, higher_better, o, pairs, names, out);
 	for (size_t i = 0; i < out->nruns; i++) {
 		free((void *)pairs[i].cand);
 		free((void *)pairs[i].base);
 	}
+	free(names);
 	free(pairs);
 	sl_release(&ws);
 	sl_release(&runs);

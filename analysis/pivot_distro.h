@@ -10,8 +10,12 @@
  *              scores more);
  *   lo, hi   its interval (bootstrap, stats_geomean_ratio, level 1 - alpha)
  *              in the same percent form;
- *   verdict  significant only when the whole interval is on one side of 0
- *              and |pct| >= min_effect (rank.h's rule, per workload); an
+ *   verdict  the one rule of analysis/verdict.h, the workload a summary of
+ *              its runs: one run has that run's verdict (the rank table's
+ *              row); several are improved only when the interval is on the
+ *              better side, |pct| >= min_effect, some run is significantly
+ *              better and none worse, and MIXED (the runs listed in
+ *              `mixed`) when runs are significantly better and worse; an
  *              untested cell (a noisy metric with fewer than two runs on a
  *              side) is never significant;
  *   size_pct = 100 * (size.text / baseline size.text - 1) of the build (the
@@ -40,6 +44,8 @@ struct distro_ratio {
 	enum verdict verdict; /* oriented: improved = better for the metric */
 	int untested;         /* fewer than two runs of a noisy metric on a side */
 	size_t nruns;         /* the workload's runs compared */
+	char *mixed;          /* VERDICT_MIXED: "mixed: -25.0% default, +25.0%
+				 best", else NULL (heap) */
 };
 
 /* Compare configuration cand_id with ref_id on every run of workload in

@@ -9,6 +9,7 @@
 #include "analysis/noise_floor.h"
 #include "analysis/results.h"
 #include "analysis/sequential.h"
+#include "analysis/verdict.h"
 #include "flagsets/study.h"
 
 void rank_options_default(struct rank_options *o)
@@ -169,13 +170,6 @@ static void load_configs(struct store *st, struct ranking *r)
 	for (size_t i = 0; i < n; i++)
 		load_identical(st, r, &r->configs[i]);
 	free(rc);
-}
-
-static enum verdict orient(enum verdict v, int higher_better)
-{
-	if (!higher_better || v == VERDICT_UNCHANGED)
-		return v;
-	return v == VERDICT_IMPROVED ? VERDICT_REGRESSED : VERDICT_IMPROVED;
 }
 
 static int usable(const struct rank_item *it)
@@ -345,14 +339,25 @@ static int build_counted(const struct rank_config *rc, size_t w)
 	return 0;
 }
 
-/* Items and configuration against the baseline. */
-static void compare_config(struct ranking *r, size_t c, const struct sample_table *t,
-			   struct rng *rng)
+static void rank_rule(const struct ranking *r, struct verdict_rule *rule)
+{
+	*rule = (struct verdict_rule){
+		.alpha = r->opt.alpha, .min_effect = r->opt.min_effect, .iters = r->opt.iters,
+		.seed = r->opt.seed, .deterministic = r->deterministic,
+		.higher_better = r->higher_better,
+	};
+}
+
+/* Items and configuration against the baseline, by the one rule
+ * (analysis/verdict.h). */
+static void compare_config(struct ranking *r, size_t c, const struct sample_table *t)
 {
 	struct rank_config *rc = &r->configs[c];
 	size_t base = (size_t)r->baseline;
-	struct sample_pair *pairs = xcalloc(t->nitems ? t->nitems : 1, sizeof(*pairs));
-	size_t np = 0;
+	struct verdict_parts parts;
+	verdict_parts_init(&parts, t->nitems);
+	struct verdict_rule rule;
+	rank_rule(r, &rule);
 	int all = 1;
 	for (size_t w = 0; w < t->nitems; w++) {
 		struct rank_item *it = &rc->items[w];
@@ -364,12 +369,7 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 			continue;
 		}
 		struct comparison cmp;
-		if (r->deterministic)
-			stats_compare(a, na, b, nb, r->opt.alpha, r->opt.min_effect, r->opt.iters,
-				      rng, &cmp);
-		else
-			stats_compare_noisy(a, na, b, nb, r->opt.alpha, r->opt.min_effect,
-					    r->opt.iters, rng, &cmp);
+		verdict_part(&rule, a, na, b, nb, &cmp);
 		if (cmp.error) {
 			all = 0;
 			continue;
@@ -382,28 +382,24 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 		it->exact = cmp.exact;
 		it->untested = cmp.untested;
 		rc->untested |= cmp.untested;
-		it->verdict = orient(cmp.verdict, r->higher_better);
+		it->verdict = cmp.verdict;
 		/* a size is the build's, the same in each of its workload's run
 		 * sections: it counts once per workload */
 		if (it->from_build && build_counted(rc, w))
 			continue;
 		rc->improved += it->verdict == VERDICT_IMPROVED;
 		rc->regressed += it->verdict == VERDICT_REGRESSED;
-		pairs[np++] = (struct sample_pair){a, na, b, nb};
+		verdict_parts_add(&parts, (struct sample_pair){a, na, b, nb}, it->name, &cmp);
 	}
-	if (all && np &&
-	    !stats_geomean_ratio(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &rc->ratio,
-				 &rc->lo, &rc->hi)) {
-		enum verdict v = VERDICT_UNCHANGED;
-		if (rc->untested)
-			rc->lo = rc->hi = NAN;
-		else if (rc->hi < 1 && 1 - rc->ratio >= r->opt.min_effect * (1 - 1e-9))
-			v = VERDICT_IMPROVED;
-		else if (rc->lo > 1 && rc->ratio - 1 >= r->opt.min_effect * (1 - 1e-9))
-			v = VERDICT_REGRESSED;
-		rc->verdict = orient(v, r->higher_better);
+	struct verdict_summary sum;
+	if (all && parts.n && !verdict_summarise(&rule, &parts, &sum)) {
+		rc->ratio = sum.ratio;
+		rc->lo = sum.lo;
+		rc->hi = sum.hi;
+		rc->verdict = sum.verdict;
+		rc->mixed = sum.mixed;
 	}
-	free(pairs);
+	verdict_parts_release(&parts);
 }
 
 /* Lower is better after orientation; NAN when not ranked. */
@@ -464,6 +460,28 @@ static double tie_within(const struct ranking *r, const double *boot)
 	return m;
 }
 
+/* Some item of c differs significantly from the leader's by the part
+ * rule (analysis/verdict.h): without one, two configurations are never
+ * ranked apart, as the verdict against the baseline is never a change
+ * without one. */
+static int items_differ(const struct ranking *r, const struct sample_table *t, size_t lead,
+			size_t c)
+{
+	struct verdict_rule rule;
+	rank_rule(r, &rule);
+	for (size_t w = 0; w < t->nitems; w++) {
+		size_t na, nb;
+		double *a = cell(t, c, w, &na), *b = cell(t, lead, w, &nb);
+		struct comparison cmp;
+		if (!na || !nb)
+			continue;
+		verdict_part(&rule, a, na, b, nb, &cmp);
+		if (!cmp.error && cmp.verdict != VERDICT_UNCHANGED)
+			return 1;
+	}
+	return 0;
+}
+
 /* Not significantly different from the group's leader (see rank.h); the
  * verdict's change probability in *p_change and, for a tie, its band in
  * *within (NAN: none). */
@@ -490,7 +508,8 @@ static int same_group(const struct ranking *r, const struct sample_table *t, siz
 	if (np && !untested &&
 	    !stats_geomean_ratio_boot(pairs, np, 1 - r->opt.alpha, r->opt.iters, rng, &gm, &lo,
 				      &hi, boot)) {
-		same = (lo <= 1 && hi >= 1) || fabs(gm - 1) < r->opt.min_effect * (1 - 1e-9);
+		same = (lo <= 1 && hi >= 1) || fabs(gm - 1) < r->opt.min_effect * (1 - 1e-9) ||
+		       !items_differ(r, t, lead, c);
 		*p_change = change_probability(r, same, gm, boot);
 		if (same)
 			*within = tie_within(r, boot);
@@ -609,7 +628,7 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 		}
 	}
 	for (size_t c = 0; c < r->n && r->baseline >= 0; c++)
-		compare_config(r, c, &t, &rng);
+		compare_config(r, c, &t);
 	assign_ranks(r, &t, &rng);
 	for (size_t i = 0; i < r->n * nw; i++)
 		free(t.v[i]);
@@ -705,6 +724,7 @@ void ranking_release(struct ranking *r)
 		free(rc->sysroot);
 		free(rc->notes);
 		free(rc->detail);
+		free(rc->mixed);
 		free(rc->facts);
 		free(rc->identical_to);
 		sl_release(&rc->identical_on);

@@ -5,15 +5,19 @@
  * summary of the samples (n, median, MAD, mean, sd, min, max, outliers,
  * the 95% bootstrap interval of the median), and against the baseline the
  * ratio of medians with its interval at level 1 - alpha, the two-sided
- * Mann-Whitney p and a verdict (stats_compare: significant only when
- * p < alpha AND |ratio - 1| >= min_effect).  Verdicts are oriented for the
- * metric: "improved" always means better, also for higher-is-better
- * metrics.
+ * Mann-Whitney p and a verdict: a part's verdict of analysis/verdict.h
+ * (significant only when p < alpha AND |ratio - 1| >= min_effect).
+ * Verdicts are oriented for the metric: "improved" always means better,
+ * also for higher-is-better metrics.
  *
  * Per configuration: the geometric mean of its ratios over every item with
- * a bootstrap interval, and a verdict against the baseline from it
- * (improved when the whole interval lies on the better side of 1 and the
- * mean is at least min_effect away from 1; regressed the mirror image).
+ * a bootstrap interval, and a verdict against the baseline from it: a
+ * summary's verdict of analysis/verdict.h (improved only when the interval
+ * is on the better side of 1, the mean at least min_effect away, some item
+ * significantly better and none significantly worse; MIXED, with the items
+ * listed in `mixed`, when items are significantly better and worse).
+ * compare, the distro pivot and recommend read the same rule, so every
+ * command shows the same verdict for the same pair.
  *
  * Which items.  The metric argument is a selector (results.h): a metric
  * over every item, or a workload, run or both with an optional metric.
@@ -50,7 +54,10 @@
  * compared with the leader of the current group directly: the geometric
  * mean over the items of median(next) / median(leader), with a bootstrap
  * interval at level 1 - alpha.  When that interval contains 1, or the mean
- * is less than min_effect from 1, the two are not significantly different
+ * is less than min_effect from 1, or no item of the two differs
+ * significantly by the part rule of analysis/verdict.h (so that two
+ * configurations whose verdict against each other would be "unchanged"
+ * are never ranked apart), the two are not significantly different
  * and the configuration shares the leader's rank; otherwise it leads a new
  * group whose rank is 1 + the number of configurations before it
  * (competition ranking: 1, 1, 3).  Comparing with the leader, not with the
@@ -154,8 +161,10 @@ struct rank_config {
 			      tie not settled at its margin is known to;
 			      NAN: not a tie, or not tested */
 	double ratio, lo, hi; /* geometric mean of the item ratios */
-	enum verdict verdict; /* of the geometric mean, oriented */
+	enum verdict verdict; /* the summary's (verdict.h), oriented */
 	int improved, regressed; /* items with a significant verdict */
+	char *mixed; /* VERDICT_MIXED: "mixed: -25.0% lz4/default, +25.0%
+			lz4/best" (verdict_mixed_text); else NULL */
 	enum outcome status;
 	char *detail; /* the first problem, "crc32: killed by signal 11" */
 	struct rank_item *items;

@@ -266,9 +266,10 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	for (size_t i = 0; i < r->nleft_out; i++)
 		fprintf(out, "# left out: %s: %s\n", r->left_out[i].name, r->left_out[i].why);
 	fprintf(out, "# rule: valid on every workload (builds ok, flags verified, right output, "
-		     "no failure),\n#   then the best significant gain (p < %g per workload, "
-		     "geometric-mean interval\n#   clear of 1, effect >= %g%%)\n",
-		r->opt.alpha, 100 * r->opt.min_effect);
+		     "no failure),\n#   then the best improvement by the verdict rule "
+		     "(geometric-mean interval clear of 1,\n#   effect >= %g%%, some workload "
+		     "significantly better at p < %g and none worse)\n",
+		100 * r->opt.min_effect, r->opt.alpha);
 	if (rec->beats) {
 		fmt_interval(iv, sizeof(iv), c->ratio, c->lo, c->hi);
 		/* the metric's own change: less time is a reduction, a higher
@@ -308,6 +309,9 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 		if (x->status != OUTCOME_OK)
 			fprintf(out, "# refused %s: %s%s%s\n", x->label, outcome_name(x->status),
 				x->detail ? ": " : "", x->detail ? x->detail : "");
+		else if (x->mixed)
+			/* better on some workloads, worse on others: no global choice */
+			fprintf(out, "# not chosen %s: %s\n", x->label, x->mixed);
 	}
 	fprintf(out, "# compiler: %s (%s), linkage %s", c->cc, c->toolchain, c->link);
 	if (*c->libc)
@@ -503,6 +507,17 @@ static void print_json(FILE *out, const struct recommendation *rec)
 		json_s(out, "detail", x->detail ? x->detail : "", 1);
 		fputc('}', out);
 		first = 0;
+	}
+	/* every configuration's verdict against the baseline, the rank
+	 * table's (analysis/verdict.h): what the choice was made from */
+	fputs("],\"verdicts\":[", out);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rank_config *x = &r->configs[i];
+		fputs(i ? ",{" : "{", out);
+		json_s(out, "label", x->label, 0);
+		json_s(out, "verdict", isnan(x->ratio) ? NULL : verdict_name(x->verdict), 1);
+		json_s(out, "mixed", x->mixed, 1);
+		fputc('}', out);
 	}
 	fputs("]}\n", out);
 }

@@ -179,11 +179,9 @@ int recommend_distro_compute(struct store *st, const char *study, const char *me
 							      &p->native_note);
 	}
 	pick_lto(st, a, ro);
-	char *lto_note = NULL; /* its evidence names the measured flags beside these */
 	if (a->lto >= 0)
 		a->lto_cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[a->lto],
-							  &lto_note);
-	free(lto_note);
+							  &a->lto_note);
 	sl_release(&ws);
 	sl_release(&runs);
 	free(sf);
@@ -204,6 +202,7 @@ void recommend_distro_release(struct distro_advice *a)
 	}
 	free(a->w);
 	free(a->lto_cflags);
+	free(a->lto_note);
 	sl_release(&a->no_lto);
 	sl_release(&a->no_lto_why);
 	recommend_release(&a->rec);

@@ -56,6 +56,7 @@ struct distro_advice {
 	size_t n;
 	int lto;                   /* the best -flto configuration, or -1 */
 	char *lto_cflags;          /* its flags made explicit likewise; NULL without one */
+	char *lto_note;            /* how its -march=native was made explicit, or NULL */
 	double lto_ratio;          /* its geometric mean to the baseline over its ok workloads */
 	size_t lto_ok;             /* how many workloads that is */
 	size_t lto_better, lto_worse; /* of them, significantly better / worse */

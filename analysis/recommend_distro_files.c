@@ -48,8 +48,8 @@ static void flags_comments(FILE *out, const struct flag_split *f)
 	char *s;
 	if (f->native.n) {
 		s = sl_join(&f->native, " ");
-		fprintf(out, "# left out: %s is not explicit (the measured CPU's level: gcc "
-			     "-march=native -Q --help=target | grep -- '-march=')\n", s);
+		fprintf(out, "# left out: %s is not explicit (the note says why no explicit "
+			     "form was found)\n", s);
 		free(s);
 	}
 	if (f->unusual.n) {
@@ -145,6 +145,8 @@ static void gentoo_lto_comments(FILE *out, const struct distro_advice *a)
 	else
 		fprintf(out, "# to use it: COMMON_FLAGS=\"%s\"%s\n", a->lto_cflags,
 			a->no_lto.n ? " and the no-lto.conf lines of package.env" : "");
+	if (a->lto != a->rec.chosen && a->lto_note)
+		fprintf(out, "#   note: %s\n", a->lto_note);
 }
 
 static char *gentoo_make_conf(const struct distro_advice *a)
@@ -356,6 +358,8 @@ static char *debian_rules(const struct distro_advice *a)
 	}
 	if (a->lto != a->rec.chosen && !lto_evidence(out, a)) {
 		fputs("# to use it, its lines instead of the above:\n", out);
+		if (a->lto_note)
+			fprintf(out, "#   note: %s\n", a->lto_note);
 		debian_lines(out, "#   ", cfg(a, a->lto), a->lto_cflags);
 	}
 	if (a->lto >= 0 && a->no_lto.n) {

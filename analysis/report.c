@@ -133,7 +133,10 @@ char *rep_rule_text(const struct ranking *r)
 	sb_addf(&sb, "Ratio = median / baseline median; per configuration the geometric mean "
 		     "over the workloads; intervals %g%% bootstrap.\nSignificant: Mann-Whitney "
 		     "p < %g and |ratio - 1| >= %g%%; a configuration not significantly "
-		     "different from the best of its group shares its rank.",
+		     "different from the best of its group shares its rank.\nA configuration is "
+		     "improved when its interval is clear of 1 by that effect, some workload is "
+		     "significantly better and none worse; mixed when some are better and "
+		     "others worse.",
 		100 * (1 - r->opt.alpha), r->opt.alpha, 100 * r->opt.min_effect);
 	if (rep_any_untested(r))
 		sb_add(&sb, "\nOne run of a noisy metric is not tested: its ratio is shown, never "
@@ -218,7 +221,8 @@ int report_colour(FILE *out)
 
 const char *report_verdict_colour(enum verdict v)
 {
-	return v == VERDICT_IMPROVED ? "\033[32m" : v == VERDICT_REGRESSED ? "\033[31m" : "";
+	return v == VERDICT_IMPROVED ? "\033[32m" : v == VERDICT_REGRESSED ? "\033[31m"
+		: v == VERDICT_MIXED ? "\033[33m" : "";
 }
 
 static const struct ranking *sort_ranking;

@@ -75,6 +75,7 @@ static void json_config(FILE *out, const struct ranking *r, const struct rank_co
 	rep_json_key_str(out, "verdict", isnan(c->ratio) ? NULL : verdict_name(c->verdict));
 	fprintf(out, ",\"improved\":%d,\"regressed\":%d", c->improved, c->regressed);
 	rep_json_key_str(out, "detail", c->detail);
+	rep_json_key_str_or_null(out, "mixed", c->mixed);
 	rep_json_key_str(out, "cc", c->cc);
 	rep_json_key_str(out, "toolchain", c->toolchain);
 	rep_json_key_str(out, "cflags", c->cflags);

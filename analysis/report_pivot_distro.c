@@ -7,11 +7,14 @@
 #include "analysis/pivot_distro.h"
 #include "analysis/report_internal.h"
 
-/* '~': not significant; '?': untested (one run of a noisy metric) */
+/* '~': not significant; '?': untested (one run of a noisy metric); '!':
+ * mixed, runs significantly better and worse (never '~': two effects) */
 static const char *mark(const struct distro_cell *c)
 {
 	if (c->time.untested)
 		return "?";
+	if (c->time.verdict == VERDICT_MIXED)
+		return "!";
 	return c->time.verdict == VERDICT_UNCHANGED ? "~" : "";
 }
 
@@ -57,7 +60,8 @@ static void table_head(FILE *out, const struct distro_table *t)
 		t->higher_better ? "higher" : "lower");
 	fprintf(out, "%s: change in percent, 100 * (geometric mean over the workload's runs of "
 		     "the median ratio - 1),\n  '~' not significant (its %g%% interval includes "
-		     "0, or under %g%%), '?' not tested (one run);\n",
+		     "0, or under %g%%,\n  or no run significant), '?' not tested (one run), "
+		     "'!' mixed: runs significantly better and worse (listed below);\n",
 		t->metric, 100 * (1 - t->opt.alpha), 100 * t->opt.min_effect);
 	fputs("text: size.text of the binaries and libraries, change in percent (exact).\n", out);
 	/* a label names levels; what was built is their flags */
@@ -115,11 +119,14 @@ static void print_table(FILE *out, const struct distro_table *t)
 		fprintf(out, "  %-*s", cw, s);
 	}
 	fputs("\n(geomean: of the ok rows of each column, no interval)\n", out);
-	/* the reasons of the failed cells, once each */
+	/* the reasons of the failed cells, and the parts of the mixed ones */
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t k = 0; k < t->ncols; k++) {
 			const struct distro_cell *c = &t->rows[r].cells[k];
-			if (c->time.status != OUTCOME_OK)
+			if (c->time.status == OUTCOME_OK && c->time.mixed)
+				fprintf(out, "%s, %s: %s\n", t->rows[r].workload, t->labels[k],
+					c->time.mixed);
+			else if (c->time.status != OUTCOME_OK)
 				fprintf(out, "%s, %s: %s%s%s\n", t->rows[r].workload, t->labels[k],
 					outcome_name(c->time.status), *c->time.detail ? ": " : "",
 					c->time.detail);
@@ -203,6 +210,7 @@ static void json_cell(FILE *out, const struct distro_table *t, const struct dist
 		c->time.nruns);
 	rep_json_key_num(out, "size_text", c->size);
 	rep_json_key_num(out, "size_text_pct", c->size_pct);
+	rep_json_key_str_or_null(out, "mixed", c->time.mixed);
 	fputc('}', out);
 }
 

@@ -128,6 +128,13 @@ static void table_end(FILE *out, const struct ranking *r)
 		fprintf(out, "\nidentical builds (the same code: measured once, the runs shown "
 			     "under both):\n%s", same);
 	free(same);
+	int mixed = 0;
+	for (size_t c = 0; c < r->n; c++)
+		if (r->configs[c].mixed)
+			fprintf(out, "%s  %s: %s\n",
+				mixed++ ? "" : "\nmixed verdicts (workloads significantly better and "
+					       "worse: no summary says unchanged for them):\n",
+				r->configs[c].label, r->configs[c].mixed);
 	char *fragile = rep_fragile_text(r);
 	if (*fragile)
 		fprintf(out, "\nverdicts not settled (the bootstrap would change them with "

@@ -567,6 +567,7 @@ const char *verdict_name(enum verdict v)
 		[VERDICT_UNCHANGED] = "unchanged",
 		[VERDICT_IMPROVED] = "improved",
 		[VERDICT_REGRESSED] = "regressed",
+		[VERDICT_MIXED] = "mixed",
 	};
 	return (unsigned)v < ARRAY_SIZE(names) ? names[v] : "unknown";
 }

@@ -119,7 +119,9 @@ int stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb, doubl
 double stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);
 #define STATS_MWU_EXACT_MAX 49
 
-enum verdict { VERDICT_UNCHANGED, VERDICT_IMPROVED, VERDICT_REGRESSED };
+/* MIXED is only ever a summary's (analysis/verdict.h): some parts
+ * significantly better, others significantly worse. */
+enum verdict { VERDICT_UNCHANGED, VERDICT_IMPROVED, VERDICT_REGRESSED, VERDICT_MIXED };
 
 struct comparison {
 	double ratio, lo, hi; /* median(cand) / median(base) and interval */
@@ -154,7 +156,7 @@ void stats_compare(const double *cand, size_t nc, const double *base, size_t nb,
 void stats_compare_noisy(const double *cand, size_t nc, const double *base, size_t nb,
 			 double alpha, double min_effect, int iters, struct rng *r,
 			 struct comparison *c);
-const char *verdict_name(enum verdict v); /* "unchanged", "improved", "regressed" */
+const char *verdict_name(enum verdict v); /* "unchanged", "improved", "regressed", "mixed" */
 
 /* ---- across workloads -------------------------------------------------- */
 

@@ -8,6 +8,8 @@
 
 #include "analysis/rank.h"
 #include "analysis/report.h"
+#include "analysis/results.h"
+#include "analysis/verdict.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/progress.h"
@@ -88,7 +90,9 @@ static const struct command_spec run_cmd = {
 		   "or bonferroni share it out otherwise), or max_repeat (30) rounds or\n"
 		   "max_seconds (300 s) are reached; the report lists what is still not\n"
 		   "settled (\"clang O2 vs gcc O2: not settled after 30 runs\"), also for\n"
-		   "repeat = N and repeat = auto.\n"
+		   "repeat = N and repeat = auto.  Fewer runs a side than Mann-Whitney needs\n"
+		   "to reach p < 0.05 (4; computed, doc/statistics.md) are said before\n"
+		   "building, and by --dry-run: nothing could be called significant.\n"
 		   "Identical builds (the same loadable ELF sections; notes, debug info and\n"
 		   ".GCC.command.line left out) are run once: the other configuration gets\n"
 		   "the same samples as its own rows and the report says \"identical to X\".\n"
@@ -148,6 +152,31 @@ static int report(struct store *store, const struct study_plan *plan)
 	return rc;
 }
 
+/* Before building: a study that cannot take enough runs a side for its
+ * test to call anything significant says so (analysis/verdict.h), also
+ * in a dry run; it still runs (a quick look is a fair use). */
+static void say_power(const struct study_plan *plan)
+{
+	const struct study *s = &plan->study;
+	const char *metric = opt.metric ? opt.metric : s->metric;
+	if (!metric || results_metric_deterministic(metric))
+		return;
+	struct rank_options ro;
+	rank_options_default(&ro);
+	int fixed = !s->repeat_stable && !s->repeat_auto;
+	int runs = fixed ? s->repeat : s->max_repeat;
+	const char *key = fixed ? "repeat" : "max_repeat";
+	char *where = opt.study.repeat > 0
+		? xasprintf("--repeat %d", runs)
+		: xasprintf("%s:%d: %s = %d", s->path, fixed ? s->repeat_line : s->max_repeat_line,
+			    key, runs);
+	char *w = runs > 0 ? verdict_power_warning((size_t)runs, ro.alpha, where, key) : NULL;
+	if (w)
+		warn_msg("%s", w);
+	free(w);
+	free(where);
+}
+
 /* Build and run into the store, then the report; the exit status.  An
  * error is left in err. */
 static int build_and_run(struct study_plan *plan, struct store *store,
@@ -203,6 +232,7 @@ int cmd_run(int argc, char **argv)
 	if (study_path_resolve(pos.n ? pos.v[0] : "default", &path, &err) ||
 	    pipeline_plan_study(&plan, path, &opt.study, &po, &err))
 		goto out;
+	say_power(&plan);
 	if (opt.dry_run) {
 		study_plan_print(&plan, stdout);
 		rc = 0;

@@ -3,10 +3,12 @@
  */
 #include "explorer/progress.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -14,6 +16,8 @@
 static int quiet = 1;
 static int tty;
 static int status_shown;
+/* the ticker thread (builds in flight) prints too: one writer at a time */
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void progress_init(int q, int t)
 {
@@ -48,10 +52,14 @@ void progress_say(const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
+	pthread_mutex_lock(&out_lock);
 	clear_status();
 	say(fmt, ap);
+	pthread_mutex_unlock(&out_lock);
 	va_end(ap);
 }
+
+static void event_locked(const char *fmt, va_list ap);
 
 void progress_event(const char *fmt, ...)
 {
@@ -59,6 +67,14 @@ void progress_event(const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
+	pthread_mutex_lock(&out_lock);
+	event_locked(fmt, ap);
+	pthread_mutex_unlock(&out_lock);
+	va_end(ap);
+}
+
+static void event_locked(const char *fmt, va_list ap)
+{
 	if (!tty) {
 		say(fmt, ap);
 	} else {
@@ -77,13 +93,25 @@ void progress_event(const char *fmt, ...)
 		fflush(stderr);
 		status_shown = 1;
 	}
+}
+
+/* event_locked with its own arguments, for the ticker (holding out_lock) */
+static void event_locked_f(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void event_locked_f(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	event_locked(fmt, ap);
 	va_end(ap);
 }
 
 void progress_end(void)
 {
-	if (!quiet)
+	if (!quiet) {
+		pthread_mutex_lock(&out_lock);
 		clear_status();
+		pthread_mutex_unlock(&out_lock);
+	}
 }
 
 void progress_eta(char *buf, unsigned long n, double elapsed, long done, long total)
@@ -112,12 +140,112 @@ void progress_say_line(const char *line, void *user)
 void progress_result_line(const char *line, void *user)
 {
 	(void)user;
+	pthread_mutex_lock(&out_lock);
 	clear_status();
 	fprintf(stderr, "flagscope: %s\n", line);
+	pthread_mutex_unlock(&out_lock);
+}
+
+/* ---- builds in flight: a builds' status line that ticks ---- */
+
+/* A build of a minute was 18 s of silence then one line: while builds run,
+ * the status line says which and for how long, every second on a terminal;
+ * redirected, a line every TICK_LOG_S seconds of building. */
+#define TICK_LOG_S 15
+static struct {
+	const struct build *builds;
+	size_t n, done, total;
+	double started;
+	int stop;
+	pthread_t thread;
+	int running;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+} tick = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
+
+/* "gcc O2 brotli 12 s, gcc O3 brotli 11 s" into buf: the builds running now */
+static void in_flight(char *buf, size_t size, double now)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < tick.n && len + 1 < size; i++) {
+		double since;
+		/* written by the building thread between ticks: read it whole */
+		__atomic_load(&tick.builds[i].running_since, &since, __ATOMIC_RELAXED);
+		if (since <= 0)
+			continue;
+		int w = snprintf(buf + len, size - len, "%s%s %s %.0f s", len ? ", " : "",
+				 tick.builds[i].cfg->label, tick.builds[i].recipe->name, now - since);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
+static void *ticker(void *arg)
+{
+	(void)arg;
+	double last_log = now_seconds();
+	pthread_mutex_lock(&tick.lock);
+	while (!tick.stop) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&tick.wake, &tick.lock, &ts);
+		if (tick.stop)
+			break;
+		double now = now_seconds();
+		char what[400], eta[64];
+		in_flight(what, sizeof(what), now);
+		if (!*what || (!tty && now - last_log < TICK_LOG_S))
+			continue;
+		progress_eta(eta, sizeof(eta), now - tick.started, (long)tick.done, (long)tick.total);
+		pthread_mutex_lock(&out_lock);
+		event_locked_f("builds %zu/%zu: building %s%s%s", tick.done, tick.total, what,
+			       *eta ? ", " : "", eta);
+		pthread_mutex_unlock(&out_lock);
+		last_log = now;
+	}
+	pthread_mutex_unlock(&tick.lock);
+	return NULL;
+}
+
+void progress_builds_begin(const struct build *builds, size_t n, void *user)
+{
+	(void)user;
+	if (quiet || tick.running)
+		return;
+	size_t todo = 0;
+	for (size_t i = 0; i < n; i++)
+		todo += !builds[i].cached && !builds[i].settled;
+	tick.builds = builds;
+	tick.n = n;
+	tick.done = 0;
+	tick.total = todo;
+	tick.started = now_seconds();
+	tick.stop = 0;
+	tick.running = todo && !pthread_create(&tick.thread, NULL, ticker, NULL);
+}
+
+void progress_builds_end(void *user)
+{
+	(void)user;
+	if (!tick.running)
+		return;
+	pthread_mutex_lock(&tick.lock);
+	tick.stop = 1;
+	pthread_cond_signal(&tick.wake);
+	pthread_mutex_unlock(&tick.lock);
+	pthread_join(tick.thread, NULL);
+	tick.running = 0;
 }
 
 void progress_build(const struct build *b, size_t done, size_t total, void *started)
 {
+	pthread_mutex_lock(&tick.lock);
+	tick.done = done;
+	tick.total = total;
+	pthread_mutex_unlock(&tick.lock);
 	char eta[64];
 	progress_eta(eta, sizeof(eta), now_seconds() - *(double *)started, (long)done, (long)total);
 	if (b->outcome != OUTCOME_OK || !progress_is_tty())
@@ -159,6 +287,7 @@ void progress_start(struct pipeline_events *ev, int quiet, double *started)
 	*ev = (struct pipeline_events){
 		.say = progress_say_line, .result = progress_result_line,
 		.build_done = progress_build, .run_done = progress_run,
+		.builds_begin = progress_builds_begin, .builds_end = progress_builds_end,
 		.user = started, .log = quiet ? NULL : stderr,
 	};
 }

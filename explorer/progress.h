@@ -41,6 +41,12 @@ void progress_say_line(const char *line, void *user);
 void progress_result_line(const char *line, void *user);
 void progress_build(const struct build *b, size_t done, size_t total, void *started);
 void progress_run(const struct pipeline_run_event *e, void *user);
+/* While builds run: a status line naming each build in flight with its
+ * elapsed seconds ("builds 0/2: building gcc O2 brotli 12 s, ..."), redrawn
+ * every second on a terminal, a line every 15 s of building otherwise;
+ * builds_end stops it (before anything else prints the builds' outcomes). */
+void progress_builds_begin(const struct build *builds, size_t n, void *user);
+void progress_builds_end(void *user);
 /* progress_init(quiet, -1), and ev set to draw a study's events with the
  * functions above (started: when the builds started). */
 void progress_start(struct pipeline_events *ev, int quiet, double *started);

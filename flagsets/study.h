@@ -120,6 +120,7 @@ struct study {
 	int repeat_auto; /* repeat = auto: go on until every interval is narrow */
 	int repeat_stable; /* repeat = stable (a loaded study's default): go on
 			      until every rank verdict is settled (rank.h) */
+	int repeat_line, max_repeat_line; /* 0 when the study does not say */
 	double max_seconds; /* stable: stop measuring after this long (300) */
 	int noise_floor;    /* run --noise-floor: the matrix gets a copy of the
 			       baseline (matrix.h) */

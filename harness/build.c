@@ -657,6 +657,7 @@ static size_t pool_start(struct pool *p)
 		int each = left >= p->jobs ? 1 : p->jobs / (left > 0 ? left : 1);
 		p->start[i] = now_seconds();
 		p->pids[i] = build_start(b, each, p->locks[i]);
+		b->running_since = p->pids[i] > 0 ? p->start[i] : 0;
 		if (p->pids[i] < 0) {
 			p->pids[i] = 0;
 			b->outcome = OUTCOME_BUILD_FAILED;
@@ -678,6 +679,7 @@ static void pool_reap(struct pool *p, size_t i, int status)
 	struct build *b = &p->builds[i];
 	p->pids[i] = 0;
 	p->running--;
+	b->running_since = 0;
 	b->seconds = now_seconds() - p->start[i];
 	build_finish(b, status);
 	if (p->timed_out[i]) {

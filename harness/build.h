@@ -42,6 +42,7 @@ struct build {
 	enum outcome outcome;
 	char *detail;  /* one line: why it failed, or what verify found */
 	double seconds;
+	double running_since; /* build_all: when it started (now_seconds()); 0 when not running */
 	int cached;
 	int config_seeded; /* configure ran from its group's proven cache */
 	int settled; /* the outcome was decided before building (unsupported

@@ -266,8 +266,12 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 		pipeline_say(o, "pgo: %zu profile-guided builds: their instrumented builds and training runs first",
 			     npgo);
 	pgo_train_all(p->builds, nbuilds, o->jobs, &pipeline_interrupted);
+	if (o->ev.builds_begin)
+		o->ev.builds_begin(p->builds, nbuilds, o->ev.user);
 	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user,
 		  &pipeline_interrupted);
+	if (o->ev.builds_end)
+		o->ev.builds_end(o->ev.user);
 	if (store_pgo_facts(pl) || store_builds(pl, &n))
 		return store_failed(pl, err);
 	if (counts)

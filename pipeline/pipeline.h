@@ -103,6 +103,10 @@ struct pipeline_events {
 	 * share of the judging): shown with -q too; NULL: through say */
 	void (*result)(const char *line, void *user);
 	build_progress_fn build_done;                      /* user: events.user */
+	/* the builds build_all is about to make (their running_since says
+	 * which are running) until builds_end; either may be NULL */
+	void (*builds_begin)(const struct build *builds, size_t n, void *user);
+	void (*builds_end)(void *user);
 	void (*run_done)(const struct pipeline_run_event *e, void *user);
 	void *user;
 	FILE *log; /* a sysroot build's output, or NULL */

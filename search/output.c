@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/native_cpu.h"
 #include "base/outcome.h"
 #include "analysis/recommend.h"
 
@@ -286,9 +287,19 @@ void search_make_conf(FILE *out, const struct search_report *r)
 		put_var(out, "CXX", "", cxx);
 		free(cxx);
 	}
-	char *common = common_flags(r);
-	put_var(out, "COMMON_FLAGS", "", common);
+	char *common = common_flags(r), *note = NULL;
+	/* as every output: -mX=native made explicit (base/native_cpu.h), here,
+	 * where the search built and measured */
+	char *flags = native_cpu_explicit(pl->base->cc, common, &note);
+	if (strcmp(flags, common))
+		fprintf(out, "# note: %s is %s, as this machine's compiler resolves it\n", common,
+			flags);
+	if (note)
+		fprintf(out, "# note: %s\n", note);
+	put_var(out, "COMMON_FLAGS", "", flags);
 	free(common);
+	free(flags);
+	free(note);
 	fputs("CFLAGS=\"${COMMON_FLAGS}\"\nCXXFLAGS=\"${COMMON_FLAGS}\"\n", out);
 	/* ${LDFLAGS} keeps the profile's own */
 	if (*pl->base->ldflags)

@@ -56,6 +56,34 @@ grep -qF "# note: -march=native is $arch, as the compiler resolved it on the mac
 [ -z "$note" ] || grep -qF "$note" r1.conf || fail "the fallback's note is not in: $(cat r1.conf)"
 ok "recommend writes $fact"
 
+# every format writes the explicit form, never the native word
+for f in shell package.env dpkg-buildflags; do
+	fs recommend --db n.db --format $f >r1.$f 2>&1 || fail "recommend --format $f: $(cat r1.$f)"
+	grep -qF -- "$arch" r1.$f || fail "$f has no $arch: $(cat r1.$f)"
+	! grep -v '^ *#' r1.$f | grep -q '=native' || fail "$f writes a native word: $(cat r1.$f)"
+done
+fs recommend --db n.db --format json >r1.json 2>&1 || fail "recommend --format json: $(cat r1.json)"
+python3 -c 'import json, sys
+r = json.load(open("r1.json"))
+assert r["cflags"] == "-O2 " + sys.argv[1], r["cflags"]' "$fact" || fail "json: $(cat r1.json)"
+ok "shell, package.env, dpkg-buildflags and json write $arch"
+
+# search's make.conf: the baseline's -march=native made explicit likewise
+cat >sp.space <<'S'
+; one harmless flag: what is found does not matter here
+[space]
+flags = -funroll-loops
+S
+fs search native.study --space sp.space --strategy random --budget 2 --metric size \
+	--db s.db -o search.conf -q >search.out 2>&1 || fail "search: $(tail -n 5 search.out)"
+grep -q '^COMMON_FLAGS=".*-march=' search.conf && ! grep -q '^COMMON_FLAGS=.*=native' search.conf ||
+	fail "search's make.conf: $(cat search.conf)"
+mc=$(sed -n 's/^COMMON_FLAGS="\(.*\)"$/\1/p' search.conf | tr ' ' '\n' | grep -- '^-m' | tr '\n' ' ')
+diff <(clang -march=native -mtune=native -dM -E -x c /dev/null 2>&1 | sort) \
+	<(clang $mc -dM -E -x c /dev/null 2>&1 | sort) >search.diff ||
+	fail "search's COMMON_FLAGS is not native here: $(cat search.diff)"
+ok "search's make.conf: $mc"
+
 # a database built elsewhere, on a CPU clang could not name: its
 # machine's answer and its fallback note, not this one's
 python3 -c 'import sqlite3, sys
