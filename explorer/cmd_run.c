@@ -158,7 +158,7 @@ static int report(struct store *store, const struct study_plan *plan)
 static void say_power(const struct study_plan *plan)
 {
 	const struct study *s = &plan->study;
-	const char *metric = opt.metric ? opt.metric : s->metric;
+	const char *metric = s->metric;
 	if (!metric || results_metric_deterministic(metric))
 		return;
 	struct rank_options ro;
@@ -166,10 +166,10 @@ static void say_power(const struct study_plan *plan)
 	int fixed = !s->repeat_stable && !s->repeat_auto;
 	int runs = fixed ? s->repeat : s->max_repeat;
 	const char *key = fixed ? "repeat" : "max_repeat";
-	char *where = opt.study.repeat > 0
-		? xasprintf("--repeat %d", runs)
-		: xasprintf("%s:%d: %s = %d", s->path, fixed ? s->repeat_line : s->max_repeat_line,
-			    key, runs);
+	char *from = setting_where(s, key);
+	char *where = sl_find(&s->overridden, key) >= 0 ? xasprintf("%s %d", from, runs)
+							: xasprintf("%s: %s = %d", from, key, runs);
+	free(from);
 	char *w = runs > 0 ? verdict_power_warning((size_t)runs, ro.alpha, where, key) : NULL;
 	if (w)
 		warn_msg("%s", w);
