@@ -221,7 +221,7 @@ enum outcome build_probe_flags(const struct config *cfg, const struct toolchain 
 	char *complaint = out ? first_complaint(out) : NULL;
 	if (rc != 0 || complaint) {
 		o = OUTCOME_UNSUPPORTED_FLAG;
-		*detail = complaint ? xstrdup(str_trim(complaint))
+		*detail = complaint ? build_log_with_suggestion(str_trim(complaint), out)
 				    : build_log_summary(out ? out : "compiler failed");
 	}
 	free(complaint);

@@ -53,6 +53,15 @@ char *build_log_first_error(const char *log_text)
 	return NULL;
 }
 
+char *build_log_with_suggestion(const char *complaint, const char *log_text)
+{
+	const char *dym = log_text ? strstr(log_text, "did you mean") : NULL;
+	if (!dym || strstr(complaint, "did you mean"))
+		return xstrdup(complaint);
+	size_t len = strcspn(dym, "?\n");
+	return xasprintf("%s; %.*s%s", complaint, (int)len, dym, dym[len] == '?' ? "?" : "");
+}
+
 char *build_log_failure_detail(const char *log_text, const char *log_path)
 {
 	char *summary = build_log_summary(log_text);

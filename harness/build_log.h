@@ -17,4 +17,9 @@ char *build_log_first_error(const char *log_text);
  * the file that holds the whole log.  Heap string. */
 char *build_log_failure_detail(const char *log_text, const char *log_path);
 
+/* complaint, and the compiler's "did you mean 'X'?" from a later line of
+ * log_text (gcc puts -march's on a note line) when complaint lacks one.
+ * Heap string. */
+char *build_log_with_suggestion(const char *complaint, const char *log_text);
+
 #endif

@@ -1,7 +1,8 @@
 /*
  * identical.c - configurations whose builds are the same program
- * (harness/identical.h) are measured once: the other's rows are the same
- * samples, stored under its own id (pipeline.h: study_plan.twin).
+ * (harness/identical.h) and that run it the same way (execution_hash) are
+ * measured once: the other's rows are the same samples, stored under its
+ * own id (pipeline.h: study_plan.twin).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,32 @@ static int may_share(const struct study_plan *p, size_t c, size_t w)
 {
 	return !p->configs[c].cfg->noise_floor && p->in_shard[c * p->nworkloads + w] &&
 	       plan_build(p, c, w)->outcome == OUTCOME_OK;
+}
+
+static const char *or_none(const char *s)
+{
+	return s ? s : "";
+}
+
+/* What a run depends on besides the code: the emulated CPU model, the
+ * target (so the runner: native or qemu-ARCH), the libc and sysroot its
+ * loader and libraries come from, the linkage.  Two builds of one program
+ * that run differently (`-cpu max` and `-cpu cortex-a53`: an instruction
+ * the one has and the other traps on) never share runs.  The runner's
+ * host, boards, environment and timeout are the study's, the same for
+ * every configuration of it. */
+static int execution_hash(const struct study_plan *p, size_t c, size_t w, char out[65])
+{
+	char code[65];
+	if (build_code_hash(plan_build(p, c, w), code))
+		return -1;
+	const struct config *cfg = p->configs[c].cfg;
+	char *what = xasprintf("code=%s\ncpu=%s\ntarget=%s\nlibc=%s\nsysroot=%s\nlink=%d\n",
+			       code, or_none(cfg->cpu), or_none(cfg->target), or_none(cfg->libc),
+			       or_none(cfg->sysroot), cfg->link);
+	sha256_hex(what, strlen(what), out);
+	free(what);
+	return 0;
 }
 
 static void record_twin(struct pipeline *pl, size_t c, size_t src, size_t w)
@@ -47,7 +74,7 @@ void pipeline_find_identical(struct pipeline *pl)
 			size_t c = nth_config(p, k);
 			p->twin[c * nw + w] = -1;
 			hash[c][0] = '\0';
-			if (!may_share(p, c, w) || build_code_hash(plan_build(p, c, w), hash[c]))
+			if (!may_share(p, c, w) || execution_hash(p, c, w, hash[c]))
 				continue;
 			for (size_t j = 0; j < k; j++) {
 				size_t src = nth_config(p, j);

@@ -116,7 +116,7 @@ struct pipeline_events {
  * into it before planning: pipeline_plan_study). */
 struct pipeline_options {
 	int jobs;           /* builds at a time */
-	int dry_run;        /* prepare without probing flags */
+	int dry_run;        /* prepare without building (flags are still probed) */
 	int shard_i, shard_n; /* 0/1: everything */
 	int no_ranking;     /* nothing will be ranked (run --build-only): the study's
 			       metric is not checked unless an option set it */

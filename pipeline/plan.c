@@ -10,6 +10,7 @@
 #include "harness/libc.h"
 #include "harness/study_names.h"
 #include "harness/sysroot.h"
+#include "pipeline/flag_check.h"
 #include "pipeline/pipeline_internal.h"
 
 static void say_to(void (*to)(const char *, void *), void *user, const char *fmt, va_list ap)
@@ -207,8 +208,8 @@ static void prepare_config(struct plan_config *pc, const struct pipeline_options
 	if (toolchain_probe(cfg->cc, &pc->tc, &err))
 		goto unsupported;
 	pc->tc_ok = 1;
-	if (!o->dry_run)
-		pc->outcome = build_probe_flags(cfg, &pc->tc, &pc->detail);
+	/* a dry run probes too: a mistyped flag is said before the real run */
+	pc->outcome = build_probe_flags(cfg, &pc->tc, &pc->detail);
 out:
 	sb_release(&err);
 	return;
@@ -325,6 +326,8 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
 	for (size_t c = 0; c < p->nconfigs; c++)
 		prepare_config(&p->configs[c], o);
+	if (pipeline_check_flags(p, err))
+		return -1;
 	/* matrix_expand checked the ids the study names; the compilers and
 	 * sysroots found since can make two of them one build */
 	for (size_t i = 0; i < p->nconfigs; i++)
