@@ -71,10 +71,79 @@ static void note_skipped(struct compare_result *res, const char *item, const cha
 		free(line);
 }
 
+/* The parts of one configuration's summary in one metric as its lines
+ * are added: the samples the parts point into are kept here. */
+struct summary_acc {
+	const char *metric;
+	struct verdict_rule rule;
+	struct verdict_parts parts;
+	double **keep;
+	char **names;
+	size_t nkeep, items;
+	int all;          /* every line so far is a measured comparison */
+	char *last_build; /* a build property counts once per workload */
+};
+
+static void acc_init(struct summary_acc *acc, const struct compare_side *new,
+		     const struct rank_options *o, const char *metric, size_t cap)
+{
+	*acc = (struct summary_acc){
+		.metric = metric, .all = 1,
+		.rule = {.alpha = o->alpha, .min_effect = o->min_effect, .iters = o->iters,
+			 .seed = o->seed, .deterministic = results_metric_deterministic(metric),
+			 .higher_better = results_higher_better(new->st, new->study, metric)},
+		.keep = xcalloc(2 * cap + 1, sizeof(double *)),
+		.names = xcalloc(cap + 1, sizeof(char *)),
+	};
+	verdict_parts_init(&acc->parts, cap);
+}
+
+/* A measured line's samples become a part (the acc keeps them). */
+static void acc_add(struct summary_acc *acc, const struct compare_line *l, const char *workload,
+		    int from_build, double **a, size_t na, double **b, size_t nb)
+{
+	acc->items++;
+	if (from_build && acc->last_build && !strcmp(acc->last_build, workload))
+		return;
+	free(acc->last_build);
+	acc->last_build = from_build ? xstrdup(workload) : NULL;
+	acc->names[acc->parts.n] = xstrdup(l->item);
+	acc->keep[acc->nkeep++] = *a;
+	acc->keep[acc->nkeep++] = *b;
+	verdict_parts_add(&acc->parts, (struct sample_pair){*b, nb, *a, na},
+			  acc->names[acc->parts.n], &l->c);
+	*a = *b = NULL;
+}
+
+/* The summary of acc's lines (analysis/verdict.h), into res. */
+static void acc_finish(struct compare_result *res, const char *label, struct summary_acc *acc)
+{
+	if (acc->items) {
+		res->sum = xrealloc(res->sum, (res->nsum + 1) * sizeof(*res->sum));
+		struct compare_summary *s = &res->sum[res->nsum++];
+		*s = (struct compare_summary){.config = xstrdup(label), .metric = xstrdup(acc->metric),
+					      .items = acc->items, .complete = acc->all};
+		if (acc->all && acc->parts.n)
+			verdict_summarise(&acc->rule, &acc->parts, &s->s);
+		else
+			s->s = (struct verdict_summary){.ratio = NAN, .lo = NAN, .hi = NAN};
+	}
+	for (size_t i = 0; i < acc->nkeep; i++)
+		free(acc->keep[i]);
+	for (size_t i = 0; i < acc->parts.n; i++)
+		free(acc->names[i]);
+	free(acc->keep);
+	free(acc->names);
+	free(acc->last_build);
+	verdict_parts_release(&acc->parts);
+}
+
 static void add_line(struct compare_result *res, const struct compare_side *old,
 		     const struct compare_side *new, const char *label, const char *workload,
-		     const char *run, const char *metric)
+		     const char *run, struct summary_acc *acc)
 {
+	const char *metric = acc->metric;
+	int from_build = 0;
 	char *od, *nd;
 	enum outcome os = results_status(old->st, old->study, old->config_id, workload, run, &od);
 	enum outcome ns = results_status(new->st, new->study, new->config_id, workload, run, &nd);
@@ -82,7 +151,7 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	double *a = results_samples(old->st, old->study, old->config_id, workload, run, metric, &no,
 				    NULL);
 	double *b = results_samples(new->st, new->study, new->config_id, workload, run, metric, &nn,
-				    NULL);
+				    &from_build);
 	char *item = *run ? xasprintf("%s/%s", workload, run) : xstrdup(workload);
 	if (os == OUTCOME_OK && ns == OUTCOME_OK && !no && !nn) {
 		/* the metric is not measured on this item (lame has no
@@ -110,22 +179,23 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	if (l->old_status == OUTCOME_OK && l->new_status == OUTCOME_OK && no && nn) {
 		/* the part rule every command reads (analysis/verdict.h): the
 		 * same pair gives the rank table's verdict and interval */
-		struct verdict_rule rule = {
-			.alpha = res->opt.alpha, .min_effect = res->opt.min_effect,
-			.iters = res->opt.iters, .seed = res->opt.seed,
-			.deterministic = results_metric_deterministic(metric),
-			.higher_better = results_higher_better(new->st, new->study, metric),
-		};
-		verdict_part(&rule, b, nn, a, no, &l->c);
+		verdict_part(&acc->rule, b, nn, a, no, &l->c);
 		l->verdict = l->c.verdict;
 		l->incomplete = l->c.error != 0;
 		l->detail = xstrdup(l->c.error      ? "the ratio is undefined (a zero median)"
 				    : l->c.untested ? "one run on a side: not tested"
 						    : "");
+		if (!l->incomplete)
+			acc_add(acc, l, workload, from_build, &a, no, &b, nn);
 	} else {
 		l->c.na = nn;
 		l->c.nb = no;
 		judge_outcomes(l, od, nd, no, nn);
+	}
+	if (l->incomplete || l->unsupported || l->old_status != OUTCOME_OK ||
+	    l->new_status != OUTCOME_OK) {
+		acc->items++;
+		acc->all = 0;
 	}
 	res->improved += l->verdict == VERDICT_IMPROVED;
 	res->regressed += l->verdict == VERDICT_REGRESSED;
@@ -153,11 +223,16 @@ void compare_configs(const struct compare_side *old, const struct compare_side *
 	struct strlist workloads = {0}, runs = {0};
 	compare_configs_opts(res, o);
 	union_items(old, new, &workloads, &runs);
+	struct summary_acc *acc = xcalloc(nsel + 1, sizeof(*acc));
+	for (size_t m = 0; m < nsel; m++)
+		acc_init(&acc[m], new, &res->opt, sel[m].metric, workloads.n);
 	for (size_t i = 0; i < workloads.n; i++)
 		for (size_t m = 0; m < nsel; m++)
 			if (results_select_match(&sel[m], workloads.v[i], runs.v[i]))
-				add_line(res, old, new, label, workloads.v[i], runs.v[i],
-					 sel[m].metric);
+				add_line(res, old, new, label, workloads.v[i], runs.v[i], &acc[m]);
+	for (size_t m = 0; m < nsel; m++)
+		acc_finish(res, label, &acc[m]);
+	free(acc);
 	sl_release(&workloads);
 	sl_release(&runs);
 }
@@ -334,6 +409,12 @@ void compare_result_release(struct compare_result *res)
 		free(res->v[i].detail);
 	}
 	free(res->v);
+	for (size_t i = 0; i < res->nsum; i++) {
+		free(res->sum[i].config);
+		free(res->sum[i].metric);
+		free(res->sum[i].s.mixed);
+	}
+	free(res->sum);
 	sl_release(&res->skipped);
 	sl_release(&res->machine);
 	free(res->old_name);
@@ -439,8 +520,38 @@ static void table_line(FILE *out, const struct compare_result *res, const struct
 	fputc('\n', out);
 }
 
+/* A summary's verdict word, as a line's */
+static const char *summary_verdict(const struct compare_summary *s)
+{
+	if (!s->complete)
+		return "N/A";
+	return s->s.verdict == VERDICT_IMPROVED	   ? "IMPROVED"
+	       : s->s.verdict == VERDICT_REGRESSED ? "REGRESSED"
+	       : s->s.verdict == VERDICT_MIXED	   ? "MIXED"
+						   : "UNCHANGED";
+}
+
+static void table_summaries(FILE *out, const struct compare_result *res)
+{
+	if (res->nsum)
+		fputs("\nsummary (geometric mean over the workloads; improved only with some "
+		      "workload better and none worse, mixed with both):\n", out);
+	for (size_t i = 0; i < res->nsum; i++) {
+		const struct compare_summary *s = &res->sum[i];
+		fprintf(out, "  %-9s %s %s", summary_verdict(s), s->config, s->metric);
+		if (!s->complete)
+			fprintf(out, "  (not every workload was compared on both sides)\n");
+		else if (isnan(s->s.lo))
+			fprintf(out, "  %.3f (not tested)\n", s->s.ratio);
+		else
+			fprintf(out, "  %.3f [%.3f, %.3f]%s%s\n", s->s.ratio, s->s.lo, s->s.hi,
+				s->s.mixed ? "  " : "", s->s.mixed ? s->s.mixed : "");
+	}
+}
+
 static void table_end(FILE *out, const struct compare_result *res)
 {
+	table_summaries(out, res);
 	if (res->skipped.n)
 		fputs("\nskipped (the metric is not measured there):\n", out);
 	for (size_t i = 0; i < res->skipped.n; i++)
@@ -525,8 +636,32 @@ static void json_end(FILE *out, const struct compare_result *res)
 	fputs("],\"skipped\":[", out);
 	json_strings(out, &res->skipped);
 	fprintf(out, "],\"regressed\":%zu,\"unsupported\":%zu,\"improved\":%zu,"
-		     "\"unchanged\":%zu,\"not_comparable\":%zu}\n",
+		     "\"unchanged\":%zu,\"not_comparable\":%zu",
 		res->regressed, res->unsupported, res->improved, res->unchanged, res->incomplete);
+	fputs(",\"summaries\":[", out);
+	for (size_t i = 0; i < res->nsum; i++) {
+		const struct compare_summary *s = &res->sum[i];
+		fprintf(out, "%s{\"verdict\":\"%s\"", i ? "," : "",
+			s->complete ? verdict_name(s->s.verdict) : "n/a");
+		json_str(out, "config", s->config);
+		json_str(out, "metric", s->metric);
+		json_num(out, "ratio", s->s.ratio);
+		json_num(out, "lo", s->s.lo);
+		json_num(out, "hi", s->s.hi);
+		fprintf(out, ",\"items\":%zu,\"complete\":%s", s->items,
+			s->complete ? "true" : "false");
+		fputs(",\"mixed\":", out);
+		if (s->s.mixed) {
+			struct strbuf sb = {0};
+			sb_add_json(&sb, s->s.mixed);
+			fputs(sb_str(&sb), out);
+			sb_release(&sb);
+		} else {
+			fputs("null", out);
+		}
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
 }
 
 static const struct compare_format formats[] = {

@@ -22,6 +22,11 @@
  * both sides with no sample of the metric on either (the metric is not
  * measured there) gives no line and is listed once in `skipped`.
  *
+ * Summary: per configuration and metric, the lines' geometric mean with
+ * its interval and the summary verdict of analysis/verdict.h (improved
+ * only with some item better and none worse, MIXED with both), the same
+ * as the rank table's for that pair (table: "summary", JSON "summaries").
+ *
  * Noise: a metric that is not deterministic (results_metric_deterministic)
  * with one run on a side is not tested (c.untested): the ratio is shown,
  * the verdict is UNCHANGED.
@@ -33,6 +38,7 @@
 
 #include "analysis/rank.h"
 #include "analysis/store.h"
+#include "analysis/verdict.h"
 
 struct compare_side {
 	struct store *st;
@@ -53,12 +59,25 @@ struct compare_line {
 	char *detail; /* "" or why the verdict is not a measured one */
 };
 
+/* One configuration's lines of one metric summarised by the summary rule
+ * of analysis/verdict.h, as the rank table summarises a configuration
+ * against its baseline (a build property counted once per workload):
+ * only when every line is a measured comparison (`complete`). */
+struct compare_summary {
+	char *config, *metric;
+	struct verdict_summary s; /* s.mixed owned; NAN figures when not complete */
+	size_t items;             /* lines summarised or not */
+	int complete;
+};
+
 struct compare_result {
 	char *old_name, *new_name; /* database paths or configuration labels */
 	char *study;
 	struct rank_options opt;
 	struct compare_line *v;
 	size_t n;
+	struct compare_summary *sum;
+	size_t nsum;
 	size_t improved, regressed, unchanged, incomplete, unsupported;
 	struct strlist skipped; /* "lame/cbr128: no samples of X on either side" */
 	struct strlist machine; /* "governor: performance -> powersave" (compare_machine) */

@@ -5,8 +5,8 @@
 # B --candidate C (JSON) and recommend (JSON and make.conf).  Expect, for
 # every configuration and item against the baseline:
 #  - the item's verdict is the same in the table, CSV, JSON, HTML and
-#    compare; a configuration's verdict the same in the table, CSV, JSON,
-#    HTML and recommend's JSON;
+#    compare; a configuration's verdict (and its interval) the same in the
+#    table, CSV, JSON, HTML, compare's summary and recommend's JSON;
 #  - a summary agrees with its parts: improved only with some part
 #    significantly better and none worse (regressed likewise), mixed
 #    exactly when parts are better and worse, unchanged when none is
@@ -155,7 +155,16 @@ base = [c["label"] for c in rank["configs"] if c["baseline"]][0]
 for c in rank["configs"]:
     if c["baseline"]:
         continue
-    lines = json.load(open("%s.cmp.%s.json" % (db, c["label"])))["lines"]
+    cmp = json.load(open("%s.cmp.%s.json" % (db, c["label"])))
+    lines = cmp["lines"]
+    sums = cmp.get("summaries", [])
+    want(len(sums) == 1 and sums[0]["verdict"] == (c["verdict"] or "n/a"),
+         "compare %s's summary: %s, report %s" % (c["label"], [x["verdict"] for x in sums], c["verdict"]))
+    if len(sums) == 1 and c["ratio"] is not None:
+        close = lambda a, b: (a is None) == (b is None) and (a is None or abs(a - b) <= 1e-5 * abs(b))
+        want(close(sums[0]["ratio"], c["ratio"]) and close(sums[0]["lo"], c["ci"][0]) and
+             close(sums[0]["hi"], c["ci"][1]),
+             "compare %s's summary %s [%s, %s], report %s %s" % (c["label"], sums[0]["ratio"], sums[0]["lo"], sums[0]["hi"], c["ratio"], c["ci"]))
     want(len(lines) == len(c["workloads"]), "compare %s: %d lines" % (c["label"], len(lines)))
     for l in lines:
         want(l["verdict"] == items[(c["label"], l["workload"])],

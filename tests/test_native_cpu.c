@@ -12,7 +12,9 @@
  *   command in the fixture's index.txt; an explicit form's outputs do not
  *   depend on the CPU, so a missing one is recorded here with
  *   FLAGSCOPE_NATIVE_RECORD=1 when this machine's compiler is the
- *   fixture's version, and the test fails without it.
+ *   fixture's version, and the test fails without it.  With clang of the
+ *   fixture's version, the explicit form also gives the same assembly as
+ *   native's recorded cc1 CPU and features (a vectorised loop, a copy).
  *   Live: every -mX=native word of a configuration, made explicit by the
  *   compilers here, is accepted and predefines what native does (never a
  *   particular spelling); no native word or no compiler: NULL.
@@ -99,6 +101,59 @@ static int fixture_ask(void *ctx, const char *flags, enum native_job job, char *
 	return *out ? 0 : -1;
 }
 
+/* clang only, when it is the fixture's version: the code the explicit
+ * form gives equals the code of native's own cc1 features on that CPU
+ * (-target-cpu and each recorded -target-feature passed with -Xclang),
+ * for a loop that vectorises and a copy.  Code generation does not
+ * depend on the CPU it runs on, so this holds here for another CPU. */
+static void check_code(const struct recorded *r, const char *flags)
+{
+	char *vpath = xasprintf("%s/clang-version.txt", r->dir), *hpath = NULL;
+	char *want = file_read(vpath, NULL), *have = NULL, *driver = NULL;
+	char *argv[] = {"clang", "--version", NULL};
+	if (!want || run_capture(argv, &have) || !have || strncmp(have, want, strcspn(want, "\n"))) {
+		printf("SKIP (code) %s: this clang is not the fixture's\n", r->dir);
+		goto out;
+	}
+	hpath = xasprintf("%s/clang-native-hash.txt", r->dir);
+	driver = file_read(hpath, NULL);
+	struct strlist tok = {0}, nat = {0};
+	char *t = xstrdup(driver ? driver : "");
+	for (char *c = t; *c; c++)
+		if (*c == '"')
+			*c = ' ';
+	sl_split_ws(&tok, t);
+	free(t);
+	for (size_t i = 0; i + 1 < tok.n; i++) {
+		if (!strcmp(tok.v[i], "-target-cpu"))
+			sl_push_owned(&nat, xasprintf("-march=%s", tok.v[i + 1]));
+		if (!strcmp(tok.v[i], "-target-feature"))
+			sl_push_owned(&nat, xasprintf("-Xclang -target-feature -Xclang %s", tok.v[++i]));
+	}
+	char *natf = sl_join(&nat, " ");
+	static const char unit[] = "double a[1024], b[1024]; void f(void) { for (int i = 0; i < "
+				   "1024; i++) a[i] += b[i] * 3; } void g(char *d, const char *s) "
+				   "{ __builtin_memcpy(d, s, 200); }";
+	char *s1 = xasprintf("echo '%s' | clang -O3 %s -S -x c - -o -", unit, natf);
+	char *s2 = xasprintf("echo '%s' | clang -O3 %s -S -x c - -o -", unit, flags);
+	char *a = NULL, *b = NULL;
+	int ok = !run_shell_capture(s1, &a) && !run_shell_capture(s2, &b) && a && b && !strcmp(a, b);
+	T_CHECK(ok, "%s: %s gives the code of native's cc1 features", r->dir, flags);
+	free(s1);
+	free(s2);
+	free(a);
+	free(b);
+	free(natf);
+	sl_release(&tok);
+	sl_release(&nat);
+out:
+	free(vpath);
+	free(hpath);
+	free(want);
+	free(have);
+	free(driver);
+}
+
 static const struct {
 	const char *dir, *cc;
 	int fallback;
@@ -136,6 +191,8 @@ static void check_fixtures(void)
 		T_CHECK(f.fallback == fixtures[i].fallback && !f.fallback == !f.note,
 			"%s %s: fallback %d, want %d, note '%s'", fixtures[i].dir, r.cc, f.fallback,
 			fixtures[i].fallback, f.note ? f.note : "");
+		if (f.flags && !strcmp(r.cc, "clang"))
+			check_code(&r, f.flags);
 		printf("%s %s: %s%s%s\n", fixtures[i].dir, r.cc, f.flags ? f.flags : "(refused)",
 		       f.note ? "\n  note: " : "", f.note ? f.note : "");
 		free(nat);
