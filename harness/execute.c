@@ -242,9 +242,31 @@ static void add_detail(struct exec_result *res, char *note)
 	res->detail = note;
 }
 
+/* The baseline's own run differs from its warm-up, the reference: the
+ * program's output is not reproducible (a time, an address, a seed), so
+ * every other configuration's "wrong output" would be noise.  Said as such,
+ * with the line and both texts, when the difference is in stdout. */
+static char *not_reproducible(const char *run_dir, const char *ref_dir, const char *why)
+{
+	char *got = xasprintf("%s/stdout", run_dir), *want = xasprintf("%s/stdout", ref_dir);
+	char *g = NULL, *w = NULL, *s;
+	long line = 0;
+	if (validate_line_difference(got, want, &line, &g, &w) == 0)
+		s = xasprintf("output not reproducible: the baseline disagrees with itself at line %ld: '%.80s' here, '%.80s' in its warm-up (make the program print the same on every run, without times, addresses or random seeds, or give the recipe a tolerate = check)",
+			      line, g, w);
+	else
+		s = xasprintf("output not reproducible: the baseline disagrees with itself: %s (make the program's outputs the same on every run, or give the recipe a tolerate = check)",
+			      why);
+	free(g);
+	free(w);
+	free(got);
+	free(want);
+	return s;
+}
+
 static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 			    const char *ref_dir, const char *build_dir, const char *in_dir,
-			    const char *emu, struct exec_result *res)
+			    const char *emu, int self, struct exec_result *res)
 {
 	struct strbuf why = {0};
 	if (!is_dir(ref_dir)) {
@@ -267,6 +289,8 @@ static void compare_outputs(const struct recipe_run *run, const char *run_dir,
 	/* only a difference may be judged tolerable, never an unread output */
 	if (rc > 0 && run->tolerate)
 		tolerate_difference(run, run_dir, ref_dir, build_dir, in_dir, emu, &why, res);
+	else if (rc > 0 && self)
+		set_failure(res, OUTCOME_WRONG_OUTPUT, not_reproducible(run_dir, ref_dir, sb_str(&why)));
 	else if (rc)
 		set_failure(res, OUTCOME_WRONG_OUTPUT, sb_detach(&why));
 	sb_release(&why);
@@ -436,7 +460,8 @@ static void step_check(struct run_step *st, const char *ref_dir, struct exec_res
 	}
 	if (res->outcome == OUTCOME_OK && ref_dir)
 		compare_outputs(st->run, st->run_dir, ref_dir, st->b->out_dir, st->in_dir,
-				st->job.emu_plain, res);
+				st->job.emu_plain,
+				st->b->cfg && (st->b->cfg->is_baseline || st->b->cfg->noise_floor), res);
 	if (res->outcome == OUTCOME_OK)
 		parse_metrics(st->run, st->out_path, st->err_path, res);
 }

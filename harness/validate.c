@@ -219,3 +219,29 @@ int validate_tree(const char *label, const char *got, const char *want, struct s
 	sb_addf(why, "%s: cannot compare %s: %s", label, got, type_name(gs.st_mode));
 	return -1;
 }
+
+int validate_line_difference(const char *got, const char *want, long *line, char **got_line,
+			     char **want_line)
+{
+	size_t glen = 0, wlen = 0;
+	char *g = file_read(got, &glen), *w = file_read(want, &wlen);
+	int rc = -1;
+	if (g && w) {
+		const char *a = g, *b = w;
+		for (long n = 1; *a || *b; n++) {
+			size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+			if (la != lb || memcmp(a, b, la)) {
+				*line = n;
+				*got_line = xstrndup(a, la);
+				*want_line = xstrndup(b, lb);
+				rc = 0;
+				break;
+			}
+			a += la + (a[la] == '\n');
+			b += lb + (b[lb] == '\n');
+		}
+	}
+	free(g);
+	free(w);
+	return rc;
+}

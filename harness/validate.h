@@ -23,4 +23,10 @@ int validate_files(const char *label, const char *got, const char *want, struct 
  * the cause). */
 int validate_tree(const char *label, const char *got, const char *want, struct strbuf *why);
 
+/* The first line where two files differ: *line its number (from 1),
+ * *got_line and *want_line the two lines (heap, no newline, "" past a
+ * file's end).  0 when found, -1 when one cannot be read or they are equal. */
+int validate_line_difference(const char *got, const char *want, long *line, char **got_line,
+			     char **want_line);
+
 #endif

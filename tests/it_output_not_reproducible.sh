@@ -1,0 +1,37 @@
+#!/bin/bash
+# it_output_not_reproducible.sh - issue 28: a program printing the time got
+# "wrong_output ... at byte 40: 0x35 '5' instead of 0x34 '4'", though the
+# baseline's own repetitions disagreed with its warm-up, which means "this
+# output is not reproducible".  A program whose second line is the time in
+# nanoseconds, two configurations, two repetitions.  Expected: the
+# baseline's runs after its warm-up are wrong_output with "output not
+# reproducible: the baseline disagrees with itself at line 2" and both
+# lines ('t=...' here, 't=...' in its warm-up), in the run's progress
+# and the report.
+set -euo pipefail
+. "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_output_not_reproducible
+count_failures
+mkdir -p src workloads/clock
+cat >src/clock.c <<'C'
+#include <stdio.h>
+#include <time.h>
+int main(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("hello\nt=%ld.%09ld\n", (long)ts.tv_sec, ts.tv_nsec);
+	return 0;
+}
+C
+printf 'clock: clock.c\n\t$(CC) $(CFLAGS) -o clock clock.c\n' >src/Makefile
+printf '; expect: its output changes every run\n[workload]\nsource = local:%s/src\n[build]\nsystem = make\nbinaries = clock\n[run]\nargs = clock\n' "$T" \
+	>workloads/clock/recipe.ini
+printf '; expect: the baseline disagrees with itself\n[study]\nname = clock\nworkloads = clock\nrepeat = 2\nbaseline = O2\n[axis opt]\nO2 = -O2\nO1 = -O1\n' >c.study
+set +e; fs run c.study --db c.db >c.out 2>c.err; set -e
+want="output not reproducible: the baseline disagrees with itself at line 2: 't=[0-9.]+' here, 't=[0-9.]+' in its warm-up"
+grep -qE "\[run [0-9]+/[0-9]+\] O2 clock rep 1: wrong_output: $want" c.err ||
+	fail "the baseline's rep 1 is not said to be not reproducible: $(grep 'O2 clock' c.err | head -3)"
+fs report --db c.db >r.out 2>&1 || true
+grep -qE "$want" r.out || fail "the report does not say it: $(head -30 r.out)"
+ok "the baseline disagreeing with itself is said as output not reproducible, at its line, with both lines"
+finish_counted
