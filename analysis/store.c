@@ -195,12 +195,22 @@ int store_lock(struct store *st, struct strbuf *err)
 	char *real = realpath(st->path, NULL);
 	char *lock = xasprintf("%s.lock", real ? real : st->path);
 	free(real);
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* never followed, and only a file of ours: the pid is written into
+	 * it, so a link planted there would truncate what it points to */
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	free(lock);
 	if (fd < 0) {
 		int e = errno;
 		sb_addf(err, "%s: cannot make its lock file %s.lock: %s (%s)", st->path, st->path,
-			strerror(e), store_hint(SQLITE_IOERR, e));
+			e == ELOOP ? "it is a symbolic link, never followed" : strerror(e),
+			e == ELOOP ? "remove the link" : store_hint(SQLITE_IOERR, e));
+		return -1;
+	}
+	struct stat ls;
+	if (fstat(fd, &ls) || !S_ISREG(ls.st_mode) || ls.st_uid != geteuid() || (ls.st_mode & 022)) {
+		sb_addf(err, "%s: its lock file %s.lock is not a file of yours that only you can write (remove it)",
+			st->path, st->path);
+		close(fd);
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {

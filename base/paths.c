@@ -1,9 +1,13 @@
 /* paths.c - see paths.h */
 #include "base/paths.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -155,4 +159,69 @@ char *paths_installed_qemu_plugin(void)
 	char *real = realpath(p, NULL);
 	free(p);
 	return real;
+}
+
+/* A folder of /tmp only this user can use: /tmp/flagscope-cache-UID when
+ * it is (or can be made) a real folder of this user's, mode 0700; else a
+ * fresh one of mkdtemp's (nothing cached across runs, nothing planted). */
+static char *private_tmp_cache(void)
+{
+	char *dir = xasprintf("/tmp/flagscope-cache-%ld", (long)geteuid());
+	struct stat st;
+	if ((!mkdir(dir, 0700) || errno == EEXIST) && !lstat(dir, &st) && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && (st.st_mode & 077) == 0)
+		return dir;
+	free(dir);
+	char tmpl[64];
+	snprintf(tmpl, sizeof(tmpl), "/tmp/flagscope-cache-%ld-XXXXXX", (long)geteuid());
+	return mkdtemp(tmpl) ? xstrdup(tmpl) : xstrdup("/nonexistent/flagscope-cache");
+}
+
+/* $HOME, else the user's home in the password database; NULL when
+ * neither names a folder */
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return home;
+	struct passwd *pw = getpwuid(geteuid());
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' && is_dir(pw->pw_dir) ? pw->pw_dir : NULL;
+}
+
+const char *flagscope_cache_dir(void)
+{
+	static char *dir;
+	if (dir)
+		return dir;
+	const char *c = getenv("FLAGSCOPE_CACHE");
+	if (c && *c)
+		return dir = xstrdup(c);
+	const char *x = getenv("XDG_CACHE_HOME");
+	if (x && *x)
+		return dir = xasprintf("%s/flagscope", x);
+	/* never a folder of /tmp that others can write: the cache's status
+	 * files are trusted, so a build planted there would run */
+	const char *home = home_dir();
+	return dir = home ? xasprintf("%s/.cache/flagscope", home) : private_tmp_cache();
+}
+
+int paths_cache_check(struct strbuf *err)
+{
+	const char *dir = flagscope_cache_dir();
+	struct stat st;
+	if (mkdir_p(dir, 0700) || stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		sb_addf(err, "%s: cannot make the build cache there: %s (set FLAGSCOPE_CACHE to a folder "
+			     "of your own)",
+			dir, strerror(errno ? errno : ENOTDIR));
+		return -1;
+	}
+	/* group-writable only for the user's own group (user-private groups) */
+	int open_to_others = (st.st_mode & 002) || ((st.st_mode & 020) && st.st_gid != getegid());
+	if (st.st_uid != geteuid() || open_to_others) {
+		sb_addf(err, "%s: the build cache %s (flagscope runs the builds it finds there: set "
+			     "FLAGSCOPE_CACHE to a folder only you can write)",
+			dir, st.st_uid != geteuid() ? "belongs to another user" : "is writable by others");
+		return -1;
+	}
+	return 0;
 }

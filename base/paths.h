@@ -56,6 +56,20 @@ const char *paths_deb_src_script(void);
  * uses the path compiled into harness/qemu.c).  Heap string. */
 char *paths_installed_qemu_plugin(void);
 
+/* flagscope_cache_dir() (declared in base/util.h) is defined in paths.c:
+ * $FLAGSCOPE_CACHE, $XDG_CACHE_HOME/flagscope, $HOME/.cache/flagscope, the
+ * password database's home/.cache/flagscope, and without any home a
+ * folder of /tmp private to the user (mode 0700, owner checked), never
+ * one that others can write. */
+
+/* The build cache can be trusted: made when missing (0700), a folder
+ * owned by this user and not writable by others (nor by a group other
+ * than the user's own) (its builds are
+ * run as they are found).  0, or -1 with "PATH: what is wrong (what to
+ * do)" in err. */
+struct strbuf;
+int paths_cache_check(struct strbuf *err);
+
 /* The folder of the running binary (/proc/self/exe), or NULL when Linux
  * cannot say.  Static storage. */
 const char *paths_exe_dir(void);

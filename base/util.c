@@ -524,17 +524,3 @@ double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-const char *flagscope_cache_dir(void)
-{
-	static char *dir;
-	if (dir)
-		return dir;
-	const char *c = getenv("FLAGSCOPE_CACHE");
-	if (c && *c)
-		return dir = xstrdup(c);
-	const char *x = getenv("XDG_CACHE_HOME");
-	if (x && *x)
-		return dir = xasprintf("%s/flagscope", x);
-	const char *home = getenv("HOME");
-	return dir = xasprintf("%s/.cache/flagscope", home && *home ? home : "/tmp");
-}

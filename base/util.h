@@ -119,7 +119,8 @@ double now_seconds(void);
 
 /* flagscope_home() and the other data folders: base/paths.h */
 /* $XDG_CACHE_HOME/flagscope, or ~/.cache/flagscope; created on demand by
- * callers. Overridden by $FLAGSCOPE_CACHE. */
+ * callers. Overridden by $FLAGSCOPE_CACHE.  Without a home, a folder of
+ * /tmp private to the user (defined in base/paths.c, see paths.h). */
 const char *flagscope_cache_dir(void);
 
 #endif

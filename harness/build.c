@@ -21,6 +21,42 @@
 #include "harness/pgo.h"
 #include "harness/strays.h"
 
+/* "sha256 HEX NAME" of each of the recipe's binaries in b's out folder,
+ * one a line; NULL when one cannot be read */
+static char *binary_hashes(const struct build *b)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < b->recipe->binaries.n; i++) {
+		char *path = xasprintf("%s/out/%s", b->dir, b->recipe->binaries.v[i]);
+		char hex[65];
+		int rc = sha256_file_hex(path, hex);
+		free(path);
+		if (rc) {
+			sb_release(&sb);
+			return NULL;
+		}
+		sb_addf(&sb, "sha256 %s %s\n", hex, b->recipe->binaries.v[i]);
+	}
+	return sb_detach(&sb);
+}
+
+/* A finished build is trusted only while its binaries hash to what its
+ * status recorded: a binary changed or planted after the build (a shared
+ * or damaged cache) is built again, never run.  A status without hashes
+ * (an older flagscope's) is not trusted either. */
+static int build_status_trusted(const struct build *b)
+{
+	char *status = xasprintf("%s/status", b->dir);
+	char *text = file_read(status, NULL);
+	free(status);
+	char *nl = text && str_starts_with(text, "ok") ? strchr(text, '\n') : NULL;
+	char *hashes = nl ? binary_hashes(b) : NULL;
+	int ok = hashes && (*hashes || !b->recipe->binaries.n) && !strcmp(nl + 1, hashes);
+	free(hashes);
+	free(text);
+	return ok;
+}
+
 void build_init(struct build *b)
 {
 	struct strbuf sb = {0};
@@ -56,11 +92,7 @@ void build_init(struct build *b)
 	b->dir = build_dir_of_key(b->key);
 	b->out_dir = xasprintf("%s/out", b->dir);
 	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = -1;
-	char *status = xasprintf("%s/status", b->dir);
-	char *text = file_read(status, NULL);
-	b->cached = text && str_starts_with(text, "ok");
-	free(text);
-	free(status);
+	b->cached = build_status_trusted(b);
 }
 
 char *build_dir_of_key(const char *key)
@@ -316,15 +348,11 @@ static int build_try_lock(const struct build *b, int *fd)
 	return 1;
 }
 
-/* 1 when b's status says another process finished it */
+/* 1 when b's status says another process finished it (and its binaries
+ * are the ones it recorded) */
 static int build_done_elsewhere(const struct build *b)
 {
-	char *status = xasprintf("%s/status", b->dir);
-	char *text = file_read(status, NULL);
-	int done = text && str_starts_with(text, "ok");
-	free(text);
-	free(status);
-	return done;
+	return build_status_trusted(b);
 }
 
 /* $SRC_NAME for each source.NAME = SPEC of the recipe (in the build's child) */
@@ -692,8 +720,10 @@ static void pool_reap(struct pool *p, size_t i, int status)
 	}
 	if (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED) {
 		char *st = xasprintf("%s/status", b->dir);
-		char *text = xasprintf("ok %.3f\n", b->seconds);
+		char *hashes = binary_hashes(b);
+		char *text = xasprintf("ok %.3f\n%s", b->seconds, hashes ? hashes : "");
 		file_write(st, text, strlen(text));
+		free(hashes);
 		free(text);
 		free(st);
 	}

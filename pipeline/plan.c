@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/paths.h"
 #include "harness/fetch.h"
 #include "harness/libc.h"
 #include "harness/study_names.h"
@@ -320,6 +321,8 @@ static void prepare_builds(struct study_plan *p)
 
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err)
 {
+	if (paths_cache_check(err)) /* its builds are run as found */
+		return -1;
 	if (o->meters) { /* a typo would run the whole study without it */
 		struct strlist names = {0};
 		sl_split_ws(&names, o->meters);

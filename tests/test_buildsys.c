@@ -43,8 +43,8 @@ static const struct script_case cases[] = {
 	 {"%%%%", "cmake"}},
 	{"make", "PORT_DIR=linux", NULL, "link", "src",
 	 {"cp -R \"$SRC/.\" .", "make -C 'src' -j\"$JOBS\" \"$@\" PORT_DIR=linux link",
-	  "CFLAGS=\"$CFLAGS\"", "AR=\"$HOST-ar\""},
-	 {"configure", "cmake"}},
+	  "'CFLAGS=$(value FLAGSCOPE_CFLAGS)'", "AR=\"$HOST-ar\""},
+	 {"configure", "cmake", "CFLAGS=\"$CFLAGS\""}},
 };
 
 static void check_scripts(const char *tmp)

@@ -15,6 +15,9 @@
  *   fixture's version, and the test fails without it.  With clang of the
  *   fixture's version, the explicit form also gives the same assembly as
  *   native's recorded cc1 CPU and features (a vectorised loop, a copy).
+ *   Refusals (a made-up clang): a switch the compiler refuses, or a form
+ *   that does not predefine native's macros, gives no flags and a note
+ *   "-march=native is kept: " with the reason.
  *   Live: every -mX=native word of a configuration, made explicit by the
  *   compilers here, is accepted and predefines what native does (never a
  *   particular spelling); no native word or no compiler: NULL.
@@ -249,9 +252,68 @@ static void check_equal(void)
 		"a warning makes them differ");
 }
 
+/* A made-up clang for the refusals: its answers by flags, first match */
+static const struct {
+	const char *flags;
+	enum native_job job;
+	const char *text;
+} made_up[] = {
+	{"-march=native", NATIVE_DRIVER, "clang version 14.0.6\n \"-cc1\" \"-target-cpu\" "
+					 "\"x86-64\" \"-target-feature\" \"+avx2\" "
+					 "\"-target-feature\" \"+flagscope-odd\"\n"},
+	{"-march=native", NATIVE_MACROS, "#define __AVX2__ 1\n#define __ODD__ 1\n"},
+	{"-march=x86-64", NATIVE_MACROS, "#define __SSE2__ 1\n"},
+	{"-march=x86-64 -mavx2 -mflagscope-odd", NATIVE_MACROS, NULL},
+};
+
+/* What the made-up clang says for the candidate: refuses it (status
+ * -1) or predefines other macros than native (0) */
+struct candidate_says {
+	int status;
+	const char *text;
+};
+
+static int made_up_ask(void *ctx, const char *flags, enum native_job job, char **out)
+{
+	const struct candidate_says *c = ctx;
+	*out = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(made_up); i++)
+		if (!strcmp(flags, made_up[i].flags) && job == made_up[i].job) {
+			*out = xstrdup(made_up[i].text ? made_up[i].text : c->text);
+			return made_up[i].text ? 0 : c->status;
+		}
+	return -1;
+}
+
+/* No exact explicit form: a refusal that says why, never a guess */
+static void check_refusals(void)
+{
+	static const struct {
+		struct candidate_says c;
+		const char *why;
+	} cases[] = {
+		{{-1, "clang: error: unknown argument: '-mflagscope-odd'\n"},
+		 "refuses -march=x86-64 -mavx2 -mflagscope-odd (clang: error: unknown argument: "
+		 "'-mflagscope-odd')"},
+		{{0, "#define __AVX2__ 1\n#define __SSE2__ 1\n"},
+		 "x86-64 with 2 feature switches does not predefine what it does (native has "
+		 "#define __ODD__ 1)"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct native_oracle o = {.ask = made_up_ask, .ctx = (void *)&cases[i].c};
+		struct native_form f;
+		int rc = native_resolve(&o, "-march=native", &f);
+		T_CHECK(rc < 0 && !f.flags && f.note && str_starts_with(f.note, "-march=native is kept: ") &&
+				strstr(f.note, cases[i].why),
+			"refusal %zu: '%s', want '...%s'", i, f.note ? f.note : "", cases[i].why);
+		native_form_release(&f);
+	}
+}
+
 int main(void)
 {
 	check_equal();
+	check_refusals();
 	check_fixtures();
 	T_CHECK(!native_cpu_flags("clang", "-O2 -march=x86-64-v2", NULL), "no native word: NULL");
 	T_CHECK(!native_cpu_flags("clang", NULL, NULL), "no flags: NULL");

@@ -22,6 +22,11 @@ static void script_head(const struct recipe *r, struct strbuf *sb)
 		sb_add(sb, "srcdir=$SRC\n");
 	}
 	sb_add(sb, "static=\ncase \" $LDFLAGS \" in *\" -static \"*) static=yes ;; esac\n");
+	/* make reads the flags from the environment, through $(value ...),
+	 * so it never expands them: a $(shell ...) or $X in a flag stays
+	 * text (on make's command line make expanded it) */
+	sb_add(sb, "FLAGSCOPE_CFLAGS=$CFLAGS FLAGSCOPE_LDFLAGS=$LDFLAGS\n"
+		   "export FLAGSCOPE_CFLAGS FLAGSCOPE_LDFLAGS\n");
 	/* C++ units get the configuration's flags too, from the C compiler's
 	 * C++ sibling (g++-12 for gcc-12, HOST-g++, clang++ for clang); a
 	 * driver without one (musl-gcc) leaves CXX unset, and verify then
@@ -104,7 +109,8 @@ static void autotools_script(const struct recipe *r, struct strbuf *sb)
 		   "\t\t[ \"$f\" = -static ] && f=-all-static\n"
 		   "\t\tlt=\"$lt $f\"\n"
 		   "\tdone\n"
-		   "\tset -- LDFLAGS=\"$lt\"\n"
+		   "\tFLAGSCOPE_LDFLAGS=$lt\n"
+		   "\tset -- 'LDFLAGS=$(value FLAGSCOPE_LDFLAGS)'\n"
 		   "fi\n"
 		   "make -j\"$JOBS\" \"$@\"");
 	add_words(sb, s->args);
@@ -253,9 +259,9 @@ static void make_script(const struct recipe *r, struct strbuf *sb)
 	/* variables on make's command line win over the Makefile's own */
 	sb_add(sb, "cp -R \"$SRC/.\" .\n"
 		   "rm -rf .git\n"
-		   "set -- CC=\"$CC\" CFLAGS=\"$CFLAGS\" LDFLAGS=\"$LDFLAGS\"\n"
+		   "set -- CC=\"$CC\" 'CFLAGS=$(value FLAGSCOPE_CFLAGS)' 'LDFLAGS=$(value FLAGSCOPE_LDFLAGS)'\n"
 		   "if [ -n \"$cxx_prog\" ]; then\n"
-		   "\tset -- \"$@\" CXX=\"$CXX\" CXXFLAGS=\"$CXXFLAGS\"\n"
+		   "\tset -- \"$@\" CXX=\"$CXX\" 'CXXFLAGS=$(value FLAGSCOPE_CFLAGS)'\n"
 		   "fi\n"
 		   "if [ -n \"$HOST\" ] && command -v \"$HOST-ar\" >/dev/null; then\n"
 		   "\tset -- \"$@\" AR=\"$HOST-ar\" RANLIB=\"$HOST-ranlib\"\n"
