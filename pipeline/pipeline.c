@@ -19,8 +19,8 @@ void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
 	pl->plan = p;
 	pl->store = st;
 	pl->opt = o;
-	pl->metric = o->metric ? o->metric : p->study.metric;
-	pl->exec.pin = o->pin ? o->pin : p->study.pin;
+	pl->metric = p->study.metric;
+	pl->exec.pin = p->study.pin;
 	/* before the builds, so load.before is the machine's, not flagscope's */
 	machine_read(&pl->machine, machine_root(), pl->exec.pin);
 	pthread_mutex_init(&pl->lock, NULL);
@@ -282,11 +282,8 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 static void setup_meters(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
-	const struct pipeline_options *o = pl->opt;
 	struct strlist names = {0};
-	if (o->meters)
-		sl_split_ws(&names, o->meters);
-	else if (p->study.meters.n)
+	if (p->study.meters.n)
 		for (size_t i = 0; i < p->study.meters.n; i++)
 			sl_push(&names, p->study.meters.v[i]);
 	else
@@ -325,7 +322,7 @@ static void setup_meters(struct pipeline *pl)
 		if (usable && pl->exec.nmeters < ARRAY_SIZE(pl->exec.meters))
 			pl->exec.meters[pl->exec.nmeters++] = m;
 		else
-			pipeline_say(o, "%s", sb_str(&fact));
+			pipeline_say(pl->opt, "%s", sb_str(&fact));
 		sb_release(&fact);
 	}
 	sl_release(&names);
