@@ -214,8 +214,24 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 				return -1;
 		}
 	}
+	/* complete only once the runs went through: a stop, a kill or
+	 * --build-only from here on leaves the study incomplete */
+	for (size_t i = 0; i < nbuilds; i++)
+		if (p->in_shard[i] && p->builds[i].outcome == OUTCOME_OK)
+			pl->expected_runs += (int)p->builds[i].recipe->nruns * p->study.repeat;
+	if (pipeline_store_progress(pl, 0))
+		return -1;
 	return pipeline_stored(pl, store_put_last_run(pl->store, p->study.name, n->built,
 						      n->cached, n->failed));
+}
+
+int pipeline_store_progress(struct pipeline *pl, int complete)
+{
+	const struct study_plan *p = pl->plan;
+	char *shard = p->shard_n > 1 ? xasprintf("%d/%d", p->shard_i, p->shard_n) : xstrdup("");
+	int rc = store_put_progress(pl->store, p->study.name, shard, pl->expected_runs, complete);
+	free(shard);
+	return pipeline_stored(pl, rc);
 }
 
 /* pgo.train.NAME: the training run a workload's gen-use builds used, and
