@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "analysis/noise_floor.h"
+#include "analysis/rank.h"
 #include "analysis/results.h"
 #include "analysis/stats.h"
+#include "analysis/verdict.h"
 #include "base/ini.h"
 #include "flagsets/libc_kind.h"
 
@@ -341,6 +343,33 @@ static void cell_ratios(const struct pivot *p, const struct pivot_cell *ref, str
 	}
 }
 
+/* cand's verdict against ref on r by the part rule every command reads
+ * (analysis/verdict.h) */
+static void cell_verdict(struct store *st, const struct pivot *p, const char *cand_id,
+			 const char *ref_id, const struct pivot_row *r, struct pivot_cell *cell)
+{
+	size_t na, nb;
+	double *a = results_samples(st, p->study, cand_id, r->workload, r->run, p->metric, &na,
+				    NULL);
+	double *b = results_samples(st, p->study, ref_id, r->workload, r->run, p->metric, &nb,
+				    NULL);
+	struct rank_options o;
+	rank_options_default(&o);
+	struct verdict_rule rule = {
+		.alpha = o.alpha, .min_effect = o.min_effect, .iters = o.iters, .seed = o.seed,
+		.deterministic = results_metric_deterministic(p->metric),
+		.higher_better = p->higher_better,
+	};
+	struct comparison c;
+	if (na && nb) {
+		verdict_part(&rule, a, na, b, nb, &c);
+		cell->judged = !c.error;
+		cell->verdict = c.error ? VERDICT_UNCHANGED : c.verdict;
+	}
+	free(a);
+	free(b);
+}
+
 static void fill_ratios(const struct pivot *p, struct pivot_row *r)
 {
 	for (size_t l = 0; l < p->nlevels; l++)
@@ -443,6 +472,8 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 					fill_cell(st, p, &c[j], r, cell);
 				else
 					cell->detail = xstrdup("not in the study");
+				if (j >= 0 && rj >= 0 && j != rj && cell->status == OUTCOME_OK)
+					cell_verdict(st, p, c[j].id, c[rj].id, r, cell);
 			}
 			cell_init(&r->ref);
 			if (rj >= 0)

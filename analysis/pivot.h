@@ -76,6 +76,7 @@
 
 #include <stdio.h>
 
+#include "analysis/stats.h"
 #include "analysis/store.h"
 #include "base/outcome.h"
 
@@ -98,6 +99,12 @@ struct pivot_cell {
 	double mem_ratio[PIVOT_NMEM]; /* NAN likewise */
 	double mem_pct[PIVOT_NMEM];   /* NAN likewise */
 	double pub_pct[PIVOT_NPUB];   /* the published ratio; NAN when none */
+	int judged;           /* 1: verdict is the metric's against the row's
+				 reference by analysis/verdict.h's part rule
+				 (the rank table's, when the reference is the
+				 baseline); 0: no verdict (the reference
+				 itself, or no samples on a side) */
+	enum verdict verdict; /* oriented: improved = better */
 	int same_sign[PIVOT_NPUB];    /* 1 yes, 0 no, -1 not compared (no
 					 published or no measured ratio) */
 };

@@ -481,6 +481,7 @@ static void json_cell(FILE *out, const struct pivot_cell *c)
 	rep_json_num(out, c->value);
 	fputs(",\"pct\":", out);
 	rep_json_num(out, c->pct);
+	rep_json_key_str_or_null(out, "verdict", c->judged ? verdict_name(c->verdict) : NULL);
 	for (int k = 0; k < PIVOT_NMEM; k++) {
 		fprintf(out, ",\"%s\":", pivot_memory_keys[k]);
 		rep_json_num(out, c->mem[k]);

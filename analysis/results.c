@@ -92,6 +92,74 @@ struct result_config *results_configs_left(struct store *st, const char *study, 
 	return configs_in(st, study, 0, n);
 }
 
+/* shard "I/N" -> N (0 for the whole study's row "") */
+static int shard_count(const char *shard)
+{
+	const char *slash = strchr(shard, '/');
+	return slash ? atoi(slash + 1) : 0;
+}
+
+void results_progress(struct store *st, const char *study, struct result_progress *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->complete = 1;
+	sqlite3_stmt *s = query(st, "SELECT shard, expected, complete FROM progress WHERE study=?",
+				study, NULL);
+	int n_of = 0;
+	while (row(s)) {
+		p->known = 1;
+		p->shards++;
+		p->expected += sqlite3_column_int64(s, 1);
+		p->complete &= sqlite3_column_int(s, 2) == 1;
+		int n = shard_count((const char *)sqlite3_column_text(s, 0));
+		n_of = n > n_of ? n : n_of;
+	}
+	sqlite3_finalize(s);
+	if (!p->known) {
+		p->complete = 0;
+		return;
+	}
+	if (n_of > p->shards)
+		p->shards_missing = n_of - p->shards;
+	p->complete &= !p->shards_missing;
+	/* a run kept to be made again (its inputs or its board failed) is
+	 * not done, though the run that stored it went through */
+	s = query(st, "SELECT count(*), coalesce(sum(outcome_retried(r.status)), 0) FROM "
+		      "current_runs r JOIN configs c ON c.study=r.study AND c.id=r.config_id AND "
+		      "c.in_study=1 WHERE r.study=? AND r.rep>=1", study, NULL);
+	if (row(s)) {
+		long retried = sqlite3_column_int64(s, 1);
+		p->done = sqlite3_column_int64(s, 0) - retried;
+		p->complete &= retried == 0;
+	}
+	sqlite3_finalize(s);
+}
+
+char *results_study_notes(struct store *st, const char *study)
+{
+	struct strbuf sb = {0};
+	struct result_progress pr;
+	results_progress(st, study, &pr);
+	if (pr.known && !pr.complete) {
+		sb_addf(&sb, "study %s is incomplete: %ld of %ld runs", study, pr.done, pr.expected);
+		if (pr.shards_missing)
+			sb_addf(&sb, ", %d shard(s) not merged", pr.shards_missing);
+		sb_add(&sb, " (its run stopped before the end, or runs wait to be made again: "
+			    "run it again to resume; its results are partial)");
+	}
+	size_t n;
+	struct result_config *left = results_configs_left(st, study, &n);
+	if (n) {
+		sb_addf(&sb, "%sstudy %s: %zu configuration(s) no longer in its file left out "
+			     "(kept in the database, never ranked, compared or recommended):",
+			sb.len ? "\n" : "", study, n);
+		for (size_t i = 0; i < n; i++)
+			sb_addf(&sb, "%s %s (%s)", i ? "," : "", left[i].label, left[i].cflags);
+	}
+	result_configs_free(left, n);
+	return sb.len ? sb_detach(&sb) : NULL;
+}
+
 void result_configs_free(struct result_config *c, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -32,6 +32,30 @@ struct result_config {
  * is not in the database).  Free with result_configs_free(). */
 struct result_config *results_configs(struct store *st, const char *study, size_t *n);
 void result_configs_free(struct result_config *c, size_t n);
+/* The configurations stored for the study that are no longer in it (its
+ * file was edited: a level's flags changed, a level removed); their rows
+ * are kept, never ranked, compared or recommended.  *n set. */
+struct result_config *results_configs_left(struct store *st, const char *study, size_t *n);
+
+/* How far the study got (store.h: progress).  known 0: the database
+ * predates progress (nothing can be said).  expected: the measured
+ * repetitions `run` planned (over every shard merged in), done: those
+ * stored for the study's configurations with an outcome a resume keeps,
+ * made by their current build; complete 1 when every shard's last `run`
+ * went through to its end, every shard of N is there and no stored run
+ * waits to be made again (a retried outcome: input_failed, board_fault). */
+struct result_progress {
+	int known, complete;
+	long expected, done;
+	int shards, shards_missing; /* shards_missing: of a sharded study, not merged */
+};
+void results_progress(struct store *st, const char *study, struct result_progress *p);
+/* One line per thing a reader of the study must know before its results,
+ * ready for warn_msg: "study S is incomplete: N of M runs (...)", "study
+ * S: K configuration(s) no longer in its file left out (...)"; NULL when
+ * none.  Heap string, lines separated by '\n'. */
+char *results_study_notes(struct store *st, const char *study);
+
 /* Index of the configuration labelled `label`, or -1. */
 int results_find_label(const struct result_config *c, size_t n, const char *label);
 

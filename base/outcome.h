@@ -33,7 +33,8 @@
 	X(NO_REFERENCE, "no_reference", 0, 0, 0, "the baseline has no good output to compare")   \
 	X(NOISY, "noisy", 0, 0, 0, "repeat = auto never got the interval narrow enough")        \
 	X(UNRUNNABLE, "unrunnable", 0, 0, 0, "cannot run on this runner (e.g. no emulated CPU model)") \
-	X(BOARD_FAULT, "board_fault", 0, 1, 1, "the boards failed, not the program (every attempt lost)")
+	X(BOARD_FAULT, "board_fault", 0, 1, 1, "the boards failed, not the program (every attempt lost)") \
+	X(INPUT_FAILED, "input_failed", 0, 1, 1, "the workload's [input] script failed: nothing ran")
 
 enum outcome {
 #define OUTCOME_ENUM(e, name, ranked, retried, error, meaning) OUTCOME_##e,

@@ -22,9 +22,11 @@
 static const char *const format_choices[] = {"table", "csv", "json", NULL};
 
 static struct {
-	struct run_overrides study; /* --repeat, --noise-floor, --workloads, --pin, --force, --source */
+	/* --repeat, --metric, --meters, --noise-floor, --workloads, --pin,
+	 * --force, --source: applied into the study before it is planned */
+	struct run_overrides study;
 	int jobs, dry_run, quiet, build_only;
-	const char *db, *format, *meters, *metric, *shard;
+	const char *db, *format, *shard;
 } opt;
 
 static const struct option_spec run_options[] = {
@@ -34,8 +36,8 @@ static const struct option_spec run_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
-	{"meters", 0, OPT_STRING, &opt.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
-	{"metric", 'm', OPT_STRING, &opt.metric, "NAME", "rank by this metric or selector WORKLOAD[/RUN][/METRIC] (default: the study's, else time); one the study cannot give is refused before building"},
+	{"meters", 0, OPT_STRING, &opt.study.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
+	{"metric", 'm', OPT_STRING, &opt.study.metric, "NAME", "rank by this metric or selector WORKLOAD[/RUN][/METRIC] (default: the study's, else time); one the study cannot give is refused before building"},
 	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
 	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
 	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
@@ -133,8 +135,7 @@ static int report(struct store *store, const struct study_plan *plan)
 {
 	struct strbuf err = {0};
 	struct ranking rk;
-	const char *metric = opt.metric ? opt.metric : plan->study.metric;
-	if (ranking_compute(store, plan->study.name, metric, &rk, &err)) {
+	if (ranking_compute(store, plan->study.name, plan->study.metric, &rk, &err)) {
 		print_error_lines(sb_str(&err));
 		sb_release(&err);
 		return 1;
@@ -157,7 +158,7 @@ static int report(struct store *store, const struct study_plan *plan)
 static void say_power(const struct study_plan *plan)
 {
 	const struct study *s = &plan->study;
-	const char *metric = opt.metric ? opt.metric : s->metric;
+	const char *metric = s->metric;
 	if (!metric || results_metric_deterministic(metric))
 		return;
 	struct rank_options ro;
@@ -165,10 +166,10 @@ static void say_power(const struct study_plan *plan)
 	int fixed = !s->repeat_stable && !s->repeat_auto;
 	int runs = fixed ? s->repeat : s->max_repeat;
 	const char *key = fixed ? "repeat" : "max_repeat";
-	char *where = opt.study.repeat > 0
-		? xasprintf("--repeat %d", runs)
-		: xasprintf("%s:%d: %s = %d", s->path, fixed ? s->repeat_line : s->max_repeat_line,
-			    key, runs);
+	char *from = setting_where(s, key);
+	char *where = sl_find(&s->overridden, key) >= 0 ? xasprintf("%s %d", from, runs)
+							: xasprintf("%s: %s = %d", from, key, runs);
+	free(from);
 	char *w = runs > 0 ? verdict_power_warning((size_t)runs, ro.alpha, where, key) : NULL;
 	if (w)
 		warn_msg("%s", w);
@@ -217,8 +218,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	struct pipeline_options po = {
-		.jobs = opt.jobs, .pin = opt.study.pin, .dry_run = opt.dry_run, .shard_n = 1,
-		.meters = opt.meters, .metric = opt.metric, .no_ranking = opt.build_only,
+		.jobs = opt.jobs, .dry_run = opt.dry_run, .shard_n = 1, .no_ranking = opt.build_only,
 	};
 	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/results.h"
 #include "base/ini.h"
 
 int results_command_start(const struct command_spec *cmd, int argc, char **argv,
@@ -47,6 +48,13 @@ int results_open(const char *path, const char *study, struct store *st, char **n
 		store_close(st);
 		return -1;
 	}
+	char *note = results_study_notes(st, *name);
+	for (char *line = note, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(line, '\n')))
+			*nl = '\0';
+		warn_msg("%s", line);
+	}
+	free(note);
 	return 0;
 }
 

@@ -258,6 +258,34 @@ int setting_parse(const struct study_setting *st, void *study, const char *value
 	return -1;
 }
 
+int study_override(void *study, const char *key, const char *value, struct strbuf *err)
+{
+	struct study *s = study;
+	const struct study_setting *st = setting_lookup("study", key);
+	if (!st || !st->flag) {
+		sb_addf(err, "'%s' is not a setting a command-line option overrides (a bug)", key);
+		return -1;
+	}
+	struct strbuf why = {0};
+	int rc = setting_parse(st, s, value, 0, 0, &why);
+	if (rc)
+		sb_addf(err, "--%s: %s", st->flag, sb_str(&why));
+	sb_release(&why);
+	if (sl_find(&s->overridden, key) < 0)
+		sl_push(&s->overridden, key);
+	return rc;
+}
+
+char *setting_where(const void *study, const char *key)
+{
+	const struct study *s = study;
+	const struct study_setting *st = setting_lookup("study", key);
+	if (st && st->flag && sl_find(&s->overridden, key) >= 0)
+		return xasprintf("--%s", st->flag);
+	int line = st && st->line != SETTING_NO_FIELD ? *(const int *)((const char *)s + st->line) : 0;
+	return line ? xasprintf("%s:%d", s->path, line) : xstrdup(s->path);
+}
+
 void settings_help(FILE *out)
 {
 	fprintf(out, "\nstudy settings ([SECTION] KEY = DEFAULT, and the run option that overrides\nit; doc/study-format.md):\n");

@@ -78,6 +78,16 @@ char *setting_keys(const char *section);
 int setting_parse(const struct study_setting *st, void *study, const char *value, int line,
 		  int continued, struct strbuf *why);
 
+/* Set [study] KEY from its command-line option (the row's .flag): parsed
+ * as the file's value would be, its line cleared, and KEY remembered in
+ * s->overridden, so everything after reads the study alone.  0, or -1
+ * with "--FLAG: why" in err. */
+int study_override(void *study, const char *key, const char *value, struct strbuf *err);
+
+/* Where the study's KEY came from, for an error that names it: "--FLAG"
+ * when overridden, "PATH:LINE" from the file, PATH for a default (heap). */
+char *setting_where(const void *study, const char *key);
+
 /* The settings as `run --help` lists them: "  [SECTION] KEY = DEFAULT
  * (--FLAG)" and the help line. */
 void settings_help(FILE *out);

@@ -513,6 +513,7 @@ void study_release(struct study *s)
 	free(s->pin);
 	sl_release(&s->workloads);
 	sl_release(&s->meters);
+	sl_release(&s->overridden);
 	sl_release(&s->baseline);
 	for (size_t a = 0; a < s->naxes; a++) {
 		for (size_t l = 0; l < s->axes[a].nlevels; l++) {

@@ -159,6 +159,9 @@ struct study {
 	int isolate_line;
 	double isolate_load; /* the 1-minute load per core isolate allows (0.5) */
 	size_t nsources;
+	/* keys a command-line option set (study_override, settings.h): their
+	 * value is the option's, setting_where() names the option */
+	struct strlist overridden;
 };
 
 /* Load and check a study file: syntax, unknown keys, duplicate levels,

@@ -10,6 +10,7 @@
 
 #include "harness/execute.h"
 #include "harness/meter.h"
+#include "flagsets/settings.h"
 #include "harness/runner.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -27,10 +28,10 @@ static void push_once(struct strlist *out, const char *name)
  * (setup_meters in pipeline.c: --meters, else the study's, else the
  * default set), the own meter of each runner its configurations' runs
  * select (qemu-insn for a foreign target), and the build sizes. */
-static void common_names(const struct study_plan *p, const char *meters, struct strlist *out)
+static void common_names(const struct study_plan *p, struct strlist *out)
 {
 	char *study_meters = p->study.meters.n ? sl_join(&p->study.meters, " ") : NULL;
-	meter_metric_names(meters ? meters : study_meters, out);
+	meter_metric_names(study_meters, out);
 	free(study_meters);
 	struct run_target board = {0};
 	for (size_t c = 0; c < p->nconfigs; c++) {
@@ -109,17 +110,13 @@ static int selector_known(const struct study_plan *p, const struct strlist *comm
 	return 0;
 }
 
-/* "file:line" of the study's metric = (its path alone for a default), or
- * "--metric": where a refusal of sel starts */
-static void add_where(struct strbuf *err, const struct study_plan *p,
-		      const struct pipeline_options *o)
+/* "--metric", "file:line" of the study's metric = (its path alone for a
+ * default): where a refusal of the metric starts */
+static void add_where(struct strbuf *err, const struct study_plan *p)
 {
-	if (o->metric)
-		sb_add(err, "--metric");
-	else if (p->study.metric_line)
-		sb_addf(err, "%s:%d", p->study.path, p->study.metric_line);
-	else
-		sb_add(err, p->study.path);
+	char *where = setting_where(&p->study, "metric");
+	sb_add(err, where);
+	free(where);
 }
 
 /* A perf event sel names (perf/EVENT at its start or after a '/') that
@@ -142,11 +139,12 @@ static int perf_event_missing(const struct study_plan *p, const char *sel,
 int pipeline_check_metric(const struct study_plan *p, const struct pipeline_options *o,
 			  struct strbuf *err)
 {
-	const char *sel = o->metric ? o->metric : o->no_ranking ? NULL : p->study.metric;
-	if (!sel)
+	/* a build-only run checks only a metric it was given */
+	if (o->no_ranking && sl_find(&p->study.overridden, "metric") < 0)
 		return 0;
+	const char *sel = p->study.metric;
 	struct strlist known = {0};
-	common_names(p, o->meters, &known);
+	common_names(p, &known);
 	int ok = selector_known(p, &known, sel);
 	if (!ok) {
 		push_recipe_names(p, &known);
@@ -159,10 +157,10 @@ int pipeline_check_metric(const struct study_plan *p, const struct pipeline_opti
 		}
 		char *list = sl_join(&usable, ", ");
 		sl_release(&usable);
-		const char *hint = o->metric || p->study.metric_set ? "" :
+		const char *hint = p->study.metric_set ? "" :
 				   "its default; pass --metric, or a meter that gives it; ";
 		sb_addf(err, "%s", err->len ? "\n" : "");
-		add_where(err, p, o);
+		add_where(err, p);
 		sb_addf(err, ": study '%s' gives no metric '%s' (%sits metrics: %s; or "
 			     "WORKLOAD[/RUN][/METRIC])",
 			p->study.name, sel, hint, list);
@@ -171,7 +169,7 @@ int pipeline_check_metric(const struct study_plan *p, const struct pipeline_opti
 	const char *event = NULL;
 	if (ok && perf_event_missing(p, sel, &event)) {
 		sb_addf(err, "%s", err->len ? "\n" : "");
-		add_where(err, p, o);
+		add_where(err, p);
 		sb_addf(err, ": this machine does not count perf/%s (perf stat says <not supported>: "
 			     "no hardware counters here); rank by perf/task-clock, time, or insns with "
 			     "--meters cachegrind", event);

@@ -1,20 +1,45 @@
 /*
  * overrides.c - `run`'s way from a study file to a prepared plan
  * (pipeline_plan_study in pipeline.h): its options applied to the study,
- * the machine checked, then planned and prepared.
+ * once, through the settings table (flagsets/settings.h), the machine
+ * checked, then planned and prepared.  After this the study is the one
+ * answer to "which metric, which meters, which CPUs": the pipeline never
+ * sees the options.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "flagsets/settings.h"
 #include "harness/machine.h"
+#include "harness/study_names.h"
 #include "pipeline/pipeline.h"
+
+/* --metric and --meters into the study (a mistyped meter is refused here:
+ * the whole study would run without it) */
+static int apply_measures(struct study *s, const struct run_overrides *o, struct strbuf *err)
+{
+	if (o->meters) {
+		struct strlist names = {0};
+		sl_split_ws(&names, o->meters);
+		int bad = meter_names_check(&names, "--meters", 0, err);
+		sl_release(&names);
+		if (bad || study_override(s, "meters", o->meters, err))
+			return -1;
+	}
+	return o->metric ? study_override(s, "metric", o->metric, err) : 0;
+}
 
 static int apply_overrides(struct study *s, const struct run_overrides *o, struct strbuf *err)
 {
 	if (o->repeat > 0) {
-		s->repeat = o->repeat;
-		s->repeat_auto = s->repeat_stable = 0;
+		char *n = xasprintf("%d", o->repeat);
+		int rc = study_override(s, "repeat", n, err);
+		free(n);
+		if (rc)
+			return -1;
 	}
+	if (apply_measures(s, o, err))
+		return -1;
 	s->noise_floor = o->noise_floor;
 	if (!o->workloads)
 		return 0;
@@ -45,7 +70,17 @@ static int apply_overrides(struct study *s, const struct run_overrides *o, struc
 	}
 	sl_release(&s->workloads);
 	s->workloads = only;
+	sl_push(&s->overridden, "workloads");
 	return 0;
+}
+
+/* --pin, checked with the study's isolate = as it is (its refusal names
+ * the option), then into the study */
+static int check_machine(struct study *s, const struct run_overrides *o, struct strbuf *err)
+{
+	if (machine_study_check(s, "run", o->pin, o->force, err))
+		return -1;
+	return o->pin ? study_override(s, "pin", o->pin, err) : 0;
 }
 
 int pipeline_plan_study(struct study_plan *p, const char *path, const struct run_overrides *o,
@@ -53,7 +88,7 @@ int pipeline_plan_study(struct study_plan *p, const char *path, const struct run
 {
 	struct study s = {0};
 	int rc = study_load(path, &s, err) || apply_overrides(&s, o, err) ||
-		 machine_study_check(&s, "run", o->pin, o->force, err) ||
+		 check_machine(&s, o, err) ||
 		 study_plan_init(p, &s, &o->sources, err) || pipeline_prepare(p, po, err);
 	study_release(&s); /* what study_plan_init did not take */
 	return rc ? -1 : 0;

@@ -19,8 +19,8 @@ void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
 	pl->plan = p;
 	pl->store = st;
 	pl->opt = o;
-	pl->metric = o->metric ? o->metric : p->study.metric;
-	pl->exec.pin = o->pin ? o->pin : p->study.pin;
+	pl->metric = p->study.metric;
+	pl->exec.pin = p->study.pin;
 	/* before the builds, so load.before is the machine's, not flagscope's */
 	machine_read(&pl->machine, machine_root(), pl->exec.pin);
 	pthread_mutex_init(&pl->lock, NULL);
@@ -214,8 +214,24 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 				return -1;
 		}
 	}
+	/* complete only once the runs went through: a stop, a kill or
+	 * --build-only from here on leaves the study incomplete */
+	for (size_t i = 0; i < nbuilds; i++)
+		if (p->in_shard[i] && p->builds[i].outcome == OUTCOME_OK)
+			pl->expected_runs += (int)p->builds[i].recipe->nruns * p->study.repeat;
+	if (pipeline_store_progress(pl, 0))
+		return -1;
 	return pipeline_stored(pl, store_put_last_run(pl->store, p->study.name, n->built,
 						      n->cached, n->failed));
+}
+
+int pipeline_store_progress(struct pipeline *pl, int complete)
+{
+	const struct study_plan *p = pl->plan;
+	char *shard = p->shard_n > 1 ? xasprintf("%d/%d", p->shard_i, p->shard_n) : xstrdup("");
+	int rc = store_put_progress(pl->store, p->study.name, shard, pl->expected_runs, complete);
+	free(shard);
+	return pipeline_stored(pl, rc);
 }
 
 /* pgo.train.NAME: the training run a workload's gen-use builds used, and
@@ -282,11 +298,8 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 static void setup_meters(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
-	const struct pipeline_options *o = pl->opt;
 	struct strlist names = {0};
-	if (o->meters)
-		sl_split_ws(&names, o->meters);
-	else if (p->study.meters.n)
+	if (p->study.meters.n)
 		for (size_t i = 0; i < p->study.meters.n; i++)
 			sl_push(&names, p->study.meters.v[i]);
 	else
@@ -325,7 +338,7 @@ static void setup_meters(struct pipeline *pl)
 		if (usable && pl->exec.nmeters < ARRAY_SIZE(pl->exec.meters))
 			pl->exec.meters[pl->exec.nmeters++] = m;
 		else
-			pipeline_say(o, "%s", sb_str(&fact));
+			pipeline_say(pl->opt, "%s", sb_str(&fact));
 		sb_release(&fact);
 	}
 	sl_release(&names);

@@ -112,21 +112,23 @@ struct pipeline_events {
 	FILE *log; /* a sysroot build's output, or NULL */
 };
 
+/* The study says which metric, meters and CPUs (run's options are applied
+ * into it before planning: pipeline_plan_study). */
 struct pipeline_options {
 	int jobs;           /* builds at a time */
-	const char *pin;    /* CPU list for the measured programs; NULL: the study's pin = */
 	int dry_run;        /* prepare without building (flags are still probed) */
 	int shard_i, shard_n; /* 0/1: everything */
-	const char *meters; /* NULL: the study's, else every usable one */
-	const char *metric; /* NULL: the study's (ranking and repeat = auto) */
 	int no_ranking;     /* nothing will be ranked (run --build-only): the study's
-			       default metric is not checked */
+			       metric is not checked unless an option set it */
 	struct pipeline_events ev;
 };
 
-/* What `run` changes in a loaded study and checks before it is planned. */
+/* What `run` changes in a loaded study and checks before it is planned
+ * (the rows of flagsets/settings.c with a .flag). */
 struct run_overrides {
 	int repeat;            /* > 0: exactly so many rounds (not auto, not stable) */
+	const char *metric;    /* rank by this (and repeat = auto closes on it) */
+	const char *meters;    /* "rusage perf": instead of the study's */
 	int noise_floor;       /* add the baseline's copy (study.h) */
 	const char *workloads; /* "A B": only these, each one of the study's; NULL: all */
 	const char *pin;       /* CPU list: the study's pin = when NULL */
@@ -135,8 +137,9 @@ struct run_overrides {
 };
 
 /* `run`'s way to a prepared plan (overrides.c): study_load(path), o's
- * repeat, noise_floor and workloads applied (a workload the study does not
- * have is refused), the pin checked (o->pin, else the study's pin =: CPUs
+ * repeat, metric, meters, noise_floor and workloads applied into the study
+ * (a workload the study does not have, a meter no registry has are
+ * refused), the pin checked and applied (o->pin, else the study's pin =: CPUs
  * this process may use) and isolate = yes (the machine quiet, unless
  * o->force), study_plan_init with o->sources, pipeline_prepare.  0, or -1
  * with "what is wrong (what to do)" lines in err; the caller releases p
@@ -158,11 +161,11 @@ void study_plan_release(struct study_plan *p);
  * when two configurations turn out to build identically (err). */
 int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, struct strbuf *err);
 
-/* The selector o->metric, else the study's metric (its metric =, else the
- * default, time or insns; not when o->no_ranking) names a metric the
+/* The study's metric (--metric, its metric =, else the default, time or
+ * insns; a default or the file's not when o->no_ranking) names a metric the
  * study can give (the chosen meters', its recipes',
  * the build sizes; metric_names.c)?  0, or -1 with "--metric: ..." (or
- * "study-file: ...") listing the names it can give in err.
+ * "study-file:line: ...", setting_where) listing the names it can give in err.
  * pipeline_prepare checks it before anything is fetched or built. */
 int pipeline_check_metric(const struct study_plan *p, const struct pipeline_options *o,
 			  struct strbuf *err);
@@ -191,6 +194,7 @@ struct pipeline {
 	struct machine_state machine; /* read by pipeline_init, stored by pipeline_run */
 	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
+	int expected_runs; /* measured repetitions planned, stored as progress */
 	double started;
 	/* on boards the schedule's workers share the store, the counts and
 	 * the events: they hold this to touch them */
@@ -216,7 +220,7 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 /* Pick the meters, ask the boards, then every measured run: the baseline's
  * warm-ups first (they make the references), the other warm-ups, the
  * study's extra warm-ups, then the repetitions interleaved A B C A B C
- * (repeat = auto: until each item's interval on opt->metric is within the
+ * (repeat = auto: until each item's interval on the study's metric is within the
  * target).  Stored repetitions are skipped, so a rerun resumes.  On boards
  * each round's items run on one worker thread per board and per_board; a
  * round starts after the one before ends.  Native and qemu runs are one at

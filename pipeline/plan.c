@@ -323,14 +323,6 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 {
 	if (paths_cache_check(err)) /* its builds are run as found */
 		return -1;
-	if (o->meters) { /* a typo would run the whole study without it */
-		struct strlist names = {0};
-		sl_split_ws(&names, o->meters);
-		int bad = meter_names_check(&names, "--meters", 0, err);
-		sl_release(&names);
-		if (bad)
-			return -1;
-	}
 	if (pipeline_check_metric(p, o, err))
 		return -1;
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;

@@ -163,8 +163,10 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 	}
 	struct exec_result res;
 	if (pw->in_error) {
+		/* the inputs' failure, not the program's: retried, so fixing the
+		 * script brings the runs back on the next run */
 		memset(&res, 0, sizeof(res));
-		res.outcome = OUTCOME_RUN_FAILED;
+		res.outcome = OUTCOME_INPUT_FAILED;
 		res.detail = xstrdup(pw->in_error);
 	} else {
 		execute_run(&pl->exec, b, run, pw->in_dir, rep == 0,
@@ -606,4 +608,6 @@ void pipeline_schedule(struct pipeline *pl)
 			break;
 	}
 	crew_release(&k);
+	if (!stopping(pl))
+		pipeline_store_progress(pl, 1);
 }

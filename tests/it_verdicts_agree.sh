@@ -1,7 +1,8 @@
 #!/bin/bash
 # it_verdicts_agree.sh - one verdict rule, read by every command (issue 26,
 # analysis/verdict.h).  Each database is read with report (table, CSV,
-# JSON, HTML), report --pivot distro (JSON and table), compare --baseline
+# JSON, HTML), report --pivot distro (JSON and table) and --pivot opt (JSON,
+# the real study), compare --baseline
 # B --candidate C (JSON) and recommend (JSON and make.conf).  Expect, for
 # every configuration and item against the baseline:
 #  - the item's verdict is the same in the table, CSV, JSON, HTML and
@@ -50,6 +51,8 @@ read_all() {
 	fs report --db "$db" -f html > "$db.html"
 	fs report --db "$db" --pivot distro -f json > "$db.distro.json"
 	fs report --db "$db" --pivot distro > "$db.distro.txt"
+	# the axis pivot, where the study has axes (the real one: opt)
+	fs report --db "$db" --pivot opt -f json > "$db.pivot.json" 2> /dev/null || rm -f "$db.pivot.json"
 	fs recommend --db "$db" -f json > "$db.rec.json"
 	fs recommend --db "$db" > "$db.rec.txt"
 	python3 -c 'import json, sys
@@ -181,6 +184,25 @@ for row in d["rows"]:
             want(cell.get("mixed") and re.search(r"^%s, %s: mixed: " % (re.escape(row["workload"]), re.escape(cell["config"])), dtext, re.M),
                  "distro %s %s: mixed without its runs listed" % (row["workload"], cell["config"]))
 
+# the axis pivot: a level's cell against the baseline's is its rank item
+import os
+npivot = 0
+if os.path.exists(db + ".pivot.json"):
+    pv = json.load(open(db + ".pivot.json"))
+    n = 0
+    for b in pv["blocks"]:
+        if b["reference"] != base or b["others"]:
+            continue
+        for row in b["rows"]:
+            for level, cell in row["cells"].items():
+                if level == base or (level, row["name"]) not in items:
+                    continue
+                n += 1
+                want(cell["verdict"] == items[(level, row["name"])],
+                     "pivot %s %s: %s, report %s" % (level, row["name"], cell["verdict"], items[(level, row["name"])]))
+    want(n > 0, "the pivot judged no cell against the baseline")
+    npivot = n
+
 # recommend: the best improved configuration, or the baseline
 rec = json.load(open(db + ".rec.json"))
 for v in rec.get("verdicts", []):
@@ -192,7 +214,7 @@ want(rec["recommended"] == best and rec["beats_baseline"] == bool(improved),
 for b in bad:
     print("  disagree:", b)
 print("# %s:" % db, ", ".join("%s %s" % (c["label"], c["verdict"]) for c in rank["configs"] if not c["baseline"]),
-      "| recommend", rec["recommended"])
+      "| recommend", rec["recommended"], "| pivot cells", npivot)
 sys.exit(1 if bad else 0)
 P
 }
@@ -263,6 +285,7 @@ study real 6
 JITTER_SEED=5 fs run real.study --db real.db -q > /dev/null 2> real.err || fail "real study: $(cat real.err)"
 ! grep -q warning real.err || fail "repeat = 6 warned: $(cat real.err)"
 read_all real.db a
+[ -s real.db.pivot.json ] || fail "report --pivot opt of the real study"
 check real.db
 echo "ok 3 - a real study: the commands agree"
 

@@ -3,7 +3,8 @@
  * row: every key loads from a study file and fills its field (and its
  * line), its default loads to what a study without the key gets, it is
  * named in `flagscope run --help` and in doc/study-format.md, and a row
- * with a run option is one `run` takes (--parse-only).  A refused value
+ * with a run option is one `run` takes (--parse-only) and study_override
+ * sets it, after which errors name the option (setting_where).  A refused value
  * names the key and the value; an unknown key's "known:" list is the
  * table's.
  */
@@ -199,6 +200,33 @@ static void test_overridable(const char *bin, const char *study)
 	free(help);
 }
 
+/* A row with a run option, set from the option: the field holds the
+ * option's value, its line is cleared, and errors name the option. */
+static void test_override(const struct study_setting *st)
+{
+	struct study s;
+	struct strbuf err = {0};
+	char *text = study_text(NULL, NULL);
+	const char *value = st->type == SETTING_REPEAT ? "3" : good_value(st);
+	T_CHECK(!load("over.study", text, &s, &err), "%s", sb_str(&err));
+	T_CHECK(!study_override(&s, st->key, value, &err), "--%s %s: %s", st->flag, value,
+		sb_str(&err));
+	char *where = setting_where(&s, st->key), *want = xasprintf("--%s", st->flag);
+	T_CHECK(!strcmp(where, want), "%s: where is '%s'", st->key, where);
+	if (st->line != SETTING_NO_FIELD)
+		T_CHECK(!*(const int *)((const char *)&s + st->line), "%s: the file's line kept",
+			st->key);
+	if (st->type == SETTING_REPEAT)
+		T_CHECK(s.repeat == 3 && !s.repeat_stable && !s.repeat_auto, "--repeat 3: %d", s.repeat);
+	if (st->type == SETTING_TEXT || st->type == SETTING_CPULIST)
+		T_CHECK(!strcmp(*(char *const *)((const char *)&s + st->field), value), "%s", st->key);
+	free(where);
+	free(want);
+	free(text);
+	study_release(&s);
+	sb_release(&err);
+}
+
 int main(void)
 {
 	dir = test_tmpdir("settings");
@@ -208,6 +236,8 @@ int main(void)
 			st->key);
 		test_loads(st);
 		test_refused(st);
+		if (st->flag)
+			test_override(st);
 	}
 	struct study s;
 	struct strbuf err = {0};
