@@ -143,6 +143,32 @@ static void fill_row(struct store *st, struct distro_table *t, const struct resu
 	}
 }
 
+/* A column whose rows go both ways, significantly: its summary row must
+ * not read as one effect (analysis/verdict.h, MIXED). */
+static char *column_mixed(const struct distro_table *t, size_t k)
+{
+	size_t better = 0, worse = 0;
+	struct strbuf sb = {0};
+	sb_add(&sb, "mixed:");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct distro_ratio *d = &t->rows[r].cells[k].time;
+		if (d->status != OUTCOME_OK || d->verdict == VERDICT_UNCHANGED)
+			continue;
+		better += d->verdict == VERDICT_IMPROVED || d->verdict == VERDICT_MIXED;
+		worse += d->verdict == VERDICT_REGRESSED || d->verdict == VERDICT_MIXED;
+		if (d->verdict == VERDICT_MIXED)
+			sb_addf(&sb, "%s %s (mixed)", better + worse > 2 ? "," : "",
+				t->rows[r].workload);
+		else
+			sb_addf(&sb, "%s %+.1f%% %s", better + worse > 1 ? "," : "",
+				pct(d->ratio), t->rows[r].workload);
+	}
+	if (better && worse)
+		return sb_detach(&sb);
+	sb_release(&sb);
+	return NULL;
+}
+
 static void summarise(struct distro_table *t)
 {
 	t->summary = xcalloc(t->ncols ? t->ncols : 1, sizeof(*t->summary));
@@ -165,6 +191,7 @@ static void summarise(struct distro_table *t)
 		}
 		sum->pct = sum->n ? pct(exp(lt / (double)sum->n)) : NAN;
 		sum->size_pct = ns ? pct(exp(ls / (double)ns)) : NAN;
+		sum->mixed = column_mixed(t, k);
 	}
 }
 
@@ -265,6 +292,8 @@ void distro_table_release(struct distro_table *t)
 		free(t->rows[r].workload);
 	}
 	free(t->rows);
+	for (size_t k = 0; t->summary && k < t->ncols; k++)
+		free(t->summary[k].mixed);
 	free(t->summary);
 	for (size_t k = 0; k < t->ncols; k++) {
 		free(t->labels[k]);

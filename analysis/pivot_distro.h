@@ -76,6 +76,9 @@ struct distro_row {
 struct distro_summary {
 	double pct, size_pct; /* NAN when no row is ok */
 	size_t n;
+	char *mixed; /* rows significantly better and worse (or a mixed row):
+			"mixed: -10.0% w1, lz4 (mixed)", the row printed '!';
+			else NULL (heap) */
 };
 
 struct distro_table {

@@ -28,6 +28,23 @@ static void esc(FILE *out, const char *s)
 	svg_escape(out, s);
 }
 
+static void html_lines(FILE *out, const char *title, char *text);
+
+/* What may change how the ranking is read comes before it: a busy
+ * machine, and the verdicts the data have not settled (they sat under the
+ * configuration details, at the bottom). */
+static void html_warnings(FILE *out, const struct ranking *r)
+{
+	char *warning = rep_machine_warning(r);
+	if (warning) {
+		fputs("<p class=\"rule warning\" id=\"warning\"><b>warning:</b> ", out);
+		esc(out, warning);
+		fputs("</p>\n", out);
+	}
+	free(warning);
+	html_lines(out, "Verdicts not settled", rep_fragile_text(r));
+}
+
 static void html_begin(FILE *out, const struct ranking *r)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
@@ -40,6 +57,7 @@ static void html_begin(FILE *out, const struct ranking *r)
 	esc(out, rule);
 	free(rule);
 	fputs("</p>\n", out);
+	html_warnings(out, r);
 	if (r->nleft_out) {
 		fputs("<p class=\"rule\">Left out of the ranking:</p>\n<ul class=\"left-out\">\n", out);
 		for (size_t i = 0; i < r->nleft_out; i++) {
@@ -308,14 +326,7 @@ static void html_machine(FILE *out, const struct ranking *r)
 {
 	if (!r->machine_keys.n)
 		return;
-	fputs("<h2>Machine</h2>\n", out);
-	char *warning = rep_machine_warning(r);
-	if (warning) {
-		fputs("<p class=\"rule\"><b>warning:</b> ", out);
-		esc(out, warning);
-		fputs("</p>\n", out);
-	}
-	free(warning);
+	fputs("<h2>Machine</h2>\n", out); /* its warning is at the top */
 	fputs("<table class=\"facts\" id=\"machine\">\n", out);
 	for (size_t i = 0; i < r->machine_keys.n; i++)
 		fact_row(out, r->machine_keys.v[i], r->machine_values.v[i]);
@@ -355,7 +366,6 @@ static void html_end(FILE *out, const struct ranking *r)
 	}
 	fputs("</ul>\n", out);
 	html_lines(out, "Identical builds (measured once)", rep_identical_text(r));
-	html_lines(out, "Verdicts not settled", rep_fragile_text(r));
 	fputs("</body></html>\n", out);
 	free(order);
 }

@@ -113,12 +113,16 @@ static void print_table(FILE *out, const struct distro_table *t)
 	for (size_t k = 0; k < t->ncols; k++) {
 		const struct distro_summary *g = &t->summary[k];
 		char a[32], b[32], s[80];
-		snprintf(a, sizeof(a), isnan(g->pct) ? "-" : "%+.1f%%", g->pct);
+		snprintf(a, sizeof(a), isnan(g->pct) ? "-" : "%+.1f%%%s", g->pct, g->mixed ? "!" : "");
 		snprintf(b, sizeof(b), isnan(g->size_pct) ? "-" : "%+.1f%%", g->size_pct);
 		snprintf(s, sizeof(s), "%-*s%s", pw, a, b);
 		fprintf(out, "  %-*s", cw, s);
 	}
-	fputs("\n(geomean: of the ok rows of each column, no interval)\n", out);
+	fputs("\n(geomean: of the ok rows of each column, no interval; '!': its rows are "
+	      "significantly better and worse)\n", out);
+	for (size_t k = 0; k < t->ncols; k++)
+		if (t->summary[k].mixed)
+			fprintf(out, "geomean, %s: %s\n", t->labels[k], t->summary[k].mixed);
 	/* the reasons of the failed cells, and the parts of the mixed ones */
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t k = 0; k < t->ncols; k++) {
@@ -245,6 +249,7 @@ static void print_json(FILE *out, const struct distro_table *t)
 		rep_json_str(out, t->labels[k]);
 		rep_json_key_num(out, "time_pct", t->summary[k].pct);
 		rep_json_key_num(out, "size_text_pct", t->summary[k].size_pct);
+		rep_json_key_str_or_null(out, "mixed", t->summary[k].mixed);
 		fprintf(out, ",\"rows\":%zu}", t->summary[k].n);
 	}
 	fputs("],\"rows\":[", out);

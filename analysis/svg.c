@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
@@ -42,6 +43,27 @@ static void axis_init(struct axis *a, double lo, double hi, double p0, double p1
 	a->hi = hi;
 	a->p0 = p0;
 	a->p1 = p1;
+}
+
+/* Ratio axes include 1 (the baseline) and span at least RATIO_MIN_SPAN:
+ * an axis from 0.997 to 1.000 made a 0.3% difference fill the chart. */
+#define RATIO_MIN_SPAN 0.1
+static void ratio_range(double *lo, double *hi)
+{
+	*lo = fmin(*lo, 1);
+	*hi = fmax(*hi, 1);
+	if (*hi - *lo < RATIO_MIN_SPAN) {
+		double mid = (*lo + *hi) / 2;
+		*lo = mid - RATIO_MIN_SPAN / 2;
+		*hi = mid + RATIO_MIN_SPAN / 2;
+	}
+}
+
+/* Roughly how wide a text of font size 11-12 is: labels are sized to it,
+ * never clipped by the chart's edge. */
+static double text_px(const char *s)
+{
+	return 7.2 * (double)strlen(s ? s : "");
 }
 
 static double axis_px(const struct axis *a, double v)
@@ -117,7 +139,12 @@ static void svg_open(FILE *out, const char *id, const char *kind, int w, int h,
 void svg_ratio_bars(FILE *out, const char *id, const char *title, const struct svg_bar *bars,
 		    size_t n)
 {
-	const int w = 640, label_w = 200, row = 26, top = 32, bottom = 34;
+	const int row = 26, top = 32, bottom = 34;
+	double widest = 0;
+	for (size_t i = 0; i < n; i++)
+		widest = fmax(widest, text_px(bars[i].label));
+	/* the labels' column as wide as the longest label: "gcc O2-v..." was cut */
+	const int label_w = (int)fmax(200, widest + 16), w = label_w + 440;
 	int h = top + (int)n * row + bottom;
 	double lo = 1, hi = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -129,6 +156,7 @@ void svg_ratio_bars(FILE *out, const char *id, const char *title, const struct s
 			}
 	}
 	struct axis ax;
+	ratio_range(&lo, &hi);
 	axis_init(&ax, lo, hi, label_w, w - 20);
 	svg_open(out, id, "bars", w, h, title);
 	svg_grid(out, &ax, 0, top - 4, h - bottom + 4, h - bottom + 18);
@@ -183,6 +211,8 @@ void svg_scatter(FILE *out, const char *id, const char *title, const char *xlabe
 		yhi = fmax(yhi, p[i].y);
 	}
 	struct axis ax, ay;
+	ratio_range(&xlo, &xhi);
+	ratio_range(&ylo, &yhi);
 	axis_init(&ax, xlo, xhi, left, w - right);
 	axis_init(&ay, ylo, yhi, h - bottom, top);
 	svg_open(out, id, "scatter", w, h, title);
@@ -195,7 +225,10 @@ void svg_scatter(FILE *out, const char *id, const char *title, const char *xlabe
 		     "transform=\"rotate(-90 14 %d)\">",
 		(top + h - bottom) / 2, (top + h - bottom) / 2);
 	svg_escape(out, ylabel);
-	fputs("</text>\n", out);
+	/* ratios, so neither axis starts at 0: say so where the eye looks */
+	fprintf(out, "</text>\n<text class=\"axis-note\" x=\"%d\" y=\"18\" font-size=\"11\" "
+		     "text-anchor=\"end\">axes from %.*f and %.*f, not 0; 1 is the baseline</text>\n",
+		w - right, axis_decimals(&ax), ax.lo, axis_decimals(&ay), ay.lo);
 	/* the front as a line through its points in x order */
 	struct svg_point *f = xcalloc(n ? n : 1, sizeof(*f));
 	size_t nf = 0;
@@ -217,9 +250,11 @@ void svg_scatter(FILE *out, const char *id, const char *title, const char *xlabe
 			     "stroke=\"#263238\"><title>",
 			p[i].front ? " front" : "", x, y, p[i].front ? "#1565c0" : "#b0bec5");
 		svg_escape(out, p[i].label);
-		fprintf(out, ": %.4f, %.4f</title></circle>\n<text x=\"%.1f\" y=\"%.1f\" "
-			     "font-size=\"11\">",
-			p[i].x, p[i].y, x + 8, y - 6);
+		/* a label that would run past the right edge goes left of its point */
+		int left_of = x + 8 + text_px(p[i].label) > w - 4;
+		fprintf(out, ": %.4f, %.4f</title></circle>\n<text class=\"point-label\" x=\"%.1f\" "
+			     "y=\"%.1f\" font-size=\"11\" text-anchor=\"%s\">",
+			p[i].x, p[i].y, left_of ? x - 8 : x + 8, y - 6, left_of ? "end" : "start");
 		svg_escape(out, p[i].label);
 		fputs("</text>\n", out);
 	}

@@ -27,7 +27,9 @@ struct svg_bar {
 
 /* Horizontal bars of ratios drawn from the reference line at 1 (so the
  * direction and size of a difference is what the eye sees), each with an
- * interval whisker.  id names the <svg> element. */
+ * interval whisker; the axis includes 1 and spans at least 0.1, so a tiny
+ * difference looks tiny; the label column is as wide as the longest label
+ * (the chart grows).  id names the <svg> element. */
 void svg_ratio_bars(FILE *out, const char *id, const char *title, const struct svg_bar *bars,
 		    size_t n);
 
@@ -37,7 +39,9 @@ struct svg_point {
 	int front; /* on the Pareto front: filled and joined by the front line */
 };
 
-/* A scatter of points with the Pareto front (lower-left is better). */
+/* A scatter of points with the Pareto front (lower-left is better).  Both
+ * axes are ratios: each includes 1 and spans at least 0.1, and a note says
+ * where they start (not at 0); point labels stay inside the chart. */
 void svg_scatter(FILE *out, const char *id, const char *title, const char *xlabel,
 		 const char *ylabel, const struct svg_point *p, size_t n);
 

@@ -44,7 +44,9 @@ static const struct command_spec workload_cmd = {
 		   "not given: configure, CMakeLists.txt, meson.build, Makefile, in that order),\n"
 		   "with the programs to verify and the runs left for you to fill in.  A\n"
 		   "configure that Autoconf did not make and that names cmake or meson, or takes\n"
-		   "no --prefix or --host (a stub, a wrapper), is passed over.",
+		   "no --prefix or --host (a stub, a wrapper), is passed over; one that names\n"
+		   "cmake or meson means that system when the tree has its file.  system =\n"
+		   "autotools never runs such a configure: with configure.ac it runs autoreconf.",
 	.details = "The source is fetched once to guess the system (into the cache, where the\n"
 		   "first build finds it).  A relative local:PATH is taken from the current\n"
 		   "folder.  Without --dir the recipe goes to the first writable folder of the\n"

@@ -8,8 +8,13 @@
 #include "explorer/options.h"
 #include "explorer/parse_only.h"
 #include "base/util.h"
+#include "flagsets/settings.h"
+#include "harness/fetch.h"
+#include "harness/libc.h"
 #include "harness/meter.h"
 #include "harness/runner.h"
+#include "search/strategy.h"
+#include "workloads/buildsys.h"
 
 struct command {
 	const char *name;
@@ -31,6 +36,12 @@ static const struct command commands[] = {
 	{"search", cmd_search, "the best flag set under a budget: validated, minimal, confirmed (make.conf)"},
 	{"baseline", cmd_baseline, "keep a study's results as a named baseline for compare --against"},
 	{"workload", cmd_workload, "write a recipe skeleton for a program or Debian package (workload new)"},
+};
+
+/* Every registry of the program (STYLE.md §1), checked at start-up. */
+static int (*const registry_checks[])(struct strbuf *err) = {
+	runners_check, meters_check, libcs_check, source_kinds_check, build_systems_check,
+	strategies_check, settings_check,
 };
 
 static void usage(FILE *out)
@@ -73,7 +84,10 @@ static int dispatch(int argc, char **argv)
 {
 	/* the plugin tables, once: a mistake there is the build's, not the user's */
 	struct strbuf bad = {0};
-	if (runners_check(&bad) | meters_check(&bad)) {
+	int broken = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(registry_checks); i++)
+		broken |= registry_checks[i](&bad);
+	if (broken) {
 		error_msg("%s (a bug in this build of flagscope: please report it)", sb_str(&bad));
 		return 2;
 	}

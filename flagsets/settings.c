@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cpulist.h"
+#include "base/registry.h"
 #include "flagsets/study.h"
 
 const char *const stable_rule_names[] = {"obrien-fleming", "pocock", "bonferroni", NULL};
@@ -284,6 +285,27 @@ char *setting_where(const void *study, const char *key)
 		return xasprintf("--%s", st->flag);
 	int line = st && st->line != SETTING_NO_FIELD ? *(const int *)((const char *)s + st->line) : 0;
 	return line ? xasprintf("%s:%d", s->path, line) : xstrdup(s->path);
+}
+
+int settings_check(struct strbuf *err)
+{
+	int bad = 0;
+	for (const struct study_setting *st = study_settings; st->key; st++) {
+		const char *sections[] = {"study", "run"};
+		for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
+			if (!strcmp(st->section, sections[i]) && setting_lookup(sections[i], st->key) != st)
+				bad |= registry_require(0, "settings", st->key, "listed twice", err);
+		int refuses = st->type != SETTING_TEXT && st->type != SETTING_WORDS &&
+			      st->type != SETTING_CPULIST;
+		bad |= registry_require(st->help && *st->help, "settings", st->key, "has no help", err);
+		bad |= registry_require(!refuses || st->bad, "settings", st->key,
+					"refuses values but has no .bad words", err);
+		bad |= registry_require(st->type != SETTING_ENUM || st->choices, "settings", st->key,
+					"is an enum without choices", err);
+		bad |= registry_require(!st->flag || !strcmp(st->section, "study"), "settings",
+					st->key, "has a run option but is not in [study]", err);
+	}
+	return bad ? -1 : 0;
 }
 
 void settings_help(FILE *out)

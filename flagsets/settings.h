@@ -88,6 +88,11 @@ int study_override(void *study, const char *key, const char *value, struct strbu
  * when overridden, "PATH:LINE" from the file, PATH for a default (heap). */
 char *setting_where(const void *study, const char *key);
 
+/* 0, or -1 with what is wrong with study_settings[] (at start-up: a
+ * bug): a key twice in a section, no help, a refusal's words missing for
+ * a type that refuses, an enum without choices, an option on a [run] key. */
+int settings_check(struct strbuf *err);
+
 /* The settings as `run --help` lists them: "  [SECTION] KEY = DEFAULT
  * (--FLAG)" and the help line. */
 void settings_help(FILE *out);

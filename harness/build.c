@@ -240,15 +240,26 @@ enum outcome build_probe_flags(const struct config *cfg, const struct toolchain 
 	char *src = xasprintf("%s/probe.c", dir);
 	const char prog[] = "int main(void) { return 0; }\n";
 	file_write(src, prog, sizeof(prog) - 1);
-	/* cross configurations compile only: linking is the sysroot's business
-	 * and its failures are the build's to report */
-	char *script = cfg->target
-			       ? xasprintf("cd '%s' && %s %s %s -c -o probe.o probe.c", dir, cfg->cc,
-					   cfg->cflags, toolchain_record_flag(tc))
-			       : xasprintf("cd '%s' && %s %s %s -o probe probe.c %s", dir, cfg->cc,
-					   cfg->cflags, toolchain_record_flag(tc), cfg->ldflags);
+	/* the flags are words, never shell text: split here as a build
+	 * script's $CFLAGS is, so a $(...) in a flag runs nothing.  Cross
+	 * configurations compile only: linking is the sysroot's business and
+	 * its failures are the build's to report */
+	struct strlist argv = {0};
+	sl_push(&argv, "/bin/sh");
+	sl_push(&argv, "-c");
+	sl_push(&argv, "cd \"$1\" && shift && exec \"$@\"");
+	sl_push(&argv, "sh");
+	sl_push(&argv, dir);
+	sl_split_ws(&argv, cfg->cc);
+	sl_split_ws(&argv, cfg->cflags);
+	sl_split_ws(&argv, toolchain_record_flag(tc));
+	sl_split_ws(&argv, cfg->target ? "-c -o probe.o probe.c" : "-o probe probe.c");
+	if (!cfg->target)
+		sl_split_ws(&argv, cfg->ldflags);
+	sl_push_owned(&argv, NULL);
+	argv.n--;
 	char *out = NULL;
-	int rc = run_shell_capture(script, &out);
+	int rc = run_capture(argv.v, &out);
 	enum outcome o = OUTCOME_OK;
 	char *complaint = out ? first_complaint(out) : NULL;
 	if (rc != 0 || complaint) {
@@ -258,7 +269,7 @@ enum outcome build_probe_flags(const struct config *cfg, const struct toolchain 
 	}
 	free(complaint);
 	free(out);
-	free(script);
+	sl_release(&argv);
 	free(src);
 	remove_tree(dir);
 	return o;

@@ -2,6 +2,7 @@
 #include "harness/fetch.h"
 
 #include "base/fingerprint.h"
+#include "base/registry.h"
 #include "harness/fetch_internal.h"
 
 #include <ctype.h>
@@ -465,6 +466,20 @@ static const struct source_ops source_git = {
 const struct source_ops *const source_kinds[] = {
 	&source_bundled, &source_local, &source_url, &source_git, &source_debian, NULL,
 };
+
+int source_kinds_check(struct strbuf *err)
+{
+	const char *names[16];
+	size_t n = 0;
+	int bad = 0;
+	for (; source_kinds[n] && n < ARRAY_SIZE(names); n++) {
+		names[n] = source_kinds[n]->name;
+		bad |= registry_require(source_kinds[n]->form && source_kinds[n]->parse &&
+						source_kinds[n]->fetch,
+					"source kinds", names[n], "lacks form, parse or fetch", err);
+	}
+	return registry_check("source kinds", names, n, err) || bad ? -1 : 0;
+}
 
 void source_spec_release(struct source_spec *s)
 {

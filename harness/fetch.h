@@ -62,6 +62,8 @@ struct source_ops {
 
 /* Every source kind, NULL-terminated. */
 extern const struct source_ops *const source_kinds[];
+/* 0, or -1 with what is wrong with source_kinds[] (at start-up: a bug). */
+int source_kinds_check(struct strbuf *err);
 
 /* Check a spec (recipe loading).  s may be NULL to only validate.  Returns 0,
  * or -1 with a one-line "what is wrong (what to do)" in err. */

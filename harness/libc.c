@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/registry.h"
 #include "flagsets/libc_kind.h"
 
 int elf_defines_symbol(const char *path, const char *name)
@@ -155,6 +156,21 @@ static const struct libc_ops *const libcs[] = {
 	&libc_musl,
 	&libc_diet,
 };
+
+int libcs_check(struct strbuf *err)
+{
+	const char *names[ARRAY_SIZE(libcs)];
+	int bad = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(libcs); i++) {
+		names[i] = libcs[i]->name;
+		bad |= registry_require(libcs[i]->driver && libcs[i]->check, "libcs",
+					libcs[i]->name, "lacks driver or check", err);
+		/* the model names the same libcs (a study's libc axis) */
+		bad |= registry_require(libc_kind_known(libcs[i]->name), "libcs",
+					libcs[i]->name, "is not a libc kind of flagsets/libc_kind.c", err);
+	}
+	return registry_check("libcs", names, ARRAY_SIZE(libcs), err) || bad ? -1 : 0;
+}
 
 const struct libc_ops *libc_lookup(const char *name)
 {

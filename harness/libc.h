@@ -25,6 +25,9 @@ struct libc_ops {
 	int (*check)(const char *path, const struct elf_facts *f, struct strbuf *why);
 };
 
+/* 0, or -1 with what is wrong with libcs[] (at start-up: a bug). */
+int libcs_check(struct strbuf *err);
+
 /* NULL when unknown */
 const struct libc_ops *libc_lookup(const char *name);
 /* "glibc musl dietlibc" */

@@ -4,9 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/registry.h"
+
 static const struct strategy_ops *const strategies[] = {
 	&strategy_ce, &strategy_ga, &strategy_random, &strategy_exhaustive, &strategy_ensemble,
 };
+
+int strategies_check(struct strbuf *err)
+{
+	const char *names[ARRAY_SIZE(strategies)];
+	int bad = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(strategies); i++) {
+		const struct strategy_ops *s = strategies[i];
+		names[i] = s->name;
+		bad |= registry_require(s->summary && s->init && s->propose && s->observe &&
+						s->release,
+					"strategies", s->name, "lacks an operation or its summary", err);
+	}
+	return registry_check("strategies", names, ARRAY_SIZE(strategies), err) || bad ? -1 : 0;
+}
 
 const struct strategy_ops *strategy_lookup(const char *name)
 {

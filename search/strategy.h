@@ -42,6 +42,9 @@ struct strategy_ops {
 	void (*release)(void *st);
 };
 
+/* 0, or -1 with what is wrong with the table (at start-up: a bug). */
+int strategies_check(struct strbuf *err);
+
 extern const struct strategy_ops strategy_ce;         /* combined elimination */
 extern const struct strategy_ops strategy_ga;         /* genetic algorithm */
 extern const struct strategy_ops strategy_random;     /* uniform random points */

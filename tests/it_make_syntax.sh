@@ -4,7 +4,9 @@
 # flags held: $(MAKE_VERSION) in a flag became 4.3, and a $(shell ...)
 # would have run inside make.  Expected: make takes the flags from the
 # environment through $(value ...) and never expands them (make echoes
-# the flag as written), and ordinary flags still build.
+# the flag as written), and ordinary flags still build.  The probe that
+# checks a configuration's flags ran them through a shell too: a $(...)
+# in a flag ran there; it takes them as words now.
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_make_syntax
 count_failures
@@ -44,4 +46,25 @@ cc_lines=$(cat "$FLAGSCOPE_CACHE"/builds/*/build.log | grep -- "-o prog prog.c" 
 grep -qF -- "-O2 -DX=\$(MAKE_VERSION) " <<<"$cc_lines" ||
 	fail "make expanded the flag: $(grep -- '-DX=' <<<"$cc_lines")"
 [ "$failures" = 0 ] && ok "flags reach make as text, never as make syntax"
+
+# the flag probe ran a shell over the flags: a $(...) in one ran there
+mkdir -p home/workloads
+cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" home/workloads/
+export FLAGSCOPE_HOME=$T/home
+cat > p.study <<S
+; expect: both ok; the shell text in shellish's flag never runs
+[study]
+name = p
+workloads = tiny
+repeat = 1
+baseline = plain
+[axis opt]
+plain = -O2
+shellish = -O2 -DX=\$(touch\$IFS$T/probe-ran)
+S
+fs run p.study --db p.db -q >p.out 2>p.err || true
+[ ! -e probe-ran ] || fail "a flag's \$(...) ran: $(grep -m1 probe p.err)"
+st=$(sql p.db "select group_concat(status) from builds")
+[ "$st" = ok,ok ] || fail "builds: '$st': $(tail -3 p.err)"
+[ "$failures" = 0 ] && ok "the flag probe takes flags as words, never as shell text"
 finish_counted

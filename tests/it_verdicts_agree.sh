@@ -14,7 +14,7 @@
 #    significant.  Summaries are the rank table's configuration (over its
 #    items) and the distro pivot's cell (a workload over its runs: one run
 #    has that run's verdict); a mixed cell is marked '!' and listed, never
-#    '~';
+#    '~', and so is the geomean row of a column whose rows go both ways;
 #  - recommend chooses the best improved configuration, or keeps the
 #    baseline when none is.
 # The databases:
@@ -183,6 +183,12 @@ for row in d["rows"]:
         if cell["verdict"] == "mixed":
             want(cell.get("mixed") and re.search(r"^%s, %s: mixed: " % (re.escape(row["workload"]), re.escape(cell["config"])), dtext, re.M),
                  "distro %s %s: mixed without its runs listed" % (row["workload"], cell["config"]))
+
+# the distro pivot's geomean row: mixed exactly when its rows go both ways
+for g in d["geomean"]:
+    vs = [c["verdict"] for row in d["rows"] for c in row["cells"] if c["config"] == g["config"] and c["status"] == "ok"]
+    both = "mixed" in vs or ("improved" in vs and "regressed" in vs)
+    want(bool(g.get("mixed")) == both, "distro geomean %s: mixed %s, rows %s" % (g["config"], g.get("mixed"), vs))
 
 # the axis pivot: a level's cell against the baseline's is its rank item
 import os

@@ -1,6 +1,6 @@
 #!/bin/bash
 # it_workloads_bundled: every bundled workload (crc32 nbody sortmem libcbench
-# sysbench memtouch) builds from its recipe.ini with gcc -O2 and clang -O2,
+# sysbench memtouch alias4k) builds from its recipe.ini with gcc -O2 and clang -O2,
 # and with musl-gcc and `diet gcc` where installed; every [run] section runs
 # with its `; test-args =` line and exits 0; its stdout is the same under
 # every compiler and libc; a declared metric regex matches its stderr; and
@@ -28,7 +28,7 @@ tmp=${FLAGSCOPE_TEST_TMP:?}/it_workloads_bundled
 rm -rf "$tmp"
 mkdir -p "$tmp"
 
-workloads="crc32 nbody sortmem libcbench sysbench memtouch"
+workloads="crc32 nbody sortmem libcbench sysbench memtouch alias4k"
 compilers="gcc clang"
 command -v musl-gcc >/dev/null && compilers="$compilers musl-gcc"
 command -v diet >/dev/null && compilers="$compilers diet-gcc"
@@ -202,7 +202,7 @@ if [ -x "${FLAGSCOPE_BIN:-}" ]; then
 ; expect: both configurations ok on every bundled workload and sub-run
 [study]
 name = bundled
-workloads = crc32 nbody sortmem memtouch libcbench sysbench
+workloads = crc32 nbody sortmem memtouch libcbench sysbench alias4k
 repeat = 1
 baseline = gcc O2
 [axis cc]
@@ -243,7 +243,7 @@ P
 	elif ! (cd "$tmp/study" && python3 check.py "$src/workloads"); then
 		fail "flagscope run: see the lines above"
 	else
-		echo "ok flagscope run: 2 configurations x 6 bundled workloads (at the test sizes: $small)"
+		echo "ok flagscope run: 2 configurations x 7 bundled workloads (at the test sizes: $small)"
 	fi
 else
 	echo "SKIP part 2: no flagscope binary (FLAGSCOPE_BIN)"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/registry.h"
 #include "workloads/recipe.h"
 
 /* The start every system shares: trace the commands into the build log,
@@ -341,6 +342,19 @@ static const struct buildsys_ops buildsys_make = {
 const struct buildsys_ops *const build_systems[] = {
 	&buildsys_autotools, &buildsys_cmake, &buildsys_meson, &buildsys_make, NULL,
 };
+
+int build_systems_check(struct strbuf *err)
+{
+	const char *names[16];
+	size_t n = 0;
+	int bad = 0;
+	for (; build_systems[n] && n < ARRAY_SIZE(names); n++) {
+		names[n] = build_systems[n]->name;
+		bad |= registry_require(build_systems[n]->marks && build_systems[n]->script,
+					"build systems", names[n], "lacks marks or script", err);
+	}
+	return registry_check("build systems", names, n, err) || bad ? -1 : 0;
+}
 
 const struct buildsys_ops *buildsys_lookup(const char *name)
 {

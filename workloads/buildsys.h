@@ -56,6 +56,8 @@ struct buildsys_ops {
 /* Every build system, NULL-terminated, in the order buildsys_guess tries
  * them (debhelper's: configure before CMake before meson before make). */
 extern const struct buildsys_ops *const build_systems[];
+/* 0, or -1 with what is wrong with build_systems[] (at start-up: a bug). */
+int build_systems_check(struct strbuf *err);
 
 const struct buildsys_ops *buildsys_lookup(const char *name);
 /* "autotools, cmake, meson, make", for messages; static string. */
