@@ -135,12 +135,16 @@ static int diet_check(const char *path, const struct elf_facts *f, struct strbuf
 
 static const struct libc_ops libc_glibc = {
 	.name = "glibc",
+	.cross = LIBC_CROSS_DISTRO,
+	.cross_help = "Debian's cross libc",
 	.driver = glibc_driver,
 	.check = glibc_check,
 };
 
 static const struct libc_ops libc_musl = {
 	.name = "musl",
+	.cross = LIBC_CROSS_SYSROOT,
+	.cross_help = "a built sysroot",
 	.driver = musl_driver,
 	.check = musl_check,
 };
@@ -165,11 +169,29 @@ int libcs_check(struct strbuf *err)
 		names[i] = libcs[i]->name;
 		bad |= registry_require(libcs[i]->driver && libcs[i]->check, "libcs",
 					libcs[i]->name, "lacks driver or check", err);
+		bad |= registry_require(libcs[i]->cross == LIBC_CROSS_NONE || libcs[i]->cross_help,
+					"libcs", libcs[i]->name, "cross-compiles but says not how", err);
 		/* the model names the same libcs (a study's libc axis) */
 		bad |= registry_require(libc_kind_known(libcs[i]->name), "libcs",
 					libcs[i]->name, "is not a libc kind of flagsets/libc_kind.c", err);
 	}
 	return registry_check("libcs", names, ARRAY_SIZE(libcs), err) || bad ? -1 : 0;
+}
+
+enum libc_cross libc_cross_kind(const char *name)
+{
+	const struct libc_ops *l = name ? libc_lookup(name) : NULL;
+	return !name ? LIBC_CROSS_SYSROOT : l ? l->cross : LIBC_CROSS_NONE;
+}
+
+char *libc_cross_names(void)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < ARRAY_SIZE(libcs); i++)
+		if (libcs[i]->cross != LIBC_CROSS_NONE)
+			sb_addf(&sb, "%s%s (%s)", sb.len ? " or " : "", libcs[i]->name,
+				libcs[i]->cross_help);
+	return sb_detach(&sb);
 }
 
 const struct libc_ops *libc_lookup(const char *name)

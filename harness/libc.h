@@ -13,8 +13,17 @@
 #include "harness/elf.h"
 #include "base/util.h"
 
+/* How a libc reaches a cross target (a configuration with target =). */
+enum libc_cross {
+	LIBC_CROSS_NONE,     /* it does not: the configuration is unsupported */
+	LIBC_CROSS_DISTRO,   /* the distribution's TRIPLE-gcc and its libc, linked static */
+	LIBC_CROSS_SYSROOT,  /* a sysroot built with the target's flags (harness/sysroot.h) */
+};
+
 struct libc_ops {
 	const char *name;
+	enum libc_cross cross;
+	const char *cross_help; /* what it cross-compiles with, for messages */
 	/* The compiler command that builds against this libc, from the
 	 * configuration's compiler and linkage (1 static, 0 dynamic, -1 not
 	 * said).  0 with *cmd (heap), or -1 with why this combination cannot
@@ -30,6 +39,12 @@ int libcs_check(struct strbuf *err);
 
 /* NULL when unknown */
 const struct libc_ops *libc_lookup(const char *name);
+/* How a configuration with this libc level (NULL: none, which builds a
+ * sysroot as musl does) reaches a cross target. */
+enum libc_cross libc_cross_kind(const char *name);
+/* "glibc (Debian's cross libc) or musl (a built sysroot)": the libcs that
+ * cross-compile, for a refusal (heap). */
+char *libc_cross_names(void);
 /* "glibc musl dietlibc" */
 const char *libc_names(void);
 

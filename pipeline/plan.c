@@ -106,7 +106,8 @@ static int prepare_cross(struct config *cfg, const struct pipeline_options *o, i
 {
 	char *triple_cc = xasprintf("%s-gcc", cfg->target);
 	int default_cc = !strcmp(cfg->cc, "gcc");
-	if (cfg->libc && !strcmp(cfg->libc, "glibc")) {
+	enum libc_cross how = libc_cross_kind(cfg->libc);
+	if (how == LIBC_CROSS_DISTRO) {
 		if (default_cc) {
 			free(cfg->cc);
 			cfg->cc = triple_cc;
@@ -118,9 +119,10 @@ static int prepare_cross(struct config *cfg, const struct pipeline_options *o, i
 		cfg->ldflags = ld;
 		return 0;
 	}
-	if (cfg->libc && strcmp(cfg->libc, "musl")) {
-		sb_addf(why, "%s for %s: only glibc (Debian's cross libc) or musl (a built sysroot) cross-compile",
-			cfg->libc, cfg->target);
+	if (how == LIBC_CROSS_NONE) {
+		char *names = libc_cross_names();
+		sb_addf(why, "%s for %s: only %s cross-compile", cfg->libc, cfg->target, names);
+		free(names);
 		free(triple_cc);
 		return -1;
 	}

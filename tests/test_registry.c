@@ -1,6 +1,8 @@
 /*
  * test_registry.c - every registry the program checks at start-up passes
  * its check, and the shared check finds a nameless or twice-listed entry.
+ * The libc table says how each libc reaches a cross target (plan.c asks
+ * it instead of comparing names).
  */
 #include "base/registry.h"
 #include "flagsets/settings.h"
@@ -36,5 +38,11 @@ int main(void)
 	T_CHECK(registry_check("x", nameless, 2, &err) && strstr(sb_str(&err), "has no name"), "%s",
 		sb_str(&err));
 	sb_release(&err);
+	T_CHECK(libc_cross_kind("glibc") == LIBC_CROSS_DISTRO && libc_cross_kind("musl") == LIBC_CROSS_SYSROOT &&
+			libc_cross_kind("dietlibc") == LIBC_CROSS_NONE && libc_cross_kind(NULL) == LIBC_CROSS_SYSROOT,
+		"libc_cross_kind");
+	char *names = libc_cross_names();
+	T_CHECK(!strcmp(names, "glibc (Debian's cross libc) or musl (a built sysroot)"), "%s", names);
+	free(names);
 	return test_summary("test_registry");
 }
