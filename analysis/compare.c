@@ -314,6 +314,10 @@ int compare_studies(struct store *old, const char *old_study, struct store *new,
 	res->old_name = same ? xstrdup(old_study) : xstrdup(old->path);
 	res->new_name = same ? xstrdup(new_study) : xstrdup(new->path);
 	res->study = xstrdup(new_study);
+	struct result_progress po;
+	results_progress(new, new_study, &res->progress);
+	results_progress(old, old_study, &po);
+	res->progress.complete &= !po.known || po.complete; /* either side partial: partial */
 	size_t no, nn;
 	struct result_config *co = results_configs(old, old_study, &no);
 	struct result_config *cn = results_configs(new, new_study, &nn);
@@ -367,6 +371,7 @@ int compare_labels(struct store *st, const char *study, const char *old_label,
 	memset(res, 0, sizeof(*res));
 	compare_configs_opts(res, o);
 	res->study = xstrdup(study);
+	results_progress(st, study, &res->progress);
 	size_t n;
 	struct result_config *c = results_configs(st, study, &n);
 	struct strbuf why = {0};
@@ -593,6 +598,7 @@ static void json_begin(FILE *out, const struct compare_result *res)
 {
 	fputs("{\"format\":\"flagscope-compare\"", out);
 	json_str(out, "study", res->study);
+	results_progress_json(out, &res->progress);
 	json_str(out, "old", res->old_name);
 	json_str(out, "new", res->new_name);
 	json_num(out, "alpha", res->opt.alpha);

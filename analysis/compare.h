@@ -81,6 +81,8 @@ struct compare_result {
 	size_t improved, regressed, unchanged, incomplete, unsupported;
 	struct strlist skipped; /* "lame/cbr128: no samples of X on either side" */
 	struct strlist machine; /* "governor: performance -> powersave" (compare_machine) */
+	struct result_progress progress; /* the new side's study (results.h); not
+					    complete when the old side is not */
 };
 
 /* Append the lines of one pair of configurations: every item either side

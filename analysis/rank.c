@@ -571,6 +571,7 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 	else
 		rank_options_default(&r->opt);
 	r->study = xstrdup(study);
+	results_progress(st, study, &r->progress);
 	r->selector = xstrdup(metric ? metric : "");
 	load_configs(st, r);
 	if (!r->n) {

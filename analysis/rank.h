@@ -215,6 +215,7 @@ struct ranking {
 	struct strlist machine_keys, machine_values; /* the machine state (store.h) */
 	struct rank_pareto *pareto;
 	size_t npareto;
+	struct result_progress progress; /* complete, or N of M runs (results.h) */
 };
 
 /* Compute from the store with the default options.  metric: a selector

@@ -459,6 +459,7 @@ static void print_json(FILE *out, const struct recommendation *rec)
 	const struct rank_config *c = chosen(rec);
 	fputc('{', out);
 	json_s(out, "study", r->study, 0);
+	results_progress_json(out, &r->progress);
 	json_s(out, "metric", r->metric, 1);
 	json_s(out, "baseline", r->configs[r->baseline].label, 1);
 	json_s(out, "recommended", c->label, 1);

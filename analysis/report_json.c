@@ -12,6 +12,7 @@ static void json_begin(FILE *out, const struct ranking *r)
 {
 	fputs("{\"study\":", out);
 	rep_json_str(out, r->study);
+	results_progress_json(out, &r->progress);
 	fputs(",\"metric\":", out);
 	rep_json_str(out, r->metric);
 	fputs(",\"unit\":", out);

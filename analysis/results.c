@@ -1,8 +1,12 @@
 /* results.c - see results.h */
 #include "analysis/results.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 static char *col_text(sqlite3_stmt *s, int i)
 {
@@ -133,6 +137,72 @@ void results_progress(struct store *st, const char *study, struct result_progres
 		p->complete &= retried == 0;
 	}
 	sqlite3_finalize(s);
+}
+
+/* 1 (with why) when a flagscope run holds path's lock now */
+static int run_lock_held(const char *path, struct strbuf *why)
+{
+	char *real = realpath(path, NULL);
+	char *lock = xasprintf("%s.lock", real ? real : path);
+	free(real);
+	int fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	free(lock);
+	if (fd < 0)
+		return 0;
+	int held = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	if (held) {
+		char pid[32] = "";
+		ssize_t got = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[got > 0 ? got : 0] = '\0';
+		sb_addf(why, "%s: still being written by a flagscope run (pid %s) (let it finish, "
+			"then merge)", path, *str_trim(pid) ? str_trim(pid) : "?");
+	}
+	close(fd);
+	return held;
+}
+
+int results_shard_unfinished(const char *path, struct strbuf *why)
+{
+	struct store st;
+	struct strbuf err = {0};
+	if (run_lock_held(path, why))
+		return -1;
+	if (store_open(&st, path, 0, &err)) { /* merge_signature says what is wrong */
+		sb_release(&err);
+		return 0;
+	}
+	sqlite3_stmt *s = query(&st, "SELECT p.study, p.shard, p.expected, p.complete, "
+				     "(SELECT count(*) FROM current_runs r JOIN configs c ON "
+				     "c.study=r.study AND c.id=r.config_id AND c.in_study=1 WHERE "
+				     "r.study=p.study AND r.rep>=1 AND NOT outcome_retried(r.status)), "
+				     "(SELECT count(*) FROM current_runs r WHERE r.study=p.study AND "
+				     "r.rep>=1 AND outcome_retried(r.status)) FROM progress p ORDER BY 1, 2",
+				NULL);
+	int rc = 0;
+	while (!rc && row(s)) {
+		if (sqlite3_column_int(s, 3) == 1 && sqlite3_column_int(s, 5) == 0)
+			continue;
+		const char *shard = (const char *)sqlite3_column_text(s, 1);
+		sb_addf(why, "%s: %s%s%sstudy %s did not finish: %d of %d runs stored%s (run it "
+			     "again to finish it, then merge)", path, *shard ? "shard " : "", shard,
+			*shard ? " of " : "", (const char *)sqlite3_column_text(s, 0),
+			sqlite3_column_int(s, 4), sqlite3_column_int(s, 2),
+			sqlite3_column_int(s, 5) ? ", some waiting to be made again" : "");
+		rc = -1;
+	}
+	sqlite3_finalize(s);
+	store_close(&st);
+	return rc;
+}
+
+void results_progress_json(FILE *out, const struct result_progress *p)
+{
+	if (!p->known) {
+		fputs(",\"complete\":null", out);
+		return;
+	}
+	fprintf(out, ",\"complete\":%s,\"runs_done\":%ld,\"runs_expected\":%ld",
+		p->complete ? "true" : "false", p->done, p->expected);
 }
 
 char *results_study_notes(struct store *st, const char *study)

@@ -16,6 +16,8 @@
 #ifndef FLAGSCOPE_RESULTS_H
 #define FLAGSCOPE_RESULTS_H
 
+#include <stdio.h>
+
 #include "analysis/store.h"
 #include "base/outcome.h"
 
@@ -50,6 +52,18 @@ struct result_progress {
 	int shards, shards_missing; /* shards_missing: of a sharded study, not merged */
 };
 void results_progress(struct store *st, const char *study, struct result_progress *p);
+/* For merge: 0 when the database at path is a finished run's (every
+ * study's progress complete, no run waiting to be retried, its run lock
+ * free), else -1 with "PATH: shard I/N of study S did not finish: N of M
+ * runs stored (...)" or "PATH: still being written by a flagscope run (pid
+ * N) (...)" in why.  A database without progress (an older flagscope's)
+ * passes. */
+int results_shard_unfinished(const char *path, struct strbuf *why);
+
+/* ,"complete":true|false|null,"runs_done":N,"runs_expected":M for a JSON
+ * object (null and no counts when the database predates progress). */
+void results_progress_json(FILE *out, const struct result_progress *p);
+
 /* One line per thing a reader of the study must know before its results,
  * ready for warn_msg: "study S is incomplete: N of M runs (...)", "study
  * S: K configuration(s) no longer in its file left out (...)"; NULL when

@@ -51,8 +51,9 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS search_probes(toolchain TEXT, flag TEXT, message TEXT,"
 	"  PRIMARY KEY(toolchain, flag));"
 	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT, PRIMARY KEY(search, flag));"
+	/* no time column: two shards' rows that say the same merge as one */
 	"CREATE TABLE IF NOT EXISTS progress(study TEXT, shard TEXT, expected INT, complete INT,"
-	"  updated TEXT, PRIMARY KEY(study, shard));";
+	"  PRIMARY KEY(study, shard));";
 
 /* The runs whose samples count: made by the build stored for their
  * configuration and workload now (store.h, "Provenance").  A view, not a
@@ -626,7 +627,7 @@ int store_runs_of_other_build(struct store *st, const char *study, const char *c
 int store_put_progress(struct store *st, const char *study, const char *shard, int expected,
 		       int complete)
 {
-	return exec_bound(st, "INSERT OR REPLACE INTO progress VALUES(?,?,?,?,datetime('now'))",
+	return exec_bound(st, "INSERT OR REPLACE INTO progress VALUES(?,?,?,?)",
 			  "ttii", study, shard ? shard : "", expected, complete);
 }
 

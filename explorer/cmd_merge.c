@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "analysis/merge.h"
+#include "analysis/results.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "harness/machine.h"
@@ -86,7 +87,8 @@ static int check_inputs(const char *out, const struct strlist *ins)
 		if (same_file(ins->v[i], out)) {
 			error_msg("%s: is the output itself (name another OUT.db)", ins->v[i]);
 			rc = 2;
-		} else if (merge_signature(ins->v[i], &sig, &err)) {
+		} else if (merge_signature(ins->v[i], &sig, &err) ||
+			   results_shard_unfinished(ins->v[i], &err)) {
 			error_msg("%s", sb_str(&err));
 			rc = 2;
 		} else if (!ref_name || !ref.len) {

@@ -17,6 +17,7 @@
 static struct {
 	struct results_opts r;
 	const char *metric, *format, *dir;
+	int allow_incomplete;
 } opt;
 
 static const struct option_spec recommend_options[] = {
@@ -32,6 +33,9 @@ static const struct option_spec recommend_options[] = {
 	 "package.env, dpkg-buildflags: write the files into "
 	 "DIR (created) instead of printing them one after another with a '# ==> NAME <==' "
 	 "header each"},
+	{"allow-incomplete", 0, OPT_FLAG, &opt.allow_incomplete, NULL,
+	 "recommend from a study that is incomplete (its run stopped before the end, a shard "
+	 "not merged, runs waiting to be made again); refused without it"},
 	{NULL},
 };
 
@@ -39,7 +43,7 @@ static const struct command_spec recommend_cmd = {
 	.name = "recommend",
 	.usage = "[--db X] [--study NAME] [--alpha P] [--min-effect X]\n"
 		 "       [--metric time|size|rss|insns|SELECTOR] [--output FILE|DIR]\n"
-		 "       [--format make.conf|shell|json|package.env|dpkg-buildflags]",
+		 "       [--format make.conf|shell|json|package.env|dpkg-buildflags] [--allow-incomplete]",
 	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
 		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
 		   "targets) whose comments give the evidence; or as Gentoo's make.conf,\n"
@@ -92,7 +96,8 @@ static const struct command_spec recommend_cmd = {
 		   "Without -o DIR both print their files to stdout, each after a line\n"
 		   "'# ==> NAME <=='; with it they are written as DIR/NAME.  The other\n"
 		   "formats write one file: -o FILE (flagscope recommend -o make.conf).\n"
-		   "Exit status: 0 printed, 2 bad usage, no such study, an invalid baseline,\n"
+		   "Exit status: 0 printed, 1 the study is incomplete (without\n"
+		   "--allow-incomplete), 2 bad usage, no such study, an invalid baseline,\n"
 		   "a file that cannot be written.",
 	.opts = recommend_options,
 };
@@ -138,6 +143,20 @@ static int recommend_distro(struct store *st, const char *study, const char *met
 	return rc;
 }
 
+/* Flags for a distribution are not chosen from partial results unless
+ * asked: 1 after saying why. */
+static int refuse_incomplete(struct store *st, const char *study)
+{
+	struct result_progress p;
+	results_progress(st, study, &p);
+	if (!p.known || p.complete || opt.allow_incomplete)
+		return 0;
+	error_msg("recommend: study %s is incomplete: %ld of %ld runs, so nothing is recommended "
+		  "from it (run it again to resume, or pass --allow-incomplete)", study, p.done,
+		  p.expected);
+	return 1;
+}
+
 int cmd_recommend(int argc, char **argv)
 {
 	struct strbuf err = {0};
@@ -149,6 +168,11 @@ int cmd_recommend(int argc, char **argv)
 	int rc = results_command_start(&recommend_cmd, argc, argv, &opt.r, &ro, &st, &study);
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if (refuse_incomplete(&st, study)) {
+		free(study);
+		store_close(&st);
+		return 1;
+	}
 	struct recommendation rec = {0};
 	rc = 2;
 	const char *metric = opt.metric && recommend_metric(opt.metric) ? recommend_metric(opt.metric)
