@@ -80,6 +80,7 @@ static const struct {
 	{"builds", "binary_hash", "TEXT DEFAULT ''"},
 	{"runs", "build_key", "TEXT DEFAULT ''"},
 	{"runs", "binary_hash", "TEXT DEFAULT ''"},
+	{"runs", "layout", "TEXT DEFAULT ''"},
 	{"studies", "repeat_target", "REAL"},
 	{"studies", "repeat_min", "INT"},
 	{"studies", "repeat_max", "INT"},
@@ -495,10 +496,10 @@ int store_put_run_of(struct store *st, const struct store_run *r,
 				r->build_key);
 	if (!rc)
 		rc = exec_bound(st, "INSERT OR REPLACE INTO runs(study, config_id, workload, run, "
-				"rep, status, detail, build_key, binary_hash) VALUES(?,?,?,?,?,?,?,?,?)",
-				"ttttitttt", r->study, r->config_id, r->workload, r->run, r->rep,
+				"rep, status, detail, build_key, binary_hash, layout) VALUES(?,?,?,?,?,?,?,?,?,?)",
+				"ttttittttt", r->study, r->config_id, r->workload, r->run, r->rep,
 				r->status, r->detail ? r->detail : "", r->build_key ? r->build_key : "",
-				r->binary_hash ? r->binary_hash : "");
+				r->binary_hash ? r->binary_hash : "", r->layout ? r->layout : "");
 	for (size_t i = 0; i < nmetrics && !rc; i++)
 		rc = exec_bound(st, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?,?,?,?)",
 				"ttttitdt", r->study, r->config_id, r->workload, r->run, r->rep,

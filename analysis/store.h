@@ -146,6 +146,7 @@ struct store_run {
 	const char *study, *config_id, *workload, *run;
 	int rep;
 	const char *status, *detail, *build_key, *binary_hash;
+	const char *layout; /* the run's layout (harness/layout.h's describe), or NULL */
 };
 int store_put_run_of(struct store *st, const struct store_run *r,
 		     const struct store_metric *metrics, size_t nmetrics);

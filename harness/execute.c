@@ -603,6 +603,7 @@ int execute_run(const struct exec_ctx *ctx, const struct build *b, const struct 
 	step_prepare(&st, res);
 	if (res->outcome == OUTCOME_OK)
 		step_exec(&st, res);
+	res->layout = st.rr.layout;
 	step_check(&st, ref_dir, res);
 	if (res->outcome == OUTCOME_OK)
 		step_measure(&st, warmup, res);

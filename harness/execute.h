@@ -41,6 +41,7 @@ struct exec_result {
 	char *detail; /* heap, or NULL */
 	struct measurements m;
 	int interrupted; /* stopped by ctx->stop: no result, store nothing */
+	struct run_layout layout; /* the measured run's (layout.h); known 0 when it did not run */
 };
 
 /* Run `run` of build b once (b->cfg may be NULL: a native run).  warmup: apply the wrapping meters (perf).

@@ -20,13 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A fixed environment: the same program with the same argv and env sees
- * the same stack layout, so repeated runs do the same work.  The last
- * entry is the run's tag (strays.h), of the same length in every run. */
-#define CLEAN_ENV(tag)                                                                  \
+/* A fixed environment: the same program with the same argv and env does
+ * the same work.  Then the run's tag (strays.h), of the same length in
+ * every run; last the layout padding (layout.h), NULL where ASLR already
+ * moves the stack on every run. */
+#define CLEAN_ENV(tag, pad)                                                             \
 	{                                                                               \
 		"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC",              \
-			"HOME=/nonexistent", tag, NULL,                                 \
+			"HOME=/nonexistent", tag, pad, NULL,                            \
 	}
 
 static void child_exec(const struct run_spec *spec, char *const *env, int err_pipe, pid_t parent)
@@ -354,10 +355,15 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	res->vm_peak_kb = res->vm_hwm_kb = res->dirty_kb = -1;
 	char tag[STRAYS_TAG_SIZE];
 	strays_tag(tag);
-	char *const env[] = CLEAN_ENV(tag);
+	layout_choose(&res->layout);
+	char *pad = layout_pad_entry(res->layout.pad);
+	char *const env[] = CLEAN_ENV(tag, pad);
+	layout_env_finish(&res->layout, env);
 	double t0 = now_seconds();
 	pid_t parent = getpid();
 	pid_t pid = fork();
+	if (pid != 0)
+		free(pad);
 	if (pid < 0) {
 		sb_addf(err, "fork: %s", strerror(errno));
 		close(pipefd[0]);

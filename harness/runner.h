@@ -25,6 +25,7 @@
 #define FLAGSCOPE_RUNNER_H
 
 #include "base/util.h"
+#include "harness/layout.h"
 
 #include <signal.h>
 
@@ -77,6 +78,7 @@ struct run_result {
 	long vm_peak_kb;   /* /proc/PID/status VmPeak: peak virtual size */
 	long vm_hwm_kb;    /* /proc/PID/status VmHWM: peak resident size */
 	long dirty_kb;     /* /proc/PID/smaps_rollup Private_Dirty */
+	struct run_layout layout; /* ASLR and environment size (layout.h); known: 0 unless the runner says */
 };
 
 struct meter_ops;

@@ -44,12 +44,16 @@ static void record_run(struct pipeline *pl, const struct build *b, const struct 
 	/* the metrics' directions went in with the study (pipeline.c); the
 	 * row names the build it is stored under (a copy for an identical
 	 * build: that build's own) */
+	struct strbuf layout = {0};
+	layout_describe(&res->layout, &layout);
 	struct store_run row = {
 		.study = study, .config_id = b->cfg->id, .workload = b->recipe->name,
 		.run = run->name, .rep = rep, .status = outcome_name(res->outcome),
 		.detail = res->detail, .build_key = b->key, .binary_hash = binary_of(pl, b),
+		.layout = layout.buf,
 	};
 	pipeline_stored(pl, store_put_run_of(pl->store, &row, m, res->m.n));
+	sb_release(&layout);
 	free(m);
 }
 
