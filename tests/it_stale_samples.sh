@@ -18,7 +18,9 @@ fs run stale.study --db stale.db -q > /dev/null 2> first.err || fail "first run:
 # gives them the build stored beside them before it stores a new one)
 python3 -c "
 import sqlite3; db = sqlite3.connect('stale.db')
-db.execute(\"update runs set build_key='', binary_hash=''\"); db.commit()"
+cols = [r[1] for r in db.execute('pragma table_info(runs)')]
+if 'build_key' in cols:
+    db.execute(\"update runs set build_key='', binary_hash=''\"); db.commit()"
 key1=$(sql stale.db "select key from builds where config_id=(select id from configs where label='O2')")
 
 # the program changes (a source edit: a new build key), and repeat grows

@@ -310,6 +310,54 @@ static void check_warmup_only(void)
 	store_close(&st);
 }
 
+/* Provenance (store.h): a run counts only while it is its build's; runs
+ * stored without a build take the key of the build stored beside them
+ * when that build is stored again; another build's samples never count */
+static void check_provenance(void)
+{
+	struct store st;
+	open_fresh(&st, "prov.db");
+	struct store_build b = {.study = "s", .config_id = "c1", .workload = "w", .key = "k1",
+				.status = "ok", .binary_hash = "h1"};
+	struct store_metric m = {"time", 1.0, "s"};
+	T_CHECK(!store_put_build(&st, &b), "build: %s", store_errmsg(&st));
+	T_CHECK(!store_put_run(&st, "s", "c1", "w", "", 1, "ok", "", &m, 1), "an older run");
+	struct store_run r = {"s", "c1", "w", "", 2, "ok", "", "k1", "h1"};
+	m.value = 2.0;
+	T_CHECK(!store_put_run_of(&st, &r, &m, 1), "run of k1: %s", store_errmsg(&st));
+	size_t n;
+	double *v = store_get_samples(&st, "s", "c1", "w", "", "time", &n);
+	T_CHECK(n == 2, "both count under k1: %zu", n);
+	free(v);
+	b.key = "k2";
+	b.binary_hash = "h2";
+	T_CHECK(!store_put_build(&st, &b), "build k2: %s", store_errmsg(&st));
+	T_CHECK(count(&st, "SELECT count(*) FROM runs WHERE build_key='k1'") == 2,
+		"the older run took k1, the build stored beside it");
+	int same_key = -1;
+	T_CHECK(store_runs_of_other_build(&st, "s", "c1", "w", "k2", "h2", &same_key) == 2 &&
+			same_key == 0,
+		"2 runs of another key");
+	v = store_get_samples(&st, "s", "c1", "w", "", "time", &n);
+	T_CHECK(n == 0, "k1's samples do not count under k2: %zu", n);
+	free(v);
+	r.build_key = "k2";
+	r.binary_hash = "h2";
+	m.value = 3.0;
+	T_CHECK(!store_put_run_of(&st, &r, &m, 1), "rep 2 again under k2");
+	v = store_get_samples(&st, "s", "c1", "w", "", "time", &n);
+	T_CHECK(n == 1 && v[0] == 3.0, "only k2's rep 2 counts: %zu", n);
+	free(v);
+	struct store_run_origin o;
+	T_CHECK(!store_run_origin(&st, "s", "c1", "w", "", 2, &o) &&
+			store_run_origin_is(&o, "k2", "h2") && !store_run_origin_is(&o, "k2", "h3") &&
+			!store_run_origin_is(&o, "k1", "h2"),
+		"origin: key and binary");
+	T_CHECK(store_run_origin(&st, "s", "c1", "w", "", 9, &o) == -1 &&
+			o.outcome == OUTCOME_COUNT, "no such run");
+	store_close(&st);
+}
+
 int main(void)
 {
 	dir = test_tmpdir("store");
@@ -320,6 +368,7 @@ int main(void)
 	check_failed_commit();
 	check_sql_outcomes();
 	check_warmup_only();
+	check_provenance();
 	free(dir);
 	return test_summary("test_store");
 }
