@@ -154,7 +154,8 @@ static int report(struct store *store, const struct study_plan *plan)
 
 /* Before building: a study that cannot take enough runs a side for its
  * test to call anything significant says so (analysis/verdict.h), also
- * in a dry run; it still runs (a quick look is a fair use). */
+ * in a dry run; it still runs (a quick look is a fair use).  Said once the
+ * database is open, so a run refused for its database gets one line. */
 static void say_power(const struct study_plan *plan)
 {
 	const struct study *s = &plan->study;
@@ -232,11 +233,12 @@ int cmd_run(int argc, char **argv)
 	if (study_path_resolve(pos.n ? pos.v[0] : "default", &path, &err) ||
 	    pipeline_plan_study(&plan, path, &opt.study, &po, &err))
 		goto out;
-	say_power(&plan);
 	if (opt.dry_run) {
+		say_power(&plan);
 		study_plan_print(&plan, stdout);
 		rc = 0;
 	} else if (!store_open(&store, opt.db, 1, &err) && !store_lock(&store, &err)) {
+		say_power(&plan);
 		rc = build_and_run(&plan, &store, &po, &builds_started, &err);
 	}
 out:

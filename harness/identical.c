@@ -93,6 +93,17 @@ int build_code_hash(const struct build *b, char out[65])
 	return build_hash(b, binary_code_hash, out);
 }
 
+static const char *or_none(const char *s)
+{
+	return s ? s : "";
+}
+
+char *config_execution_key(const struct config *cfg)
+{
+	return xasprintf("cpu=%s\ntarget=%s\nlibc=%s\nsysroot=%s\nlink=%d\n", or_none(cfg->cpu),
+			 or_none(cfg->target), or_none(cfg->libc), or_none(cfg->sysroot), cfg->link);
+}
+
 static int file_hash(const char *path, char out[65])
 {
 	return sha256_file_hex(path, out) ? -1 : 0;

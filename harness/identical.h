@@ -28,6 +28,13 @@ int binary_code_hash(const char *path, char out[65]);
  * be read. */
 int build_code_hash(const struct build *b, char out[65]);
 
+/* What a run of a configuration's binary depends on besides its code:
+ * the emulated CPU model, the target (so the runner: native or
+ * qemu-ARCH), the libc and sysroot its loader and libraries come from,
+ * the linkage; one line each.  Two configurations share runs only when
+ * their code and this agree (pipeline/identical.c).  Heap string. */
+char *config_execution_key(const struct config *cfg);
+
 /* A build's binaries as files: over each, name and SHA-256 of its bytes,
  * in the recipe's order (what a stored run records as the binary that
  * made it: analysis/store.h).  0, or -1 as build_code_hash. */

@@ -26,29 +26,21 @@ static int may_share(const struct study_plan *p, size_t c, size_t w)
 	       plan_build(p, c, w)->outcome == OUTCOME_OK;
 }
 
-static const char *or_none(const char *s)
-{
-	return s ? s : "";
-}
-
-/* What a run depends on besides the code: the emulated CPU model, the
- * target (so the runner: native or qemu-ARCH), the libc and sysroot its
- * loader and libraries come from, the linkage.  Two builds of one program
- * that run differently (`-cpu max` and `-cpu cortex-a53`: an instruction
- * the one has and the other traps on) never share runs.  The runner's
- * host, boards, environment and timeout are the study's, the same for
- * every configuration of it. */
+/* Two builds of one program that run differently (`-cpu max` and `-cpu
+ * cortex-a53`: an instruction the one has and the other traps on) never
+ * share runs: the code hash and what else the run depends on
+ * (config_execution_key).  The runner's host, boards, environment and
+ * timeout are the study's, the same for every configuration of it. */
 static int execution_hash(const struct study_plan *p, size_t c, size_t w, char out[65])
 {
 	char code[65];
 	if (build_code_hash(plan_build(p, c, w), code))
 		return -1;
-	const struct config *cfg = p->configs[c].cfg;
-	char *what = xasprintf("code=%s\ncpu=%s\ntarget=%s\nlibc=%s\nsysroot=%s\nlink=%d\n",
-			       code, or_none(cfg->cpu), or_none(cfg->target), or_none(cfg->libc),
-			       or_none(cfg->sysroot), cfg->link);
+	char *run = config_execution_key(p->configs[c].cfg);
+	char *what = xasprintf("code=%s\n%s", code, run);
 	sha256_hex(what, strlen(what), out);
 	free(what);
+	free(run);
 	return 0;
 }
 
