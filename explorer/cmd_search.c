@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/verdict.h"
 #include "analysis/why.h"
 #include "base/outcome.h"
 #include "explorer/commands.h"
@@ -74,8 +75,10 @@ static const struct command_spec search_cmd = {
 		   "or run twice, across strategies and searches.  Minimisation with insns or\n"
 		   "size compares single exact values (the metric is deterministic); with time it\n"
 		   "measures the removals again, interleaved with the best set, and drops a flag\n"
-		   "only when Mann-Whitney (p < 0.05) and the bootstrap interval of the geometric\n"
-		   "mean find no loss of at least the tolerance.  The logs of the batches' builds\n"
+		   "only when no workload is slower by Mann-Whitney (p < 0.05) and at least the\n"
+		   "tolerance; with too few runs for any p below 0.05 (under 4 a side) it drops\n"
+		   "nothing.  The confirmation's verdicts are report's on the same runs (the one\n"
+		   "rule, doc/statistics.md).  The logs of the batches' builds\n"
 		   "and runs are in DB.search/.  The study's pin = runs every measured program\n"
 		   "on those CPUs, and isolate = yes refuses to start on a busy machine unless\n"
 		   "--force, as flagscope run does.  SIGINT, SIGTERM and SIGHUP stop it as they\n"
@@ -284,6 +287,16 @@ static int finish(struct session *s, const char *id, double tol, int have_confir
 	return write_outputs(&rep);
 }
 
+/* Runs too few for Mann-Whitney to find anything at 0.05 (verdict.h):
+ * said before measuring, as flagscope run says it of a study. */
+static void say_power(const char *option, int runs, const char *what)
+{
+	if (runs > 0 && !verdict_can_be_significant((size_t)runs, (size_t)runs, 0.05))
+		warn_msg("--%s %d: with %d runs a side no workload can be significant at 0.05, so %s "
+			 "(it needs %zu runs a side: leave --%s out, default 10)",
+			 option, runs, runs, what, verdict_min_runs(0.05), option);
+}
+
 /* Deterministic metrics: one exact value per flag set says it all; time:
  * fresh interleaved measurements and a significance test (minimise.h). */
 static int minimise(struct session *s, const struct evaluator *ev, double tol, struct strbuf *err)
@@ -292,6 +305,8 @@ static int minimise(struct session *s, const struct evaluator *ev, double tol, s
 				     .repeat = opt.minimise_repeat, .seed = (uint64_t)opt.seed};
 	int noisy = !strcmp(s->pl.metric, "time");
 	s->minimal = xcalloc(s->sp.ndims ? s->sp.ndims : 1, 1);
+	if (noisy)
+		say_power("minimise-repeat", mp.repeat, "no removal can be judged and every flag stays");
 	if (noisy && !opt.quiet)
 		fprintf(stderr, "flagscope: minimising '%s': each removal measured again with %d interleaved runs against it\n",
 			s->res.best_flags, mp.repeat);
@@ -351,6 +366,7 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 			fprintf(stderr, "flagscope: confirming %s%s%s against -O2 and -O3 with %d interleaved runs\n",
 				*flags ? "'" : "", *flags ? flags : "the baseline (no flag changed)",
 				*flags ? "'" : "", opt.confirm_repeat);
+		say_power("confirm-repeat", opt.confirm_repeat, "the confirmation can only say unchanged");
 		if (search_confirm(&s->pl, flags, opt.confirm_repeat, &s->conf, &err)) {
 			print_error_lines(sb_str(&err));
 			rc = stop ? 1 : 2;

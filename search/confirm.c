@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ALPHA 0.05
-#define MIN_EFFECT 0.01
-#define ITERS 2000
+#include "analysis/rank.h"
+#include "analysis/verdict.h"
 
 void confirmation_release(struct confirmation *c)
 {
@@ -54,30 +53,33 @@ static int fetch(struct search_pipeline *pl, struct confirmation *c, const char 
 	return rc;
 }
 
-static void judge(struct confirm_side *d, const struct measured *best, const struct measured *ref)
+/* By the rule report reads (analysis/verdict.h) with report's defaults,
+ * so `report` on the confirmation's study gives the same verdicts and
+ * intervals. */
+void confirm_judge(struct confirm_side *d, char *const *items, double *const *best,
+		   const size_t *nbest, double *const *ref, const size_t *nref, size_t n)
 {
-	struct rng rng;
-	rng_seed(&rng, STATS_DEFAULT_SEED);
-	size_t n = best->items.n;
-	struct sample_pair *pairs = xcalloc(n ? n : 1, sizeof(*pairs));
+	struct rank_options o;
+	rank_options_default(&o);
+	const struct verdict_rule rule = {.alpha = o.alpha, .min_effect = o.min_effect,
+					  .iters = o.iters, .seed = o.seed};
+	struct verdict_parts parts;
+	verdict_parts_init(&parts, n);
 	d->nitems = n;
 	d->item = xcalloc(n ? n : 1, sizeof(char *));
 	d->cmp = xcalloc(n ? n : 1, sizeof(*d->cmp));
 	for (size_t i = 0; i < n; i++) {
-		d->item[i] = xstrdup(best->items.v[i]);
-		stats_compare(best->v[i], best->n[i], ref->v[i], ref->n[i], ALPHA, MIN_EFFECT, ITERS,
-			      &rng, &d->cmp[i]);
-		pairs[i] = (struct sample_pair){best->v[i], best->n[i], ref->v[i], ref->n[i]};
+		d->item[i] = xstrdup(items[i]);
+		verdict_part(&rule, best[i], nbest[i], ref[i], nref[i], &d->cmp[i]);
+		verdict_parts_add(&parts, (struct sample_pair){best[i], nbest[i], ref[i], nref[i]},
+				  d->item[i], &d->cmp[i]);
 	}
-	d->gm = d->lo = d->hi = NAN;
-	d->verdict = VERDICT_UNCHANGED;
-	if (n && !stats_geomean_ratio(pairs, n, 1 - ALPHA, ITERS, &rng, &d->gm, &d->lo, &d->hi)) {
-		if (d->hi < 1 && d->gm <= 1 - MIN_EFFECT)
-			d->verdict = VERDICT_IMPROVED;
-		else if (d->lo > 1 && d->gm >= 1 + MIN_EFFECT)
-			d->verdict = VERDICT_REGRESSED;
-	}
-	free(pairs);
+	struct verdict_summary sum;
+	verdict_summarise(&rule, &parts, &sum);
+	d->gm = sum.ratio, d->lo = sum.lo, d->hi = sum.hi;
+	d->verdict = sum.error ? VERDICT_UNCHANGED : sum.verdict;
+	free(sum.mixed);
+	verdict_parts_release(&parts);
 }
 
 static double insns_ratio(const struct measured *best, const struct measured *ref)
@@ -129,7 +131,8 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 	if (!fetch(pl, c, label[2], "time", &best) && !fetch(pl, c, label[0], "time", &ref[0]) &&
 	    !fetch(pl, c, label[1], "time", &ref[1]))
 		for (int s = 0; s < 2; s++)
-			judge(&c->side[s], &best, &ref[s]);
+			confirm_judge(&c->side[s], best.items.v, best.v, best.n, ref[s].v,
+				      ref[s].n, best.items.n);
 	if (c->status == OUTCOME_OK && !strcmp(pl->metric, "insns")) {
 		struct measured bi = {0}, ri = {0};
 		for (int s = 0; s < 2; s++) {

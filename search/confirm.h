@@ -1,11 +1,13 @@
 /*
  * confirm.h - the last word on a search's result: the chosen flag set
  * against -O2 and -O3, built and run through the pipeline with `repeat`
- * interleaved repetitions (one generated study), judged per item with
- * stats_compare (Mann-Whitney p < 0.05 and at least a 1% effect) and
- * over the items by the geometric mean of the ratios with its bootstrap
- * interval.  Wall time is always confirmed; with the insns metric the
- * instruction counts are compared too (exact, one run each).
+ * interleaved repetitions (one generated study), judged by the one rule
+ * every command reads (analysis/verdict.h, with report's alpha 0.05,
+ * min_effect 1% and seed): per item by Mann-Whitney and the effect, over
+ * the items by the geometric mean of the ratios, its bootstrap interval
+ * and the items' own verdicts, so `report` on the study says the same.
+ * Wall time is always confirmed; with the insns metric the instruction
+ * counts are compared too (exact, one run each).
  */
 #ifndef FLAGSCOPE_SEARCH_CONFIRM_H
 #define FLAGSCOPE_SEARCH_CONFIRM_H
@@ -16,7 +18,9 @@
 struct confirm_side {
 	char *against;         /* "-O2" */
 	double gm, lo, hi;     /* time: geometric mean of best / against, 95% interval */
-	enum verdict verdict;  /* improved: the best set is significantly faster */
+	enum verdict verdict;  /* improved: the best set is significantly faster
+				  (verdict_summarise: mixed when some item is
+				  significantly faster and another slower) */
 	double insns;          /* insns: geometric mean of best / against; NAN if not measured */
 	size_t nitems;
 	char **item;
@@ -37,5 +41,11 @@ struct confirmation {
 int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, struct confirmation *c,
 		   struct strbuf *err);
 void confirmation_release(struct confirmation *c);
+
+/* One side's figures and verdicts: best[i] (nbest[i] runs) against
+ * ref[i] on items[i], as search_confirm judges them.  Exposed for tests;
+ * d is released with its confirmation. */
+void confirm_judge(struct confirm_side *d, char *const *items, double *const *best,
+		   const size_t *nbest, double *const *ref, const size_t *nref, size_t n);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/verdict.h"
 #include "base/outcome.h"
 
 #define ITERS 2000
@@ -97,34 +98,36 @@ int search_minimise_exact(struct evalcache *ec, const struct space *sp, const st
 }
 
 int minimise_worse(const struct eval_samples *cand, const struct eval_samples *ref,
-		   const struct minimise_params *p, struct rng *rng, double *gm, double *lo,
-		   double *hi)
+		   const struct minimise_params *p, double *gm, double *lo, double *hi)
 {
+	const struct verdict_rule rule = {.alpha = p->alpha, .min_effect = p->min_effect,
+					  .iters = ITERS, .seed = p->seed};
 	size_t n = cand->nitems;
-	double g = NAN, l = NAN, h = NAN;
 	/* what cannot be judged keeps its flag */
 	int worse = n == 0 || n != ref->nitems;
-	struct sample_pair *pairs = xcalloc(n ? n : 1, sizeof(*pairs));
+	struct verdict_parts parts;
+	verdict_parts_init(&parts, n);
 	for (size_t i = 0; i < n && !worse; i++) {
 		struct comparison c;
-		stats_compare(cand->v[i], cand->n[i], ref->v[i], ref->n[i], p->alpha, p->min_effect,
-			      ITERS, rng, &c);
-		worse |= c.error || c.verdict == VERDICT_REGRESSED;
-		pairs[i] = (struct sample_pair){cand->v[i], cand->n[i], ref->v[i], ref->n[i]};
+		verdict_part(&rule, cand->v[i], cand->n[i], ref->v[i], ref->n[i], &c);
+		/* too few runs for the test to find anything: not judged */
+		worse |= c.error || c.untested ||
+			 !verdict_can_be_significant(cand->n[i], ref->n[i], p->alpha);
+		verdict_parts_add(&parts,
+				  (struct sample_pair){cand->v[i], cand->n[i], ref->v[i], ref->n[i]},
+				  "", &c);
 	}
-	if (n && n == ref->nitems) {
-		if (stats_geomean_ratio(pairs, n, 1 - p->alpha, ITERS, rng, &g, &l, &h))
-			worse = 1;
-		else if (l > 1 && g >= 1 + p->min_effect)
-			worse = 1;
-	}
-	free(pairs);
+	struct verdict_summary sum = {.ratio = NAN, .lo = NAN, .hi = NAN};
+	if (!worse)
+		worse = verdict_summarise(&rule, &parts, &sum) || sum.regressed;
+	free(sum.mixed);
+	verdict_parts_release(&parts);
 	if (gm)
-		*gm = g;
+		*gm = sum.ratio;
 	if (lo)
-		*lo = l;
+		*lo = sum.lo;
 	if (hi)
-		*hi = h;
+		*hi = sum.hi;
 	return worse;
 }
 
@@ -193,7 +196,7 @@ static double objective(const struct eval_samples *s, const struct eval_samples 
 /* Measure cand against the best set; 1 when it may replace out (and then
  * r says how it compares), 0 when not, -1 from the sampler. */
 static int try_point(const struct space *sp, const struct sampler *sm, const char *ref,
-		     const unsigned char *cand, const struct minimise_params *p, struct rng *rng,
+		     const unsigned char *cand, const struct minimise_params *p,
 		     struct minimise_result *r, struct strbuf *err)
 {
 	struct measurement m = {0};
@@ -202,7 +205,7 @@ static int try_point(const struct space *sp, const struct sampler *sm, const cha
 	int rc = measurement_run(&m, sm, p->repeat, r, err) ? -1 : 0;
 	double gm, lo, hi;
 	if (!rc && samples_ok(&m.s[ci], &m.s[ri]) &&
-	    !minimise_worse(&m.s[ci], &m.s[ri], p, rng, &gm, &lo, &hi)) {
+	    !minimise_worse(&m.s[ci], &m.s[ri], p, &gm, &lo, &hi)) {
 		r->obj = objective(&m.s[ci], &m.s[bi]);
 		r->vs_best = gm, r->lo = lo, r->hi = hi;
 		rc = 1;
@@ -217,8 +220,6 @@ int search_minimise_noisy(const struct space *sp, const struct sampler *sm,
 {
 	size_t nd = sp->ndims;
 	char *ref = space_render(sp, best);
-	struct rng rng;
-	rng_seed(&rng, p->seed);
 	memcpy(out, best, nd);
 	r->obj = NAN;
 	r->vs_best = r->lo = r->hi = 1;
@@ -246,7 +247,7 @@ int search_minimise_noisy(const struct space *sp, const struct sampler *sm,
 			const struct eval_samples *c = &m.s[ci[k]];
 			double gm;
 			if (samples_ok(c, &m.s[ri]) &&
-			    !minimise_worse(c, &m.s[ri], p, &rng, &gm, &lo[k], &hi[k]))
+			    !minimise_worse(c, &m.s[ri], p, &gm, &lo[k], &hi[k]))
 				ok[nok++] = (struct removal){.d = k, .obj = gm};
 		}
 		qsort(ok, nok, sizeof(*ok), by_removal);
@@ -256,7 +257,7 @@ int search_minimise_noisy(const struct space *sp, const struct sampler *sm,
 			memcpy(cand, out, nd);
 			for (size_t i = 0; i < nok; i++)
 				point_reset_dim(sp, cand, rm[ok[i].d].d);
-			int t = try_point(sp, sm, ref, cand, p, &rng, r, err);
+			int t = try_point(sp, sm, ref, cand, p, r, err);
 			if (t < 0)
 				rc = -1;
 			else if (t > 0)
@@ -272,7 +273,7 @@ int search_minimise_noisy(const struct space *sp, const struct sampler *sm,
 			for (size_t i = 1; i < nok && !rc; i++) {
 				memcpy(cand, out, nd);
 				point_reset_dim(sp, cand, rm[ok[i].d].d);
-				int t = try_point(sp, sm, ref, cand, p, &rng, r, err);
+				int t = try_point(sp, sm, ref, cand, p, r, err);
 				if (t < 0)
 					rc = -1;
 				else if (t > 0)

@@ -13,11 +13,14 @@
  *  - Noisy (time): a single value per flag set would let noise decide
  *    which flags go.  Every comparison is a fresh interleaved measurement
  *    of the candidates together with the best set itself (and the
- *    baseline), `repeat` runs each; a removal is harmful when, for some
- *    item, stats_compare finds it slower with p < alpha and an effect of
- *    at least min_effect, or when the geometric mean of the ratios over
- *    the items has its whole 1 - alpha bootstrap interval above 1 with at
- *    least min_effect (search_minimise_noisy).
+ *    baseline), `repeat` runs each; a removal is harmful when the one
+ *    verdict rule (analysis/verdict.h: Mann-Whitney p < alpha and an
+ *    effect of at least min_effect) finds it slower on some item; a
+ *    geometric mean whose bootstrap interval lies above 1 while no item is
+ *    significantly slower is not harm, as it is not in `report`.  A
+ *    removal that cannot be judged (too few runs a side for any p below
+ *    alpha: verdict_can_be_significant) is harmful: its flag stays
+ *    (search_minimise_noisy).
  *
  * Both first try each removal alone (one batch), then apply the harmless
  * ones, least harmful first, each checked against the best set itself so
@@ -76,11 +79,11 @@ int search_minimise_noisy(const struct space *sp, const struct sampler *sm,
 			  const unsigned char *best, const struct minimise_params *p,
 			  unsigned char *out, struct minimise_result *r, struct strbuf *err);
 
-/* Is cand significantly worse than ref (the rule above)?  *gm (may be
- * NULL) gets the geometric mean of the median ratios, lo/hi its interval.
- * Exposed for tests. */
+/* Is cand significantly worse than ref, or not to be judged (the rule
+ * above, bootstrap seeded with p->seed)?  *gm (may be NULL) gets the
+ * geometric mean of the median ratios, lo/hi its interval (NAN when not
+ * judged).  Exposed for tests. */
 int minimise_worse(const struct eval_samples *cand, const struct eval_samples *ref,
-		   const struct minimise_params *p, struct rng *rng, double *gm, double *lo,
-		   double *hi);
+		   const struct minimise_params *p, double *gm, double *lo, double *hi);
 
 #endif

@@ -67,6 +67,7 @@ static const char *verdict_word(enum verdict v)
 {
 	return v == VERDICT_IMPROVED ? "faster (significant)"
 	       : v == VERDICT_REGRESSED ? "slower (significant)"
+	       : v == VERDICT_MIXED	? "mixed (significantly faster on some items, slower on others)"
 					: "no significant difference";
 }
 

@@ -16,6 +16,7 @@
 #include "testlib.h"
 
 #include "search/children.h"
+#include "search/confirm.h"
 #include "search/culprit.h"
 #include "search/evalcache.h"
 #include "search/minimise.h"
@@ -471,22 +472,26 @@ static int noisy_evaluate(void *ctx, char *const *flags, size_t n, struct eval_r
 	return 0;
 }
 
-static void samples_const(struct eval_samples *s, const double *v, size_t n)
+/* nitems items, each with the n values v */
+static void samples_const(struct eval_samples *s, const double *v, size_t n, size_t nitems)
 {
 	memset(s, 0, sizeof(*s));
 	s->status = OUTCOME_OK;
-	s->nitems = 1;
-	s->v = xcalloc(1, sizeof(double *));
-	s->n = xcalloc(1, sizeof(size_t));
-	s->v[0] = xcalloc(n, sizeof(double));
-	memcpy(s->v[0], v, n * sizeof(double));
-	s->n[0] = n;
+	s->nitems = nitems;
+	s->v = xcalloc(nitems, sizeof(double *));
+	s->n = xcalloc(nitems, sizeof(size_t));
+	for (size_t i = 0; i < nitems; i++) {
+		s->v[i] = xcalloc(n, sizeof(double));
+		memcpy(s->v[i], v, n * sizeof(double));
+		s->n[i] = n;
+	}
 }
 
 struct worse_case {
 	const char *what;
 	double ref[6], cand[6];
 	int worse;
+	size_t n, nitems; /* runs a side (0: 6), items (0: 1) */
 };
 
 static const struct worse_case worse_cases[] = {
@@ -496,6 +501,13 @@ static const struct worse_case worse_cases[] = {
 	{"exact, 0.2% slower", {100, 100, 100, 100, 100, 100}, {100.2, 100.2, 100.2, 100.2, 100.2, 100.2}, 0},
 	{"exact, 1% slower", {100, 100, 100, 100, 100, 100}, {101, 101, 101, 101, 101, 101}, 1},
 	{"noise hides 3%", {10, 11, 9, 10.5, 9.5, 10}, {10.3, 9.6, 11.2, 9.4, 10.8, 10.5}, 0},
+	/* Mann-Whitney p 0.114 on each item, while the bootstrap interval of
+	 * the mean, [1.017, 1.059], lies above 1: the interval-only rule
+	 * called it worse, the verdict rule (as report) calls it unchanged */
+	{"the bootstrap alone", {10, 10.1, 10.2, 10.05}, {10.5, 10.6, 10.7, 10.08}, 0, 4, 2},
+	/* 3 runs a side: no p below 0.05 is possible, so nothing is judged
+	 * and the flag stays */
+	{"3 runs, not judged", {10, 10.1, 9.9}, {10, 10.1, 9.9}, 1, 3, 1},
 };
 
 /* Time is noisy: only the two flags that matter stay, decided by
@@ -506,12 +518,12 @@ static void test_minimise_noisy(const char *dir)
 	for (size_t i = 0; i < ARRAY_SIZE(worse_cases); i++) {
 		const struct worse_case *c = &worse_cases[i];
 		struct eval_samples a, b;
-		samples_const(&a, c->cand, 6);
-		samples_const(&b, c->ref, 6);
-		struct rng rng;
-		rng_seed(&rng, 1);
+		size_t n = c->n ? c->n : 6, ni = c->nitems ? c->nitems : 1;
+		samples_const(&a, c->cand, n, ni);
+		samples_const(&b, c->ref, n, ni);
+		mp.seed = 1;
 		double gm, lo, hi;
-		int w = minimise_worse(&a, &b, &mp, &rng, &gm, &lo, &hi);
+		int w = minimise_worse(&a, &b, &mp, &gm, &lo, &hi);
 		T_CHECK(w == c->worse, "%s: worse %d, want %d (gm %.4f [%.4f, %.4f])", c->what, w,
 			c->worse, gm, lo, hi);
 		eval_samples_release(&a);
@@ -564,6 +576,45 @@ static void test_minimise_noisy(const char *dir)
 	T_CHECK(single_right < right, "single noisy values did as well (%d vs %d)", single_right,
 		right);
 	space_release(&sp);
+}
+
+/* The confirmation judges by the rule report reads (analysis/verdict.h):
+ * a geometric mean whose bootstrap interval lies below 1 while no item is
+ * significantly faster is not confirmed as faster. */
+struct confirm_case {
+	const char *what;
+	double best[6], ref[6];
+	size_t n;
+	enum verdict want;
+};
+
+static const struct confirm_case confirm_cases[] = {
+	/* p 0.114 per item, the mean 0.955 [0.945, 0.987]: the interval-only
+	 * rule said improved */
+	{"the bootstrap alone", {10, 10.1, 10.2, 10.05}, {10.5, 10.6, 10.7, 10.08}, 4,
+	 VERDICT_UNCHANGED},
+	/* p 0.33 at best, the mean 0.900 [0.894, 0.908]: the interval-only
+	 * rule said improved */
+	{"2 runs a side", {9, 9.1}, {10, 10.1}, 2, VERDICT_UNCHANGED},
+	{"6 runs, 10% faster", {9, 9.1, 8.9, 9.05, 8.95, 9}, {10, 10.1, 9.9, 10.05, 9.95, 10}, 6,
+	 VERDICT_IMPROVED},
+};
+
+static void test_confirm_verdict(void)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(confirm_cases); k++) {
+		const struct confirm_case *c = &confirm_cases[k];
+		char *items[2] = {"a", "b"};
+		double *best[2] = {(double *)c->best, (double *)c->best};
+		double *ref[2] = {(double *)c->ref, (double *)c->ref};
+		size_t n[2] = {c->n, c->n};
+		struct confirmation conf = {0};
+		confirm_judge(&conf.side[0], items, best, n, ref, n, 2);
+		const struct confirm_side *d = &conf.side[0];
+		T_CHECK(d->verdict == c->want, "confirm, %s: %s %.4f [%.4f, %.4f], want %s", c->what,
+			verdict_name(d->verdict), d->gm, d->lo, d->hi, verdict_name(c->want));
+		confirmation_release(&conf);
+	}
 }
 
 /* ---- flags the compiler rejects or crashes on ------------------------ */
@@ -1036,6 +1087,7 @@ int main(void)
 	minimise_case(dir, two_matter, "-fsyn3 -fsyn7", "two flags matter");
 	minimise_case(dir, small_losses, NULL, "small losses do not add up");
 	test_minimise_noisy(dir);
+	test_confirm_verdict();
 	test_space(dir);
 	test_culprit(dir);
 	test_known_bad(dir);
