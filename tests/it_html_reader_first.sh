@@ -60,7 +60,7 @@ def ticks(svg, anchor):
 for svg in re.findall(r'<svg class="chart (?:bars|scatter)".*?</svg>', h, re.S):
     for anchor in ("middle", "end"):
         t = ticks(svg, anchor)
-        if len(t) >= 2 and (max(t) - min(t) < 0.08 or min(t) > 1 or max(t) < 1):
+        if len(t) >= 2 and (max(t) - min(t) < 0.08 - 1e-9 or min(t) > 1 or max(t) < 1):
             fails.append("a ratio axis spans %g to %g: under 0.1, or without 1" % (min(t), max(t)))
 if fails:
     print("FAIL: " + "; ".join(fails)); sys.exit(1)
