@@ -24,6 +24,7 @@
 	X(OK, "ok", 1, 0, 0, "built, ran and gave the reference output")                       \
 	X(UNSUPPORTED_FLAG, "unsupported_flag", 0, 0, 0, "the compiler rejects (or ignores) a flag") \
 	X(BUILD_FAILED, "build_failed", 0, 0, 0, "the workload's build failed")                  \
+	X(TESTS_FAILED, "tests_failed", 0, 0, 0, "built, but the package's own test suite failed") \
 	X(FLAGS_NOT_APPLIED, "flags_not_applied", 0, 0, 0, "built, but some unit lacks the flags") \
 	X(UNSUPPORTED, "unsupported", 0, 0, 0, "the combination cannot exist here")              \
 	X(CRASHED, "crashed", 0, 0, 0, "killed by a signal")                                     \

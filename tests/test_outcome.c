@@ -26,6 +26,7 @@ static const struct outcome_case {
 	{OUTCOME_UNRUNNABLE, "unrunnable", 0, 0, 0},
 	{OUTCOME_BOARD_FAULT, "board_fault", 0, 1, 1},
 	{OUTCOME_INPUT_FAILED, "input_failed", 0, 1, 1},
+	{OUTCOME_TESTS_FAILED, "tests_failed", 0, 0, 0},
 };
 
 int main(void)
