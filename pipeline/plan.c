@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/paths.h"
+#include "harness/debpkg.h"
 #include "harness/fetch.h"
 #include "harness/libc.h"
 #include "harness/study_names.h"
@@ -58,7 +59,14 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
 	int rc = 0;
 	for (size_t w = 0; w < p->nworkloads && !rc; w++) {
 		recipes[w] = &p->workloads[w].recipe;
-		rc = recipe_load(p->study.workloads.v[w], p->study.path, recipes[w], err);
+		const char *name = p->study.workloads.v[w];
+		char *own = workload_find(p->study.path, name);
+		/* a package without a recipe of its own is built as Debian builds it */
+		if (!own && sl_find(&p->study.packages, name) >= 0)
+			recipe_package(recipes[w], name);
+		else
+			rc = recipe_load(name, p->study.path, recipes[w], err);
+		free(own);
 	}
 	/* [sources] and --source replace a recipe's source before it is checked */
 	if (!rc)
@@ -242,6 +250,26 @@ static void prepare_extra_sources(struct plan_workload *pw)
 	sb_release(&ids);
 }
 
+static void say_line(const char *line, void *user)
+{
+	pipeline_say(user, "%s", line);
+}
+
+/* A package's build dependencies, once per package per study (every
+ * configuration builds it with the same ones): installed, said first,
+ * unless the study refuses installs; missing ones settle its builds. */
+static void prepare_build_deps(struct study_plan *p, struct plan_workload *pw,
+			       const struct pipeline_options *o)
+{
+	struct strbuf why = {0};
+	if (debpkg_build_deps(pw->recipe.name, pw->src_dir, p->study.build_deps == 0, say_line,
+			      (void *)o, &why)) {
+		pw->deps_error = sb_detach(&why);
+		pipeline_say(o, "build-deps %s: %s", pw->recipe.name, pw->deps_error);
+	}
+	sb_release(&why);
+}
+
 static void prepare_sources(struct study_plan *p, const struct pipeline_options *o)
 {
 	for (size_t w = 0; w < p->nworkloads; w++) {
@@ -259,6 +287,8 @@ static void prepare_sources(struct study_plan *p, const struct pipeline_options 
 				pipeline_say(o, "source %s failed: %s", pw->recipe.name, pw->src_error);
 		}
 		sb_release(&err);
+		if (!pw->src_error && recipe_is_package(&pw->recipe) && !o->dry_run)
+			prepare_build_deps(p, pw, o);
 	}
 }
 
@@ -317,6 +347,10 @@ static void prepare_builds(struct study_plan *p)
 				b->settled = 1;
 				b->outcome = OUTCOME_BUILD_FAILED;
 				b->detail = xstrdup(pw->src_error);
+			} else if (pw->deps_error) { /* not the configuration's doing */
+				b->settled = 1;
+				b->outcome = OUTCOME_UNSUPPORTED;
+				b->detail = xstrdup(pw->deps_error);
 			}
 		}
 }
@@ -430,6 +464,7 @@ void study_plan_release(struct study_plan *p)
 		recipe_release(&pw->recipe);
 		free(pw->src_dir);
 		free(pw->src_error);
+		free(pw->deps_error);
 		free(pw->in_dir);
 		free(pw->in_error);
 		free(pw->open);
