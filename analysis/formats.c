@@ -6,6 +6,7 @@
 #include "analysis/compare.h"
 #include "analysis/pivot.h"
 #include "analysis/pivot_distro.h"
+#include "analysis/pivot_sweep.h"
 #include "analysis/recommend.h"
 #include "analysis/report.h"
 #include "analysis/sample_origins.h"
@@ -84,6 +85,7 @@ int formats_check(struct strbuf *err)
 	report_formats(err);
 	pivot_formats(err);
 	distro_table_formats(err);
+	sweep_table_formats(err);
 	compare_formats(err);
 	recommend_formats(err);
 	sample_origins_formats(err);

@@ -4,6 +4,7 @@
 
 #include "analysis/pivot.h"
 #include "analysis/pivot_distro.h"
+#include "analysis/pivot_sweep.h"
 #include "analysis/rank.h"
 #include "analysis/report.h"
 #include "analysis/report_lnt.h"
@@ -39,7 +40,8 @@ static const struct option_spec report_options[] = {
 	 "over the same items, maxrss without mem.res; 'none': no front)"},
 	{"pivot", 0, OPT_STRING, &opt.pivot, "AXIS",
 	 "one row per workload, one column group per level of AXIS (e.g. libc), one block per combination of the other axes; "
-	 "'distro': the distribution rebuild table (below)"},
+	 "'distro': the distribution rebuild table; 'sweep': packages x configurations, what "
+	 "built and passed its tests (below)"},
 	{"memory", 0, OPT_STRING, &opt.memory, "V,R,D",
 	 "with --pivot: the virtual, resident and dirty memory metrics (default mem.virt,mem.res,mem.dirty)"},
 	{"samples", 0, OPT_FLAG, &opt.samples, NULL,
@@ -153,6 +155,25 @@ static const struct command_spec report_cmd = {
 		   "baseline_cflags, baseline_pgo, configs, config_flags (config, cflags,\n"
 		   "pgo), geomean and per row baseline_value, baseline_size_text and cells\n"
 		   "with the same keys.\n"
+		   "\n"
+		   "--pivot sweep prints an archive sweep (system = debian packages, the\n"
+		   "archive-sweep preset): one row per package, one column per configuration,\n"
+		   "the baseline first; each cell built, tests passed, tests failed, build\n"
+		   "failed or not tried (where the package has [run] benchmarks: their\n"
+		   "outcome, ok, wrong_output, ...), the change of size.text (text) and of the\n"
+		   "test-suite time tests.time (tests; where both suites passed; '-' where\n"
+		   "there is no value) against the baseline in percent.  Below it, per\n"
+		   "configuration how many packages built, passed tests, failed tests and\n"
+		   "failed to build, then the details: which tests failed, a build's first\n"
+		   "error line.  --metric WORKLOAD keeps one package.  csv: one row per\n"
+		   "package and configuration, columns study, workload, config, baseline,\n"
+		   "cflags, result (not_tried, built, tests_passed, tests_failed,\n"
+		   "build_failed or another outcome's name), detail, size_text,\n"
+		   "size_text_pct, tests_time, tests_time_pct, tests_unit, then per\n"
+		   "configuration a row with result summary and the counts as detail; json:\n"
+		   "configs (config, cflags, summary with built, tests_passed, tests_failed,\n"
+		   "build_failed, not_tried, other) and rows of cells with the same keys\n"
+		   "and built, ran.\n"
 		   "Exit status: 0 printed, 1 nothing could be ranked (said in one line),\n"
 		   "2 bad usage, a database or file that cannot be read or written.",
 	.opts = report_options,
@@ -246,6 +267,29 @@ static int print_distro(struct store *st, const char *study, const struct rank_o
 	return rc;
 }
 
+/* --metric WORKLOAD narrows the sweep to one package; the sweep has no
+ * metric of its own to select */
+static int print_sweep(struct store *st, const char *study)
+{
+	struct sweep_table t;
+	struct strbuf err = {0};
+	int rc = 2;
+	if (format_offered("report --pivot sweep", opt.format, sweep_table_formats(NULL)))
+		return 2;
+	if (sweep_table_compute(st, study, opt.metric, &t, &err)) {
+		error_msg("report: %s", sb_str(&err));
+	} else {
+		FILE *out = results_output_open(opt.output);
+		if (out) {
+			sweep_table_print(out, &t, opt.format);
+			rc = results_output_close(out, opt.output) ? 2 : 0;
+		}
+	}
+	sweep_table_release(&t);
+	sb_release(&err);
+	return rc;
+}
+
 static int print_pivot(struct store *st, const char *study)
 {
 	if (format_offered("report --pivot", opt.format, pivot_formats(NULL)))
@@ -307,7 +351,7 @@ static int options_apply(void)
 {
 	int lnt = format_is(opt.format, FORMAT_LNT);
 	const char *why = NULL;
-	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro")))
+	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro") || !strcmp(opt.pivot, "sweep")))
 		why = "--memory is for --pivot AXIS (its memory tables; drop it, or add --pivot libc)";
 	else if (lnt && opt.pivot)
 		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
@@ -350,8 +394,9 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 	if (opt.pivot) {
-		rc = !strcmp(opt.pivot, "distro") ? print_distro(&st, study, &ro)
-						  : print_pivot(&st, study);
+		rc = !strcmp(opt.pivot, "distro")  ? print_distro(&st, study, &ro)
+		     : !strcmp(opt.pivot, "sweep") ? print_sweep(&st, study)
+						   : print_pivot(&st, study);
 		free(study);
 		store_close(&st);
 		return rc;

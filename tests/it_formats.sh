@@ -47,6 +47,7 @@ refused() { # WHO FORMATS ARGS...: report ARGS is refused as WHO, listing FORMAT
 }
 refused "report --pivot" "table, csv, json" --pivot opt --format html
 refused "report --pivot distro" "table, csv, json" --pivot distro --format html
+refused "report --pivot sweep" "table, csv, json" --pivot sweep --format html
 refused "report --samples" "table, csv" --samples --format json
 for f in table csv json; do
 	fs report --pivot opt --format "$f" >out.txt 2>err.txt || fail "--pivot opt --format $f: $(cat err.txt)"

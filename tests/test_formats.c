@@ -9,6 +9,7 @@
 #include "analysis/formats.h"
 #include "analysis/pivot.h"
 #include "analysis/pivot_distro.h"
+#include "analysis/pivot_sweep.h"
 #include "analysis/recommend.h"
 #include "analysis/recommend_distro.h"
 #include "analysis/report.h"
@@ -25,6 +26,7 @@ static const struct family_case {
 	{"report", report_formats, B(TABLE) | B(CSV) | B(JSON) | B(HTML)},
 	{"pivot", pivot_formats, B(TABLE) | B(CSV) | B(JSON)},
 	{"distro table", distro_table_formats, B(TABLE) | B(CSV) | B(JSON)},
+	{"sweep table", sweep_table_formats, B(TABLE) | B(CSV) | B(JSON)},
 	{"compare", compare_formats, B(TABLE) | B(JSON)},
 	{"recommend", recommend_formats,
 	 B(MAKE_CONF) | B(SHELL) | B(JSON) | B(PACKAGE_ENV) | B(DPKG_BUILDFLAGS)},
