@@ -250,9 +250,10 @@ static void prepare_extra_sources(struct plan_workload *pw)
 	sb_release(&ids);
 }
 
+/* an install changes the machine: said even under --quiet */
 static void say_line(const char *line, void *user)
 {
-	pipeline_say(user, "%s", line);
+	pipeline_say_result(user, "%s", line);
 }
 
 /* A package's build dependencies, once per package per study (every
@@ -287,8 +288,6 @@ static void prepare_sources(struct study_plan *p, const struct pipeline_options 
 				pipeline_say(o, "source %s failed: %s", pw->recipe.name, pw->src_error);
 		}
 		sb_release(&err);
-		if (!pw->src_error && recipe_is_package(&pw->recipe) && !o->dry_run)
-			prepare_build_deps(p, pw, o);
 	}
 }
 
@@ -314,6 +313,20 @@ static void select_shard(struct study_plan *p)
 				p->shard_n <= 1 || shard_selects(p->configs[c].cfg->id,
 								 p->workloads[w].recipe.name,
 								 p->shard_i, p->shard_n);
+}
+
+/* The packages this shard builds get their build dependencies (not on a
+ * dry run: it installs nothing) */
+static void prepare_packages(struct study_plan *p, const struct pipeline_options *o)
+{
+	for (size_t w = 0; w < p->nworkloads && !o->dry_run; w++) {
+		struct plan_workload *pw = &p->workloads[w];
+		int here = 0;
+		for (size_t c = 0; c < p->nconfigs; c++)
+			here |= p->in_shard[c * p->nworkloads + w] || shard_needs_reference(p, c, w);
+		if (here && !pw->src_error && recipe_is_package(&pw->recipe))
+			prepare_build_deps(p, pw, o);
+	}
 }
 
 static void prepare_builds(struct study_plan *p)
@@ -380,6 +393,7 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 	/* dry runs fetch too: a build key needs the source's identity */
 	prepare_sources(p, o);
 	select_shard(p);
+	prepare_packages(p, o);
 	prepare_builds(p);
 	return 0;
 }
