@@ -371,7 +371,7 @@ static void html_end(FILE *out, const struct ranking *r)
 }
 
 const struct report_ops report_html = {
-	.name = "html",
+	.format = FORMAT_HTML,
 	.begin = html_begin,
 	.config = html_config,
 	.item = html_item,

@@ -144,7 +144,7 @@ static void table_end(FILE *out, const struct ranking *r)
 }
 
 const struct report_ops report_table = {
-	.name = "table",
+	.format = FORMAT_TABLE,
 	.begin = table_begin,
 	.config = table_config,
 	.item = table_item,
@@ -203,7 +203,7 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 }
 
 const struct report_ops report_csv = {
-	.name = "csv",
+	.format = FORMAT_CSV,
 	.begin = csv_begin,
 	.item = csv_item,
 };

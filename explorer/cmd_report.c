@@ -14,7 +14,10 @@
 #include "explorer/results_args.h"
 
 /* the ranking's formats, and lnt (not a ranking: every sample, per configuration) */
-static const char *const report_formats[] = {"table", "csv", "json", "html", "lnt", NULL};
+static format_set report_offers(struct strbuf *err)
+{
+	return report_formats(err) | FORMAT_BIT(FORMAT_LNT);
+}
 
 static struct {
 	struct results_opts r;
@@ -25,7 +28,7 @@ static struct {
 
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, report_offers},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the report (any format, --pivot too) to FILE instead of stdout (never over a "
 	 "results database or a study file)"},
@@ -113,15 +116,20 @@ static const struct command_spec report_cmd = {
 		   "block's reference by the rule every command reads (doc/statistics.md).\n"
 		   "Published figures: --pivot libc on a workload with published figures\n"
 		   "(libcbench, libc-bench: the Eta Labs libc comparison's seconds and min.\n"
-		   "dirty) adds per level the published ratio in the same form (column\n"
-		   "\"published\": REF/LEVEL - 1 of the published figures) and \"same\" (yes:\n"
-		   "the measured ratio has the published sign), in the time table and, against\n"
-		   "the min. dirty rows, in the dirty table, and closes with \"sign agreement:\n"
-		   "N of M rows\" per kind; csv appends published_row, published_dirty_row\n"
+		   "dirty, and the Raspberry Pi 4 study's seconds and heap dirty) names each\n"
+		   "source with its hardware and versions and adds, per source and level,\n"
+		   "the published ratio in the same form (a column headed by the source's\n"
+		   "label, etalabs or rpi4: REF/LEVEL - 1 of its figures) and \"same\" (yes:\n"
+		   "the measured ratio has the published sign), in the time table and in the\n"
+		   "dirty table, and closes with \"sign agreement: N of M rows\" per source\n"
+		   "and kind; csv appends published_row, published_dirty_row\n"
 		   "and per level LEVEL.published_pct, LEVEL.same_sign (yes, no or empty),\n"
-		   "LEVEL.dirty_published_pct, LEVEL.dirty_same_sign; json has published,\n"
-		   "sign_agreement and per cell published_pct, same_sign,\n"
-		   "dirty_published_pct, dirty_same_sign.\n"
+		   "LEVEL.dirty_published_pct, LEVEL.dirty_same_sign for the first source,\n"
+		   "LABEL.published_row, LEVEL.LABEL.published_pct, ... for the next; json\n"
+		   "has published, sign_agreement and per cell published_pct, same_sign,\n"
+		   "dirty_published_pct, dirty_same_sign for the first, and every source in\n"
+		   "published_sources (label, source, hardware, versions, sign_agreement)\n"
+		   "and per row and cell published_by.LABEL.\n"
 		   "--metric takes the same selectors as above: the pivot shows its metric\n"
 		   "over its items only (--pivot libc --metric libcbench/malloc_big1).\n"
 		   "E.g. flagscope report --pivot libc, or for the\n"
@@ -243,24 +251,12 @@ static int split_memory(const char *arg, char *v[PIVOT_NMEM])
 	return ok ? 0 : -1;
 }
 
-/* 0 when the named pivot (distro, sweep) can print --format, else -1
- * after saying so */
-static int table_format_ok(const char *pivot)
-{
-	if (!strcmp(opt.format, "table") || !strcmp(opt.format, "csv") ||
-	    !strcmp(opt.format, "json"))
-		return 0;
-	error_msg("report: --pivot %s prints table, csv or json, not %s (pick one with --format)",
-		  pivot, opt.format);
-	return -1;
-}
-
 static int print_distro(struct store *st, const char *study, const struct rank_options *ro)
 {
 	struct distro_table t;
 	struct strbuf err = {0};
 	int rc = 2;
-	if (table_format_ok("distro"))
+	if (format_offered("report --pivot distro", opt.format, distro_table_formats(NULL)))
 		return 2;
 	if (distro_table_compute(st, study, opt.metric, ro, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
@@ -283,7 +279,7 @@ static int print_sweep(struct store *st, const char *study)
 	struct sweep_table t;
 	struct strbuf err = {0};
 	int rc = 2;
-	if (table_format_ok("sweep"))
+	if (format_offered("report --pivot sweep", opt.format, sweep_table_formats(NULL)))
 		return 2;
 	if (sweep_table_compute(st, study, opt.metric, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
@@ -301,12 +297,9 @@ static int print_sweep(struct store *st, const char *study)
 
 static int print_pivot(struct store *st, const char *study)
 {
-	const struct pivot_ops *ops = pivot_format(opt.format);
-	if (!ops) {
-		error_msg("report: --pivot prints table, csv or json, not %s (pick one with --format)",
-			  opt.format);
+	if (format_offered("report --pivot", opt.format, pivot_formats(NULL)))
 		return 2;
-	}
+	const struct pivot_ops *ops = pivot_format(opt.format);
 	char *mem[PIVOT_NMEM] = {NULL};
 	if (opt.memory && split_memory(opt.memory, mem)) {
 		error_msg("report: --memory takes three metrics V,R,D, not '%s' (e.g. --memory "
@@ -346,11 +339,8 @@ static int print_lnt(struct store *st, const char *study)
 
 static int print_samples(struct store *st, const char *study)
 {
-	if (strcmp(opt.format, "table") && strcmp(opt.format, "csv")) {
-		error_msg("report: --samples prints table or csv, not %s (pick one with --format)",
-			  opt.format);
+	if (format_offered("report --samples", opt.format, sample_origins_formats(NULL)))
 		return 2;
-	}
 	char *metric = opt.metric ? xstrdup(opt.metric) : results_study_metric(st, study);
 	FILE *out = results_output_open(opt.output);
 	int n = out ? sample_origins_print(out, st, study, metric, opt.format) : 0;
@@ -364,7 +354,7 @@ static int print_samples(struct store *st, const char *study)
  * (the user asked for something they would not get). */
 static int options_apply(void)
 {
-	int lnt = !strcmp(opt.format, "lnt");
+	int lnt = format_is(opt.format, FORMAT_LNT);
 	const char *why = NULL;
 	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro") || !strcmp(opt.pivot, "sweep")))
 		why = "--memory is for --pivot AXIS (its memory tables; drop it, or add --pivot libc)";
@@ -372,7 +362,7 @@ static int options_apply(void)
 		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
 	else if (lnt && opt.metric)
 		why = "--format lnt writes every item and metric, so --metric does not apply (drop it)";
-	else if (opt.pareto && (lnt || opt.pivot || !strcmp(opt.format, "csv")))
+	else if (opt.pareto && (lnt || opt.pivot || format_is(opt.format, FORMAT_CSV)))
 		why = "--pareto is for the table, json and html rankings (csv, lnt and a --pivot "
 		      "have no Pareto front; drop it)";
 	if (why)
@@ -402,7 +392,7 @@ int cmd_report(int argc, char **argv)
 		store_close(&st);
 		return rc;
 	}
-	if (!strcmp(opt.format, "lnt")) {
+	if (format_is(opt.format, FORMAT_LNT)) {
 		rc = print_lnt(&st, study);
 		free(study);
 		store_close(&st);
@@ -423,7 +413,7 @@ int cmd_report(int argc, char **argv)
 	} else {
 		const struct report_ops *ops = report_format(opt.format);
 		FILE *out = NULL;
-		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
+		if ((format_is(opt.format, FORMAT_CSV) || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
 			report_print(out, &rk, ops);
 			char *unranked = ranking_why_unranked(&rk);
 			if (unranked)
