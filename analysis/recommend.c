@@ -307,8 +307,10 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rank_config *x = &r->configs[i];
 		if (x->status != OUTCOME_OK)
-			fprintf(out, "# refused %s: %s%s%s\n", x->label, outcome_name(x->status),
-				x->detail ? ": " : "", x->detail ? x->detail : "");
+			/* a build log's detail may run on: a comment line holds its first */
+			fprintf(out, "# refused %s: %s%s%.*s\n", x->label, outcome_name(x->status),
+				x->detail ? ": " : "", x->detail ? (int)strcspn(x->detail, "\n") : 0,
+				x->detail ? x->detail : "");
 		else if (x->mixed)
 			/* better on some workloads, worse on others: no global choice */
 			fprintf(out, "# not chosen %s: %s\n", x->label, x->mixed);

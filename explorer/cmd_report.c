@@ -4,6 +4,7 @@
 
 #include "analysis/pivot.h"
 #include "analysis/pivot_distro.h"
+#include "analysis/pivot_sweep.h"
 #include "analysis/rank.h"
 #include "analysis/report.h"
 #include "analysis/report_lnt.h"
@@ -36,7 +37,8 @@ static const struct option_spec report_options[] = {
 	 "over the same items, maxrss without mem.res; 'none': no front)"},
 	{"pivot", 0, OPT_STRING, &opt.pivot, "AXIS",
 	 "one row per workload, one column group per level of AXIS (e.g. libc), one block per combination of the other axes; "
-	 "'distro': the distribution rebuild table (below)"},
+	 "'distro': the distribution rebuild table; 'sweep': packages x configurations, what "
+	 "built and passed its tests (below)"},
 	{"memory", 0, OPT_STRING, &opt.memory, "V,R,D",
 	 "with --pivot: the virtual, resident and dirty memory metrics (default mem.virt,mem.res,mem.dirty)"},
 	{"samples", 0, OPT_FLAG, &opt.samples, NULL,
@@ -150,6 +152,25 @@ static const struct command_spec report_cmd = {
 		   "baseline_cflags, baseline_pgo, configs, config_flags (config, cflags,\n"
 		   "pgo), geomean and per row baseline_value, baseline_size_text and cells\n"
 		   "with the same keys.\n"
+		   "\n"
+		   "--pivot sweep prints an archive sweep (system = debian packages, the\n"
+		   "archive-sweep preset): one row per package, one column per configuration,\n"
+		   "the baseline first; each cell built, tests passed, tests failed, build\n"
+		   "failed or not tried (where the package has [run] benchmarks: their\n"
+		   "outcome, ok, wrong_output, ...), the change of size.text (text) and of the\n"
+		   "test-suite time tests.time (tests; where both suites passed; '-' where\n"
+		   "there is no value) against the baseline in percent.  Below it, per\n"
+		   "configuration how many packages built, passed tests, failed tests and\n"
+		   "failed to build, then the details: which tests failed, a build's first\n"
+		   "error line.  --metric WORKLOAD keeps one package.  csv: one row per\n"
+		   "package and configuration, columns study, workload, config, baseline,\n"
+		   "cflags, result (not_tried, built, tests_passed, tests_failed,\n"
+		   "build_failed or another outcome's name), detail, size_text,\n"
+		   "size_text_pct, tests_time, tests_time_pct, tests_unit, then per\n"
+		   "configuration a row with result summary and the counts as detail; json:\n"
+		   "configs (config, cflags, summary with built, tests_passed, tests_failed,\n"
+		   "build_failed, not_tried, other) and rows of cells with the same keys\n"
+		   "and built, ran.\n"
 		   "Exit status: 0 printed, 1 nothing could be ranked (said in one line),\n"
 		   "2 bad usage, a database or file that cannot be read or written.",
 	.opts = report_options,
@@ -222,16 +243,25 @@ static int split_memory(const char *arg, char *v[PIVOT_NMEM])
 	return ok ? 0 : -1;
 }
 
+/* 0 when the named pivot (distro, sweep) can print --format, else -1
+ * after saying so */
+static int table_format_ok(const char *pivot)
+{
+	if (!strcmp(opt.format, "table") || !strcmp(opt.format, "csv") ||
+	    !strcmp(opt.format, "json"))
+		return 0;
+	error_msg("report: --pivot %s prints table, csv or json, not %s (pick one with --format)",
+		  pivot, opt.format);
+	return -1;
+}
+
 static int print_distro(struct store *st, const char *study, const struct rank_options *ro)
 {
 	struct distro_table t;
 	struct strbuf err = {0};
 	int rc = 2;
-	if (strcmp(opt.format, "table") && strcmp(opt.format, "csv") && strcmp(opt.format, "json")) {
-		error_msg("report: --pivot distro prints table, csv or json, not %s (pick one with "
-			  "--format)", opt.format);
+	if (table_format_ok("distro"))
 		return 2;
-	}
 	if (distro_table_compute(st, study, opt.metric, ro, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
@@ -242,6 +272,29 @@ static int print_distro(struct store *st, const char *study, const struct rank_o
 		}
 	}
 	distro_table_release(&t);
+	sb_release(&err);
+	return rc;
+}
+
+/* --metric WORKLOAD narrows the sweep to one package; the sweep has no
+ * metric of its own to select */
+static int print_sweep(struct store *st, const char *study)
+{
+	struct sweep_table t;
+	struct strbuf err = {0};
+	int rc = 2;
+	if (table_format_ok("sweep"))
+		return 2;
+	if (sweep_table_compute(st, study, opt.metric, &t, &err)) {
+		error_msg("report: %s", sb_str(&err));
+	} else {
+		FILE *out = results_output_open(opt.output);
+		if (out) {
+			sweep_table_print(out, &t, opt.format);
+			rc = results_output_close(out, opt.output) ? 2 : 0;
+		}
+	}
+	sweep_table_release(&t);
 	sb_release(&err);
 	return rc;
 }
@@ -313,7 +366,7 @@ static int options_apply(void)
 {
 	int lnt = !strcmp(opt.format, "lnt");
 	const char *why = NULL;
-	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro")))
+	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro") || !strcmp(opt.pivot, "sweep")))
 		why = "--memory is for --pivot AXIS (its memory tables; drop it, or add --pivot libc)";
 	else if (lnt && opt.pivot)
 		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
@@ -356,8 +409,9 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 	if (opt.pivot) {
-		rc = !strcmp(opt.pivot, "distro") ? print_distro(&st, study, &ro)
-						  : print_pivot(&st, study);
+		rc = !strcmp(opt.pivot, "distro")  ? print_distro(&st, study, &ro)
+		     : !strcmp(opt.pivot, "sweep") ? print_sweep(&st, study)
+						   : print_pivot(&st, study);
 		free(study);
 		store_close(&st);
 		return rc;

@@ -59,6 +59,54 @@ static void add_words(struct strbuf *sb, const char *words)
 
 /* ---- autotools ---- */
 
+/* configure writes the flags into its Makefiles as make text (CFLAGS =
+ * @CFLAGS@), where make expands a $(...) in them and cuts them at a #.
+ * config.status says what it substituted; make gets that text back on its
+ * command line with the configuration's part read through $(value ...)
+ * from the environment, so what configure added around the flags stays
+ * make text and the flags stay as written.  A configure that rewrote the
+ * flags (or one Autoconf did not make, without config.status) keeps its
+ * own text, unless the flags hold $, # or \: then the build fails,
+ * saying so, rather than build with other flags than the configuration's. */
+static void autotools_make_flags(struct strbuf *sb)
+{
+	sb_add(sb,
+	       "FLAGSCOPE_CXXFLAGS=${CXXFLAGS:-}\n"
+	       "export FLAGSCOPE_LDFLAGS FLAGSCOPE_CXXFLAGS\n"
+	       "if [ -f config.status ]; then\n"
+	       "\tprintf '@CFLAGS@\\n@CXXFLAGS@\\n@LDFLAGS@\\n' >flagscope-flags.in\n"
+	       "\t./config.status --file=flagscope-flags:flagscope-flags.in >/dev/null\n"
+	       "\t{ IFS= read -r conf_CFLAGS; IFS= read -r conf_CXXFLAGS; IFS= read -r conf_LDFLAGS; } <flagscope-flags\n"
+	       "else\n"
+	       "\tconf_CFLAGS=\"(configure wrote no config.status)\" conf_CXXFLAGS=$conf_CFLAGS conf_LDFLAGS=$conf_CFLAGS\n"
+	       "fi\n"
+	       /* VAR: 0 and FLAGSCOPE_VAR_PRE/_POST set when make gets VAR on
+		* its command line; 1 when configure's text stands */
+	       "flagscope_mk() {\n"
+	       "\teval \"mine=\\${$1:-} conf=\\$conf_$1 given=\\$FLAGSCOPE_$1\"\n"
+	       "\t[ -n \"$mine\" ] || return 1\n"
+	       "\tcase $conf in\n"
+	       "\t\"@$1@\") pre= post= ;;\n"
+	       "\t*\"$mine\"*) pre=${conf%%\"$mine\"*} post=${conf#*\"$mine\"} ;;\n"
+	       "\t*)\n"
+	       "\t\tcase $mine in *[\\$\\#\\\\]*)\n"
+	       "\t\t\techo \"flagscope: configure's $1 is '$conf', not the configuration's '$mine':"
+	       " flags holding \\$, # or \\\\ cannot reach its Makefiles as written (give them with system = make or a script)\" >&2\n"
+	       "\t\t\texit 1 ;;\n"
+	       "\t\tesac\n"
+	       "\t\t[ \"$given\" != \"$mine\" ] || return 1\n"
+	       "\t\tpre= post= ;;\n"
+	       "\tesac\n"
+	       "\texport \"FLAGSCOPE_$1_PRE=$pre\" \"FLAGSCOPE_$1_POST=$post\"\n"
+	       "}\n"
+	       "set --\n"
+	       "for v in CFLAGS CXXFLAGS LDFLAGS; do\n"
+	       "\tif flagscope_mk $v; then\n"
+	       "\t\tset -- \"$@\" \"$v=\\$(FLAGSCOPE_${v}_PRE)\\$(value FLAGSCOPE_$v)\\$(FLAGSCOPE_${v}_POST)\"\n"
+	       "\tfi\n"
+	       "done\n");
+}
+
 static void autotools_script(const struct recipe *r, struct strbuf *sb)
 {
 	const struct recipe_system *s = &r->system;
@@ -103,7 +151,6 @@ static void autotools_script(const struct recipe *r, struct strbuf *sb)
 	/* libtool takes -static to mean "no shared libtool libraries" and drops
 	 * it from the program's link; -all-static is what reaches the driver */
 	sb_add(sb, "\n"
-		   "set --\n"
 		   "if [ -n \"$static\" ] && [ -x libtool ]; then\n"
 		   "\tlt=\n"
 		   "\tfor f in $LDFLAGS; do\n"
@@ -111,9 +158,9 @@ static void autotools_script(const struct recipe *r, struct strbuf *sb)
 		   "\t\tlt=\"$lt $f\"\n"
 		   "\tdone\n"
 		   "\tFLAGSCOPE_LDFLAGS=$lt\n"
-		   "\tset -- 'LDFLAGS=$(value FLAGSCOPE_LDFLAGS)'\n"
-		   "fi\n"
-		   "make -j\"$JOBS\" \"$@\"");
+		   "fi\n");
+	autotools_make_flags(sb);
+	sb_add(sb, "make -j\"$JOBS\" \"$@\"");
 	add_words(sb, s->args);
 	add_words(sb, s->targets);
 	sb_addc(sb, '\n');
