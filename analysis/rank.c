@@ -393,6 +393,7 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 		it->hi = cmp.hi;
 		it->p = cmp.p;
 		it->nbase = pair.nbase;
+		it->layouts = cmp.layouts_cand ? cmp.layouts_cand : 1;
 		it->exact = cmp.exact;
 		it->untested = cmp.untested;
 		rc->untested |= cmp.untested;
