@@ -614,6 +614,12 @@ void pivot_release(struct pivot *p)
 	free(p->levels_from);
 	free(p->noise_label);
 	free(p->published);
+	for (size_t s = 0; s < p->npub_src; s++) {
+		free(p->pub_src[s].label);
+		free(p->pub_src[s].heading);
+		free(p->pub_src[s].hardware);
+		free(p->pub_src[s].versions);
+	}
 	memset(p, 0, sizeof(*p));
 }
 

@@ -45,16 +45,7 @@ have_diet=0
 command -v diet >/dev/null && have_diet=1
 
 runs="malloc_big1 malloc_big2 string_strchr pthread_create_serial1 stdio_putcgetc"
-mkdir -p home/workloads/libcbench
-cp "$FLAGSCOPE_SRC"/workloads/libcbench/*.[ch] home/workloads/libcbench/
-# the recipe with only those runs
-awk -v keep=" $runs " '
-	/^\[run / { name = $2; sub(/\].*/, "", name); skip = index(keep, " " name " ") == 0 }
-	/^\[/ && !/^\[run / { skip = 0 }
-	skip { next }
-	{ print }' "$FLAGSCOPE_SRC/workloads/libcbench/recipe.ini" > home/workloads/libcbench/recipe.ini
-[ "$(grep -c '^args = libcbench ' home/workloads/libcbench/recipe.ini)" = 5 ] ||
-	fail "trimmed recipe: $(cat home/workloads/libcbench/recipe.ini)"
+libcbench_runs "$runs"
 
 libcs="glibc musl"
 [ $have_diet = 1 ] && libcs="$libcs dietlibc"
