@@ -438,7 +438,7 @@ void compare_result_release(struct compare_result *res)
 /* ---- printing: one walk, a format's functions plugged in ---- */
 
 struct compare_format {
-	const char *name;
+	enum format format;
 	void (*begin)(FILE *out, const struct compare_result *res);
 	void (*line)(FILE *out, const struct compare_result *res, const struct compare_line *l,
 		     size_t index);
@@ -678,16 +678,20 @@ static void json_end(FILE *out, const struct compare_result *res)
 }
 
 static const struct compare_format formats[] = {
-	{.name = "table", .begin = table_begin, .line = table_line, .end = table_end},
-	{.name = "json", .begin = json_begin, .line = json_line, .end = json_end},
+	{.format = FORMAT_TABLE, .begin = table_begin, .line = table_line, .end = table_end},
+	{.format = FORMAT_JSON, .begin = json_begin, .line = json_line, .end = json_end},
 };
 
-const char *const compare_format_names[] = {"table", "json", NULL};
+format_set compare_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("compare formats", formats, err);
+}
 
 int compare_print(FILE *out, const struct compare_result *res, const char *format)
 {
+	enum format want = format_parse(format);
 	for (size_t f = 0; f < ARRAY_SIZE(formats); f++) {
-		if (strcmp(formats[f].name, format))
+		if (formats[f].format != want)
 			continue;
 		formats[f].begin(out, res);
 		for (size_t i = 0; i < res->n; i++)

@@ -72,13 +72,14 @@
  * hardware and versions; more than PIVOT_NPUBSRC sources is an error.
  *
  * How to add a pivot format: a const struct pivot_ops in
- * analysis/report_pivot.c, listed in its pivot_formats[].
+ * analysis/report_pivot.c, listed in its pivot_formats_[]; its name is a row of analysis/formats.h.
  */
 #ifndef FLAGSCOPE_PIVOT_H
 #define FLAGSCOPE_PIVOT_H
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
 #include "base/outcome.h"
@@ -199,7 +200,7 @@ int pivot_published(struct store *st, struct pivot *p, struct strbuf *err);
 /* A format: the walk calls begin, then per block block(), row() per row
  * and block_end(), then end.  Any may be NULL. */
 struct pivot_ops {
-	const char *name;
+	enum format format;
 	void (*begin)(FILE *out, const struct pivot *p);
 	void (*block)(FILE *out, const struct pivot *p, const struct pivot_block *b, size_t index);
 	void (*row)(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -211,6 +212,9 @@ struct pivot_ops {
 
 /* "table", "csv", "json"; NULL for any other name. */
 const struct pivot_ops *pivot_format(const char *name);
+/* The formats pivot_print writes (formats.h: format_family; err NULL but
+ * in the start-up check). */
+format_set pivot_formats(struct strbuf *err);
 void pivot_print(FILE *out, const struct pivot *p, const struct pivot_ops *ops);
 
 #endif

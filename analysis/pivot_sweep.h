@@ -35,6 +35,7 @@
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/store.h"
 #include "base/outcome.h"
 
@@ -92,5 +93,8 @@ void sweep_table_release(struct sweep_table *t);
 
 /* format "table", "csv" or "json" (the same content); -1 for another. */
 int sweep_table_print(FILE *out, const struct sweep_table *t, const char *format);
+/* The formats sweep_table_print writes (formats.h: format_family; err
+ * NULL but in the start-up check). */
+format_set sweep_table_formats(struct strbuf *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 
 #include "analysis/noise_floor.h"
+#include "analysis/recommend_distro.h"
 
 static const struct {
 	const char *kind, *metric;
@@ -526,22 +527,25 @@ static void print_json(FILE *out, const struct recommendation *rec)
 }
 
 static const struct {
-	const char *name;
+	enum format format;
 	void (*print)(FILE *out, const struct recommendation *rec);
 } formats[] = {
-	{"make.conf", print_make_conf},
-	{"shell", print_shell},
-	{"json", print_json},
+	{FORMAT_MAKE_CONF, print_make_conf},
+	{FORMAT_SHELL, print_shell},
+	{FORMAT_JSON, print_json},
 };
 
-/* package.env and dpkg-buildflags: recommend_distro.h */
-const char *const recommend_format_names[] = {"make.conf", "shell",           "json",
-					       "package.env", "dpkg-buildflags", NULL};
+format_set recommend_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("recommend formats", formats, err) |
+	       recommend_distro_formats(err);
+}
 
 int recommend_print(FILE *out, const struct recommendation *rec, const char *format)
 {
+	enum format want = format_parse(format);
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i].name, format)) {
+		if (formats[i].format == want) {
 			formats[i].print(out, rec);
 			return 0;
 		}

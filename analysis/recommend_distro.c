@@ -12,11 +12,6 @@
 #include "analysis/results.h"
 #include "workloads/recipe.h"
 
-int recommend_distro_format(const char *format)
-{
-	return !strcmp(format, "package.env") || !strcmp(format, "dpkg-buildflags");
-}
-
 /* The study file recipes are found from: the one recorded (relative to
  * where it ran), else beside the database; NULL when neither is there. */
 static char *study_file_of(struct store *st, const char *study)

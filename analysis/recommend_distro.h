@@ -117,8 +117,11 @@ struct distro_file *recommend_distro_files(const struct distro_advice *a, const 
 					   size_t *n);
 void distro_files_free(struct distro_file *f, size_t n);
 
-/* 1 for "package.env" and "dpkg-buildflags". */
+/* 1 for a format recommend_distro_files writes ("package.env",
+ * "dpkg-buildflags"), and those formats as a set (formats.h:
+ * format_family; err NULL but in the start-up check). */
 int recommend_distro_format(const char *format);
+format_set recommend_distro_formats(struct strbuf *err);
 
 /* 1 when a flag is one Gentoo's devmanual calls reasonable. */
 int recommend_gentoo_reasonable(const char *flag);

@@ -505,19 +505,41 @@ static char *debian_rules(const struct distro_advice *a)
 	return buf;
 }
 
+static struct distro_file *debian_files(const struct distro_advice *a, size_t *n)
+{
+	struct distro_file *v = NULL;
+	add_file(&v, n, xstrdup("debian-rules.mk"), debian_rules(a));
+	for (size_t i = 0; i < a->nbreaks; i++)
+		add_file(&v, n, xasprintf("%s.mk", a->breaks[i].name), debian_break_mk(a, &a->breaks[i]));
+	return v;
+}
+
+static const struct {
+	enum format format;
+	struct distro_file *(*files)(const struct distro_advice *a, size_t *n);
+} writers[] = {
+	{FORMAT_PACKAGE_ENV, gentoo_files},
+	{FORMAT_DPKG_BUILDFLAGS, debian_files},
+};
+
 struct distro_file *recommend_distro_files(const struct distro_advice *a, const char *format,
 					   size_t *n)
 {
 	*n = 0;
-	if (!strcmp(format, "package.env"))
-		return gentoo_files(a, n);
-	if (!strcmp(format, "dpkg-buildflags")) {
-		struct distro_file *v = NULL;
-		add_file(&v, n, xstrdup("debian-rules.mk"), debian_rules(a));
-		for (size_t i = 0; i < a->nbreaks; i++)
-			add_file(&v, n, xasprintf("%s.mk", a->breaks[i].name),
-				 debian_break_mk(a, &a->breaks[i]));
-		return v;
-	}
+	enum format want = format_parse(format);
+	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
+		if (writers[i].format == want)
+			return writers[i].files(a, n);
 	return NULL;
+}
+
+format_set recommend_distro_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("recommend distro formats", writers, err);
+}
+
+int recommend_distro_format(const char *format)
+{
+	enum format f = format_parse(format);
+	return f != FORMAT_COUNT && (recommend_distro_formats(NULL) & FORMAT_BIT(f));
 }

@@ -17,14 +17,21 @@ static const struct report_ops *const formats[] = {
 	&report_html,
 };
 
-const char *const report_format_names[] = {"table", "csv", "json", "html", NULL};
-
 const struct report_ops *report_format(const char *name)
 {
+	enum format f = format_parse(name);
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i]->name, name))
+		if (formats[i]->format == f)
 			return formats[i];
 	return NULL;
+}
+
+format_set report_formats(struct strbuf *err)
+{
+	enum format list[ARRAY_SIZE(formats)];
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		list[i] = formats[i]->format;
+	return format_family("report formats", list, ARRAY_SIZE(list), sizeof(list[0]), err);
 }
 
 void rep_json_num(FILE *out, double v)

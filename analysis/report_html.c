@@ -35,6 +35,13 @@ static void html_lines(FILE *out, const char *title, char *text);
  * configuration details, at the bottom). */
 static void html_warnings(FILE *out, const struct ranking *r)
 {
+	char *partial = results_progress_text(&r->progress);
+	if (partial) {
+		fputs("<p class=\"rule warning\" id=\"incomplete\"><b>", out);
+		esc(out, partial);
+		fputs("</b></p>\n", out);
+	}
+	free(partial);
 	char *warning = rep_machine_warning(r);
 	if (warning) {
 		fputs("<p class=\"rule warning\" id=\"warning\"><b>warning:</b> ", out);
@@ -371,7 +378,7 @@ static void html_end(FILE *out, const struct ranking *r)
 }
 
 const struct report_ops report_html = {
-	.name = "html",
+	.format = FORMAT_HTML,
 	.begin = html_begin,
 	.config = html_config,
 	.item = html_item,

@@ -192,7 +192,7 @@ static void json_end(FILE *out, const struct ranking *r)
 }
 
 const struct report_ops report_json = {
-	.name = "json",
+	.format = FORMAT_JSON,
 	.begin = json_begin,
 	.config = json_config,
 	.item = json_item,

@@ -344,7 +344,7 @@ static void table_block_end(FILE *out, const struct pivot *p, const struct pivot
 }
 
 static const struct pivot_ops pivot_table = {
-	.name = "table",
+	.format = FORMAT_TABLE,
 	.begin = table_begin,
 	.block = table_block,
 	.row = table_row,
@@ -457,7 +457,7 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 }
 
 static const struct pivot_ops pivot_csv = {
-	.name = "csv",
+	.format = FORMAT_CSV,
 	.begin = csv_begin,
 	.row = csv_row,
 };
@@ -687,7 +687,7 @@ static void json_end(FILE *out, const struct pivot *p)
 }
 
 static const struct pivot_ops pivot_json = {
-	.name = "json",
+	.format = FORMAT_JSON,
 	.begin = json_begin,
 	.block = json_block,
 	.row = json_row,
@@ -695,7 +695,7 @@ static const struct pivot_ops pivot_json = {
 	.end = json_end,
 };
 
-static const struct pivot_ops *const pivot_formats[] = {
+static const struct pivot_ops *const pivot_formats_[] = {
 	&pivot_table,
 	&pivot_csv,
 	&pivot_json,
@@ -703,8 +703,17 @@ static const struct pivot_ops *const pivot_formats[] = {
 
 const struct pivot_ops *pivot_format(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(pivot_formats); i++)
-		if (!strcmp(pivot_formats[i]->name, name))
-			return pivot_formats[i];
+	enum format f = format_parse(name);
+	for (size_t i = 0; i < ARRAY_SIZE(pivot_formats_); i++)
+		if (pivot_formats_[i]->format == f)
+			return pivot_formats_[i];
 	return NULL;
+}
+
+format_set pivot_formats(struct strbuf *err)
+{
+	enum format list[ARRAY_SIZE(pivot_formats_)];
+	for (size_t i = 0; i < ARRAY_SIZE(pivot_formats_); i++)
+		list[i] = pivot_formats_[i]->format;
+	return format_family("pivot formats", list, ARRAY_SIZE(list), sizeof(list[0]), err);
 }

@@ -207,18 +207,28 @@ void results_progress_json(FILE *out, const struct result_progress *p)
 		p->complete ? "true" : "false", p->done, p->expected);
 }
 
+char *results_progress_text(const struct result_progress *p)
+{
+	if (!p->known || p->complete)
+		return NULL;
+	struct strbuf sb = {0};
+	sb_addf(&sb, "incomplete: %ld of %ld runs", p->done, p->expected);
+	if (p->shards_missing)
+		sb_addf(&sb, ", %d shard(s) not merged", p->shards_missing);
+	sb_add(&sb, " (its run stopped before the end, or runs wait to be made again: "
+		    "run it again to resume; its results are partial)");
+	return sb_detach(&sb);
+}
+
 char *results_study_notes(struct store *st, const char *study)
 {
 	struct strbuf sb = {0};
 	struct result_progress pr;
 	results_progress(st, study, &pr);
-	if (pr.known && !pr.complete) {
-		sb_addf(&sb, "study %s is incomplete: %ld of %ld runs", study, pr.done, pr.expected);
-		if (pr.shards_missing)
-			sb_addf(&sb, ", %d shard(s) not merged", pr.shards_missing);
-		sb_add(&sb, " (its run stopped before the end, or runs wait to be made again: "
-			    "run it again to resume; its results are partial)");
-	}
+	char *partial = results_progress_text(&pr);
+	if (partial)
+		sb_addf(&sb, "study %s is %s", study, partial);
+	free(partial);
 	size_t n;
 	struct result_config *left = results_configs_left(st, study, &n);
 	if (n) {

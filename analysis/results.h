@@ -60,6 +60,10 @@ void results_progress(struct store *st, const char *study, struct result_progres
  * passes. */
 int results_shard_unfinished(const char *path, struct strbuf *why);
 
+/* "incomplete: N of M runs[, K shard(s) not merged] (...)" for a study
+ * known to be incomplete, else NULL.  Heap string. */
+char *results_progress_text(const struct result_progress *p);
+
 /* ,"complete":true|false|null,"runs_done":N,"runs_expected":M for a JSON
  * object (null and no counts when the database predates progress). */
 void results_progress_json(FILE *out, const struct result_progress *p);

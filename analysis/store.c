@@ -53,7 +53,9 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT, PRIMARY KEY(search, flag));"
 	/* no time column: two shards' rows that say the same merge as one */
 	"CREATE TABLE IF NOT EXISTS progress(study TEXT, shard TEXT, expected INT, complete INT,"
-	"  PRIMARY KEY(study, shard));";
+	"  PRIMARY KEY(study, shard));"
+	"CREATE TABLE IF NOT EXISTS progress_parts(study TEXT, shard TEXT, workload TEXT,"
+	"  expected INT, complete INT, PRIMARY KEY(study, shard, workload));";
 
 /* The runs whose samples count: made by the build stored for their
  * configuration and workload now (store.h, "Provenance").  A view, not a
@@ -627,11 +629,31 @@ int store_runs_of_other_build(struct store *st, const char *study, const char *c
 	return n;
 }
 
-int store_put_progress(struct store *st, const char *study, const char *shard, int expected,
+int store_put_progress(struct store *st, const char *study, const char *shard,
+		       const struct store_progress_part *parts, size_t n, int only_these,
 		       int complete)
 {
-	return exec_bound(st, "INSERT OR REPLACE INTO progress VALUES(?,?,?,?)",
-			  "ttii", study, shard ? shard : "", expected, complete);
+	shard = shard ? shard : "";
+	int rc = begin(st);
+	/* an older flagscope's row says nothing per workload: it stands for
+	 * the workloads this run leaves alone */
+	if (!rc && only_these)
+		rc = exec_bound(st, "INSERT INTO progress_parts SELECT study, shard, '*', expected, "
+				    "complete FROM progress p WHERE study=?1 AND shard=?2 AND NOT "
+				    "EXISTS (SELECT 1 FROM progress_parts q WHERE q.study=?1 AND "
+				    "q.shard=?2)", "tt", study, shard);
+	if (!rc && !only_these)
+		rc = exec_bound(st, "DELETE FROM progress_parts WHERE study=? AND shard=?", "tt",
+				study, shard);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO progress_parts VALUES(?,?,?,?,?)", "tttii",
+				study, shard, parts[i].workload, parts[i].expected, complete);
+	if (!rc)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO progress SELECT ?1, ?2, "
+				    "coalesce(sum(expected), 0), coalesce(min(complete), ?3) FROM "
+				    "progress_parts WHERE study=?1 AND shard=?2", "tti", study, shard,
+				complete);
+	return end(st, rc);
 }
 
 int store_configs_leave_study(struct store *st, const char *study)

@@ -11,7 +11,8 @@
  * machine (the machine's state during the study, harness/machine.h's
  * keys), baselines (named copies of a study, kept as the study
  * "baseline:NAME"), progress (per study and shard: the runs planned and
- * whether the last `run` went through to its end).
+ * whether the last `run` went through to its end; progress_parts the same
+ * per workload, what progress sums).
  *
  * Provenance: every run row keeps the build that made it (runs.build_key,
  * runs.binary_hash: the build's cache key and the SHA-256 of its
@@ -172,10 +173,21 @@ int store_runs_of_other_build(struct store *st, const char *study, const char *c
 			      const char *workload, const char *build_key,
 			      const char *binary_hash, int *same_key);
 
-/* What `run` planned for study in shard ("I/N", "" for the whole study):
- * expected measured repetitions (rep >= 1), and complete 1 when the run
- * went through to its end (a stop, a kill or --build-only leave 0). */
-int store_put_progress(struct store *st, const char *study, const char *shard, int expected,
+/* What `run` planned for study in shard ("I/N", "" for the whole study),
+ * per workload: its expected measured repetitions (rep >= 1); complete 1
+ * when the run went through to its end (a stop, a kill or --build-only
+ * leave 0).  Each part replaces its workload's row of progress_parts; the
+ * shard's other workloads' rows are kept when only_these (`run
+ * --workloads`: a partial run never decides for the rest), else dropped
+ * (not in the study now).  The shard's progress row then sums the parts'
+ * expected and is complete only when every part is.  A progress row with
+ * no parts (an older flagscope's) stays, as part "*", when only_these. */
+struct store_progress_part {
+	const char *workload;
+	int expected;
+};
+int store_put_progress(struct store *st, const char *study, const char *shard,
+		       const struct store_progress_part *parts, size_t n, int only_these,
 		       int complete);
 /* Before `run` stores a study's configurations: every stored one is out
  * of the study (in_study 0) until store_put_config stores it again. */

@@ -26,8 +26,8 @@ static const struct option_spec recommend_options[] = {
 	 "optimise for time (wall time), size (.text), rss (mem.res: peak resident memory at "
 	 "exit), insns (instructions), or a metric selector such as libcbench/malloc_big1 "
 	 "(default: the metric the study ranks by)"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
-	 recommend_format_names},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL,
+	 recommend_formats},
 	{"output", 'o', OPT_STRING, &opt.dir, "FILE|DIR",
 	 "write to FILE instead of stdout (never over a results database or a study file); "
 	 "package.env, dpkg-buildflags: write the files into "

@@ -14,7 +14,10 @@
 #include "explorer/results_args.h"
 
 /* the ranking's formats, and lnt (not a ranking: every sample, per configuration) */
-static const char *const report_formats[] = {"table", "csv", "json", "html", "lnt", NULL};
+static format_set report_offers(struct strbuf *err)
+{
+	return report_formats(err) | FORMAT_BIT(FORMAT_LNT);
+}
 
 static struct {
 	struct results_opts r;
@@ -25,7 +28,7 @@ static struct {
 
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, report_offers},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the report (any format, --pivot too) to FILE instead of stdout (never over a "
 	 "results database or a study file)"},
@@ -248,24 +251,12 @@ static int split_memory(const char *arg, char *v[PIVOT_NMEM])
 	return ok ? 0 : -1;
 }
 
-/* 0 when the named pivot (distro, sweep) can print --format, else -1
- * after saying so */
-static int table_format_ok(const char *pivot)
-{
-	if (!strcmp(opt.format, "table") || !strcmp(opt.format, "csv") ||
-	    !strcmp(opt.format, "json"))
-		return 0;
-	error_msg("report: --pivot %s prints table, csv or json, not %s (pick one with --format)",
-		  pivot, opt.format);
-	return -1;
-}
-
 static int print_distro(struct store *st, const char *study, const struct rank_options *ro)
 {
 	struct distro_table t;
 	struct strbuf err = {0};
 	int rc = 2;
-	if (table_format_ok("distro"))
+	if (format_offered("report --pivot distro", opt.format, distro_table_formats(NULL)))
 		return 2;
 	if (distro_table_compute(st, study, opt.metric, ro, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
@@ -288,7 +279,7 @@ static int print_sweep(struct store *st, const char *study)
 	struct sweep_table t;
 	struct strbuf err = {0};
 	int rc = 2;
-	if (table_format_ok("sweep"))
+	if (format_offered("report --pivot sweep", opt.format, sweep_table_formats(NULL)))
 		return 2;
 	if (sweep_table_compute(st, study, opt.metric, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
@@ -306,12 +297,9 @@ static int print_sweep(struct store *st, const char *study)
 
 static int print_pivot(struct store *st, const char *study)
 {
-	const struct pivot_ops *ops = pivot_format(opt.format);
-	if (!ops) {
-		error_msg("report: --pivot prints table, csv or json, not %s (pick one with --format)",
-			  opt.format);
+	if (format_offered("report --pivot", opt.format, pivot_formats(NULL)))
 		return 2;
-	}
+	const struct pivot_ops *ops = pivot_format(opt.format);
 	char *mem[PIVOT_NMEM] = {NULL};
 	if (opt.memory && split_memory(opt.memory, mem)) {
 		error_msg("report: --memory takes three metrics V,R,D, not '%s' (e.g. --memory "
@@ -351,11 +339,8 @@ static int print_lnt(struct store *st, const char *study)
 
 static int print_samples(struct store *st, const char *study)
 {
-	if (strcmp(opt.format, "table") && strcmp(opt.format, "csv")) {
-		error_msg("report: --samples prints table or csv, not %s (pick one with --format)",
-			  opt.format);
+	if (format_offered("report --samples", opt.format, sample_origins_formats(NULL)))
 		return 2;
-	}
 	char *metric = opt.metric ? xstrdup(opt.metric) : results_study_metric(st, study);
 	FILE *out = results_output_open(opt.output);
 	int n = out ? sample_origins_print(out, st, study, metric, opt.format) : 0;
@@ -369,7 +354,7 @@ static int print_samples(struct store *st, const char *study)
  * (the user asked for something they would not get). */
 static int options_apply(void)
 {
-	int lnt = !strcmp(opt.format, "lnt");
+	int lnt = format_is(opt.format, FORMAT_LNT);
 	const char *why = NULL;
 	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro") || !strcmp(opt.pivot, "sweep")))
 		why = "--memory is for --pivot AXIS (its memory tables; drop it, or add --pivot libc)";
@@ -377,7 +362,7 @@ static int options_apply(void)
 		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
 	else if (lnt && opt.metric)
 		why = "--format lnt writes every item and metric, so --metric does not apply (drop it)";
-	else if (opt.pareto && (lnt || opt.pivot || !strcmp(opt.format, "csv")))
+	else if (opt.pareto && (lnt || opt.pivot || format_is(opt.format, FORMAT_CSV)))
 		why = "--pareto is for the table, json and html rankings (csv, lnt and a --pivot "
 		      "have no Pareto front; drop it)";
 	if (why)
@@ -407,7 +392,7 @@ int cmd_report(int argc, char **argv)
 		store_close(&st);
 		return rc;
 	}
-	if (!strcmp(opt.format, "lnt")) {
+	if (format_is(opt.format, FORMAT_LNT)) {
 		rc = print_lnt(&st, study);
 		free(study);
 		store_close(&st);
@@ -428,7 +413,7 @@ int cmd_report(int argc, char **argv)
 	} else {
 		const struct report_ops *ops = report_format(opt.format);
 		FILE *out = NULL;
-		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
+		if ((format_is(opt.format, FORMAT_CSV) || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
 			report_print(out, &rk, ops);
 			char *unranked = ranking_why_unranked(&rk);
 			if (unranked)

@@ -19,7 +19,11 @@
 #include "harness/runner.h"
 #include "pipeline/pipeline.h"
 
-static const char *const format_choices[] = {"table", "csv", "json", NULL};
+/* the ranking's formats but html (a page, not something to print after a run) */
+static format_set run_formats(struct strbuf *err)
+{
+	return report_formats(err) & ~FORMAT_BIT(FORMAT_HTML);
+}
 
 static struct {
 	/* --repeat, --metric, --meters, --noise-floor, --workloads, --pin,
@@ -42,7 +46,7 @@ static const struct option_spec run_options[] = {
 	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
 	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
 	 "start even when isolate = yes finds the machine busy"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "ranking format", NULL, run_formats},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
 	{"noise-floor", 0, OPT_FLAG, &opt.study.noise_floor, NULL,
 	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},

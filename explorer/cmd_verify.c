@@ -19,7 +19,7 @@ static const char *objects_dir;
 static char *lto_why; /* elf_lto_check_tree's verdict on the current file, or NULL */
 static const char *format = "table";
 static int want_static, want_dynamic;
-static const char *const formats[] = {"table", "json", NULL};
+static format_set verify_formats_of(struct strbuf *err); /* verify_formats[], below */
 
 static const struct option_spec verify_opts[] = {
 	{.long_name = "expect", .short_name = 'e', .type = OPT_STRING, .value = &expect_flags,
@@ -38,8 +38,8 @@ static const struct option_spec verify_opts[] = {
 	 .help = "the program's source tree: a unit named like a C file under DIR that recorded nothing is a mismatch"},
 	{.long_name = "objects", .type = OPT_STRING, .value = &objects_dir, .argname = "DIR",
 	 .help = "the build tree: with -flto in --expect, a clang-built file's LTO is verified when the object files (*.o) under DIR are LLVM bitcode"},
-	{.long_name = "format", .short_name = 'f', .type = OPT_CHOICE, .value = &format,
-	 .argname = "FORMAT", .help = "output format", .choices = formats},
+	{.long_name = "format", .short_name = 'f', .type = OPT_FORMAT, .value = &format,
+	 .argname = "FORMAT", .help = "output format", .formats = verify_formats_of},
 	{0},
 };
 
@@ -72,7 +72,7 @@ static const struct command_spec verify_cmd = {
 
 /* One output format: a walk over the files with these printers plugged in. */
 struct verify_format {
-	const char *name;
+	enum format format;
 	void (*begin)(void);
 	void (*file)(const struct elf_facts *f, const struct strlist *mismatches, int first);
 	void (*end)(void);
@@ -206,9 +206,14 @@ static void json_end(void)
 }
 
 static const struct verify_format verify_formats[] = {
-	{.name = "table", .begin = table_begin, .file = table_file, .end = table_end},
-	{.name = "json", .begin = json_begin, .file = json_file, .end = json_end},
+	{.format = FORMAT_TABLE, .begin = table_begin, .file = table_file, .end = table_end},
+	{.format = FORMAT_JSON, .begin = json_begin, .file = json_file, .end = json_end},
 };
+
+static format_set verify_formats_of(struct strbuf *err)
+{
+	return FORMAT_WRITERS("verify formats", verify_formats, err);
+}
 
 /* Units the symbol table alone names that are the program's own: named
  * like a C file under --sources DIR or, without it, found beside the
@@ -263,7 +268,7 @@ int cmd_verify(int argc, char **argv)
 		return 2;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(verify_formats); i++)
-		if (!strcmp(verify_formats[i].name, format))
+		if (format_is(format, verify_formats[i].format))
 			out = &verify_formats[i];
 	checking = expect_flags || want_static || want_dynamic || target;
 	out->begin();

@@ -7,6 +7,7 @@
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/parse_only.h"
+#include "analysis/formats.h"
 #include "base/util.h"
 #include "flagsets/settings.h"
 #include "harness/fetch.h"
@@ -41,7 +42,7 @@ static const struct command commands[] = {
 /* Every registry of the program (STYLE.md §1), checked at start-up. */
 static int (*const registry_checks[])(struct strbuf *err) = {
 	runners_check, meters_check, libcs_check, source_kinds_check, build_systems_check,
-	strategies_check, settings_check,
+	strategies_check, settings_check, formats_check,
 };
 
 static void usage(FILE *out)

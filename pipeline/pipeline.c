@@ -219,9 +219,6 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 	}
 	/* complete only once the runs went through: a stop, a kill or
 	 * --build-only from here on leaves the study incomplete */
-	for (size_t i = 0; i < nbuilds; i++)
-		if (p->in_shard[i] && p->builds[i].outcome == OUTCOME_OK)
-			pl->expected_runs += (int)p->builds[i].recipe->nruns * p->study.repeat;
 	if (pipeline_store_progress(pl, 0))
 		return -1;
 	return pipeline_stored(pl, store_put_last_run(pl->store, p->study.name, n->built,
@@ -232,7 +229,18 @@ int pipeline_store_progress(struct pipeline *pl, int complete)
 {
 	const struct study_plan *p = pl->plan;
 	char *shard = p->shard_n > 1 ? xasprintf("%d/%d", p->shard_i, p->shard_n) : xstrdup("");
-	int rc = store_put_progress(pl->store, p->study.name, shard, pl->expected_runs, complete);
+	struct store_progress_part *parts = xcalloc(p->nworkloads + 1, sizeof(*parts));
+	for (size_t w = 0; w < p->nworkloads; w++) {
+		parts[w].workload = p->workloads[w].recipe.name;
+		for (size_t c = 0; c < p->nconfigs; c++)
+			if (p->in_shard[c * p->nworkloads + w] && plan_build(p, c, w)->outcome == OUTCOME_OK)
+				parts[w].expected += (int)plan_build(p, c, w)->recipe->nruns * p->study.repeat;
+	}
+	/* `run --workloads W` plans W only: the other workloads keep theirs */
+	int only = sl_find(&p->study.overridden, "workloads") >= 0;
+	int rc = store_put_progress(pl->store, p->study.name, shard, parts, p->nworkloads, only,
+				    complete);
+	free(parts);
 	free(shard);
 	return pipeline_stored(pl, rc);
 }

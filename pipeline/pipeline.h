@@ -194,7 +194,6 @@ struct pipeline {
 	struct machine_state machine; /* read by pipeline_init, stored by pipeline_run */
 	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
-	int expected_runs; /* measured repetitions planned, stored as progress */
 	double started;
 	/* on boards the schedule's workers share the store, the counts and
 	 * the events: they hold this to touch them */

@@ -201,7 +201,7 @@ grep -q 'glibc.time,glibc.pct,glibc.virt,glibc.res,glibc.dirty,.*musl.virt_ratio
 fs report --db libc.db --pivot cc > err.txt 2>&1 && fail "an unknown axis pivots"
 grep -q "has no axis 'cc' (its axes: libc, link, opt)" err.txt || fail "unknown axis: $(cat err.txt)"
 fs report --db libc.db --pivot libc --format html > err.txt 2>&1 && fail "html pivot accepted"
-grep -q "pivot prints table, csv or json" err.txt || fail "html: $(cat err.txt)"
+grep -q "report --pivot: unknown format .html. (formats: table, csv, json)" err.txt || fail "html: $(cat err.txt)"
 
 # without the study file: every axis from the levels the database recorded
 mv libc.study libc.study.gone
