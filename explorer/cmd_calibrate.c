@@ -29,7 +29,7 @@
 static const char *const format_choices[] = {"table", "json", NULL};
 
 static struct {
-	struct run_overrides study; /* --repeat, --workloads, --pin, --force */
+	struct run_overrides study; /* --repeat, --metric, --workloads, --pin, --force */
 	int jobs, dry_run, quiet, aslr_on_only;
 	const char *db, *format;
 } opt;
@@ -38,6 +38,8 @@ static const struct option_spec calibrate_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database that keeps the calibration (default ./flagscope.db)"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N",
 	 "runs of each build (default: the study's repeat, 10 in the preset)"},
+	{"metric", 'm', OPT_STRING, &opt.study.metric, "NAME",
+	 "calibrate this metric (default: the study's, else time; user is CPU time, less moved by load)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "calibrate only these workloads of the study"},
 	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
 	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
