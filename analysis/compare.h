@@ -36,6 +36,7 @@
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/rank.h"
 #include "analysis/store.h"
 #include "analysis/verdict.h"
@@ -133,6 +134,8 @@ void compare_result_release(struct compare_result *res);
 /* Print as "table" (coloured where significant on a terminal) or "json";
  * -1 for an unknown format. */
 int compare_print(FILE *out, const struct compare_result *res, const char *format);
-extern const char *const compare_format_names[]; /* "table", "json", NULL */
+/* The formats compare_print writes (formats.h: format_family; err NULL
+ * but in the start-up check). */
+format_set compare_formats(struct strbuf *err);
 
 #endif

@@ -66,23 +66,41 @@
  * the metric's pct when the metric is time (lower is better), PUB_DIRTY
  * against the dirty memory table's mem_pct (a memory metric whose name has
  * "dirty").  The pivot counts the cells compared and those of the same
- * sign, per kind (the "sign agreement: N of M rows" line).
+ * sign, per kind (the "sign agreement: N of M rows" line).  A published.ini
+ * with several sources (the Eta Labs table and the Raspberry Pi 4 study's)
+ * gives each its columns, side by side, each source named with its
+ * hardware and versions; more than PIVOT_NPUBSRC sources is an error.
  *
  * How to add a pivot format: a const struct pivot_ops in
- * analysis/report_pivot.c, listed in its pivot_formats[].
+ * analysis/report_pivot.c, listed in its pivot_formats_[]; its name is a row of analysis/formats.h.
  */
 #ifndef FLAGSCOPE_PIVOT_H
 #define FLAGSCOPE_PIVOT_H
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
 #include "base/outcome.h"
 
 #define PIVOT_NMEM 3 /* virtual, resident, dirty */
-#define PIVOT_NPUB 2 /* published figures: PUB_TIME, PUB_DIRTY */
+/* Published figures: per source (at most PIVOT_NPUBSRC in one pivot), a
+ * time and a dirty column; source s's kind k is column PUB_COL(s, k), so
+ * the first source's are PUB_TIME and PUB_DIRTY. */
+#define PIVOT_NPUBSRC 2
+#define PIVOT_NPUBKIND 2
+#define PIVOT_NPUB (PIVOT_NPUBSRC * PIVOT_NPUBKIND)
 enum { PUB_TIME, PUB_DIRTY };
+#define PUB_COL(s, k) ((s) * PIVOT_NPUBKIND + (k))
+
+/* A published source as the pivot names it. */
+struct pivot_pub_source {
+	char *label;    /* its column head: [source LABEL], or "published" */
+	char *heading;  /* "TITLE (URL)" */
+	char *hardware; /* where it was measured, or NULL: not stated */
+	char *versions; /* the libraries' and compiler's versions, or NULL */
+};
 
 /* The memory metrics stored by the memory meter (harness/meter.c). */
 extern const char *const pivot_default_memory[PIVOT_NMEM];
@@ -146,8 +164,11 @@ struct pivot {
 	char *levels_from; /* "database (...)", "study file PATH", or "level names (PATH not readable)" */
 	struct pivot_block *blocks;
 	size_t nblocks;
-	char *published;            /* "TITLE (URL)" of the published figures, or
-				       NULL: no row has any */
+	char *published;            /* "TITLE (URL)" of the first published source,
+				       or NULL: no row has any */
+	struct pivot_pub_source pub_src[PIVOT_NPUBSRC]; /* the sources, in the
+							   order rows met them */
+	size_t npub_src;
 	int pub_any[PIVOT_NPUB];    /* some cell has a published ratio of the kind */
 	size_t pub_rows[PIVOT_NPUB];  /* cells compared (a published and a measured ratio) */
 	size_t pub_agree[PIVOT_NPUB]; /* of those, the same sign */
@@ -179,7 +200,7 @@ int pivot_published(struct store *st, struct pivot *p, struct strbuf *err);
 /* A format: the walk calls begin, then per block block(), row() per row
  * and block_end(), then end.  Any may be NULL. */
 struct pivot_ops {
-	const char *name;
+	enum format format;
 	void (*begin)(FILE *out, const struct pivot *p);
 	void (*block)(FILE *out, const struct pivot *p, const struct pivot_block *b, size_t index);
 	void (*row)(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -191,6 +212,9 @@ struct pivot_ops {
 
 /* "table", "csv", "json"; NULL for any other name. */
 const struct pivot_ops *pivot_format(const char *name);
+/* The formats pivot_print writes (formats.h: format_family; err NULL but
+ * in the start-up check). */
+format_set pivot_formats(struct strbuf *err);
 void pivot_print(FILE *out, const struct pivot *p, const struct pivot_ops *ops);
 
 #endif

@@ -33,6 +33,7 @@
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/rank.h"
 #include "analysis/store.h"
 #include "base/outcome.h"
@@ -108,5 +109,8 @@ void distro_table_release(struct distro_table *t);
 
 /* format "table", "csv" or "json"; -1 for another. */
 int distro_table_print(FILE *out, const struct distro_table *t, const char *format);
+/* The formats distro_table_print writes (formats.h: format_family; err
+ * NULL but in the start-up check). */
+format_set distro_table_formats(struct strbuf *err);
 
 #endif

@@ -9,7 +9,7 @@
 #include "analysis/results.h"
 #include "workloads/searchpath.h"
 
-static const char *const pub_kinds[PIVOT_NPUB] = {"time", "dirty"};
+static const char *const pub_kinds[PIVOT_NPUBKIND] = {"time", "dirty"};
 
 /* The published figures of each workload, loaded once. */
 struct pub_cache {
@@ -66,25 +66,72 @@ static int sign(double v)
 	return v > 0 ? 1 : v < 0 ? -1 : 0;
 }
 
-static void compare_row(struct pivot *p, const struct published *pub,
-			const struct published_row *pr, int k, struct pivot_row *r)
+/* The pivot's slot of source pub (by its title and label: libcbench and
+ * libc-bench share one file), a new slot the first time; -1 with err when
+ * the pivot has PIVOT_NPUBSRC sources already. */
+static int source_slot(struct pivot *p, const struct published *pub, struct strbuf *err)
 {
-	r->pub_row[k] = xstrdup(pr->title);
+	const char *label = pub->label ? pub->label : "published";
+	char *heading = pub->url ? xasprintf("%s (%s)", pub->title ? pub->title : "", pub->url)
+				 : xstrdup(pub->title ? pub->title : pub->path);
+	for (size_t s = 0; s < p->npub_src; s++)
+		if (!strcmp(p->pub_src[s].label, label) && !strcmp(p->pub_src[s].heading, heading)) {
+			free(heading);
+			return (int)s;
+		}
+	if (p->npub_src == PIVOT_NPUBSRC) {
+		sb_addf(err, "%s: more than %d published sources in one pivot (keep at most %d "
+			     "[source] sections over the pivot's workloads)",
+			pub->path, PIVOT_NPUBSRC, PIVOT_NPUBSRC);
+		free(heading);
+		return -1;
+	}
+	struct pivot_pub_source *src = &p->pub_src[p->npub_src];
+	src->label = xstrdup(label);
+	src->heading = heading;
+	src->hardware = pub->hardware ? xstrdup(pub->hardware) : NULL;
+	src->versions = pub->versions ? xstrdup(pub->versions) : NULL;
+	return (int)p->npub_src++;
+}
+
+/* Row r's published figures of kind k (column col) from row pr */
+static void compare_row(struct pivot *p, const struct published *pub,
+			const struct published_row *pr, int k, int col, struct pivot_row *r)
+{
+	r->pub_row[col] = xstrdup(pr->title);
 	double ref = published_value(pub, pr, p->levels[p->ref]);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		struct pivot_cell *c = &r->cells[l];
 		double v = published_value(pub, pr, p->levels[l]);
 		if (l == p->ref || isnan(ref) || isnan(v))
 			continue;
-		c->pub_pct[k] = 100 * (ref / v - 1);
-		p->pub_any[k] = 1;
+		c->pub_pct[col] = 100 * (ref / v - 1);
+		p->pub_any[col] = 1;
 		double m = measured_pct(c, k);
 		if (!c->present || c->status != OUTCOME_OK || isnan(m))
 			continue;
-		c->same_sign[k] = sign(m) == sign(c->pub_pct[k]);
-		p->pub_rows[k]++;
-		p->pub_agree[k] += (size_t)c->same_sign[k];
+		c->same_sign[col] = sign(m) == sign(c->pub_pct[col]);
+		p->pub_rows[col]++;
+		p->pub_agree[col] += (size_t)c->same_sign[col];
 	}
+}
+
+/* Row r's figures from source q, in its slot's columns: 0, or -1 with err
+ * (too many sources) */
+static int compare_source(struct pivot *p, const struct published *q, const char *link,
+			  struct pivot_row *r, struct strbuf *err)
+{
+	for (int k = 0; k < PIVOT_NPUBKIND; k++) {
+		const struct published_row *pr =
+			kind_applies(p, k) ? published_find(q, pub_kinds[k], r->run, link) : NULL;
+		if (!pr)
+			continue;
+		int s = source_slot(p, q, err);
+		if (s < 0)
+			return -1;
+		compare_row(p, q, pr, k, PUB_COL(s, k), r);
+	}
+	return 0;
 }
 
 int pivot_published(struct store *st, struct pivot *p, struct strbuf *err)
@@ -102,22 +149,15 @@ int pivot_published(struct store *st, struct pivot *p, struct strbuf *err)
 			const struct published *pub =
 				cache_get(&cache, study_file && *study_file ? study_file : NULL,
 					  r->workload, err, &failed);
-			for (int k = 0; k < PIVOT_NPUB && pub->n && *r->run; k++) {
-				const struct published_row *pr =
-					kind_applies(p, k) ? published_find(pub, pub_kinds[k], r->run, link)
-							   : NULL;
-				if (!pr)
-					continue;
-				compare_row(p, pub, pr, k, r);
-				/* only when a level has figures (not on link's levels) */
-				if (!p->published && p->pub_any[k])
-					p->published = pub->url ? xasprintf("%s (%s)", pub->title ? pub->title : "",
-									   pub->url)
-								: xstrdup(pub->title ? pub->title : pub->path);
-			}
+			for (const struct published *q = pub; q && *r->run && !failed; q = q->next)
+				failed = compare_source(p, q, link, r, err);
 		}
 		free(link);
 	}
+	/* named only when a level has figures (not on link's levels) */
+	for (size_t s = 0; s < p->npub_src && !p->published; s++)
+		if (p->pub_any[PUB_COL(s, PUB_TIME)] || p->pub_any[PUB_COL(s, PUB_DIRTY)])
+			p->published = xstrdup(p->pub_src[s].heading);
 	for (size_t i = 0; i < cache.names.n; i++)
 		published_release(&cache.pubs[i]);
 	free(cache.pubs);

@@ -13,10 +13,41 @@
 #define PUBLISHED_FILE "published.ini"
 
 struct loader {
-	struct published *pub;
+	struct published *head; /* the file's first source */
+	struct published *pub;  /* the source the rows go to: the last [source] */
 	const char *path;
 	char *same_as;
+	char *section; /* pub's [source ...] section, or NULL before the first */
 };
+
+/* A [source LABEL] after another source starts the next one; its label
+ * names its columns, so every source of a file has its own. */
+static int source_begin(struct loader *ld, const char *section, int line, struct strbuf *err)
+{
+	if (ld->section && !strcmp(ld->section, section))
+		return 0;
+	const char *label = section[6] ? section + 7 : NULL;
+	if (ld->section) {
+		if (!label) {
+			sb_addf(err, "%s:%d: a second source without a label (write [source LABEL], "
+				     "a short word for its columns)", ld->path, line);
+			return -1;
+		}
+		for (struct published *q = ld->head; q; q = q->next)
+			if (q->label && !strcmp(q->label, label)) {
+				sb_addf(err, "%s:%d: [source %s] twice (give each source its own "
+					     "label)", ld->path, line, label);
+				return -1;
+			}
+		struct published *next = xcalloc(1, sizeof(*next));
+		ld->pub->next = next;
+		ld->pub = next;
+		free(ld->section);
+	}
+	ld->section = xstrdup(section);
+	ld->pub->label = label ? xstrdup(label) : NULL;
+	return 0;
+}
 
 static struct published_row *row_for(struct published *pub, const char *section, int line)
 {
@@ -47,6 +78,12 @@ static int source_item(struct loader *ld, const char *name, const char *value, i
 	if (!strcmp(name, "title")) {
 		free(pub->title);
 		pub->title = xstrdup(value);
+	} else if (!strcmp(name, "hardware")) {
+		free(pub->hardware);
+		pub->hardware = xstrdup(value);
+	} else if (!strcmp(name, "versions")) {
+		free(pub->versions);
+		pub->versions = xstrdup(value);
 	} else if (!strcmp(name, "url")) {
 		free(pub->url);
 		pub->url = xstrdup(value);
@@ -62,7 +99,8 @@ static int source_item(struct loader *ld, const char *name, const char *value, i
 		free(ld->same_as);
 		ld->same_as = xstrdup(value);
 	} else {
-		sb_addf(err, "%s:%d: unknown key '%s' in [source] (use title, url, libcs or same_as)",
+		sb_addf(err, "%s:%d: unknown key '%s' in [source] (use title, url, libcs, hardware, "
+			     "versions or same_as)",
 			ld->path, line, name);
 		return -1;
 	}
@@ -132,18 +170,24 @@ static int item(void *user, const char *section, const char *name, const char *v
 		int continued, struct strbuf *err)
 {
 	struct loader *ld = user;
-	if (!strcmp(section, "source"))
+	if (!strcmp(section, "source") || str_starts_with(section, "source ")) {
+		if (source_begin(ld, section, line, err))
+			return -1;
 		return source_item(ld, name, value, line, err);
+	}
 	return row_item(ld, section, name, value, line, continued, err);
 }
 
 static int load_file(const char *path, struct published *pub, char **same_as, struct strbuf *err)
 {
-	struct loader ld = {.pub = pub, .path = path};
+	struct loader ld = {.head = pub, .pub = pub, .path = path};
 	int rc = ini_load(path, item, &ld, err);
 	*same_as = ld.same_as;
-	free(pub->path);
-	pub->path = xstrdup(path);
+	free(ld.section);
+	for (struct published *q = pub; q; q = q->next) {
+		free(q->path);
+		q->path = xstrdup(path);
+	}
 	return rc;
 }
 
@@ -210,6 +254,10 @@ int published_load(const char *recipe_dir, struct published *pub, struct strbuf 
 
 void published_release(struct published *pub)
 {
+	if (pub->next) {
+		published_release(pub->next);
+		free(pub->next);
+	}
 	for (size_t i = 0; i < pub->n; i++) {
 		struct published_row *r = &pub->rows[i];
 		free(r->kind);
@@ -220,8 +268,11 @@ void published_release(struct published *pub)
 		free(r->values);
 	}
 	free(pub->rows);
+	free(pub->label);
 	free(pub->title);
 	free(pub->url);
+	free(pub->hardware);
+	free(pub->versions);
 	free(pub->path);
 	sl_release(&pub->libcs);
 	memset(pub, 0, sizeof(*pub));

@@ -3,10 +3,14 @@
  * the file published.ini in its recipe folder (workloads/libcbench/ holds
  * the Eta Labs libc-bench tables), read with the project's INI reader.
  *
- * The file: [source] with title, url and libcs (the libraries it has
- * figures for), or same_as = WORKLOAD (the figures of that workload's
- * published.ini: the sibling recipe folder's, else the one the search path
- * finds; libc-bench's upstream recipe shares libcbench's).
+ * The file: [source] or [source LABEL] with title, url, libcs (the
+ * libraries it has figures for) and, to say where the figures come from,
+ * hardware and versions (the libraries' and compiler's, as published); or
+ * same_as = WORKLOAD (the figures of that workload's published.ini: the
+ * sibling recipe folder's, else the one the search path finds; libc-bench's
+ * upstream recipe shares libcbench's).  A file may hold several sources:
+ * each [source LABEL] starts the next one (a LABEL each, a short word:
+ * the column head), and the rows below a source are its own.
  * Then one section per published row, [KIND ID], KIND time or dirty:
  *   row  = its title as published
  *   runs = the run names it stands for; "*": every run no row names; empty:
@@ -33,15 +37,19 @@ struct published_row {
 };
 
 struct published {
+	char *label;           /* [source LABEL]'s LABEL, or NULL for [source] */
 	char *title, *url;
+	char *hardware, *versions; /* where the figures were measured; NULL: not given */
 	char *path; /* the file the rows came from */
 	struct strlist libcs;
 	struct published_row *rows;
 	size_t n;
+	struct published *next; /* the file's next source, or NULL (heap, owned) */
 };
 
 /* Read recipe_dir/published.ini (following same_as once).  Returns 0 with
- * pub filled, 1 when the folder has no published.ini, or its same_as
+ * pub filled (its first source; pub->next the others, in file order), 1
+ * when the folder has no published.ini, or its same_as
  * names a workload that has none (pub empty), -1 with
  * "file:line: what is wrong (what to do)" in err.  Release with
  * published_release in every case. */

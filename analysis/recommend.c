@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 
 #include "analysis/noise_floor.h"
+#include "analysis/recommend_distro.h"
 
 static const struct {
 	const char *kind, *metric;
@@ -307,8 +308,10 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rank_config *x = &r->configs[i];
 		if (x->status != OUTCOME_OK)
-			fprintf(out, "# refused %s: %s%s%s\n", x->label, outcome_name(x->status),
-				x->detail ? ": " : "", x->detail ? x->detail : "");
+			/* a build log's detail may run on: a comment line holds its first */
+			fprintf(out, "# refused %s: %s%s%.*s\n", x->label, outcome_name(x->status),
+				x->detail ? ": " : "", x->detail ? (int)strcspn(x->detail, "\n") : 0,
+				x->detail ? x->detail : "");
 		else if (x->mixed)
 			/* better on some workloads, worse on others: no global choice */
 			fprintf(out, "# not chosen %s: %s\n", x->label, x->mixed);
@@ -524,22 +527,25 @@ static void print_json(FILE *out, const struct recommendation *rec)
 }
 
 static const struct {
-	const char *name;
+	enum format format;
 	void (*print)(FILE *out, const struct recommendation *rec);
 } formats[] = {
-	{"make.conf", print_make_conf},
-	{"shell", print_shell},
-	{"json", print_json},
+	{FORMAT_MAKE_CONF, print_make_conf},
+	{FORMAT_SHELL, print_shell},
+	{FORMAT_JSON, print_json},
 };
 
-/* package.env and dpkg-buildflags: recommend_distro.h */
-const char *const recommend_format_names[] = {"make.conf", "shell",           "json",
-					       "package.env", "dpkg-buildflags", NULL};
+format_set recommend_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("recommend formats", formats, err) |
+	       recommend_distro_formats(err);
+}
 
 int recommend_print(FILE *out, const struct recommendation *rec, const char *format)
 {
+	enum format want = format_parse(format);
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i].name, format)) {
+		if (formats[i].format == want) {
 			formats[i].print(out, rec);
 			return 0;
 		}

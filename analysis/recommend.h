@@ -29,6 +29,7 @@
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/rank.h"
 #include "analysis/store.h"
 
@@ -66,9 +67,12 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 void recommend_release(struct recommendation *rec);
 
 /* Print as "make.conf", "shell" or "json"; -1 for another format (the
- * distro formats of recommend_format_names are recommend_distro.h's). */
+ * distro formats of recommend_formats() are recommend_distro.h's). */
 int recommend_print(FILE *out, const struct recommendation *rec, const char *format);
-extern const char *const recommend_format_names[];
+/* The formats recommend writes: recommend_print's and
+ * recommend_distro_files' (formats.h: format_family; err NULL but in the
+ * start-up check). */
+format_set recommend_formats(struct strbuf *err);
 
 /* The evidence as '#' comment lines (study, rule, the choice with its
  * interval, every workload's ratio, what was refused), shared by every

@@ -8,13 +8,9 @@
 #include <unistd.h>
 
 #include "analysis/noise_floor.h"
+#include "analysis/pivot_sweep.h"
 #include "analysis/results.h"
 #include "workloads/recipe.h"
-
-int recommend_distro_format(const char *format)
-{
-	return !strcmp(format, "package.env") || !strcmp(format, "dpkg-buildflags");
-}
 
 /* The study file recipes are found from: the one recorded (relative to
  * where it ran), else beside the database; NULL when neither is there. */
@@ -123,9 +119,12 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 			struct distro_ratio d;
 			distro_workload_ratio(st, r->study, r->configs[i].id, b->id, a->w[w].workload,
 					      r->metric, r->higher_better, o, &d);
-			if (d.status != OUTCOME_OK && !str_starts_with(d.detail, "baseline: ")) {
+			/* "not built": not tried yet (a shard not merged), no failure */
+			if (d.status == OUTCOME_UNSUPPORTED && !strcmp(d.detail, "not built")) {
+			} else if (d.status != OUTCOME_OK && !str_starts_with(d.detail, "baseline: ")) {
 				sl_push(&fail, a->w[w].workload);
-				sl_push_owned(&why, xasprintf("%s: %s", outcome_name(d.status), d.detail));
+				sl_push_owned(&why, xasprintf("%s: %.*s", outcome_name(d.status),
+							      (int)strcspn(d.detail, "\n"), d.detail));
 			} else if (d.ratio > 0) {
 				logsum += log(lower_better(r, d.ratio));
 				ok++;
@@ -153,13 +152,197 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 	}
 }
 
+/* The global choice.  A sweep of packages without [run] benchmarks has
+ * nothing of the study's metric measured: its test-suite times, else its
+ * sizes, rank it then (said in the note), so what breaks is still told. */
+static int recommend_sweep_compute(struct store *st, const char *study, const char *metric,
+				   const struct rank_options *o, struct recommendation *rec,
+				   struct strbuf *err)
+{
+	static const char *const fallback[] = {SWEEP_TESTS_METRIC, "size.text"};
+	if (!recommend_compute(st, study, metric, o, rec, err) || metric)
+		return metric ? -1 : 0;
+	char *own = results_study_metric(st, study);
+	int rc = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(fallback) && rc; i++) {
+		if (!results_has_metric(st, study, fallback[i]))
+			continue;
+		struct strbuf e = {0};
+		recommend_release(rec);
+		rc = recommend_compute(st, study, fallback[i], o, rec, &e);
+		if (!rc) {
+			free(rec->metric_note);
+			rec->metric_note = xasprintf("nothing of %s was measured (a sweep without [run] "
+						     "benchmarks): ranked by %s", own, fallback[i]);
+		}
+		sb_release(&e);
+	}
+	free(own);
+	return rc;
+}
+
+/* ---- what breaks ---- */
+
+/* The words of a not in b, in a's order. */
+static void words_minus(struct strlist *out, const char *a, const char *b)
+{
+	struct strlist wa = {0}, wb = {0};
+	sl_split_ws(&wa, a);
+	sl_split_ws(&wb, b);
+	for (size_t i = 0; i < wa.n; i++)
+		if (sl_find(&wb, wa.v[i]) < 0 && sl_find(out, wa.v[i]) < 0)
+			sl_push(out, wa.v[i]);
+	sl_release(&wa);
+	sl_release(&wb);
+}
+
+/* The last word of cflags that starts with prefix ("-O", "-march="), or NULL. */
+static const char *last_with(const struct strlist *w, const char *prefix)
+{
+	const char *found = NULL;
+	for (size_t i = 0; i < w->n; i++)
+		if (str_starts_with(w->v[i], prefix))
+			found = w->v[i];
+	return found;
+}
+
+/* The flag that undoes f on top of it (the last one wins in gcc and
+ * clang), given the baseline's words; NULL when there is none.  Heap. */
+static char *undo_flag(const char *f, const struct strlist *base)
+{
+	static const char *const levels[] = {"-O", "-march=", "-mtune="};
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
+		if (str_starts_with(f, levels[i])) {
+			const char *b = last_with(base, levels[i]);
+			return b ? xstrdup(b) : i == 0 ? xstrdup("-O2") : NULL;
+		}
+	if (!strcmp(f, "-flto") || str_starts_with(f, "-flto="))
+		return xstrdup("-fno-lto");
+	if (strchr(f, '=') || strchr(f, ',') || strlen(f) < 3 || f[0] != '-' ||
+	    (f[1] != 'f' && f[1] != 'm'))
+		return NULL;
+	if (str_starts_with(f + 2, "no-"))
+		return xasprintf("-%c%s", f[1], f + 5);
+	return xasprintf("-%cno-%s", f[1], f + 2);
+}
+
+/* "-O3" -> "O3", "-flto=auto" -> "lto", "-ffast-math" -> "fast-math",
+ * "-march=x86-64-v3" -> "x86-64-v3", "-mtune=znver3" -> "tune-znver3",
+ * "-mavx2" -> "avx2": what a Gentoo user names an env file after */
+static void name_word(struct strbuf *sb, const char *f)
+{
+	if (!strcmp(f, "-flto") || str_starts_with(f, "-flto="))
+		f = "lto";
+	else if (str_starts_with(f, "-march="))
+		f += 7;
+	else if (str_starts_with(f, "-mtune="))
+		f += 5;
+	else if (str_starts_with(f, "-f") || str_starts_with(f, "-m"))
+		f += 2;
+	else
+		f += strspn(f, "-");
+	for (; *f; f++)
+		sb_addf(sb, "%c", strchr("=,:/ ", *f) ? '-' : *f);
+}
+
+static char *break_name(const struct strlist *added, const char *label)
+{
+	struct strbuf sb = {0};
+	sb_add(&sb, "no");
+	for (size_t i = 0; i < added->n; i++) {
+		sb_add(&sb, "-");
+		name_word(&sb, added->v[i]);
+	}
+	if (!added->n) {
+		sb_add(&sb, "-");
+		name_word(&sb, label);
+	}
+	return sb_detach(&sb);
+}
+
+static void break_flags(struct distro_break *b, const char *base_cflags, const char *cflags,
+			const char *label)
+{
+	words_minus(&b->added, cflags, base_cflags);
+	words_minus(&b->removed, base_cflags, cflags);
+	b->name = break_name(&b->added, label);
+	struct strlist base = {0};
+	sl_split_ws(&base, base_cflags);
+	b->undoable = 1;
+	for (size_t i = 0; i < b->added.n; i++) {
+		char *u = undo_flag(b->added.v[i], &base);
+		if (!u)
+			b->undoable = 0;
+		else if (sl_find(&b->undo, u) < 0)
+			sl_push(&b->undo, u);
+		free(u);
+	}
+	if (!b->undoable)
+		sl_release(&b->undo);
+	sl_release(&base);
+}
+
+static int config_of(const struct ranking *r, const char *label)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->configs[i].label, label))
+			return (int)i;
+	return -1;
+}
+
+/* 1 when a sweep cell says the package is fine: built, tests passed, ok */
+static int cell_fine(const struct sweep_cell *c)
+{
+	return c->state != SWEEP_NOT_TRIED && c->status == OUTCOME_OK;
+}
+
+static int cell_broken(const struct sweep_cell *c)
+{
+	return c->state == SWEEP_OUTCOME && c->status != OUTCOME_OK;
+}
+
+/* The sweep's broken cells per configuration (see What breaks). */
+static void pick_breaks(struct store *st, struct distro_advice *a)
+{
+	struct sweep_table t;
+	struct strbuf err = {0};
+	const struct ranking *r = &a->rec.r;
+	if (sweep_table_compute(st, r->study, NULL, &t, &err)) {
+		sb_release(&err);
+		return;
+	}
+	a->breaks = xcalloc(t.ncols, sizeof(*a->breaks));
+	for (size_t k = 1; k < t.ncols; k++) {
+		int i = config_of(r, t.labels[k]);
+		if (i < 0 || r->configs[i].pgo)
+			continue; /* a profile is no flag */
+		struct distro_break *b = &a->breaks[a->nbreaks];
+		for (size_t w = 0; w < t.nrows; w++) {
+			const struct sweep_cell *c = &t.rows[w].cells[k];
+			if (!cell_broken(c) || !cell_fine(&t.rows[w].cells[0]))
+				continue;
+			sl_push(&b->workloads, t.rows[w].workload);
+			sl_push_owned(&b->why, xasprintf("%s%s%s", outcome_name(c->status),
+							 *c->detail ? ": " : "", c->detail));
+		}
+		if (!b->workloads.n)
+			continue;
+		b->config = i;
+		break_flags(b, t.cflags[0], t.cflags[k], t.labels[k]);
+		a->nbreaks++;
+	}
+	a->base_cflags = xstrdup(t.cflags[0]);
+	sweep_table_release(&t);
+	sb_release(&err);
+}
+
 int recommend_distro_compute(struct store *st, const char *study, const char *metric,
 			     const struct rank_options *o, const char *study_file,
 			     struct distro_advice *a, struct strbuf *err)
 {
 	memset(a, 0, sizeof(*a));
 	a->lto = -1;
-	if (recommend_compute(st, study, metric, o, &a->rec, err))
+	if (recommend_sweep_compute(st, study, metric, o, &a->rec, err))
 		return -1;
 	const struct rank_options *ro = &a->rec.r.opt;
 	char *sf = study_file ? xstrdup(study_file) : study_file_of(st, study);
@@ -179,6 +362,7 @@ int recommend_distro_compute(struct store *st, const char *study, const char *me
 							      &p->native_note);
 	}
 	pick_lto(st, a, ro);
+	pick_breaks(st, a);
 	if (a->lto >= 0)
 		a->lto_cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[a->lto],
 							  &a->lto_note);
@@ -205,6 +389,17 @@ void recommend_distro_release(struct distro_advice *a)
 	free(a->lto_note);
 	sl_release(&a->no_lto);
 	sl_release(&a->no_lto_why);
+	for (size_t i = 0; i < a->nbreaks; i++) {
+		struct distro_break *b = &a->breaks[i];
+		free(b->name);
+		sl_release(&b->added);
+		sl_release(&b->removed);
+		sl_release(&b->undo);
+		sl_release(&b->workloads);
+		sl_release(&b->why);
+	}
+	free(a->breaks);
+	free(a->base_cflags);
 	recommend_release(&a->rec);
 	memset(a, 0, sizeof(*a));
 }

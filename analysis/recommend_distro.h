@@ -27,6 +27,21 @@
  * -march=, -mtune=, -pipe, -fomit-frame-pointer) are named in a comment;
  * CPU_FLAGS_X86 is never written into CFLAGS.
  *
+ * What breaks.  From the sweep (pivot_sweep.h): per configuration other
+ * than the baseline, the packages that broke under it (build failed,
+ * tests failed, wrong output, crashed: any outcome but ok, not "not
+ * tried") while their baseline cell is fine.  Each such configuration
+ * is a need named after the flags it adds to the baseline's ("no-O3",
+ * "no-lto", "no-fast-math", "no-x86-64-v3-O3"; its label when it adds
+ * none), with the flags that undo them (the baseline's -O level and
+ * -march=/-mtune=, -fno-X for -fX, -mno-X for -mX, -fno-lto), or, when
+ * some flag has no such opposite, the baseline's whole CFLAGS.  The
+ * files write them as env/NAME.conf and package.env lines (active when
+ * the configuration is the global choice, else commented), and as
+ * DEB_CFLAGS_MAINT_STRIP (and optimize=-lto) lines for the packages'
+ * debian/rules (NAME.mk).  For the best -flto configuration, package.env
+ * has the LTO offer's env/no-lto.conf and lines instead.
+ *
  * Profile-guided configurations (pgo = gen-use) are never a workload's
  * own best nor the LTO offer: their flags alone are not what was measured
  * (recommend.h); the global choice's evidence names a profile-guided
@@ -50,6 +65,18 @@ struct distro_pick {
 	struct distro_ratio vs_global; /* of config against the global choice */
 };
 
+/* A configuration some packages broke under (see What breaks). */
+struct distro_break {
+	int config;             /* index into rec.r.configs */
+	char *name;             /* "no-O3": what the packages need */
+	struct strlist added;   /* its flags the baseline lacks */
+	struct strlist removed; /* the baseline's flags it lacks */
+	struct strlist undo;    /* appended to undo `added`; empty when !undoable */
+	int undoable;           /* 0: some added flag has no opposite: set the baseline's */
+	struct strlist workloads; /* that broke under it */
+	struct strlist why;       /* parallel: "tests_failed: FAIL: t_exp" (one line) */
+};
+
 struct distro_advice {
 	struct recommendation rec; /* the global choice; owned */
 	struct distro_pick *w;     /* one per workload, sorted */
@@ -62,6 +89,9 @@ struct distro_advice {
 	size_t lto_better, lto_worse; /* of them, significantly better / worse */
 	struct strlist no_lto;     /* workloads that failed under it */
 	struct strlist no_lto_why; /* "build_failed: LTO link failed: ...", parallel */
+	struct distro_break *breaks; /* What breaks, in study order */
+	size_t nbreaks;
+	char *base_cflags;         /* the baseline's CFLAGS as stored */
 };
 
 /* An output file: name relative to the output folder ("package.env",
@@ -87,8 +117,11 @@ struct distro_file *recommend_distro_files(const struct distro_advice *a, const 
 					   size_t *n);
 void distro_files_free(struct distro_file *f, size_t n);
 
-/* 1 for "package.env" and "dpkg-buildflags". */
+/* 1 for a format recommend_distro_files writes ("package.env",
+ * "dpkg-buildflags"), and those formats as a set (formats.h:
+ * format_family; err NULL but in the start-up check). */
 int recommend_distro_format(const char *format);
+format_set recommend_distro_formats(struct strbuf *err);
 
 /* 1 when a flag is one Gentoo's devmanual calls reasonable. */
 int recommend_gentoo_reasonable(const char *flag);

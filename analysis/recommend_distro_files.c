@@ -220,6 +220,70 @@ static void unusual_note(FILE *out, const char *cflags)
 	flags_release(&f);
 }
 
+/* ---- what breaks (recommend_distro.h) ---- */
+
+static const char *break_atom(const struct distro_advice *a, const char *workload,
+			      const char **why)
+{
+	const struct distro_pick *p = pick_of(a, workload);
+	*why = p ? p->why_no_atom : "not a workload of the study";
+	return p ? p->atom : NULL;
+}
+
+/* The evidence of a need, as comment lines each starting with prefix. */
+static void break_evidence(FILE *out, const char *prefix, const struct distro_advice *a,
+			   const struct distro_break *b)
+{
+	const struct rank_config *c = cfg(a, b->config);
+	fprintf(out, "%sflagscope: %zu package(s) broke under %s (%s) that did not under the "
+		     "baseline %s (%s), study %s:\n", prefix, b->workloads.n, c->label, c->cflags,
+		cfg(a, a->rec.r.baseline)->label, a->base_cflags, a->rec.r.study);
+	for (size_t i = 0; i < b->workloads.n; i++)
+		fprintf(out, "%s  %s: %s\n", prefix, b->workloads.v[i], b->why.v[i]);
+}
+
+static void package_env_breaks(FILE *out, const struct distro_advice *a,
+			       const struct distro_break *b)
+{
+	int active = b->config == a->rec.chosen;
+	fprintf(out, "# broke under %s (%s)%s:\n", cfg(a, b->config)->label,
+		cfg(a, b->config)->cflags,
+		active ? "" : "; uncomment with its flags in COMMON_FLAGS");
+	for (size_t i = 0; i < b->workloads.n; i++) {
+		const char *why, *atom = break_atom(a, b->workloads.v[i], &why);
+		if (atom)
+			fprintf(out, "%s%s %s.conf\n", active ? "" : "#", atom, b->name);
+		else
+			fprintf(out, "# %s: no line: %s (env/%s.conf is its file: CATEGORY/%s %s.conf)\n",
+				b->workloads.v[i], why, b->name, b->workloads.v[i], b->name);
+	}
+}
+
+static char *gentoo_break_env(const struct distro_advice *a, const struct distro_break *b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	break_evidence(out, "# ", a, b);
+	if (b->undoable) {
+		char *added = sl_join(&b->added, " "), *undo = sl_join(&b->undo, " ");
+		fprintf(out, "# %s: %s undone (the last flag wins)\n", b->name, added);
+		fprintf(out, "CFLAGS=\"${CFLAGS} %s\"\nCXXFLAGS=\"${CXXFLAGS} %s\"\n", undo, undo);
+		if (sl_find(&b->undo, "-fno-lto") >= 0)
+			fputs("LDFLAGS=\"${LDFLAGS} -fno-lto\"\n", out);
+		free(added);
+		free(undo);
+	} else {
+		fprintf(out, "# %s: some flag of %s has no opposite: the baseline's flags\n", b->name,
+			cfg(a, b->config)->label);
+		fputs("CFLAGS=", out);
+		recommend_put_dquoted(out, a->base_cflags);
+		fputs("\nCXXFLAGS=\"${CFLAGS}\"\n", out);
+	}
+	fclose(out);
+	return buf;
+}
+
 static char *gentoo_package_env(const struct distro_advice *a)
 {
 	char *buf = NULL;
@@ -252,6 +316,9 @@ static char *gentoo_package_env(const struct distro_advice *a)
 					p ? p->why_no_atom : "not a workload of the study");
 		}
 	}
+	for (size_t i = 0; i < a->nbreaks; i++)
+		if (a->breaks[i].config != a->lto) /* its no-lto lines are above */
+			package_env_breaks(out, a, &a->breaks[i]);
 	fclose(out);
 	return buf;
 }
@@ -275,6 +342,10 @@ static struct distro_file *gentoo_files(const struct distro_advice *a, size_t *n
 				 gentoo_env(a, &a->w[i]));
 	if (a->lto >= 0 && a->no_lto.n)
 		add_file(&v, n, xstrdup("env/no-lto.conf"), gentoo_no_lto(a));
+	for (size_t i = 0; i < a->nbreaks; i++)
+		if (a->breaks[i].config != a->lto) /* env/no-lto.conf */
+			add_file(&v, n, xasprintf("env/%s.conf", a->breaks[i].name),
+				 gentoo_break_env(a, &a->breaks[i]));
 	return v;
 }
 
@@ -329,6 +400,64 @@ static void debian_lines(FILE *out, const char *prefix, const struct rank_config
 	flags_release(&f);
 }
 
+/* NAME.mk: a broken package's debian/rules lines (dpkg-buildflags reads
+ * the maintainer's settings last, so its STRIP takes out flags a global
+ * DEB_CFLAGS_APPEND or buildflags.conf added) */
+static char *debian_break_mk(const struct distro_advice *a, const struct distro_break *b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	const struct rank_config *c = cfg(a, b->config);
+	break_evidence(out, "# ", a, b);
+	fprintf(out, "# include in their debian/rules after the package's own DEB_*_MAINT_* "
+		     "settings\n");
+	struct strlist strip = {0}, back = {0};
+	int lto = 0;
+	for (size_t i = 0; i < b->added.n; i++) {
+		lto |= !strcmp(b->added.v[i], "-flto") || str_starts_with(b->added.v[i], "-flto=");
+		if (!str_starts_with(b->added.v[i], "-m") || !strstr(b->added.v[i], "=native"))
+			sl_push(&strip, b->added.v[i]);
+	}
+	/* the baseline's flags the configuration lacks, but dpkg's own */
+	for (size_t i = 0; i < b->removed.n; i++)
+		if (strcmp(b->removed.v[i], "-O2") && !debian_default(c, b->removed.v[i]))
+			sl_push(&back, b->removed.v[i]);
+	char *s = sl_join(&strip, " "), *k = sl_join(&back, " ");
+	if (*s)
+		fprintf(out, "export DEB_CFLAGS_MAINT_STRIP += %s\nexport DEB_CXXFLAGS_MAINT_STRIP "
+			     "+= %s\n", s, s);
+	if (*k)
+		fprintf(out, "export DEB_CFLAGS_MAINT_APPEND += %s\nexport DEB_CXXFLAGS_MAINT_APPEND "
+			     "+= %s\n", k, k);
+	if (lto)
+		fputs("export DEB_BUILD_MAINT_OPTIONS += optimize=-lto\n", out);
+	if (!*s && !*k && !lto)
+		fprintf(out, "# nothing to strip: %s differs from the baseline in no flag (its "
+			     "compiler or linkage: build the package with the baseline's)\n",
+			c->label);
+	free(s);
+	free(k);
+	sl_release(&strip);
+	sl_release(&back);
+	fclose(out);
+	return buf;
+}
+
+static void debian_breaks(FILE *out, const struct distro_advice *a)
+{
+	for (size_t i = 0; i < a->nbreaks; i++) {
+		const struct distro_break *b = &a->breaks[i];
+		fprintf(out, "# broke under %s (%s): include %s.mk in the debian/rules of:",
+			cfg(a, b->config)->label, cfg(a, b->config)->cflags, b->name);
+		for (size_t w = 0; w < b->workloads.n; w++) {
+			const struct distro_pick *p = pick_of(a, b->workloads.v[w]);
+			fprintf(out, " %s", p && p->deb_source ? p->deb_source : b->workloads.v[w]);
+		}
+		fputc('\n', out);
+	}
+}
+
 static char *debian_rules(const struct distro_advice *a)
 {
 	char *buf = NULL;
@@ -371,20 +500,46 @@ static char *debian_rules(const struct distro_advice *a)
 		}
 		fputc('\n', out);
 	}
+	debian_breaks(out, a);
 	fclose(out);
 	return buf;
 }
+
+static struct distro_file *debian_files(const struct distro_advice *a, size_t *n)
+{
+	struct distro_file *v = NULL;
+	add_file(&v, n, xstrdup("debian-rules.mk"), debian_rules(a));
+	for (size_t i = 0; i < a->nbreaks; i++)
+		add_file(&v, n, xasprintf("%s.mk", a->breaks[i].name), debian_break_mk(a, &a->breaks[i]));
+	return v;
+}
+
+static const struct {
+	enum format format;
+	struct distro_file *(*files)(const struct distro_advice *a, size_t *n);
+} writers[] = {
+	{FORMAT_PACKAGE_ENV, gentoo_files},
+	{FORMAT_DPKG_BUILDFLAGS, debian_files},
+};
 
 struct distro_file *recommend_distro_files(const struct distro_advice *a, const char *format,
 					   size_t *n)
 {
 	*n = 0;
-	if (!strcmp(format, "package.env"))
-		return gentoo_files(a, n);
-	if (!strcmp(format, "dpkg-buildflags")) {
-		struct distro_file *v = NULL;
-		add_file(&v, n, xstrdup("debian-rules.mk"), debian_rules(a));
-		return v;
-	}
+	enum format want = format_parse(format);
+	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
+		if (writers[i].format == want)
+			return writers[i].files(a, n);
 	return NULL;
+}
+
+format_set recommend_distro_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("recommend distro formats", writers, err);
+}
+
+int recommend_distro_format(const char *format)
+{
+	enum format f = format_parse(format);
+	return f != FORMAT_COUNT && (recommend_distro_formats(NULL) & FORMAT_BIT(f));
 }

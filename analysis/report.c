@@ -17,14 +17,21 @@ static const struct report_ops *const formats[] = {
 	&report_html,
 };
 
-const char *const report_format_names[] = {"table", "csv", "json", "html", NULL};
-
 const struct report_ops *report_format(const char *name)
 {
+	enum format f = format_parse(name);
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i]->name, name))
+		if (formats[i]->format == f)
 			return formats[i];
 	return NULL;
+}
+
+format_set report_formats(struct strbuf *err)
+{
+	enum format list[ARRAY_SIZE(formats)];
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		list[i] = formats[i]->format;
+	return format_family("report formats", list, ARRAY_SIZE(list), sizeof(list[0]), err);
 }
 
 void rep_json_num(FILE *out, double v)
@@ -115,6 +122,17 @@ static void rep_looks_text(struct strbuf *sb, const struct rank_options *o)
 		o->max_repeat);
 }
 
+/* The most layout variants an item was judged over (1: none). */
+static size_t rep_layouts(const struct ranking *r)
+{
+	size_t most = 1;
+	for (size_t c = 0; c < r->n; c++)
+		for (size_t w = 0; w < r->configs[c].nitems; w++)
+			if (r->configs[c].items[w].layouts > most)
+				most = r->configs[c].items[w].layouts;
+	return most;
+}
+
 char *rep_rule_text(const struct ranking *r)
 {
 	struct strbuf sb = {0};
@@ -138,6 +156,19 @@ char *rep_rule_text(const struct ranking *r)
 		     "significantly better and none worse; mixed when some are better and "
 		     "others worse.",
 		100 * (1 - r->opt.alpha), r->opt.alpha, 100 * r->opt.min_effect);
+	if (rep_layouts(r) > 1)
+		sb_addf(&sb, "\nLayouts: each configuration built %zu times at other code addresses "
+			     "(layouts, doc/layout.md): a workload's ratio is of the mean of its "
+			     "layouts' medians and is significant when a nested bootstrap (layouts, "
+			     "then runs) gives p < %g, not Mann-Whitney.", rep_layouts(r), r->opt.alpha);
+	if (r->floors.n)
+		sb_addf(&sb, "\nMinimum effect: this machine's calibrated floor per workload "
+			     "(flagscope calibrate; %s), %g%% where it has none; a workload "
+			     "within it is \"within layout noise\".", r->floors.label ? r->floors.label : "",
+			100 * r->opt.min_effect);
+	else if (r->opt.min_effect_auto && !r->deterministic)
+		sb_addf(&sb, "\nNo calibration of this machine was found: the minimum effect is "
+			     "the fixed %g%% (flagscope calibrate measures one).", 100 * r->opt.min_effect);
 	if (rep_any_untested(r))
 		sb_add(&sb, "\nOne run of a noisy metric is not tested: its ratio is shown, never "
 			    "significant (use repeat >= 2).");

@@ -5,7 +5,7 @@
  *
  * How to add a format: write analysis/report_<name>.c with a const struct
  * report_ops, declare it in analysis/report_internal.h, add it to
- * formats[] (report.c).
+ * formats[] (report.c); its name is a row of analysis/formats.h.
  *
  * Colour: the table colours a ratio and a verdict only when the difference
  * is significant, and only when its FILE is a terminal and NO_COLOR is not
@@ -16,10 +16,11 @@
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/rank.h"
 
 struct report_ops {
-	const char *name;
+	enum format format;
 	void (*begin)(FILE *out, const struct ranking *r);
 	void (*config)(FILE *out, const struct ranking *r, const struct rank_config *c, size_t index);
 	void (*item)(FILE *out, const struct ranking *r, const struct rank_config *c,
@@ -28,10 +29,11 @@ struct report_ops {
 	void (*end)(FILE *out, const struct ranking *r);
 };
 
-/* NULL when there is no such format */
+/* NULL when there is no such format, or report_print has no writer for it */
 const struct report_ops *report_format(const char *name);
-/* "table csv json html": the names report_format() knows */
-extern const char *const report_format_names[];
+/* The formats report_print writes (formats.h: format_family; err NULL
+ * but in the start-up check). */
+format_set report_formats(struct strbuf *err);
 
 /* Configurations in rank order (ranked first, then the rest in study
  * order), each followed by its items. */

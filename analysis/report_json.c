@@ -119,7 +119,8 @@ static void json_item(FILE *out, const struct ranking *r, const struct rank_conf
 	rep_json_key_str(out, "detail", it->detail);
 	rep_json_key_num(out, "p", it->p);
 	rep_json_key_str(out, "verdict", isnan(it->ratio) ? NULL : verdict_name(it->verdict));
-	fprintf(out, ",\"n_baseline\":%zu", it->nbase);
+	fprintf(out, ",\"n_baseline\":%zu,\"layouts\":%zu", it->nbase,
+		it->layouts ? it->layouts : 1);
 	rep_json_key_num(out, "mad", it->s.mad);
 	rep_json_key_num(out, "mean", it->s.mean);
 	rep_json_key_num(out, "sd", it->s.sd);
@@ -134,6 +135,8 @@ static void json_item(FILE *out, const struct ranking *r, const struct rank_conf
 		rep_json_str(out, it->note);
 	else
 		fputs("null", out);
+	/* the calibrated floor this item's "unchanged" is within; null: not so */
+	rep_json_key_num(out, "layout_noise", it->layout_noise);
 	fputc('}', out);
 }
 
@@ -191,7 +194,7 @@ static void json_end(FILE *out, const struct ranking *r)
 }
 
 const struct report_ops report_json = {
-	.name = "json",
+	.format = FORMAT_JSON,
 	.begin = json_begin,
 	.config = json_config,
 	.item = json_item,

@@ -18,12 +18,25 @@ static const char *ref_level(const struct pivot *p)
 #define PUB_W 9  /* the published ratio */
 #define SAME_W 4 /* same sign: yes, no, - */
 
-/* The published kind a table compares with (k < 0 the metric's table,
- * else memory table k), or -1 when it shows none. */
-static int table_pub(const struct pivot *p, int k)
+/* The published column of source s a table compares with (k < 0 the
+ * metric's table, else memory table k), or -1 when it shows none. */
+static int table_pub(const struct pivot *p, size_t s, int k)
 {
 	int kind = k < 0 ? PUB_TIME : k == 2 ? PUB_DIRTY : -1;
-	return kind >= 0 && p->pub_any[kind] ? kind : -1;
+	int col = (int)s * PIVOT_NPUBKIND + kind;
+	return kind >= 0 && p->pub_any[col] ? col : -1;
+}
+
+/* source s has figures in some column (a pivot on link has none) */
+static int pub_shown(const struct pivot *p, size_t s)
+{
+	return p->pub_any[PUB_COL(s, PUB_TIME)] || p->pub_any[PUB_COL(s, PUB_DIRTY)];
+}
+
+/* a source named by a label of its own, not the default "published" */
+static int pub_labelled(const struct pivot *p, size_t s)
+{
+	return strcmp(p->pub_src[s].label, "published") != 0;
 }
 
 /* A ratio column's width: at least min, or the widest ratio the pivot
@@ -37,8 +50,9 @@ static int pct_width(const struct pivot *p, int min)
 			const struct pivot_row *r = &p->blocks[b].rows[i];
 			for (size_t l = 0; l <= p->nlevels; l++) {
 				const struct pivot_cell *c = l < p->nlevels ? &r->cells[l] : &r->noise;
-				const double v[] = {c->pct, c->mem_pct[0], c->mem_pct[1], c->mem_pct[2],
-						    c->pub_pct[0], c->pub_pct[1]};
+				double v[4 + PIVOT_NPUB] = {c->pct, c->mem_pct[0], c->mem_pct[1],
+							    c->mem_pct[2]};
+				memcpy(v + 4, c->pub_pct, sizeof(c->pub_pct));
 				for (size_t k = 0; k < ARRAY_SIZE(v); k++) {
 					int n = isnan(v[k]) ? 0 : snprintf(buf, sizeof(buf), "%+.1f%%", v[k]);
 					if (n > w)
@@ -99,6 +113,22 @@ static void put_num(FILE *out, double v, const char *fmt, int width)
 	fprintf(out, " %*s", width, buf);
 }
 
+/* "published (LABEL): TITLE (URL); hardware: ...; versions: ...": a
+ * published ratio means little without the machine it came from */
+static void table_source(FILE *out, const struct pivot *p, size_t s)
+{
+	const struct pivot_pub_source *src = &p->pub_src[s];
+	fputs("published", out);
+	if (pub_labelled(p, s))
+		fprintf(out, " (%s)", src->label);
+	fprintf(out, ": %s", src->heading);
+	if (pub_labelled(p, s) || src->hardware || src->versions)
+		fprintf(out, "; hardware: %s; versions: %s",
+			src->hardware ? src->hardware : "not stated",
+			src->versions ? src->versions : "not stated");
+	fputc('\n', out);
+}
+
 static void table_begin(FILE *out, const struct pivot *p)
 {
 	const char *r = ref_level(p);
@@ -123,40 +153,71 @@ static void table_begin(FILE *out, const struct pivot *p)
 			p->memory[0], p->memory[1], p->memory[2], r);
 	fprintf(out, "One block per combination of the other axes' levels; medians of the good "
 		     "repetitions.\n");
+	for (size_t s = 0; s < p->npub_src; s++)
+		if (pub_shown(p, s))
+			table_source(out, p, s);
 	if (p->published)
-		fprintf(out, "published: %s; its ratio in the same form (%s/LEVEL - 1 of the published "
+		fprintf(out, "%s: each source's ratio in the same form (%s/LEVEL - 1 of its "
 			     "figures) and whether the measured one has its sign (same); \"-\": no "
 			     "published row.\n",
-			p->published, r);
+			p->npub_src > 1 ? "published columns" : "published", r);
 }
 
 /* The closing lines: how many measured ratios have the published sign. */
 static void table_end(FILE *out, const struct pivot *p)
 {
-	static const char *const what[PIVOT_NPUB] = {
+	static const char *const what[PIVOT_NPUBKIND] = {
 		"the metric's ratio against the published time",
-		"the dirty memory ratio against the published min. dirty",
+		"the dirty memory ratio against the published dirty memory",
 	};
 	if (p->published)
 		fputc('\n', out);
-	for (int k = 0; k < PIVOT_NPUB; k++)
-		if (p->pub_any[k])
-			fprintf(out, "sign agreement: %zu of %zu rows (%s)\n", p->pub_agree[k],
-				p->pub_rows[k], what[k]);
+	for (size_t s = 0; s < p->npub_src; s++)
+		for (int k = 0; k < PIVOT_NPUBKIND; k++)
+			if (p->pub_any[PUB_COL(s, k)])
+				fprintf(out, "sign agreement: %zu of %zu rows (%s%s%s)\n",
+					p->pub_agree[PUB_COL(s, k)], p->pub_rows[PUB_COL(s, k)],
+					pub_labelled(p, s) ? p->pub_src[s].label : "",
+					pub_labelled(p, s) ? ": " : "", what[k]);
+}
+
+/* source s's published column: as wide as its label */
+static int pub_width(const struct pivot *p, size_t s)
+{
+	int w = pct_width(p, PUB_W);
+	int n = (int)strlen(p->pub_src[s].label);
+	return n > w ? n : w;
+}
+
+/* After level l's ratio: each source's published ratio and same sign
+ * (same: NULL for the head, "-" where nothing is compared). */
+static void table_pubs(FILE *out, const struct pivot *p, const struct pivot_cell *c, int k,
+		       const char *same)
+{
+	for (size_t s = 0; s < p->npub_src; s++) {
+		int col = table_pub(p, s, k);
+		if (col < 0)
+			continue;
+		if (!c) {
+			fprintf(out, " %*s %*s", pub_width(p, s), p->pub_src[s].label, SAME_W, "same");
+			continue;
+		}
+		put_num(out, c->pub_pct[col], "%+.1f%%", pub_width(p, s));
+		fprintf(out, " %*s", SAME_W, same ? same : same_word(c->same_sign[col]));
+	}
 }
 
 /* One table of a block: its title row, then the level names with a ratio
  * column after each level but the reference. */
 static void table_head(FILE *out, const struct pivot *p, const char *title, int k)
 {
-	int pub = table_pub(p, k);
 	fprintf(out, "%-*s", name_width(p), title);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		fprintf(out, " %*s", level_width(p, l), p->level_labels[l]);
 		if (l != p->ref)
 			fprintf(out, " %*s", pct_width(p, NUM_W), "ratio");
-		if (l != p->ref && pub >= 0)
-			fprintf(out, " %*s %*s", pct_width(p, PUB_W), "published", SAME_W, "same");
+		if (l != p->ref)
+			table_pubs(out, p, NULL, k, NULL);
 	}
 	fputc('\n', out);
 }
@@ -164,7 +225,6 @@ static void table_head(FILE *out, const struct pivot *p, const char *title, int 
 /* One row: k < 0 the metric, else memory metric k. */
 static void table_line(FILE *out, const struct pivot *p, const struct pivot_row *r, int k)
 {
-	int pub = table_pub(p, k);
 	fprintf(out, "%-*s", name_width(p), r->name);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		const struct pivot_cell *c = &r->cells[l];
@@ -173,10 +233,8 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 				c->present ? outcome_name(c->status) : "-");
 			if (l != p->ref)
 				fprintf(out, " %*s", pct_width(p, NUM_W), "");
-			if (l != p->ref && pub >= 0) {
-				put_num(out, c->pub_pct[pub], "%+.1f%%", pct_width(p, PUB_W));
-				fprintf(out, " %*s", SAME_W, "-");
-			}
+			if (l != p->ref)
+				table_pubs(out, p, c, k, "-");
 			continue;
 		}
 		double v = k < 0 ? c->value : c->mem[k];
@@ -185,10 +243,8 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 			level_width(p, l));
 		if (l != p->ref)
 			put_num(out, k < 0 ? c->pct : c->mem_pct[k], "%+.1f%%", pct_width(p, NUM_W));
-		if (l != p->ref && pub >= 0) {
-			put_num(out, c->pub_pct[pub], "%+.1f%%", pct_width(p, PUB_W));
-			fprintf(out, " %*s", SAME_W, same_word(c->same_sign[pub]));
-		}
+		if (l != p->ref)
+			table_pubs(out, p, c, k, NULL);
 	}
 	fputc('\n', out);
 }
@@ -288,7 +344,7 @@ static void table_block_end(FILE *out, const struct pivot *p, const struct pivot
 }
 
 static const struct pivot_ops pivot_table = {
-	.name = "table",
+	.format = FORMAT_TABLE,
 	.begin = table_begin,
 	.block = table_block,
 	.row = table_row,
@@ -310,6 +366,24 @@ static void csv_head(FILE *out, const char *level, const char *key, const char *
 	free(name);
 }
 
+/* Source s's columns: the first source's unprefixed (published_row,
+ * LEVEL.published_pct, ...), a later one's with its label (rpi4.published_row,
+ * LEVEL.rpi4.published_pct, ...) */
+static void csv_pub_head(FILE *out, const struct pivot *p, size_t s)
+{
+	const char *pre = s ? p->pub_src[s].label : "";
+	const char *dot = s ? "." : "";
+	fprintf(out, ",%s%spublished_row,%s%spublished_dirty_row", pre, dot, pre, dot);
+	const char *const keys[] = {"published_pct", "same_sign", "dirty_published_pct",
+				    "dirty_same_sign"};
+	for (size_t l = 0; l < p->nlevels; l++)
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+			char *key = xasprintf("%s%s%s", pre, dot, keys[k]);
+			csv_head(out, p->levels[l], key, "");
+			free(key);
+		}
+}
+
 static void csv_begin(FILE *out, const struct pivot *p)
 {
 	fputs("study,axis,metric,block,block_labelled,workload,run,reference", out);
@@ -329,14 +403,9 @@ static void csv_begin(FILE *out, const struct pivot *p)
 			csv_head(out, "noise_floor", keys[k], "");
 	}
 	/* last, so a pivot without published figures keeps its columns */
-	if (p->published) {
-		fputs(",published_row,published_dirty_row", out);
-		const char *const keys[] = {"published_pct", "same_sign", "dirty_published_pct",
-					    "dirty_same_sign"};
-		for (size_t l = 0; l < p->nlevels; l++)
-			for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
-				csv_head(out, p->levels[l], keys[k], "");
-	}
+	for (size_t s = 0; s < p->npub_src && p->published; s++)
+		if (!s || pub_shown(p, s))
+			csv_pub_head(out, p, s);
 	fputc('\n', out);
 }
 
@@ -371,22 +440,24 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 		fprintf(out, ",%s", b->has_noise ? outcome_name(c->status) : "");
 		rep_csv_nums(out, 2, (double[]){c->value, c->pct});
 	}
-	if (p->published) {
-		for (int k = 0; k < PIVOT_NPUB; k++) {
+	for (size_t s = 0; s < p->npub_src && p->published; s++) {
+		if (s && !pub_shown(p, s))
+			continue;
+		for (int k = 0; k < PIVOT_NPUBKIND; k++) {
 			fputc(',', out);
-			rep_csv_field(out, r->pub_row[k] ? r->pub_row[k] : "");
+			rep_csv_field(out, r->pub_row[PUB_COL(s, k)] ? r->pub_row[PUB_COL(s, k)] : "");
 		}
 		for (size_t l = 0; l < p->nlevels; l++)
-			for (int k = 0; k < PIVOT_NPUB; k++) {
-				rep_csv_nums(out, 1, &r->cells[l].pub_pct[k]);
-				fprintf(out, ",%s", csv_same(r->cells[l].same_sign[k]));
+			for (int k = 0; k < PIVOT_NPUBKIND; k++) {
+				rep_csv_nums(out, 1, &r->cells[l].pub_pct[PUB_COL(s, k)]);
+				fprintf(out, ",%s", csv_same(r->cells[l].same_sign[PUB_COL(s, k)]));
 			}
 	}
 	fputc('\n', out);
 }
 
 static const struct pivot_ops pivot_csv = {
-	.name = "csv",
+	.format = FORMAT_CSV,
 	.begin = csv_begin,
 	.row = csv_row,
 };
@@ -406,6 +477,38 @@ static void json_level_key(FILE *out, const struct pivot *p, size_t l)
 		fputc(',', out);
 	rep_json_str(out, p->levels[l]);
 	fputc(':', out);
+}
+
+static void json_opt_str(FILE *out, const char *key, const char *v)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (v)
+		rep_json_str(out, v);
+	else
+		fputs("null", out);
+}
+
+/* "published_sources": every source with figures, where each was measured,
+ * its sign agreement; cells and rows key their figures by its label */
+static void json_sources(FILE *out, const struct pivot *p)
+{
+	fputs(",\"published_sources\":[", out);
+	for (size_t s = 0, n = 0; s < p->npub_src; s++) {
+		if (!pub_shown(p, s))
+			continue;
+		fputs(n++ ? ",{\"label\":" : "{\"label\":", out);
+		rep_json_str(out, p->pub_src[s].label);
+		json_key(out, "source", p->pub_src[s].heading);
+		json_opt_str(out, "hardware", p->pub_src[s].hardware);
+		json_opt_str(out, "versions", p->pub_src[s].versions);
+		fputs(",\"sign_agreement\":{", out);
+		for (int k = 0; k < PIVOT_NPUBKIND; k++)
+			fprintf(out, "%s\"%s\":{\"agree\":%zu,\"rows\":%zu}", k ? "," : "",
+				k == PUB_TIME ? "time" : "dirty", p->pub_agree[PUB_COL(s, k)],
+				p->pub_rows[PUB_COL(s, k)]);
+		fputs("}}", out);
+	}
+	fputc(']', out);
 }
 
 static void json_begin(FILE *out, const struct pivot *p)
@@ -452,6 +555,7 @@ static void json_begin(FILE *out, const struct pivot *p)
 	} else {
 		fputs("null,\"sign_agreement\":null", out);
 	}
+	json_sources(out, p);
 	fputs(",\"blocks\":[", out);
 }
 
@@ -472,7 +576,50 @@ static void json_same(FILE *out, const char *key, int same)
 	fprintf(out, ",\"%s\":%s", key, same < 0 ? "null" : same ? "true" : "false");
 }
 
-static void json_cell(FILE *out, const struct pivot_cell *c)
+/* "published_by": {"LABEL": {...}} per source with figures: fields(s) */
+static void json_by_source(FILE *out, const struct pivot *p, const void *x,
+			   void (*fields)(FILE *, const void *, size_t))
+{
+	fputs(",\"published_by\":{", out);
+	for (size_t s = 0, n = 0; s < p->npub_src; s++) {
+		if (!pub_shown(p, s))
+			continue;
+		if (n++)
+			fputc(',', out);
+		rep_json_str(out, p->pub_src[s].label);
+		fputs(":{", out);
+		fields(out, x, s);
+		fputc('}', out);
+	}
+	fputc('}', out);
+}
+
+/* a cell's figures of source s, without the leading comma */
+static void json_cell_pub(FILE *out, const void *x, size_t s)
+{
+	const struct pivot_cell *c = x;
+	fputs("\"published_pct\":", out);
+	rep_json_num(out, c->pub_pct[PUB_COL(s, PUB_TIME)]);
+	json_same(out, "same_sign", c->same_sign[PUB_COL(s, PUB_TIME)]);
+	fputs(",\"dirty_published_pct\":", out);
+	rep_json_num(out, c->pub_pct[PUB_COL(s, PUB_DIRTY)]);
+	json_same(out, "dirty_same_sign", c->same_sign[PUB_COL(s, PUB_DIRTY)]);
+}
+
+/* a row's published rows of source s */
+static void json_row_pub(FILE *out, const void *x, size_t s)
+{
+	const struct pivot_row *r = x;
+	fputs("\"published_row\":", out);
+	const char *t = r->pub_row[PUB_COL(s, PUB_TIME)], *d = r->pub_row[PUB_COL(s, PUB_DIRTY)];
+	if (t)
+		rep_json_str(out, t);
+	else
+		fputs("null", out);
+	json_opt_str(out, "published_dirty_row", d);
+}
+
+static void json_cell(FILE *out, const struct pivot *p, const struct pivot_cell *c)
 {
 	fprintf(out, "{\"present\":%s,\"status\":", c->present ? "true" : "false");
 	rep_json_str(out, c->present ? outcome_name(c->status) : "");
@@ -496,16 +643,8 @@ static void json_cell(FILE *out, const struct pivot_cell *c)
 	fputs(",\"dirty_published_pct\":", out);
 	rep_json_num(out, c->pub_pct[PUB_DIRTY]);
 	json_same(out, "dirty_same_sign", c->same_sign[PUB_DIRTY]);
+	json_by_source(out, p, c, json_cell_pub);
 	fputc('}', out);
-}
-
-static void json_opt_str(FILE *out, const char *key, const char *v)
-{
-	fprintf(out, ",\"%s\":", key);
-	if (v)
-		rep_json_str(out, v);
-	else
-		fputs("null", out);
 }
 
 static void json_row(FILE *out, const struct pivot *p, const struct pivot_block *b,
@@ -517,16 +656,17 @@ static void json_row(FILE *out, const struct pivot *p, const struct pivot_block 
 	json_key(out, "run", r->run);
 	json_opt_str(out, "published_row", r->pub_row[PUB_TIME]);
 	json_opt_str(out, "published_dirty_row", r->pub_row[PUB_DIRTY]);
+	json_by_source(out, p, r, json_row_pub);
 	fputs(",\"reference\":", out);
-	json_cell(out, &r->ref);
+	json_cell(out, p, &r->ref);
 	if (b->has_noise) {
 		fputs(",\"noise_floor\":", out);
-		json_cell(out, &r->noise);
+		json_cell(out, p, &r->noise);
 	}
 	fputs(",\"cells\":{", out);
 	for (size_t l = 0; l < p->nlevels; l++) {
 		json_level_key(out, p, l);
-		json_cell(out, &r->cells[l]);
+		json_cell(out, p, &r->cells[l]);
 	}
 	fputs("}}", out);
 }
@@ -547,7 +687,7 @@ static void json_end(FILE *out, const struct pivot *p)
 }
 
 static const struct pivot_ops pivot_json = {
-	.name = "json",
+	.format = FORMAT_JSON,
 	.begin = json_begin,
 	.block = json_block,
 	.row = json_row,
@@ -555,7 +695,7 @@ static const struct pivot_ops pivot_json = {
 	.end = json_end,
 };
 
-static const struct pivot_ops *const pivot_formats[] = {
+static const struct pivot_ops *const pivot_formats_[] = {
 	&pivot_table,
 	&pivot_csv,
 	&pivot_json,
@@ -563,8 +703,17 @@ static const struct pivot_ops *const pivot_formats[] = {
 
 const struct pivot_ops *pivot_format(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(pivot_formats); i++)
-		if (!strcmp(pivot_formats[i]->name, name))
-			return pivot_formats[i];
+	enum format f = format_parse(name);
+	for (size_t i = 0; i < ARRAY_SIZE(pivot_formats_); i++)
+		if (pivot_formats_[i]->format == f)
+			return pivot_formats_[i];
 	return NULL;
+}
+
+format_set pivot_formats(struct strbuf *err)
+{
+	enum format list[ARRAY_SIZE(pivot_formats_)];
+	for (size_t i = 0; i < ARRAY_SIZE(pivot_formats_); i++)
+		list[i] = pivot_formats_[i]->format;
+	return format_family("pivot formats", list, ARRAY_SIZE(list), sizeof(list[0]), err);
 }

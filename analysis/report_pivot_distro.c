@@ -275,18 +275,24 @@ static void print_json(FILE *out, const struct distro_table *t)
 }
 
 static const struct {
-	const char *name;
+	enum format format;
 	void (*print)(FILE *out, const struct distro_table *t);
 } formats[] = {
-	{"table", print_table},
-	{"csv", print_csv},
-	{"json", print_json},
+	{FORMAT_TABLE, print_table},
+	{FORMAT_CSV, print_csv},
+	{FORMAT_JSON, print_json},
 };
+
+format_set distro_table_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("distro table formats", formats, err);
+}
 
 int distro_table_print(FILE *out, const struct distro_table *t, const char *format)
 {
+	enum format want = format_parse(format);
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i].name, format)) {
+		if (formats[i].format == want) {
 			formats[i].print(out, t);
 			return 0;
 		}

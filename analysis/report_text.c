@@ -44,6 +44,10 @@ static void table_begin(FILE *out, const struct ranking *r)
 	char *rule = rep_rule_text(r);
 	fprintf(out, "study %s: %s\n", r->study, rule);
 	free(rule);
+	char *partial = results_progress_text(&r->progress);
+	if (partial)
+		fprintf(out, "%s\n", partial);
+	free(partial);
 	if (r->nleft_out) {
 		char *left = rep_left_out_text(r);
 		fputs("\nleft out of the ranking:\n", out);
@@ -104,6 +108,9 @@ static void table_item(FILE *out, const struct ranking *r, const struct rank_con
 	fputc('\n', out);
 	if (it->note)
 		fprintf(out, "          note: %s\n", it->note);
+	if (!isnan(it->layout_noise))
+		fprintf(out, "          unchanged: within layout noise (\u00b1%.1f%%)\n",
+			100 * it->layout_noise);
 }
 
 static void table_end(FILE *out, const struct ranking *r)
@@ -144,7 +151,7 @@ static void table_end(FILE *out, const struct ranking *r)
 }
 
 const struct report_ops report_table = {
-	.name = "table",
+	.format = FORMAT_TABLE,
 	.begin = table_begin,
 	.config = table_config,
 	.item = table_item,
@@ -160,7 +167,7 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
 	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled,"
-	      "identical_to,tie_within\n",
+	      "identical_to,tie_within,complete,runs_done,runs_expected\n",
 	      out);
 }
 
@@ -199,11 +206,16 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	rep_csv_field(out, reused ? c->identical_to : "");
 	/* a tie's band, as JSON's tie_within: empty when not a tie */
 	rep_csv_nums(out, 1, &c->tie_within);
-	fputc('\n', out);
+	/* the study's, on every row as JSON's complete: empty when unknown */
+	if (r->progress.known)
+		fprintf(out, ",%d,%ld,%ld\n", r->progress.complete, r->progress.done,
+			r->progress.expected);
+	else
+		fputs(",,,\n", out);
 }
 
 const struct report_ops report_csv = {
-	.name = "csv",
+	.format = FORMAT_CSV,
 	.begin = csv_begin,
 	.item = csv_item,
 };

@@ -38,11 +38,19 @@ static char *verdict(sqlite3_stmt *s, int csv)
 	return xstrdup(rep ? "counted" : "warm-up");
 }
 
+/* one walk over the runs; csv differs only in its separators and full hashes */
+static const enum format writes[] = {FORMAT_TABLE, FORMAT_CSV};
+
+format_set sample_origins_formats(struct strbuf *err)
+{
+	return format_family("sample list formats", writes, ARRAY_SIZE(writes), sizeof(writes[0]), err);
+}
+
 int sample_origins_print(FILE *out, struct store *st, const char *study, const char *metric,
 			 const char *format)
 {
-	int csv = !strcmp(format, "csv");
-	if (!csv && strcmp(format, "table"))
+	int csv = format_is(format, FORMAT_CSV);
+	if (!csv && !format_is(format, FORMAT_TABLE))
 		return -1;
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(st->db, origins_sql, -1, &s, NULL) != SQLITE_OK)

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "analysis/store.h"
 
 /* One line per stored run (warm-ups are rep 0) of the study's
@@ -19,5 +20,8 @@
  * neither. */
 int sample_origins_print(FILE *out, struct store *st, const char *study, const char *metric,
 			 const char *format);
+/* The formats sample_origins_print writes (formats.h: format_family; err
+ * NULL but in the start-up check). */
+format_set sample_origins_formats(struct strbuf *err);
 
 #endif

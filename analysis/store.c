@@ -53,7 +53,13 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS search_drops(search TEXT, flag TEXT, PRIMARY KEY(search, flag));"
 	/* no time column: two shards' rows that say the same merge as one */
 	"CREATE TABLE IF NOT EXISTS progress(study TEXT, shard TEXT, expected INT, complete INT,"
-	"  PRIMARY KEY(study, shard));";
+	"  PRIMARY KEY(study, shard));"
+	"CREATE TABLE IF NOT EXISTS progress_parts(study TEXT, shard TEXT, workload TEXT,"
+	"  expected INT, complete INT, PRIMARY KEY(study, shard, workload));"
+	/* per machine, not per study: flagscope calibrate (analysis/calibration.h) */
+	"CREATE TABLE IF NOT EXISTS calibrations(machine TEXT, cpu TEXT, item TEXT, metric TEXT,"
+	"  floor REAL, noise REAL, layout REAL, aslr REAL, env REAL, spread REAL, runs INT,"
+	"  builds INT, study TEXT, stored TEXT, PRIMARY KEY(machine, item, metric));";
 
 /* The runs whose samples count: made by the build stored for their
  * configuration and workload now (store.h, "Provenance").  A view, not a
@@ -77,6 +83,8 @@ static const struct {
 	{"configs", "notes", "TEXT DEFAULT ''"},
 	{"configs", "pgo", "INT DEFAULT 0"},
 	{"configs", "in_study", "INT DEFAULT 1"},
+	{"configs", "layout", "INT DEFAULT 0"},
+	{"configs", "layout_of", "TEXT DEFAULT ''"},
 	{"builds", "binary_hash", "TEXT DEFAULT ''"},
 	{"runs", "build_key", "TEXT DEFAULT ''"},
 	{"runs", "binary_hash", "TEXT DEFAULT ''"},
@@ -435,13 +443,14 @@ int store_put_config(struct store *st, const struct store_config *c)
 	return exec_bound(st,
 			  "INSERT OR REPLACE INTO configs(study, id, label, cc, toolchain_id, "
 			  "toolchain_version, cflags, ldflags, link, is_baseline, ord, target, cpu, "
-			  "libc, sysroot, notes, pgo, in_study) "
-			  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
-			  "tttttttttiittttti", c->study, c->id, c->label, c->cc, c->toolchain_id,
+			  "libc, sysroot, notes, pgo, in_study, layout, layout_of) "
+			  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,?,?)",
+			  "tttttttttiitttttiit", c->study, c->id, c->label, c->cc, c->toolchain_id,
 			  c->toolchain_version, c->cflags, c->ldflags, c->link, c->is_baseline,
 			  c->order, c->target ? c->target : "", c->cpu ? c->cpu : "",
 			  c->libc ? c->libc : "", c->sysroot ? c->sysroot : "",
-			  c->notes ? c->notes : "", c->pgo);
+			  c->notes ? c->notes : "", c->pgo, c->layout,
+			  c->layout_of ? c->layout_of : "");
 }
 
 int store_put_build(struct store *st, const struct store_build *b)
@@ -624,11 +633,31 @@ int store_runs_of_other_build(struct store *st, const char *study, const char *c
 	return n;
 }
 
-int store_put_progress(struct store *st, const char *study, const char *shard, int expected,
+int store_put_progress(struct store *st, const char *study, const char *shard,
+		       const struct store_progress_part *parts, size_t n, int only_these,
 		       int complete)
 {
-	return exec_bound(st, "INSERT OR REPLACE INTO progress VALUES(?,?,?,?)",
-			  "ttii", study, shard ? shard : "", expected, complete);
+	shard = shard ? shard : "";
+	int rc = begin(st);
+	/* an older flagscope's row says nothing per workload: it stands for
+	 * the workloads this run leaves alone */
+	if (!rc && only_these)
+		rc = exec_bound(st, "INSERT INTO progress_parts SELECT study, shard, '*', expected, "
+				    "complete FROM progress p WHERE study=?1 AND shard=?2 AND NOT "
+				    "EXISTS (SELECT 1 FROM progress_parts q WHERE q.study=?1 AND "
+				    "q.shard=?2)", "tt", study, shard);
+	if (!rc && !only_these)
+		rc = exec_bound(st, "DELETE FROM progress_parts WHERE study=? AND shard=?", "tt",
+				study, shard);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO progress_parts VALUES(?,?,?,?,?)", "tttii",
+				study, shard, parts[i].workload, parts[i].expected, complete);
+	if (!rc)
+		rc = exec_bound(st, "INSERT OR REPLACE INTO progress SELECT ?1, ?2, "
+				    "coalesce(sum(expected), 0), coalesce(min(complete), ?3) FROM "
+				    "progress_parts WHERE study=?1 AND shard=?2", "tti", study, shard,
+				complete);
+	return end(st, rc);
 }
 
 int store_configs_leave_study(struct store *st, const char *study)
@@ -650,6 +679,25 @@ enum outcome store_run_outcome(struct store *st, const char *study, const char *
 	struct store_run_origin o;
 	store_run_origin(st, study, config_id, workload, run, rep, &o);
 	return o.outcome;
+}
+
+int store_unreproducible_runs(struct store *st, const char *study, const char *baseline_id,
+			      const char *baseline_label)
+{
+	/* rows another configuration stored against the reference before the
+	 * baseline's repetitions showed it unreproducible change too: the
+	 * schedule runs every configuration's first repetition before them */
+	int rc = exec_bound(
+		st,
+		"UPDATE runs SET status='no_reference', detail='the baseline''s own output is not "
+		"reproducible (see '||?3||' '||workload||CASE WHEN run='' THEN '' ELSE '/'||run END||"
+		"': " OUTCOME_NOT_REPRODUCIBLE "); not judged: '||coalesce(detail,'') "
+		"WHERE study=?1 AND config_id<>?2 AND status='wrong_output' AND EXISTS(SELECT 1 FROM "
+		"runs b WHERE b.study=?1 AND b.config_id=?2 AND b.workload=runs.workload AND "
+		"b.run=runs.run AND b.status='wrong_output' AND substr(b.detail,1,?4)=?5)",
+		"tttit", study, baseline_id, baseline_label, (int)strlen(OUTCOME_NOT_REPRODUCIBLE),
+		OUTCOME_NOT_REPRODUCIBLE);
+	return rc ? -1 : sqlite3_changes(st->db);
 }
 
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed)

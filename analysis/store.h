@@ -11,7 +11,8 @@
  * machine (the machine's state during the study, harness/machine.h's
  * keys), baselines (named copies of a study, kept as the study
  * "baseline:NAME"), progress (per study and shard: the runs planned and
- * whether the last `run` went through to its end).
+ * whether the last `run` went through to its end; progress_parts the same
+ * per workload, what progress sums).
  *
  * Provenance: every run row keeps the build that made it (runs.build_key,
  * runs.binary_hash: the build's cache key and the SHA-256 of its
@@ -87,6 +88,8 @@ struct store_config {
 	int is_baseline, order;
 	const char *target, *cpu, *libc, *sysroot, *notes;
 	int pgo; /* 1: a profile-guided build (the study's pgo = gen-use level) */
+	int layout;            /* layouts = N: 0 plain, 1..N-1 a layout variant */
+	const char *layout_of; /* a variant's plain configuration's id; NULL or "" */
 };
 /* The cause of the last failed store_put_* ("" when none failed): a
  * lower-case phrase without the path, for "PATH: cannot store ...: CAUSE". */
@@ -170,10 +173,21 @@ int store_runs_of_other_build(struct store *st, const char *study, const char *c
 			      const char *workload, const char *build_key,
 			      const char *binary_hash, int *same_key);
 
-/* What `run` planned for study in shard ("I/N", "" for the whole study):
- * expected measured repetitions (rep >= 1), and complete 1 when the run
- * went through to its end (a stop, a kill or --build-only leave 0). */
-int store_put_progress(struct store *st, const char *study, const char *shard, int expected,
+/* What `run` planned for study in shard ("I/N", "" for the whole study),
+ * per workload: its expected measured repetitions (rep >= 1); complete 1
+ * when the run went through to its end (a stop, a kill or --build-only
+ * leave 0).  Each part replaces its workload's row of progress_parts; the
+ * shard's other workloads' rows are kept when only_these (`run
+ * --workloads`: a partial run never decides for the rest), else dropped
+ * (not in the study now).  The shard's progress row then sums the parts'
+ * expected and is complete only when every part is.  A progress row with
+ * no parts (an older flagscope's) stays, as part "*", when only_these. */
+struct store_progress_part {
+	const char *workload;
+	int expected;
+};
+int store_put_progress(struct store *st, const char *study, const char *shard,
+		       const struct store_progress_part *parts, size_t n, int only_these,
 		       int complete);
 /* Before `run` stores a study's configurations: every stored one is out
  * of the study (in_study 0) until store_put_config stores it again. */
@@ -187,6 +201,15 @@ int store_has_run(struct store *st, const char *study, const char *config_id,
  * stored (or its name is no outcome's). */
 enum outcome store_run_outcome(struct store *st, const char *study, const char *config_id,
 			       const char *workload, const char *run, int rep);
+/* A reference the baseline itself cannot reproduce judges nobody: where
+ * baseline_id's run of a workload and run section is wrong_output with
+ * OUTCOME_NOT_REPRODUCIBLE (base/outcome.h), every other configuration's
+ * wrong_output of that run section becomes no_reference, its detail
+ * "the baseline's own output is not reproducible (see BASELINE_LABEL
+ * WORKLOAD[/RUN]: output not reproducible); not judged: ..." before the
+ * difference it found.  The number of rows changed, or -1. */
+int store_unreproducible_runs(struct store *st, const char *study, const char *baseline_id,
+			      const char *baseline_label);
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed);
 int store_put_fact(struct store *st, const char *study, const char *key, const char *value);
 

@@ -9,10 +9,29 @@
  * reference's (a workload, or one run section of a workload).  Its verdict:
  *   significant only when the two-sided Mann-Whitney p < alpha AND
  *   |ratio - 1| >= min_effect, ratio = median(candidate) / median(reference)
- *   (stats_compare).  A deterministic metric (sizes, instruction counts)
+ *   (stats_compare).  With calibrated floors (--min-effect auto, a noisy
+ *   metric: verdict_rule_for) min_effect is the item's floor on this
+ *   machine, and a part unchanged because it is within it says so
+ *   (verdict_layout_noise: "within layout noise").  A deterministic metric (sizes, instruction counts)
  *   whose samples have no spread on either side is exact: min_effect alone
  *   decides.  A noisy metric with fewer than two runs on a side is
  *   untested: never significant.
+ *
+ * Layouts (a study with layouts = N > 1: each configuration built N times,
+ * the same code at other addresses, doc/layout.md): a part whose samples
+ * name more than one layout on a side (struct sample_pair's layouts) is
+ * judged with layout as a random effect (stats_compare_nested): its ratio
+ * is of the mean of each layout's median, its interval the nested
+ * bootstrap's (k - 1 of a side's k layouts drawn, then each one's runs),
+ * and it is significant only when that bootstrap's two-sided p < alpha
+ * (its 1 - alpha interval excludes 1) AND |ratio - 1| >= min_effect.  Not
+ * Mann-Whitney on the pooled runs: runs of one binary share its layout, so
+ * a layout's effect would pass for the configuration's.  Not Mann-Whitney
+ * on the layouts' medians either: with 3 layouts a side its smallest p is
+ * 0.1, so no study of 3 layouts could call anything, -O0 against -O2
+ * included.  Fewer than two runs on a side is untested, as above.  A
+ * summary over such parts resamples them the same nested way
+ * (stats_geomean_ratio) and is judged by the rule below unchanged.
  *
  * A summary is several parts together: a workload over its run sections
  * (the distro pivot's cell, package.env), a configuration over every item
@@ -60,6 +79,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/calibration.h"
 #include "analysis/stats.h"
 
 /* A part as a summary lists it. */
@@ -76,12 +96,30 @@ struct verdict_rule {
 	uint64_t seed;     /* every part's and summary's bootstrap seed */
 	int deterministic; /* results_metric_deterministic: zero spread is exact */
 	int higher_better; /* orient verdicts: improved = better */
+	/* --min-effect auto (analysis/calibration.h): a noisy metric's part
+	 * takes its item's calibrated floor as min_effect (verdict_rule_for);
+	 * NULL: min_effect everywhere */
+	const struct calib_floors *floors;
+	double floor; /* set by verdict_rule_for: the floor min_effect is; 0 none */
 };
+
+/* The rule for one item: with a floor stored for it in rule->floors and a
+ * noisy metric, min_effect and floor are that floor; else rule as is. */
+void verdict_rule_for(const struct verdict_rule *rule, const char *item, struct verdict_rule *out);
+/* The reason a part is UNCHANGED when it is the calibrated floor: the
+ * floor of item_rule (verdict_rule_for) when c is unchanged, tested, and
+ * |ratio - 1| is below it ("within layout noise (+-x%)"); else NAN. */
+double verdict_layout_noise(const struct verdict_rule *item_rule, const struct comparison *c);
 
 /* A part: cand against ref.  Fills c as stats_compare(_noisy) does, with
  * c->verdict oriented by rule->higher_better. */
 void verdict_part(const struct verdict_rule *rule, const double *cand, size_t nc,
 		  const double *ref, size_t nr, struct comparison *c);
+
+/* A part given as a pair: with layouts (above) the nested rule, else
+ * verdict_part.  Every command judges a part through one of these two. */
+void verdict_pair(const struct verdict_rule *rule, const struct sample_pair *p,
+		  struct comparison *c);
 
 struct verdict_summary {
 	double ratio, lo, hi;     /* geometric mean of the part ratios; NAN if none */

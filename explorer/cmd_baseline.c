@@ -11,7 +11,7 @@
 #include "explorer/options.h"
 #include "explorer/results_args.h"
 
-static const char *const format_choices[] = {"table", "json", NULL};
+static format_set list_formats(struct strbuf *err); /* writers[], below */
 
 static struct {
 	const char *db, *study, *format;
@@ -23,7 +23,7 @@ static const struct option_spec baseline_options[] = {
 	{"study", 's', OPT_STRING, &opt.study, "NAME", "save: which study (default: the latest stored)"},
 	{"keep", 0, OPT_FLAG, &opt.keep, NULL,
 	 "save: leave the study's runs in place (the next run of it then measures nothing new)"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "list: output format", format_choices},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "list: output format", NULL, list_formats},
 	{NULL},
 };
 
@@ -111,29 +111,50 @@ static int baseline_save(struct store *st, const char *name)
 	return rc < 0 ? 2 : rc;
 }
 
-static void baseline_print(const struct store_baseline *b, size_t n)
+static void print_json(const struct store_baseline *b, size_t n)
 {
-	if (!strcmp(opt.format, "json")) {
-		struct strbuf sb = {0};
-		sb_add(&sb, "[");
-		for (size_t i = 0; i < n; i++) {
-			sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
-			sb_add_json(&sb, b[i].name);
-			sb_add(&sb, ",\"study\":");
-			sb_add_json(&sb, b[i].study);
-			sb_add(&sb, ",\"saved\":");
-			sb_add_json(&sb, b[i].saved);
-			sb_addf(&sb, ",\"runs\":%d}", b[i].runs);
-		}
-		printf("%s]\n", sb_str(&sb));
-		sb_release(&sb);
-		return;
+	struct strbuf sb = {0};
+	sb_add(&sb, "[");
+	for (size_t i = 0; i < n; i++) {
+		sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
+		sb_add_json(&sb, b[i].name);
+		sb_add(&sb, ",\"study\":");
+		sb_add_json(&sb, b[i].study);
+		sb_add(&sb, ",\"saved\":");
+		sb_add_json(&sb, b[i].saved);
+		sb_addf(&sb, ",\"runs\":%d}", b[i].runs);
 	}
+	printf("%s]\n", sb_str(&sb));
+	sb_release(&sb);
+}
+
+static void print_table(const struct store_baseline *b, size_t n)
+{
 	if (!n)
 		printf("no baselines (save one with flagscope baseline save NAME)\n");
 	for (size_t i = 0; i < n; i++)
 		printf("%-20s study %-20s saved %s UTC, %d runs\n", b[i].name, b[i].study, b[i].saved,
 		       b[i].runs);
+}
+
+static const struct {
+	enum format format;
+	void (*print)(const struct store_baseline *b, size_t n);
+} writers[] = {
+	{FORMAT_TABLE, print_table},
+	{FORMAT_JSON, print_json},
+};
+
+static format_set list_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("baseline list formats", writers, err);
+}
+
+static void baseline_print(const struct store_baseline *b, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
+		if (format_is(opt.format, writers[i].format))
+			writers[i].print(b, n);
 }
 
 int cmd_baseline(int argc, char **argv)

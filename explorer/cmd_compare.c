@@ -30,7 +30,7 @@ static const struct option_spec compare_options[] = {
 	{"against", 'a', OPT_STRING, &opt.against, "NAME",
 	 "test the study in --db (--study, else the latest) against the baseline NAME "
 	 "(flagscope baseline save NAME); machine-state differences are listed first"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", compare_format_names},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, compare_formats},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the verdicts to FILE instead of stdout (the exit status stays theirs; never "
 	 "over a results database or a study file)"},

@@ -12,14 +12,19 @@
 #include "workloads/recipe.h"
 #include "workloads/searchpath.h"
 
-static const char *const format_choices[] = {"text", "json", NULL};
+/* each list writes text or json (its functions take a json flag) */
+static format_set list_formats(struct strbuf *err)
+{
+	static const enum format writes[] = {FORMAT_TEXT, FORMAT_JSON};
+	return format_family("list formats", writes, ARRAY_SIZE(writes), sizeof(writes[0]), err);
+}
 
 static struct {
 	const char *format;
 } opt;
 
 static const struct option_spec list_options[] = {
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", format_choices},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, list_formats},
 	{NULL},
 };
 
@@ -275,7 +280,7 @@ int cmd_list(int argc, char **argv)
 	int rc = options_parse(&list_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	int json = !strcmp(opt.format, "json");
+	int json = format_is(opt.format, FORMAT_JSON);
 	rc = 2;
 	if (pos.n < 1 || pos.n > (pos.n && !strcmp(pos.v[0], "workloads") ? 2u : 1u))
 		error_msg("list: say what to list: toolchains, workloads [STUDY], presets or metrics (see flagscope list --help)");

@@ -26,8 +26,8 @@ static const struct option_spec recommend_options[] = {
 	 "optimise for time (wall time), size (.text), rss (mem.res: peak resident memory at "
 	 "exit), insns (instructions), or a metric selector such as libcbench/malloc_big1 "
 	 "(default: the metric the study ranks by)"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format",
-	 recommend_format_names},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL,
+	 recommend_formats},
 	{"output", 'o', OPT_STRING, &opt.dir, "FILE|DIR",
 	 "write to FILE instead of stdout (never over a results database or a study file); "
 	 "package.env, dpkg-buildflags: write the files into "
@@ -93,6 +93,16 @@ static const struct command_spec recommend_cmd = {
 		   "the evidence as comments, then per Debian source package with its own\n"
 		   "better flags the same lines, commented, for that package's debian/rules,\n"
 		   "and the LTO offer as package.env makes it, with its lines commented.\n"
+		   "What breaks (a sweep, report --pivot sweep): each configuration under which\n"
+		   "packages broke (build failed, tests failed, wrong output, ...) that were\n"
+		   "fine at the baseline is a need named after the flags it adds: -O3 no-O3,\n"
+		   "-flto=auto no-lto, -ffast-math no-fast-math.  package.env writes\n"
+		   "env/NAME.conf (the evidence, then the undoing flags appended: the\n"
+		   "baseline's -O, -fno-X for -fX; else the baseline's CFLAGS) and each\n"
+		   "broken package's line (commented unless it is the choice);\n"
+		   "dpkg-buildflags writes NAME.mk for their debian/rules (export\n"
+		   "DEB_CFLAGS_MAINT_STRIP += -O3, DEB_BUILD_MAINT_OPTIONS += optimize=-lto).\n"
+		   "A sweep with no [run] results is ranked by tests.time, else size.text.\n"
 		   "Without -o DIR both print their files to stdout, each after a line\n"
 		   "'# ==> NAME <=='; with it they are written as DIR/NAME.  The other\n"
 		   "formats write one file: -o FILE (flagscope recommend -o make.conf).\n"

@@ -4,6 +4,7 @@
 
 #include "analysis/pivot.h"
 #include "analysis/pivot_distro.h"
+#include "analysis/pivot_sweep.h"
 #include "analysis/rank.h"
 #include "analysis/report.h"
 #include "analysis/report_lnt.h"
@@ -13,7 +14,10 @@
 #include "explorer/results_args.h"
 
 /* the ranking's formats, and lnt (not a ranking: every sample, per configuration) */
-static const char *const report_formats[] = {"table", "csv", "json", "html", "lnt", NULL};
+static format_set report_offers(struct strbuf *err)
+{
+	return report_formats(err) | FORMAT_BIT(FORMAT_LNT);
+}
 
 static struct {
 	struct results_opts r;
@@ -24,7 +28,7 @@ static struct {
 
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", report_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, report_offers},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the report (any format, --pivot too) to FILE instead of stdout (never over a "
 	 "results database or a study file)"},
@@ -36,7 +40,8 @@ static const struct option_spec report_options[] = {
 	 "over the same items, maxrss without mem.res; 'none': no front)"},
 	{"pivot", 0, OPT_STRING, &opt.pivot, "AXIS",
 	 "one row per workload, one column group per level of AXIS (e.g. libc), one block per combination of the other axes; "
-	 "'distro': the distribution rebuild table (below)"},
+	 "'distro': the distribution rebuild table; 'sweep': packages x configurations, what "
+	 "built and passed its tests (below)"},
 	{"memory", 0, OPT_STRING, &opt.memory, "V,R,D",
 	 "with --pivot: the virtual, resident and dirty memory metrics (default mem.virt,mem.res,mem.dirty)"},
 	{"samples", 0, OPT_FLAG, &opt.samples, NULL,
@@ -111,15 +116,20 @@ static const struct command_spec report_cmd = {
 		   "block's reference by the rule every command reads (doc/statistics.md).\n"
 		   "Published figures: --pivot libc on a workload with published figures\n"
 		   "(libcbench, libc-bench: the Eta Labs libc comparison's seconds and min.\n"
-		   "dirty) adds per level the published ratio in the same form (column\n"
-		   "\"published\": REF/LEVEL - 1 of the published figures) and \"same\" (yes:\n"
-		   "the measured ratio has the published sign), in the time table and, against\n"
-		   "the min. dirty rows, in the dirty table, and closes with \"sign agreement:\n"
-		   "N of M rows\" per kind; csv appends published_row, published_dirty_row\n"
+		   "dirty, and the Raspberry Pi 4 study's seconds and heap dirty) names each\n"
+		   "source with its hardware and versions and adds, per source and level,\n"
+		   "the published ratio in the same form (a column headed by the source's\n"
+		   "label, etalabs or rpi4: REF/LEVEL - 1 of its figures) and \"same\" (yes:\n"
+		   "the measured ratio has the published sign), in the time table and in the\n"
+		   "dirty table, and closes with \"sign agreement: N of M rows\" per source\n"
+		   "and kind; csv appends published_row, published_dirty_row\n"
 		   "and per level LEVEL.published_pct, LEVEL.same_sign (yes, no or empty),\n"
-		   "LEVEL.dirty_published_pct, LEVEL.dirty_same_sign; json has published,\n"
-		   "sign_agreement and per cell published_pct, same_sign,\n"
-		   "dirty_published_pct, dirty_same_sign.\n"
+		   "LEVEL.dirty_published_pct, LEVEL.dirty_same_sign for the first source,\n"
+		   "LABEL.published_row, LEVEL.LABEL.published_pct, ... for the next; json\n"
+		   "has published, sign_agreement and per cell published_pct, same_sign,\n"
+		   "dirty_published_pct, dirty_same_sign for the first, and every source in\n"
+		   "published_sources (label, source, hardware, versions, sign_agreement)\n"
+		   "and per row and cell published_by.LABEL.\n"
 		   "--metric takes the same selectors as above: the pivot shows its metric\n"
 		   "over its items only (--pivot libc --metric libcbench/malloc_big1).\n"
 		   "E.g. flagscope report --pivot libc, or for the\n"
@@ -150,6 +160,25 @@ static const struct command_spec report_cmd = {
 		   "baseline_cflags, baseline_pgo, configs, config_flags (config, cflags,\n"
 		   "pgo), geomean and per row baseline_value, baseline_size_text and cells\n"
 		   "with the same keys.\n"
+		   "\n"
+		   "--pivot sweep prints an archive sweep (system = debian packages, the\n"
+		   "archive-sweep preset): one row per package, one column per configuration,\n"
+		   "the baseline first; each cell built, tests passed, tests failed, build\n"
+		   "failed or not tried (where the package has [run] benchmarks: their\n"
+		   "outcome, ok, wrong_output, ...), the change of size.text (text) and of the\n"
+		   "test-suite time tests.time (tests; where both suites passed; '-' where\n"
+		   "there is no value) against the baseline in percent.  Below it, per\n"
+		   "configuration how many packages built, passed tests, failed tests and\n"
+		   "failed to build, then the details: which tests failed, a build's first\n"
+		   "error line.  --metric WORKLOAD keeps one package.  csv: one row per\n"
+		   "package and configuration, columns study, workload, config, baseline,\n"
+		   "cflags, result (not_tried, built, tests_passed, tests_failed,\n"
+		   "build_failed or another outcome's name), detail, size_text,\n"
+		   "size_text_pct, tests_time, tests_time_pct, tests_unit, then per\n"
+		   "configuration a row with result summary and the counts as detail; json:\n"
+		   "configs (config, cflags, summary with built, tests_passed, tests_failed,\n"
+		   "build_failed, not_tried, other) and rows of cells with the same keys\n"
+		   "and built, ran.\n"
 		   "Exit status: 0 printed, 1 nothing could be ranked (said in one line),\n"
 		   "2 bad usage, a database or file that cannot be read or written.",
 	.opts = report_options,
@@ -227,11 +256,8 @@ static int print_distro(struct store *st, const char *study, const struct rank_o
 	struct distro_table t;
 	struct strbuf err = {0};
 	int rc = 2;
-	if (strcmp(opt.format, "table") && strcmp(opt.format, "csv") && strcmp(opt.format, "json")) {
-		error_msg("report: --pivot distro prints table, csv or json, not %s (pick one with "
-			  "--format)", opt.format);
+	if (format_offered("report --pivot distro", opt.format, distro_table_formats(NULL)))
 		return 2;
-	}
 	if (distro_table_compute(st, study, opt.metric, ro, &t, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
@@ -246,14 +272,34 @@ static int print_distro(struct store *st, const char *study, const struct rank_o
 	return rc;
 }
 
+/* --metric WORKLOAD narrows the sweep to one package; the sweep has no
+ * metric of its own to select */
+static int print_sweep(struct store *st, const char *study)
+{
+	struct sweep_table t;
+	struct strbuf err = {0};
+	int rc = 2;
+	if (format_offered("report --pivot sweep", opt.format, sweep_table_formats(NULL)))
+		return 2;
+	if (sweep_table_compute(st, study, opt.metric, &t, &err)) {
+		error_msg("report: %s", sb_str(&err));
+	} else {
+		FILE *out = results_output_open(opt.output);
+		if (out) {
+			sweep_table_print(out, &t, opt.format);
+			rc = results_output_close(out, opt.output) ? 2 : 0;
+		}
+	}
+	sweep_table_release(&t);
+	sb_release(&err);
+	return rc;
+}
+
 static int print_pivot(struct store *st, const char *study)
 {
-	const struct pivot_ops *ops = pivot_format(opt.format);
-	if (!ops) {
-		error_msg("report: --pivot prints table, csv or json, not %s (pick one with --format)",
-			  opt.format);
+	if (format_offered("report --pivot", opt.format, pivot_formats(NULL)))
 		return 2;
-	}
+	const struct pivot_ops *ops = pivot_format(opt.format);
 	char *mem[PIVOT_NMEM] = {NULL};
 	if (opt.memory && split_memory(opt.memory, mem)) {
 		error_msg("report: --memory takes three metrics V,R,D, not '%s' (e.g. --memory "
@@ -293,11 +339,8 @@ static int print_lnt(struct store *st, const char *study)
 
 static int print_samples(struct store *st, const char *study)
 {
-	if (strcmp(opt.format, "table") && strcmp(opt.format, "csv")) {
-		error_msg("report: --samples prints table or csv, not %s (pick one with --format)",
-			  opt.format);
+	if (format_offered("report --samples", opt.format, sample_origins_formats(NULL)))
 		return 2;
-	}
 	char *metric = opt.metric ? xstrdup(opt.metric) : results_study_metric(st, study);
 	FILE *out = results_output_open(opt.output);
 	int n = out ? sample_origins_print(out, st, study, metric, opt.format) : 0;
@@ -311,15 +354,15 @@ static int print_samples(struct store *st, const char *study)
  * (the user asked for something they would not get). */
 static int options_apply(void)
 {
-	int lnt = !strcmp(opt.format, "lnt");
+	int lnt = format_is(opt.format, FORMAT_LNT);
 	const char *why = NULL;
-	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro")))
+	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro") || !strcmp(opt.pivot, "sweep")))
 		why = "--memory is for --pivot AXIS (its memory tables; drop it, or add --pivot libc)";
 	else if (lnt && opt.pivot)
 		why = "--format lnt writes every configuration's results, not a --pivot (drop one)";
 	else if (lnt && opt.metric)
 		why = "--format lnt writes every item and metric, so --metric does not apply (drop it)";
-	else if (opt.pareto && (lnt || opt.pivot || !strcmp(opt.format, "csv")))
+	else if (opt.pareto && (lnt || opt.pivot || format_is(opt.format, FORMAT_CSV)))
 		why = "--pareto is for the table, json and html rankings (csv, lnt and a --pivot "
 		      "have no Pareto front; drop it)";
 	if (why)
@@ -349,15 +392,16 @@ int cmd_report(int argc, char **argv)
 		store_close(&st);
 		return rc;
 	}
-	if (!strcmp(opt.format, "lnt")) {
+	if (format_is(opt.format, FORMAT_LNT)) {
 		rc = print_lnt(&st, study);
 		free(study);
 		store_close(&st);
 		return rc;
 	}
 	if (opt.pivot) {
-		rc = !strcmp(opt.pivot, "distro") ? print_distro(&st, study, &ro)
-						  : print_pivot(&st, study);
+		rc = !strcmp(opt.pivot, "distro")  ? print_distro(&st, study, &ro)
+		     : !strcmp(opt.pivot, "sweep") ? print_sweep(&st, study)
+						   : print_pivot(&st, study);
 		free(study);
 		store_close(&st);
 		return rc;
@@ -369,7 +413,7 @@ int cmd_report(int argc, char **argv)
 	} else {
 		const struct report_ops *ops = report_format(opt.format);
 		FILE *out = NULL;
-		if ((!strcmp(opt.format, "csv") || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
+		if ((format_is(opt.format, FORMAT_CSV) || !add_paretos(&st, &rk)) && (out = results_output_open(opt.output))) {
 			report_print(out, &rk, ops);
 			char *unranked = ranking_why_unranked(&rk);
 			if (unranked)

@@ -19,15 +19,21 @@
 #include "harness/runner.h"
 #include "pipeline/pipeline.h"
 
-static const char *const format_choices[] = {"table", "csv", "json", NULL};
+/* the ranking's formats but html (a page, not something to print after a run) */
+static format_set run_formats(struct strbuf *err)
+{
+	return report_formats(err) & ~FORMAT_BIT(FORMAT_HTML);
+}
 
 static struct {
-	/* --repeat, --metric, --meters, --noise-floor, --workloads, --pin,
+	/* --repeat, --metric, --meters, --noise-floor, --packages, --workloads, --pin,
 	 * --force, --source: applied into the study before it is planned */
 	struct run_overrides study;
 	int jobs, dry_run, quiet, build_only;
-	const char *db, *format, *shard;
+	const char *db, *format, *shard, *shard_by;
 } opt;
+
+static const char *const shard_by_choices[] = {"pair", "package", NULL};
 
 static const struct option_spec run_options[] = {
 	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
@@ -36,18 +42,24 @@ static const struct option_spec run_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
+	{"packages", 0, OPT_STRING, &opt.study.packages, "A,B|FILE",
+	 "build these Debian source packages as the workloads, no recipe needed (system = debian: apt-get source, build-deps installed unless build_deps = refuse, debian/rules, then the package's own test step: tests_failed, tests.time); a FILE lists names one a line"},
 	{"meters", 0, OPT_STRING, &opt.study.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.study.metric, "NAME", "rank by this metric or selector WORKLOAD[/RUN][/METRIC] (default: the study's, else time); one the study cannot give is refused before building"},
 	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
 	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
 	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
 	 "start even when isolate = yes finds the machine busy"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "ranking format", format_choices},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "ranking format", NULL, run_formats},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
 	{"noise-floor", 0, OPT_FLAG, &opt.study.noise_floor, NULL,
 	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
+	{"shard-by", 0, OPT_CHOICE, &opt.shard_by, "HOW",
+	 "with --shard: pair (default: a share of the configuration x workload pairs) or package "
+	 "(whole workloads, workload k in shard k mod N: a package's configurations share its "
+	 "source and build dependencies)", shard_by_choices},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL,
 	 "no progress lines (lines that state results, as repeat = stable's end and a shard's share of the judging, still print)"},
 	{"source", 0, OPT_LIST, &opt.study.sources, "NAME=SPEC",
@@ -178,6 +190,33 @@ static void say_power(const struct study_plan *plan)
 	free(where);
 }
 
+/* 1 when no workload has a run to measure: Debian packages without a
+ * recipe are built and tested, not ranked */
+static int nothing_to_run(const struct study_plan *plan)
+{
+	for (size_t w = 0; w < plan->nworkloads; w++)
+		if (plan->workloads[w].recipe.nruns)
+			return 0;
+	return 1;
+}
+
+/* Per build of a package, its outcome and what its test step said */
+static void print_package_builds(const struct study_plan *plan)
+{
+	for (size_t i = 0; i < plan->nconfigs * plan->nworkloads; i++) {
+		const struct build *b = &plan->builds[i];
+		if (!recipe_is_package(b->recipe) || (b->settled && b->outcome == OUTCOME_UNSUPPORTED &&
+						      b->detail && !strcmp(b->detail, "in another shard")))
+			continue;
+		printf("%s %s: %s", b->recipe->name, b->cfg->label, outcome_name(b->outcome));
+		if (b->outcome == OUTCOME_OK && b->tests == DEBPKG_TESTS_PASSED)
+			printf(", tests passed (test-suite time %.1f s)", b->tests_seconds);
+		if (b->detail && *b->detail)
+			printf(": %s", b->detail);
+		putchar('\n');
+	}
+}
+
 /* Build and run into the store, then the report; the exit status.  An
  * error is left in err. */
 static int build_and_run(struct study_plan *plan, struct store *store,
@@ -194,8 +233,9 @@ static int build_and_run(struct study_plan *plan, struct store *store,
 		return st == PIPELINE_STORE_FAILED ? 2 : 1;
 	if (pipeline_interrupted)
 		return say_interrupted(&n);
-	if (!opt.build_only)
+	if (!opt.build_only && !nothing_to_run(plan))
 		return report(store, plan);
+	print_package_builds(plan);
 	printf("builds: %d built, %d cached, %d failed\n", n.built, n.cached, n.failed);
 	return 0;
 }
@@ -220,6 +260,7 @@ int cmd_run(int argc, char **argv)
 	}
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .dry_run = opt.dry_run, .shard_n = 1, .no_ranking = opt.build_only,
+		.shard_by_workload = opt.shard_by && !strcmp(opt.shard_by, "package"),
 	};
 	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;
@@ -238,7 +279,8 @@ int cmd_run(int argc, char **argv)
 		study_plan_print(&plan, stdout);
 		rc = 0;
 	} else if (!store_open(&store, opt.db, 1, &err) && !store_lock(&store, &err)) {
-		say_power(&plan);
+		if (!nothing_to_run(&plan))
+			say_power(&plan);
 		rc = build_and_run(&plan, &store, &po, &builds_started, &err);
 	}
 out:

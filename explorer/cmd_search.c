@@ -27,7 +27,7 @@
 #include "pipeline/pipeline.h"
 
 static const char *const metric_choices[] = {"time", "insns", "size", NULL};
-static const char *const format_choices[] = {"text", "json", "make.conf", NULL};
+static format_set search_formats(struct strbuf *err); /* writers[], below */
 
 static struct {
 	const char *space, *strategy, *budget, *metric, *db, *format, *output, *tolerance;
@@ -48,7 +48,7 @@ static const struct option_spec search_options[] = {
 	{"minimise-repeat", 0, OPT_COUNT, &opt.minimise_repeat, "N", "with --metric time: interleaved runs per flag set in each minimisation measurement (default 10)"},
 	{"no-minimise", 0, OPT_FLAG, &opt.no_minimise, NULL, "keep the best flag set as found"},
 	{"confirm-repeat", 0, OPT_INT, &opt.confirm_repeat, "N", "interleaved runs confirming against -O2 and -O3 (default 10, 0: skip)"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "what to print: text, json or make.conf", format_choices},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "what to print", NULL, search_formats},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE", "also write the make.conf fragment there"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{"force", 0, OPT_FLAG, &opt.force, NULL, "start even when the study's isolate = yes finds the machine busy"},
@@ -181,17 +181,33 @@ static void probe_space(struct evalcache *ec, struct space *sp, const char *tc_i
 	sl_release(&said);
 }
 
+/* text: the report, then the make.conf fragment it leads to */
+static void search_text(FILE *out, const struct search_report *rep)
+{
+	search_report_text(out, rep);
+	fputc('\n', out);
+	search_make_conf(out, rep);
+}
+
+static const struct {
+	enum format format;
+	void (*print)(FILE *out, const struct search_report *rep);
+} writers[] = {
+	{FORMAT_TEXT, search_text},
+	{FORMAT_JSON, search_report_json},
+	{FORMAT_MAKE_CONF, search_make_conf},
+};
+
+static format_set search_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("search formats", writers, err);
+}
+
 static int write_outputs(const struct search_report *rep)
 {
-	if (!strcmp(opt.format, "json"))
-		search_report_json(stdout, rep);
-	else if (!strcmp(opt.format, "make.conf"))
-		search_make_conf(stdout, rep);
-	else {
-		search_report_text(stdout, rep);
-		fputc('\n', stdout);
-		search_make_conf(stdout, rep);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
+		if (format_is(opt.format, writers[i].format))
+			writers[i].print(stdout, rep);
 	if (opt.output) {
 		/* never over a results database (results_args.h) */
 		FILE *f = results_output_open(opt.output);

@@ -22,14 +22,14 @@ static struct {
 	int top;
 } opt;
 
-static const char *const formats[] = {"table", "json", NULL};
+static format_set why_formats(struct strbuf *err); /* writers[], below */
 
 static const struct option_spec why_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
 	{"study", 's', OPT_STRING, &opt.study, "NAME", "which study (default: the latest stored)"},
 	{"run", 'r', OPT_STRING, &opt.run, "NAME", "the recipe's run section (default: the first)"},
 	{"top", 'n', OPT_INT, &opt.top, "N", "show the N largest changes (default 25, 0: all)"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, why_formats},
 	{NULL},
 };
 
@@ -112,6 +112,21 @@ static void print_json(const char *a, const char *b, const char *workload,
 	sb_release(&sb);
 }
 
+static const struct {
+	enum format format;
+	void (*print)(const char *a, const char *b, const char *workload,
+		      const struct fn_counts *ca, const struct fn_counts *cb,
+		      const struct why_row *rows, size_t n);
+} writers[] = {
+	{FORMAT_TABLE, print_table},
+	{FORMAT_JSON, print_json},
+};
+
+static format_set why_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("why formats", writers, err);
+}
+
 /* Profile both builds; 0 or 2 (the error said). */
 static int explain(struct store *st, const char *study, char **argv)
 {
@@ -158,10 +173,9 @@ static int explain(struct store *st, const char *study, char **argv)
 	size_t n;
 	struct why_row *rows = why_diff(&c[0], &c[1], &n);
 	size_t shown = opt.top > 0 && (size_t)opt.top < n ? (size_t)opt.top : n;
-	if (!strcmp(opt.format, "json"))
-		print_json(label[0], label[1], argv[2], &c[0], &c[1], rows, shown);
-	else
-		print_table(label[0], label[1], argv[2], &c[0], &c[1], rows, shown);
+	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
+		if (format_is(opt.format, writers[i].format))
+			writers[i].print(label[0], label[1], argv[2], &c[0], &c[1], rows, shown);
 	free(rows);
 	rc = 0;
 out:

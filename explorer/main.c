@@ -7,6 +7,7 @@
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/parse_only.h"
+#include "analysis/formats.h"
 #include "base/util.h"
 #include "flagsets/settings.h"
 #include "harness/fetch.h"
@@ -34,6 +35,7 @@ static const struct command commands[] = {
 	{"merge", cmd_merge, "join the databases of one study's shards (run --shard, slurm)"},
 	{"slurm", cmd_slurm, "a Slurm job array that runs a study in shards, then merges them"},
 	{"search", cmd_search, "the best flag set under a budget: validated, minimal, confirmed (make.conf)"},
+	{"calibrate", cmd_calibrate, "the smallest difference this machine tells from layout and noise, per workload"},
 	{"baseline", cmd_baseline, "keep a study's results as a named baseline for compare --against"},
 	{"workload", cmd_workload, "write a recipe skeleton for a program or Debian package (workload new)"},
 };
@@ -41,7 +43,7 @@ static const struct command commands[] = {
 /* Every registry of the program (STYLE.md §1), checked at start-up. */
 static int (*const registry_checks[])(struct strbuf *err) = {
 	runners_check, meters_check, libcs_check, source_kinds_check, build_systems_check,
-	strategies_check, settings_check,
+	strategies_check, settings_check, formats_check,
 };
 
 static void usage(FILE *out)

@@ -25,6 +25,11 @@ void options_help(const struct command_spec *cmd, FILE *out)
 			for (const char *const *c = o->choices; *c; c++)
 				fprintf(out, "%s%s", c == o->choices ? "" : "|", *c);
 			fprintf(out, ")");
+		} else if (o->type == OPT_FORMAT) {
+			struct strbuf names = {0};
+			format_set_names(o->formats(NULL), "|", &names);
+			fprintf(out, " (%s)", sb_str(&names));
+			sb_release(&names);
 		}
 		fputc('\n', out);
 	}
@@ -100,6 +105,11 @@ static int set_value(const struct command_spec *cmd, const struct option_spec *o
 				return 0;
 			}
 		return choice_refused(cmd, o, arg);
+	case OPT_FORMAT:
+		if (format_offered(cmd->name, arg, o->formats(NULL)))
+			return -1;
+		*(const char **)o->value = format_name(format_parse(arg)); /* the table's string */
+		return 0;
 	}
 	return -1;
 }

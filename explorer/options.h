@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "analysis/formats.h"
 #include "base/util.h"
 
 enum opt_type {
@@ -16,6 +17,7 @@ enum opt_type {
 	OPT_COUNT,  /* int *: a decimal argument of at least 1 (jobs, repetitions) */
 	OPT_CHOICE, /* const char **: one of .choices */
 	OPT_LIST,   /* struct strlist *: each use adds its argument (caller releases) */
+	OPT_FORMAT, /* const char **: a format of .formats(), named as analysis/formats.h names it */
 };
 
 struct option_spec {
@@ -26,6 +28,10 @@ struct option_spec {
 	const char *argname; /* shown in help: "PATH" */
 	const char *help;
 	const char *const *choices; /* NULL-terminated, OPT_CHOICE only */
+	/* OPT_FORMAT only: the formats the command writes (a writer family's
+	 * set, analysis/formats.h); --help lists them, anything else is
+	 * refused as "COMMAND: unknown format 'X' (formats: ...)" */
+	format_set (*formats)(struct strbuf *err);
 };
 
 struct command_spec {

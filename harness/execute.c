@@ -252,10 +252,10 @@ static char *not_reproducible(const char *run_dir, const char *ref_dir, const ch
 	char *g = NULL, *w = NULL, *s;
 	long line = 0;
 	if (validate_line_difference(got, want, &line, &g, &w) == 0)
-		s = xasprintf("output not reproducible: the baseline disagrees with itself at line %ld: '%.80s' here, '%.80s' in its warm-up (make the program print the same on every run, without times, addresses or random seeds, or give the recipe a tolerate = check)",
+		s = xasprintf(OUTCOME_NOT_REPRODUCIBLE ": the baseline disagrees with itself at line %ld: '%.80s' here, '%.80s' in its warm-up (make the program print the same on every run, without times, addresses or random seeds, or give the recipe a tolerate = check)",
 			      line, g, w);
 	else
-		s = xasprintf("output not reproducible: the baseline disagrees with itself: %s (make the program's outputs the same on every run, or give the recipe a tolerate = check)",
+		s = xasprintf(OUTCOME_NOT_REPRODUCIBLE ": the baseline disagrees with itself: %s (make the program's outputs the same on every run, or give the recipe a tolerate = check)",
 			      why);
 	free(g);
 	free(w);
@@ -466,23 +466,37 @@ static void step_check(struct run_step *st, const char *ref_dir, struct exec_res
 		parse_metrics(st->run, st->out_path, st->err_path, res);
 }
 
+/* 1 when m can measure a run of this runner once, with its tool: in front
+ * of the program here, or as what the runner counts where it runs */
+static int wrap_fits(const struct runner_ops *r, const struct meter_ops *m)
+{
+	return r->counts ? m->remote != NULL : r->wraps && m->wrap;
+}
+
 /* One more run with m's tool in front, on the same runner (on a board:
- * the board's perf); its outcome is the tool's business, not the
- * program's. */
+ * what the board's helper counts, as m's remote op asks); its outcome is
+ * the tool's business, not the program's. */
 static void step_wrapped(struct run_step *st, const struct meter_ops *m, struct measurements *mm)
 {
 	struct meter_run mr = {.st = &st->ctx->mstate, .job = &st->job, .scratch = st->scratch,
 			       .out = st->ctx->meter_out};
-	struct strlist wrapped = {0};
-	m->wrap(&mr, &wrapped);
-	for (size_t k = 0; k < st->argv.n; k++)
-		sl_push(&wrapped, st->argv.v[k]);
-	sl_push_owned(&wrapped, NULL);
-	wrapped.n--;
-	char *wout = xasprintf("%s.stdout", st->scratch);
 	struct run_spec ws = st->job.spec;
+	struct strlist wrapped = {0};
+	if (st->runner->counts) {
+		struct meter_remote want = {0};
+		m->remote(&mr, &want);
+		ws.count_events = want.events;
+		ws.count_out = want.out;
+	} else {
+		m->wrap(&mr, &wrapped);
+		for (size_t k = 0; k < st->argv.n; k++)
+			sl_push(&wrapped, st->argv.v[k]);
+		sl_push_owned(&wrapped, NULL);
+		wrapped.n--;
+		ws.argv = wrapped.v;
+	}
+	char *wout = xasprintf("%s.stdout", st->scratch);
 	ws.exit_memory = 0;
-	ws.argv = wrapped.v;
 	ws.stdout_path = wout;
 	ws.stderr_path = NULL;
 	struct run_result wr;
@@ -536,7 +550,7 @@ static void step_measure(struct run_step *st, int warmup, struct exec_result *re
 			continue;
 		if (!warmup && m->timed)
 			m->collect(&mr, &mm, &note);
-		if (warmup && m->wrap && st->runner->wraps)
+		if (warmup && wrap_fits(st->runner, m))
 			step_wrapped(st, m, &mm);
 		sb_release(&note);
 	}

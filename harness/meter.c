@@ -186,6 +186,13 @@ static void perf_wrap(const struct meter_run *mr, struct strlist *prefix)
 	sl_push(prefix, "--");
 }
 
+/* a board's helper runs its own perf with these events (harness/remote-helper) */
+static void perf_remote(const struct meter_run *mr, struct meter_remote *want)
+{
+	want->events = mr->st->events;
+	want->out = mr->scratch;
+}
+
 static int perf_collect(const struct meter_run *mr, struct measurements *out, struct strbuf *note)
 {
 	char *text = file_read(mr->scratch, NULL);
@@ -219,6 +226,7 @@ const struct meter_ops meter_perf = {
 	.timed = 0,
 	.probe = perf_probe,
 	.wrap = perf_wrap,
+	.remote = perf_remote,
 	.collect = perf_collect,
 	.metrics = perf_metrics,
 };

@@ -7,7 +7,9 @@
  * to the program's run.  Wrapping meters (perf, cachegrind) put a tool in
  * front of the program; they measure one more run after the warm-up, so
  * the timed repetitions never carry the tool's cost, and only where the
- * runner lets a tool wrap the program (runner_ops.wraps).  A runner's own
+ * runner lets a tool wrap the program (runner_ops.wraps), or, on a runner
+ * that runs elsewhere (runner_ops.counts: boards over ssh), where the meter
+ * can say through its remote op what the run there must count.  A runner's own
  * meter (qemu-insn: the qemu runner's plugin counts) measures every run
  * that runner makes, listed or not.
  *
@@ -19,7 +21,10 @@
  *   3. add it to meters[] in meter.c (by_default = 1 when a study that
  *      names no meters should get it);
  *      (metrics pushes the names collect gives);
- *   4. meters_check() (at start-up, and test_meter) says what is missing.
+ *   4. meters_check() (at start-up, and test_meter) says what is missing;
+ *   5. a wrapping meter that can measure runs on boards (ssh) says what
+ *      the board must count in its remote op: runners that run elsewhere
+ *      (runner_ops.counts) take that, never the wrapper's argv.
  */
 #ifndef FLAGSCOPE_METER_H
 #define FLAGSCOPE_METER_H
@@ -58,6 +63,15 @@ struct meter_run {
 	void *out;                   /* the caller's, by the meter's contract (exec_ctx.meter_out) */
 };
 
+/* What a wrapping meter asks of a runner that runs the program elsewhere
+ * (runner_ops.counts): count these perf events around it there, and bring
+ * the counts back (perf stat -x, lines) into the local file out, which
+ * collect then reads as if the meter had wrapped a run here. */
+struct meter_remote {
+	const char *events; /* perf stat -e's list */
+	const char *out;    /* a local path */
+};
+
 struct meter_ops {
 	const char *name;
 	const char *help;  /* one line: what it measures */
@@ -70,6 +84,11 @@ struct meter_ops {
 	int (*probe)(struct meter_state *st, struct strbuf *fact);
 	/* Append the wrapper's argv words (the program follows); NULL if none. */
 	void (*wrap)(const struct meter_run *mr, struct strlist *prefix);
+	/* A wrapping meter on a runner that counts elsewhere: fill in what
+	 * the run there must count (struct meter_remote; pointers into mr's
+	 * state and scratch).  NULL: such a run cannot be measured so (a tool
+	 * that must run here, as cachegrind's valgrind); it is not made. */
+	void (*remote)(const struct meter_run *mr, struct meter_remote *want);
 	/* Read the figures of a finished run into out.  0 (note: a remark the
 	 * run's detail carries, or nothing); -1 none could be read; -2 this run
 	 * can never be measured so (a threaded guest); then note is the whole

@@ -63,6 +63,11 @@ struct run_spec {
 	/* set from a signal handler (Ctrl-C): the run is killed with its group
 	   within STOP_LOOK_MS and run_result.interrupted set; NULL: never */
 	const volatile sig_atomic_t *stop;
+	/* a wrapping meter's request to a runner that counts elsewhere
+	 * (runner_ops.counts; meter_ops.remote): count these perf events
+	 * around the program and write the counts to the local file
+	 * count_out.  NULL: count nothing */
+	const char *count_events, *count_out;
 };
 
 struct run_result {
@@ -105,6 +110,8 @@ struct runner_ops {
 	const char *name;
 	const char *help;  /* one line: where and how programs run */
 	int wraps;         /* wrapping meters (perf, cachegrind) may go in front of the program */
+	int counts;        /* runs elsewhere, counting what a wrapping meter's remote op asks
+			      (run_spec.count_events) instead of running its wrapper */
 	int exit_stop;     /* can stop the program at its exit (the memory meter) */
 	const struct meter_ops *meter; /* its own meter, on every run it makes; or NULL */
 	/* 1 when this runner takes the job (runners[] is asked in order) */

@@ -449,7 +449,7 @@ static size_t ssh_machines(const struct run_target *t)
 const struct runner_ops runner_ssh = {
 	.name = "ssh",
 	.help = "on the study's boards ([run] host =), through a measuring helper on each board",
-	.wraps = 1,
+	.counts = 1,
 	.select = ssh_select,
 	.prepare = ssh_prepare,
 	.exec = ssh_exec,

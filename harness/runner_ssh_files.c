@@ -159,28 +159,9 @@ static char *set_path(const char *workdir, const struct file_set *s, const char 
 	return xasprintf("%s/a/%s/%s", workdir, s->id, name);
 }
 
-/* perf stat [-x, -o FILE -e EVENTS ...] -- PROGRAM...: index of PROGRAM */
-static size_t perf_wrapper(char *const *argv, struct remote_argv *ra)
-{
-	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	if (strcmp(base, "perf") || !argv[1] || strcmp(argv[1], "stat"))
-		return 0;
-	for (size_t i = 2; argv[i]; i++) {
-		if (!strcmp(argv[i], "--"))
-			return argv[i + 1] ? i + 1 : 0;
-		if (!strcmp(argv[i], "-o") && argv[i + 1])
-			ra->perf_out = argv[++i];
-		else if (!strcmp(argv[i], "-e") && argv[i + 1])
-			ra->perf_events = argv[++i];
-	}
-	ra->perf_events = ra->perf_out = NULL;
-	return 0;
-}
-
 int plan_files(const struct run_spec *spec, struct run_files *f, struct strbuf *err)
 {
-	struct remote_argv ra = {0};
-	char *const *argv = spec->argv + perf_wrapper(spec->argv, &ra);
+	char *const *argv = spec->argv;
 	char *prog = argv[0][0] == '/' || !spec->cwd ? xstrdup(argv[0])
 						      : xasprintf("%s/%s", spec->cwd, argv[0]);
 	struct stat st;
@@ -238,7 +219,10 @@ int plan_files(const struct run_spec *spec, struct run_files *f, struct strbuf *
 void map_words(const struct run_spec *spec, const struct run_files *f, const char *workdir,
 		      const char *rcwd, struct remote_argv *ra)
 {
-	char *const *argv = spec->argv + perf_wrapper(spec->argv, ra);
+	char *const *argv = spec->argv;
+	/* what a wrapping meter asked the board to count (meter_ops.remote) */
+	ra->perf_events = spec->count_events;
+	ra->perf_out = spec->count_out;
 	const struct file_set *art = &f->sets[0];
 	size_t dlen = strlen(art->dir), clen = spec->cwd ? strlen(spec->cwd) : 0;
 	size_t next_set = 1;

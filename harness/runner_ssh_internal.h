@@ -130,7 +130,9 @@ struct run_files {
 struct remote_argv {
 	struct strlist words;
 	char *stdin_path;                   /* on the board, or NULL */
-	const char *perf_events, *perf_out; /* the perf meter's wrapper */
+	/* run_spec.count_events and count_out: the board's perf counts these
+	 * events into this local file (the helper's "perf" frame) */
+	const char *perf_events, *perf_out;
 };
 /* Hash and group the files spec needs: 0, or -1 (the reason in err) when
  * the program is missing or an argument names a local folder. */

@@ -7,6 +7,7 @@
 
 #include "base/native_cpu.h"
 #include "harness/identical.h"
+#include "harness/layout_check.h"
 #include "harness/pgo.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -165,6 +166,8 @@ static int store_study(struct pipeline *pl)
 			.is_baseline = cfg->is_baseline, .order = (int)c,
 			.target = cfg->target, .cpu = cfg->cpu, .libc = cfg->libc,
 			.sysroot = cfg->sysroot, .notes = cfg->notes, .pgo = cfg->pgo,
+			.layout = cfg->layout,
+			.layout_of = cfg->layout ? p->configs[cfg->layout_of].cfg->id : "",
 		};
 		if (pipeline_stored(pl, store_put_config(pl->store, &sc)) ||
 		    (pc->tc_ok && store_native_cpus(pl, cfg)))
@@ -202,23 +205,25 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 		n->cached += b->cached && b->outcome == OUTCOME_OK;
 		n->failed += b->outcome != OUTCOME_OK;
 		if (b->size_text >= 0 && !b->settled &&
-		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED)) {
+		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED ||
+		     b->outcome == OUTCOME_TESTS_FAILED)) {
 			const double v[BUILD_NSIZES] = {b->size_text, b->size_data, b->size_bss,
 							 b->size_rodata, b->size_file};
-			struct store_metric m[BUILD_NSIZES];
+			struct store_metric m[BUILD_NSIZES + 1];
+			size_t nm = 0;
 			for (size_t k = 0; k < BUILD_NSIZES; k++)
-				m[k] = (struct store_metric){build_size_names[k], v[k], "B"};
+				m[nm++] = (struct store_metric){build_size_names[k], v[k], "B"};
+			/* a package's test step: the suite's time, not a benchmark */
+			if (b->tests_seconds >= 0)
+				m[nm++] = (struct store_metric){BUILD_TESTS_TIME, b->tests_seconds, "s"};
 			if (pipeline_stored(pl, store_put_build_sizes(pl->store, p->study.name,
 								      b->cfg->id, b->recipe->name,
-								      m, ARRAY_SIZE(m))))
+								      m, nm)))
 				return -1;
 		}
 	}
 	/* complete only once the runs went through: a stop, a kill or
 	 * --build-only from here on leaves the study incomplete */
-	for (size_t i = 0; i < nbuilds; i++)
-		if (p->in_shard[i] && p->builds[i].outcome == OUTCOME_OK)
-			pl->expected_runs += (int)p->builds[i].recipe->nruns * p->study.repeat;
 	if (pipeline_store_progress(pl, 0))
 		return -1;
 	return pipeline_stored(pl, store_put_last_run(pl->store, p->study.name, n->built,
@@ -229,7 +234,18 @@ int pipeline_store_progress(struct pipeline *pl, int complete)
 {
 	const struct study_plan *p = pl->plan;
 	char *shard = p->shard_n > 1 ? xasprintf("%d/%d", p->shard_i, p->shard_n) : xstrdup("");
-	int rc = store_put_progress(pl->store, p->study.name, shard, pl->expected_runs, complete);
+	struct store_progress_part *parts = xcalloc(p->nworkloads + 1, sizeof(*parts));
+	for (size_t w = 0; w < p->nworkloads; w++) {
+		parts[w].workload = p->workloads[w].recipe.name;
+		for (size_t c = 0; c < p->nconfigs; c++)
+			if (p->in_shard[c * p->nworkloads + w] && plan_build(p, c, w)->outcome == OUTCOME_OK)
+				parts[w].expected += (int)plan_build(p, c, w)->recipe->nruns * p->study.repeat;
+	}
+	/* `run --workloads W` plans W only: the other workloads keep theirs */
+	int only = sl_find(&p->study.overridden, "workloads") >= 0;
+	int rc = store_put_progress(pl->store, p->study.name, shard, parts, p->nworkloads, only,
+				    complete);
+	free(parts);
 	free(shard);
 	return pipeline_stored(pl, rc);
 }
@@ -263,6 +279,42 @@ static int store_pgo_facts(struct pipeline *pl)
 	return 0;
 }
 
+/* layouts = N: each variant differs from its plain build only in
+ * addresses (harness/layout_check.h), or it is not measured: its build is
+ * stored as unsupported with the reason, and said.  The verdict of each
+ * check is kept as the fact layout.ID.WORKLOAD. */
+static int check_layouts(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	for (size_t c = 0; c < p->nconfigs; c++) {
+		const struct config *cfg = p->configs[c].cfg;
+		for (size_t w = 0; cfg->layout && w < p->nworkloads; w++) {
+			struct build *b = plan_build(p, c, w);
+			const struct build *plain = plan_build(p, cfg->layout_of, w);
+			if (b->outcome != OUTCOME_OK || plain->outcome != OUTCOME_OK)
+				continue;
+			struct strbuf why = {0};
+			int ok = layout_check_builds(plain, b, &why);
+			char *key = xasprintf("layout.%s.%s", cfg->id, b->recipe->name);
+			char *value = xasprintf("%s: %s", ok > 0 ? "ok" : "rejected", sb_str(&why));
+			int rc = pipeline_stored(pl, store_put_fact(pl->store, p->study.name, key, value));
+			pipeline_say(pl->opt, "%s %s: layout check %s", cfg->label, b->recipe->name, value);
+			if (ok <= 0) {
+				b->outcome = OUTCOME_UNSUPPORTED;
+				free(b->detail);
+				b->detail = xasprintf("layout variant %d not used: %s", cfg->layout,
+						      sb_str(&why));
+			}
+			free(key);
+			free(value);
+			sb_release(&why);
+			if (rc)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
 				    struct strbuf *err)
 {
@@ -288,7 +340,7 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 		  &pipeline_interrupted);
 	if (o->ev.builds_end)
 		o->ev.builds_end(o->ev.user);
-	if (store_pgo_facts(pl) || store_builds(pl, &n))
+	if (store_pgo_facts(pl) || check_layouts(pl) || store_builds(pl, &n))
 		return store_failed(pl, err);
 	if (counts)
 		*counts = n;

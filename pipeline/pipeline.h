@@ -58,6 +58,7 @@ struct plan_workload {
 	char src_id[65];  /* with extra sources: a hash over every tree's id */
 	char **extra_dirs; /* recipe.extra[i]'s tree (NULL: not fetched) */
 	char *src_error;  /* "source: ..." or NULL */
+	char *deps_error; /* a package's build dependencies missing (debpkg.h), or NULL */
 	char *in_dir;     /* made by pipeline_run */
 	char *in_error;
 	char *open;       /* repeat = auto: per config x run section, still measuring */
@@ -79,6 +80,7 @@ struct study_plan {
 	char (*binary_hash)[65]; /* per build: its binaries' hash, "" when it
 				    failed (set when the builds are stored) */
 	int shard_i, shard_n;
+	int shard_by_workload; /* pipeline_options' */
 };
 
 static inline struct build *plan_build(const struct study_plan *p, size_t c, size_t w)
@@ -118,6 +120,10 @@ struct pipeline_options {
 	int jobs;           /* builds at a time */
 	int dry_run;        /* prepare without building (flags are still probed) */
 	int shard_i, shard_n; /* 0/1: everything */
+	int shard_by_workload; /* 1: a shard is whole workloads (every configuration of
+				  each: one source fetch, one build-dependency install
+				  per package), workload k in shard k mod n, study order;
+				  0: a fixed share of the (configuration, workload) pairs */
 	int no_ranking;     /* nothing will be ranked (run --build-only): the study's
 			       metric is not checked unless an option set it */
 	struct pipeline_events ev;
@@ -130,6 +136,8 @@ struct run_overrides {
 	const char *metric;    /* rank by this (and repeat = auto closes on it) */
 	const char *meters;    /* "rusage perf": instead of the study's */
 	int noise_floor;       /* add the baseline's copy (study.h) */
+	const char *packages;  /* "A,B" or a file of names: these Debian source packages
+				  replace the study's workloads (study.h packages) */
 	const char *workloads; /* "A B": only these, each one of the study's; NULL: all */
 	const char *pin;       /* CPU list: the study's pin = when NULL */
 	int force;             /* start though isolate = yes finds the machine busy */
@@ -194,7 +202,6 @@ struct pipeline {
 	struct machine_state machine; /* read by pipeline_init, stored by pipeline_run */
 	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
-	int expected_runs; /* measured repetitions planned, stored as progress */
 	double started;
 	/* on boards the schedule's workers share the store, the counts and
 	 * the events: they hold this to touch them */

@@ -27,15 +27,20 @@ void pipeline_find_identical(struct pipeline *pl);
 /* The measured runs (schedule.c). */
 void pipeline_schedule(struct pipeline *pl);
 
-/* Store what this run planned (pl->expected_runs: the repetitions of
- * every build measured or copied here, at the study's repeat, its minimum
- * for repeat = auto or stable) and whether it went through to its end
- * (store.h: progress).  Returns what store_put_progress returns. */
+/* Store what this run planned, per workload (the repetitions of every
+ * build measured or copied here, at the study's repeat, its minimum for
+ * repeat = auto or stable), and whether it went through to its end
+ * (store.h: progress; a `run --workloads` replaces only its workloads'
+ * parts).  Returns what store_put_progress returns. */
 int pipeline_store_progress(struct pipeline *pl, int complete);
 
 /* The section sizes every build stores, in store_builds' order
  * (metric_names.c). */
 #define BUILD_NSIZES 5
 extern const char *const build_size_names[BUILD_NSIZES];
+/* A package's test-suite wall time (system = debian, harness/debpkg.h),
+ * stored with the sizes as a build's own metric: the time of its own
+ * test step, labelled so, never a benchmark's */
+#define BUILD_TESTS_TIME "tests.time"
 
 #endif

@@ -45,16 +45,7 @@ have_diet=0
 command -v diet >/dev/null && have_diet=1
 
 runs="malloc_big1 malloc_big2 string_strchr pthread_create_serial1 stdio_putcgetc"
-mkdir -p home/workloads/libcbench
-cp "$FLAGSCOPE_SRC"/workloads/libcbench/*.[ch] home/workloads/libcbench/
-# the recipe with only those runs
-awk -v keep=" $runs " '
-	/^\[run / { name = $2; sub(/\].*/, "", name); skip = index(keep, " " name " ") == 0 }
-	/^\[/ && !/^\[run / { skip = 0 }
-	skip { next }
-	{ print }' "$FLAGSCOPE_SRC/workloads/libcbench/recipe.ini" > home/workloads/libcbench/recipe.ini
-[ "$(grep -c '^args = libcbench ' home/workloads/libcbench/recipe.ini)" = 5 ] ||
-	fail "trimmed recipe: $(cat home/workloads/libcbench/recipe.ini)"
+libcbench_runs "$runs"
 
 libcs="glibc musl"
 [ $have_diet = 1 ] && libcs="$libcs dietlibc"
@@ -210,7 +201,7 @@ grep -q 'glibc.time,glibc.pct,glibc.virt,glibc.res,glibc.dirty,.*musl.virt_ratio
 fs report --db libc.db --pivot cc > err.txt 2>&1 && fail "an unknown axis pivots"
 grep -q "has no axis 'cc' (its axes: libc, link, opt)" err.txt || fail "unknown axis: $(cat err.txt)"
 fs report --db libc.db --pivot libc --format html > err.txt 2>&1 && fail "html pivot accepted"
-grep -q "pivot prints table, csv or json" err.txt || fail "html: $(cat err.txt)"
+grep -q "report --pivot: unknown format .html. (formats: table, csv, json)" err.txt || fail "html: $(cat err.txt)"
 
 # without the study file: every axis from the levels the database recorded
 mv libc.study libc.study.gone

@@ -40,7 +40,7 @@ ok "$(wc -w <<<"$pages") pages ($lines lines) checked: README.md ($(grep -c '' R
 plants=$(cat <<'P'
 unknown option in a command line	0,/^build\/flagscope run my.study -j2/s//build\/flagscope run my.study --jobz 2/	unknown option '--jobz'
 option without its value	0,/^build\/flagscope report --format json /s//build\/flagscope report --format /	needs a value
-a value an option does not take	0,/^build\/flagscope report --format json /s//build\/flagscope report --format yaml /	does not take 'yaml'
+a value an option does not take	0,/^build\/flagscope report --format json /s//build\/flagscope report --format yaml /	unknown format 'yaml'
 a number out of range	0,/^build\/flagscope run my.study -j2/s//build\/flagscope run my.study -j0/	at least 1
 an unknown command	0,/^build\/flagscope baseline save before/s//build\/flagscope keep save before/	is not a command
 a subcommand word it does not know	0,/^flagscope list presets$/s//flagscope list presetz/	not fit its usage

@@ -6,7 +6,7 @@
 # Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
 # local_recipe_or_skip, scratch, sql,
 # out_has, out_head, tiny_study, tiny_shards, gcc_study, second_config, pair_study,
-# small_recipe, run_study_or_skip, pair_ok, too_loaded.
+# small_recipe, libcbench_runs, run_study_or_skip, pair_ok, too_loaded.
 
 fs() { "$FLAGSCOPE_BIN" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -200,6 +200,22 @@ small_recipe() {
 		fail "small_recipe $1: '$2' changes nothing in its recipe.ini"
 		return 1
 	fi
+}
+
+# libcbench_runs "RUN..." [FILE...]: home/workloads/libcbench, the bundled
+# libcbench's sources (and FILEs of its folder, e.g. published.ini) with a
+# recipe of only those runs; fails when the recipe lost one of them
+libcbench_runs() {
+	local src=$FLAGSCOPE_SRC/workloads/libcbench dst=home/workloads/libcbench runs=$1 f; shift
+	mkdir -p "$dst" && cp "$src"/*.[ch] "$dst/" || fail "cannot copy libcbench"
+	for f in "$@"; do cp "$src/$f" "$dst/" || fail "cannot copy libcbench's $f"; done
+	awk -v keep=" $runs " '
+		/^\[run / { name = $2; sub(/\].*/, "", name); skip = index(keep, " " name " ") == 0 }
+		/^\[/ && !/^\[run / { skip = 0 }
+		skip { next }
+		{ print }' "$src/recipe.ini" > "$dst/recipe.ini"
+	[ "$(grep -c '^args = libcbench ' "$dst/recipe.ini")" = "$(wc -w <<<"$runs")" ] ||
+		fail "trimmed recipe: $(cat "$dst/recipe.ini")"
 }
 
 # run_study_or_skip STUDY [OPTION...]: flagscope run STUDY.study --db

@@ -568,6 +568,56 @@ static void check_noise_floor(const char *dir)
 	"[dirty stat]\nrow = Static dirty\nruns = *\nlink = static\nmusl = 8\nglibc = 28\n" \
 	"dietlibc = 8\n"
 
+/* Two sources in one published.ini (the Eta Labs and Raspberry Pi 4
+ * tables): each its own columns, each named with its hardware and
+ * versions; run a's second row has musl slower (glibc 1, musl 4: -75%),
+ * the sign the first source's +100% has not */
+static void check_two_sources(struct store *st, const char *wl)
+{
+	free(test_write(wl, "published.ini",
+			"[source old]\ntitle = older table\nlibcs = musl glibc\n"
+			"[time fast]\nrow = Fast row\nruns = a\nmusl = 1\nglibc = 2\n"
+			"[source pi]\ntitle = newer study\nhardware = a small board\n"
+			"versions = glibc 9.9\nlibcs = glibc musl\n"
+			"[time a]\nrow = b_a\nruns = a\nglibc = 1\nmusl = 4\n"));
+	struct pivot p;
+	struct strbuf err = {0};
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	const struct pivot_cell *ma = cell(&p, "dynamic O2", "a", "musl");
+	T_CHECK(p.npub_src == 2 && ma && near(ma->pub_pct[PUB_COL(0, PUB_TIME)], 100) &&
+			near(ma->pub_pct[PUB_COL(1, PUB_TIME)], -75) &&
+			ma->same_sign[PUB_COL(1, PUB_TIME)] == 1 && ma->same_sign[PUB_TIME] == 0,
+		"musl a: +100%% by the first source (not the measured sign), -75%% by the second");
+	char *table = print_pivot(&p, "table");
+	T_CHECK(strstr(table, "published (old): older table; hardware: not stated; versions: "
+			      "not stated\n") &&
+			strstr(table, "published (pi): newer study; hardware: a small board; "
+				      "versions: glibc 9.9\n") &&
+			strstr(table, " musl    ratio       old same        pi same") &&
+			strstr(table, "  +100.0%   no    -75.0%  yes") &&
+			strstr(table, "sign agreement: 2 of 2 rows (pi: the metric's ratio"),
+		"both sources, side by side:\n%s", table);
+	check_table_aligned(table);
+	free(table);
+	char *csv = print_pivot(&p, "csv");
+	const char *row = strchr(csv, '\n');
+	T_CHECK(strstr(csv, ",pi.published_row,pi.published_dirty_row,") &&
+			strstr(csv, ",musl.pi.published_pct,musl.pi.same_sign,") && row &&
+			csv_fields(csv) == csv_fields(row + 1),
+		"csv: the second source's columns:\n%s", csv);
+	free(csv);
+	char *json = print_pivot(&p, "json");
+	T_CHECK(strstr(json, "\"published_sources\":[{\"label\":\"old\",\"source\":\"older "
+			     "table\",\"hardware\":null") &&
+			strstr(json, "{\"label\":\"pi\",\"source\":\"newer study\",\"hardware\":\"a "
+				     "small board\",\"versions\":\"glibc 9.9\"") &&
+			strstr(json, "\"pi\":{\"published_pct\":-75,\"same_sign\":true"),
+		"json: both sources: %s", json);
+	free(json);
+	pivot_release(&p);
+	sb_release(&err);
+}
+
 static void check_published(struct store *st, const char *dir)
 {
 	char *wl = xasprintf("%s/workloads/wl", dir);
@@ -654,6 +704,8 @@ static void check_published(struct store *st, const char *dir)
 	T_CHECK(!pivot_compute(st, "s", "libc", "mem.res", NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(!p.pub_any[PUB_TIME] && p.pub_rows[PUB_DIRTY] == 6, "mem.res: dirty only");
 	pivot_release(&p);
+
+	check_two_sources(st, wl);
 
 	/* a bad figure is said at its line; the pivot is refused */
 	free(test_write(wl, "published.ini", "[source]\nlibcs = musl glibc\n[time x]\nruns = a\n"

@@ -5,6 +5,8 @@
  * published rows with their figures, and maps only runs the libcbench
  * recipe has, each to one time row at most; libc-bench's upstream recipe
  * shares it (same_as); lookups by run and link level ("*" the fallback);
+ * the second source, the Raspberry Pi 4 study's table (2022), with its
+ * hardware and figures, mapping only libcbench's runs, one row each;
  * bad files said at file:line.
  */
 #include <math.h>
@@ -42,6 +44,50 @@ static const struct published_row *row_by_id(const struct published *pub, const 
 		if (!strcmp(pub->rows[i].id, id))
 			return &pub->rows[i];
 	return NULL;
+}
+
+/* The shipped file's second source: the Raspberry Pi 4 study's tables,
+ * each row one run of the recipe's (runs), at most one row per kind */
+static void check_rpi4(const struct published *first, const struct strlist *runs)
+{
+	const struct published *rpi = first->next;
+	T_CHECK(first->label && !strcmp(first->label, "etalabs") && rpi && rpi->label &&
+			!strcmp(rpi->label, "rpi4") && !rpi->next,
+		"two sources: etalabs, then rpi4");
+	if (!rpi)
+		return;
+	T_CHECK(rpi->hardware && strstr(rpi->hardware, "Raspberry Pi 4B at 600 MHz") &&
+			rpi->versions && rpi->libcs.n == 2,
+		"rpi4: its hardware and versions named, glibc and musl");
+	const struct published_row *big = published_find(rpi, "time", "malloc_big1", "static");
+	T_CHECK(big && published_value(rpi, big, "glibc") == 0.030093408 &&
+			published_value(rpi, big, "musl") == 0.085103333,
+		"rpi4 malloc_big1: glibc 0.030093408 s, musl 0.085103333 s");
+	const struct published_row *ss = published_find(rpi, "time", "string_strstr_abc", NULL);
+	T_CHECK(ss && published_value(rpi, ss, "glibc") < published_value(rpi, ss, "musl"),
+		"rpi4 strstr: glibc faster (the sign Eta Labs' row does not have)");
+	T_CHECK(!published_find(rpi, "time", "utf8_bigbuf", NULL),
+		"rpi4 has no utf8 time row");
+	struct strlist seen[2] = {{0}, {0}};
+	size_t nkind[2] = {0, 0};
+	for (size_t i = 0; i < rpi->n; i++) {
+		const struct published_row *r = &rpi->rows[i];
+		int k = !strcmp(r->kind, "dirty");
+		nkind[k]++;
+		T_CHECK(r->runs.n == 1 && sl_find(runs, r->runs.v[0]) >= 0 &&
+				sl_find(&seen[k], r->runs.v[0]) < 0,
+			"rpi4 [%s %s]: one run of libcbench's, once", r->kind, r->id);
+		if (r->runs.n)
+			sl_push(&seen[k], r->runs.v[0]);
+		for (size_t l = 0; l < rpi->libcs.n; l++)
+			T_CHECK(r->values[l] > 0, "rpi4 [%s %s] has a %s figure", r->kind, r->id,
+				rpi->libcs.v[l]);
+	}
+	/* the article's execution time table (23 rows) and its dirty table (27) */
+	T_CHECK(nkind[0] == 23 && nkind[1] == 27, "rpi4 rows: %zu time, %zu dirty", nkind[0],
+		nkind[1]);
+	sl_release(&seen[0]);
+	sl_release(&seen[1]);
 }
 
 static void check_shipped(const char *tmp)
@@ -102,6 +148,7 @@ static void check_shipped(const char *tmp)
 			}
 		}
 	T_CHECK(seen.n == 23, "23 runs have a published time row, got %zu", seen.n);
+	check_rpi4(&pub, &runs);
 	sl_release(&runs);
 	sl_release(&seen);
 	free(recipe);
@@ -156,6 +203,12 @@ static const struct bad_case bad_cases[] = {
 	{"[source]\nlibcs = musl\n[time x]\nlink = shared\n", "published.ini:4: link = 'shared'"},
 	{"[source]\nlibcs = musl\n[memory x]\nmusl = 1\n", "published.ini:4: unknown section [memory x]"},
 	{"[source]\nlibcs = musl\nsame_as = other\n[time x]\nmusl = 1\n", "same_as = 'other' with rows"},
+	{"[source a]\nlibcs = musl\n[time x]\nmusl = 1\n[source]\nlibcs = musl\n",
+	 "published.ini:6: a second source without a label"},
+	{"[source a]\nlibcs = musl\n[source b]\nlibcs = musl\n[source a]\ntitle = t\n",
+	 "published.ini:6: [source a] twice"},
+	{"[source a]\nlibcs = musl\n[source b]\ntitle = t\n[time x]\nmusl = 1\n",
+	 "published.ini:6: a figure before [source]'s libcs"},
 };
 
 static void check_bad(const char *tmp)
@@ -177,6 +230,19 @@ static void check_bad(const char *tmp)
 	struct published pub;
 	struct strbuf err = {0};
 	T_CHECK(published_load(dir, &pub, &err) == 1 && !pub.n, "no published.ini: 1");
+	published_release(&pub);
+	/* two sources: each its rows, in file order */
+	free(test_write(dir, "published.ini",
+			"[source a]\nlibcs = musl glibc\nhardware = h1\n[time x]\nruns = r\nmusl = 1\n"
+			"glibc = 2\n[source b]\nlibcs = glibc musl\nversions = v2\n[time x]\nruns = r\n"
+			"musl = 3\nglibc = 4\n"));
+	T_CHECK(published_load(dir, &pub, &err) == 0 && pub.n == 1 && pub.next &&
+			pub.next->n == 1 && !strcmp(pub.hardware, "h1") &&
+			!strcmp(pub.next->versions, "v2") && !pub.next->hardware &&
+			published_value(pub.next, published_find(pub.next, "time", "r", NULL),
+					"musl") == 3 &&
+			published_value(&pub, published_find(&pub, "time", "r", NULL), "musl") == 1,
+		"two sources: %s", sb_str(&err));
 	published_release(&pub);
 	sb_release(&err);
 	free(path);

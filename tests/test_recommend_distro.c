@@ -148,7 +148,7 @@ static void test_one_prefers_o3(const char *dir, const char *study_file)
 	T_CHECK(file(f, n, "env/no-lto.conf") != NULL, "no env/no-lto.conf");
 	distro_files_free(f, n);
 	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
-	T_CHECK(n == 1 && strstr(f[0].text, "export DEB_CFLAGS_MAINT_APPEND += -march=x86-64-v3\n") &&
+	T_CHECK(n >= 1 && !strcmp(f[0].name, "debian-rules.mk") && strstr(f[0].text, "export DEB_CFLAGS_MAINT_APPEND += -march=x86-64-v3\n") &&
 			strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND += -O3\n") &&
 			strstr(f[0].text, "#   # left out: -march=x86-64, Debian amd64's default "
 					  "already\n") &&
@@ -159,6 +159,14 @@ static void test_one_prefers_o3(const char *dir, const char *study_file)
 					  "out: -march=x86-64, Debian amd64's default already\n"
 					  "#   export DEB_BUILD_MAINT_OPTIONS += optimize=+lto\n"),
 		"dpkg:\n%s", n ? f[0].text : "");
+	/* gz broke under LTO: its debian/rules lines take LTO out again */
+	const struct distro_file *mk_lto = file(f, n, "no-lto.mk");
+	T_CHECK(n == 2 && mk_lto &&
+			strstr(mk_lto->text, "export DEB_CFLAGS_MAINT_STRIP += -flto=auto\n") &&
+			strstr(mk_lto->text, "export DEB_BUILD_MAINT_OPTIONS += optimize=-lto\n") &&
+			strstr(mk_lto->text, "#   gz: build_failed: LTO link failed") &&
+			strstr(f[0].text, "include no-lto.mk in the debian/rules of: gz\n"),
+		"%zu files, no-lto.mk:\n%s", n, mk_lto ? mk_lto->text : "");
 	distro_files_free(f, n);
 	T_CHECK(!recommend_distro_files(&a, "nope", &n) && n == 0, "unknown format");
 	recommend_distro_release(&a);
@@ -175,7 +183,7 @@ static void test_no_atom_no_line(const char *dir, const char *study_file)
 		"package.env:\n%s", pe ? pe->text : "");
 	distro_files_free(f, n);
 	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
-	T_CHECK(n == 1 && strstr(f[0].text, "\n# plain (its recipe names no Debian source "
+	T_CHECK(n >= 1 && !strcmp(f[0].name, "debian-rules.mk") && strstr(f[0].text, "\n# plain (its recipe names no Debian source "
 					    "package): its own best x86-64 O3,"),
 		"dpkg:\n%s", n ? f[0].text : "");
 	distro_files_free(f, n);
@@ -203,7 +211,7 @@ static void test_pgo_winner_left_out(const char *dir, const char *study_file)
 			"flags:\n%s", f[i].name, f[i].text);
 	distro_files_free(f, n);
 	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
-	T_CHECK(n == 1 && strstr(f[0].text, "# profile-guided: better still") &&
+	T_CHECK(n >= 1 && !strcmp(f[0].name, "debian-rules.mk") && strstr(f[0].text, "# profile-guided: better still") &&
 			!strstr(f[0].text, "APPEND += -march=x86-64-v3"), "dpkg:\n%s", n ? f[0].text : "");
 	distro_files_free(f, n);
 	recommend_distro_release(&a);
@@ -233,12 +241,24 @@ static void test_native_made_explicit(const char *dir, const char *study_file)
 		"env/mp3.conf:\n%s", env ? env->text : "");
 	distro_files_free(f, n);
 	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
-	T_CHECK(n == 1 && strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND += -march=skylake -O3\n"),
+	T_CHECK(n >= 1 && !strcmp(f[0].name, "debian-rules.mk") && strstr(f[0].text, "#   export DEB_CFLAGS_MAINT_APPEND += -march=skylake -O3\n"),
 		"dpkg:\n%s", n ? f[0].text : "");
 	distro_files_free(f, n);
 	recommend_distro_release(&a);
 	store_close(&st);
 	sb_release(&err);
+}
+
+/* 1 when make and dpkg-buildflags are here, else 0 after saying SKIP */
+static int dpkg_here(const char *what)
+{
+	char *dpkg = path_lookup("dpkg-buildflags"), *make = path_lookup("make");
+	int here = dpkg && make;
+	free(dpkg);
+	free(make);
+	if (!here)
+		printf("SKIP: %s needs make and dpkg-buildflags\n", what);
+	return here;
 }
 
 /* debian-rules.mk through make and dpkg-buildflags, included after a
@@ -270,21 +290,15 @@ static void dpkg_round_trip(const char *dir, const char *mk, const char *want_cf
 
 static void test_dpkg_buildflags(const char *dir, const char *study_file)
 {
-	char *dpkg = path_lookup("dpkg-buildflags"), *make = path_lookup("make");
-	int here = dpkg && make;
-	free(dpkg);
-	free(make);
-	if (!here) {
-		printf("SKIP: the debian/rules round trip needs make and dpkg-buildflags\n");
+	if (!dpkg_here("the debian/rules round trip"))
 		return;
-	}
 	struct distro_advice a;
 	size_t n;
 	struct distro_file *f = advise(dir, study_file, "mp3", NULL, &a, &n);
 	distro_files_free(f, n);
 	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
-	T_CHECK(n == 1, "one file");
-	if (n == 1) {
+	T_CHECK(n >= 1 && !strcmp(f[0].name, "debian-rules.mk"), "debian-rules.mk first");
+	if (n >= 1) {
 		dpkg_round_trip(dir, f[0].text, " -march=x86-64-v3", "the choice");
 		/* the LTO offer: its commented lines taken instead of the choice's */
 		struct strbuf lto = {0};
@@ -301,6 +315,108 @@ static void test_dpkg_buildflags(const char *dir, const char *study_file)
 	}
 	distro_files_free(f, n);
 	recommend_distro_release(&a);
+}
+
+/* ---- what breaks: a sweep (issue 30) ----
+ * baseline O2; O3 fails gz's test suite; -ffast-math fails mp3's build
+ * and plain's tests; x86-64-v3 O3 (a -march the baseline does not set)
+ * breaks plain's output.  Expected: env/no-O3.conf (-O2 back) with
+ * app-arch/gzip's package.env line, env/no-fast-math.conf
+ * (-fno-fast-math) with media-sound/lame's and a comment for plain (no
+ * atom), env/no-x86-64-v3-O3.conf with the baseline's CFLAGS whole
+ * (-march=x86-64-v3 has no opposite the baseline names); lines commented
+ * (none of them is the choice); NAME.mk files whose DEB_*_MAINT_STRIP
+ * takes -O3 out of a global DEB_CFLAGS_APPEND = -O3. */
+static const char *const sweep_labels[] = {"O2", "O3", "fast-math", "v3 O3"};
+static const char *const sweep_cflags[] = {"-O2", "-O3", "-O2 -ffast-math",
+					   "-march=x86-64-v3 -O3"};
+
+static void sweep_failed(struct store *st, const char *label, const char *w, const char *status,
+			 const char *detail)
+{
+	struct store_build b = {
+		.study = "sw", .config_id = synth_id(label), .workload = w, .key = "k",
+		.status = status, .detail = detail, .facts = "[]", .seconds = 1,
+	};
+	store_put_build(st, &b);
+}
+
+static void make_sweep(struct store *st, const char *dir)
+{
+	synth_open(st, dir, "sweep.db", "sw", "time", sweep_labels, sweep_cflags, 4);
+	uint64_t seed = 100;
+	for (size_t w = 0; w < ARRAY_SIZE(workloads); w++)
+		for (size_t k = 0; k < 4; k++)
+			synth_item(st, "sw", sweep_labels[k], workloads[w],
+				   k == 3 && !strcmp(workloads[w], "plain") ? "wrong_output" : "ok",
+				   "time", "s", 1.0, 0.004, 5, 1000, seed++);
+	sweep_failed(st, "O3", "gz", "tests_failed", "FAIL: test-zlib");
+	sweep_failed(st, "fast-math", "mp3", "build_failed",
+		     "lame.c:12:2: error: #error \"needs IEEE NaNs\"\nmake: *** Error 1");
+	sweep_failed(st, "fast-math", "plain", "tests_failed", "t_nan t_inf");
+}
+
+static void sweep_round_trip(const char *dir, const char *mk)
+{
+	if (!dpkg_here("the no-O3.mk round trip"))
+		return;
+	free(test_write(dir, "no-O3.mk", mk));
+	free(test_write(dir, "rules-sweep.mk", "include no-O3.mk\nshow:\n"
+					       "\t@echo \"CFLAGS=$$(dpkg-buildflags --get CFLAGS)\"\n"));
+	/* the distribution's global choice -O3, as a builder's environment sets it */
+	char *cmd = xasprintf("DEB_CFLAGS_APPEND='-O3 -pipe' make -s -C '%s' -f rules-sweep.mk show",
+			      dir), *out = NULL;
+	int rc = run_shell_capture(cmd, &out);
+	T_CHECK(rc == 0 && out && !strstr(out, "-O3") && strstr(out, "-O2") && strstr(out, "-pipe"),
+		"no-O3.mk under DEB_CFLAGS_APPEND=-O3: exit %d: %s", rc, out ? out : "");
+	free(out);
+	free(cmd);
+}
+
+static void test_sweep_breaks(const char *dir, const char *study_file)
+{
+	struct store st;
+	struct strbuf err = {0};
+	struct distro_advice a;
+	size_t n;
+	make_sweep(&st, dir);
+	T_CHECK(!recommend_distro_compute(&st, "sw", NULL, NULL, study_file, &a, &err), "%s",
+		sb_str(&err));
+	T_CHECK(a.nbreaks == 3, "%zu configurations broke something", a.nbreaks);
+	struct distro_file *f = recommend_distro_files(&a, "package.env", &n);
+	const struct distro_file *pe = file(f, n, "package.env"), *o3 = file(f, n, "env/no-O3.conf"),
+				 *fm = file(f, n, "env/no-fast-math.conf"),
+				 *v3 = file(f, n, "env/no-x86-64-v3-O3.conf");
+	T_CHECK(pe && strstr(pe->text, "\n#app-arch/gzip no-O3.conf\n") &&
+			strstr(pe->text, "\n#media-sound/lame no-fast-math.conf\n") &&
+			strstr(pe->text, "\n# plain: no line: its recipe names no Gentoo package") &&
+			!strstr(pe->text, "#media-sound/lame no-O3") &&
+			!strstr(pe->text, "#app-arch/gzip no-fast-math"),
+		"package.env:\n%s", pe ? pe->text : "");
+	T_CHECK(o3 && strstr(o3->text, "CFLAGS=\"${CFLAGS} -O2\"\n") &&
+			strstr(o3->text, "#   gz: tests_failed: FAIL: test-zlib\n") &&
+			!strstr(o3->text, "mp3"),
+		"env/no-O3.conf:\n%s", o3 ? o3->text : "");
+	T_CHECK(fm && strstr(fm->text, "CFLAGS=\"${CFLAGS} -fno-fast-math\"\n") &&
+			strstr(fm->text, "#   mp3: build_failed: lame.c:12:2: error: #error") &&
+			!strstr(fm->text, "Error 1") && strstr(fm->text, "#   plain: tests_failed: t_nan"),
+		"env/no-fast-math.conf:\n%s", fm ? fm->text : "");
+	T_CHECK(v3 && strstr(v3->text, "CFLAGS=\"-O2\"\n") &&
+			strstr(v3->text, "plain: wrong_output"),
+		"env/no-x86-64-v3-O3.conf:\n%s", v3 ? v3->text : "");
+	distro_files_free(f, n);
+	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
+	const struct distro_file *mk = file(f, n, "no-O3.mk");
+	T_CHECK(mk && strstr(mk->text, "export DEB_CFLAGS_MAINT_STRIP += -O3\n") &&
+			strstr(f[0].text, "include no-fast-math.mk in the debian/rules of: mp3 "
+					  "plain\n"),
+		"dpkg-buildflags:\n%s", mk ? mk->text : f[0].text);
+	if (mk)
+		sweep_round_trip(dir, mk->text);
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+	store_close(&st);
+	sb_release(&err);
 }
 
 static void test_reasonable(void)
@@ -329,6 +445,7 @@ int main(void)
 	test_native_made_explicit(dir, study_file);
 	test_reasonable();
 	test_dpkg_buildflags(dir, study_file);
+	test_sweep_breaks(dir, study_file);
 	free(study_file);
 	free(dir);
 	return test_summary("test_recommend_distro");

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "flagsets/study.h"
+#include "harness/meter.h"
 #include "harness/runner_ssh.h"
 #include "harness/runner_ssh_internal.h"
 #include "tests/testlib.h"
@@ -88,6 +89,9 @@ struct one_run {
 	int rc;
 };
 
+/* what a wrapping meter asks the boards to count (meter_ops.remote), or NULL */
+static const struct meter_remote *counting;
+
 static void run_it(char **argv, const char *stdin_path, double timeout, struct one_run *o)
 {
 	char *cwd = xasprintf("%s/run", dir);
@@ -98,6 +102,10 @@ static void run_it(char **argv, const char *stdin_path, double timeout, struct o
 	struct run_spec spec = {.argv = argv, .cwd = cwd, .stdin_path = stdin_path,
 				.stdout_path = out, .stderr_path = errp, .timeout = timeout,
 				.target = &target};
+	if (counting) {
+		spec.count_events = counting->events;
+		spec.count_out = counting->out;
+	}
 	memset(o, 0, sizeof(*o));
 	o->rc = runner_ssh.exec(&spec, &o->r, &o->err);
 	o->out = file_read(out, NULL);
@@ -269,10 +277,17 @@ static void check_perf(char *prog)
 	char *probe[] = {"perf", "stat", "-x,", "-e", "task-clock", "--", "true", NULL};
 	int perf_here = run_capture(probe, NULL) == 0;
 	char *pout = xasprintf("%s/perf.out", dir);
-	char *argv[] = {"/usr/bin/perf", "stat", "-x,", "-o", pout, "-e", "task-clock", "--",
-			prog, "x", NULL};
+	char *argv[] = {prog, "x", NULL};
+	/* the perf meter says what to count through its ops, as execute.c asks it */
+	struct meter_state ms = {.target = &target};
+	snprintf(ms.events, sizeof(ms.events), "task-clock");
+	struct meter_run mr = {.st = &ms, .scratch = pout};
+	struct meter_remote want = {0};
+	meter_perf.remote(&mr, &want);
 	struct one_run o;
+	counting = &want;
 	run_it(argv, NULL, 30, &o);
+	counting = NULL;
 	char *text = file_read(pout, NULL);
 	T_CHECK(o.rc == 0 && o.out && !strcmp(o.out, "[x]"), "under perf: %s %s",
 		o.out ? o.out : "(none)", sb_str(&o.err));

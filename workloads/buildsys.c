@@ -7,6 +7,8 @@
 #include "base/registry.h"
 #include "workloads/recipe.h"
 
+static void script_cxx(struct strbuf *sb);
+
 /* The start every system shares: trace the commands into the build log,
  * find the build files, and say whether this is a static link. */
 static void script_head(const struct recipe *r, struct strbuf *sb)
@@ -28,10 +30,15 @@ static void script_head(const struct recipe *r, struct strbuf *sb)
 	 * text (on make's command line make expanded it) */
 	sb_add(sb, "FLAGSCOPE_CFLAGS=$CFLAGS FLAGSCOPE_LDFLAGS=$LDFLAGS\n"
 		   "export FLAGSCOPE_CFLAGS FLAGSCOPE_LDFLAGS\n");
-	/* C++ units get the configuration's flags too, from the C compiler's
-	 * C++ sibling (g++-12 for gcc-12, HOST-g++, clang++ for clang); a
-	 * driver without one (musl-gcc) leaves CXX unset, and verify then
-	 * finds such units without the flags */
+	script_cxx(sb);
+}
+
+/* C++ units get the configuration's flags too, from the C compiler's C++
+ * sibling (g++-12 for gcc-12, HOST-g++, clang++ for clang); a driver
+ * without one (musl-gcc) leaves CXX unset, and verify then finds such units
+ * without the flags */
+static void script_cxx(struct strbuf *sb)
+{
 	sb_add(sb, "cc_prog=${CC%% *}\n"
 		   "case $cc_prog in\n"
 		   "*clang*) cxx_prog=$(printf '%s\\n' \"$cc_prog\" | sed 's/clang\\([^/]*\\)$/clang++\\1/') ;;\n"
@@ -58,6 +65,54 @@ static void add_words(struct strbuf *sb, const char *words)
 }
 
 /* ---- autotools ---- */
+
+/* configure writes the flags into its Makefiles as make text (CFLAGS =
+ * @CFLAGS@), where make expands a $(...) in them and cuts them at a #.
+ * config.status says what it substituted; make gets that text back on its
+ * command line with the configuration's part read through $(value ...)
+ * from the environment, so what configure added around the flags stays
+ * make text and the flags stay as written.  A configure that rewrote the
+ * flags (or one Autoconf did not make, without config.status) keeps its
+ * own text, unless the flags hold $, # or \: then the build fails,
+ * saying so, rather than build with other flags than the configuration's. */
+static void autotools_make_flags(struct strbuf *sb)
+{
+	sb_add(sb,
+	       "FLAGSCOPE_CXXFLAGS=${CXXFLAGS:-}\n"
+	       "export FLAGSCOPE_LDFLAGS FLAGSCOPE_CXXFLAGS\n"
+	       "if [ -f config.status ]; then\n"
+	       "\tprintf '@CFLAGS@\\n@CXXFLAGS@\\n@LDFLAGS@\\n' >flagscope-flags.in\n"
+	       "\t./config.status --file=flagscope-flags:flagscope-flags.in >/dev/null\n"
+	       "\t{ IFS= read -r conf_CFLAGS; IFS= read -r conf_CXXFLAGS; IFS= read -r conf_LDFLAGS; } <flagscope-flags\n"
+	       "else\n"
+	       "\tconf_CFLAGS=\"(configure wrote no config.status)\" conf_CXXFLAGS=$conf_CFLAGS conf_LDFLAGS=$conf_CFLAGS\n"
+	       "fi\n"
+	       /* VAR: 0 and FLAGSCOPE_VAR_PRE/_POST set when make gets VAR on
+		* its command line; 1 when configure's text stands */
+	       "flagscope_mk() {\n"
+	       "\teval \"mine=\\${$1:-} conf=\\$conf_$1 given=\\$FLAGSCOPE_$1\"\n"
+	       "\t[ -n \"$mine\" ] || return 1\n"
+	       "\tcase $conf in\n"
+	       "\t\"@$1@\") pre= post= ;;\n"
+	       "\t*\"$mine\"*) pre=${conf%%\"$mine\"*} post=${conf#*\"$mine\"} ;;\n"
+	       "\t*)\n"
+	       "\t\tcase $mine in *[\\$\\#\\\\]*)\n"
+	       "\t\t\techo \"flagscope: configure's $1 is '$conf', not the configuration's '$mine':"
+	       " flags holding \\$, # or \\\\ cannot reach its Makefiles as written (give them with system = make or a script)\" >&2\n"
+	       "\t\t\texit 1 ;;\n"
+	       "\t\tesac\n"
+	       "\t\t[ \"$given\" != \"$mine\" ] || return 1\n"
+	       "\t\tpre= post= ;;\n"
+	       "\tesac\n"
+	       "\texport \"FLAGSCOPE_$1_PRE=$pre\" \"FLAGSCOPE_$1_POST=$post\"\n"
+	       "}\n"
+	       "set --\n"
+	       "for v in CFLAGS CXXFLAGS LDFLAGS; do\n"
+	       "\tif flagscope_mk $v; then\n"
+	       "\t\tset -- \"$@\" \"$v=\\$(FLAGSCOPE_${v}_PRE)\\$(value FLAGSCOPE_$v)\\$(FLAGSCOPE_${v}_POST)\"\n"
+	       "\tfi\n"
+	       "done\n");
+}
 
 static void autotools_script(const struct recipe *r, struct strbuf *sb)
 {
@@ -103,7 +158,6 @@ static void autotools_script(const struct recipe *r, struct strbuf *sb)
 	/* libtool takes -static to mean "no shared libtool libraries" and drops
 	 * it from the program's link; -all-static is what reaches the driver */
 	sb_add(sb, "\n"
-		   "set --\n"
 		   "if [ -n \"$static\" ] && [ -x libtool ]; then\n"
 		   "\tlt=\n"
 		   "\tfor f in $LDFLAGS; do\n"
@@ -111,9 +165,9 @@ static void autotools_script(const struct recipe *r, struct strbuf *sb)
 		   "\t\tlt=\"$lt $f\"\n"
 		   "\tdone\n"
 		   "\tFLAGSCOPE_LDFLAGS=$lt\n"
-		   "\tset -- 'LDFLAGS=$(value FLAGSCOPE_LDFLAGS)'\n"
-		   "fi\n"
-		   "make -j\"$JOBS\" \"$@\"");
+		   "fi\n");
+	autotools_make_flags(sb);
+	sb_add(sb, "make -j\"$JOBS\" \"$@\"");
 	add_words(sb, s->args);
 	add_words(sb, s->targets);
 	sb_addc(sb, '\n');
@@ -279,10 +333,82 @@ static void make_script(const struct recipe *r, struct strbuf *sb)
 	sb_addc(sb, '\n');
 }
 
+/* ---- debian ---- */
+
+/* A Debian source package built the Debian way (debian/rules through
+ * dpkg-buildpackage), its flags given as dpkg-buildflags takes them.
+ * _APPEND, not _SET: Debian's own flags (hardening, -g, -O2) stay and the
+ * configuration's come after them, so its -O is the last and wins; a
+ * configuration drops a hardening flag by naming its -fno- form.  -B: only
+ * the architecture's packages, whose files are ELF (Architecture: all
+ * ones are documentation and scripts).  nostrip: the shipped files keep
+ * the units' recorded switches for verify.  The tests run apart
+ * afterwards (nocheck for the build), their log in ../tests.log and
+ * "STATUS SECONDS STEP" in ../tests.result (harness/debpkg.h reads them). */
+static void debian_script(const struct recipe *r, struct strbuf *sb)
+{
+	sb_addf(sb, "# written by flagscope for [build] system = %s (doc/recipe-format.md)\n",
+		r->system.name);
+	sb_add(sb, "set -x\n"
+		   "if [ ! -f \"$SRC/debian/rules\" ]; then\n"
+		   "\techo \"flagscope: $SRC has no debian/rules (system = debian builds a Debian source package:"
+		   " source = debian:NAME patched)\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n");
+	script_cxx(sb);
+	sb_add(sb,
+	       "cp -R \"$SRC/.\" .\n"
+	       "DEB_CFLAGS_APPEND=$CFLAGS DEB_CXXFLAGS_APPEND=$CFLAGS DEB_LDFLAGS_APPEND=$LDFLAGS\n"
+	       "export DEB_CFLAGS_APPEND DEB_CXXFLAGS_APPEND DEB_LDFLAGS_APPEND\n"
+	       /* LTO as Debian turns it on (optimize=+lto, unless debian/rules
+		* sets its own options), and its words in the link's flags
+		* either way: the link step is where LTO compiles */
+	       "lto=\n"
+	       "set -f\n"
+	       "for f in $CFLAGS; do\n"
+	       "\tcase $f in -flto* | -ffat-lto-objects | -fno-fat-lto-objects) lto=\"$lto $f\" ;; esac\n"
+	       "done\n"
+	       "set +f\n"
+	       "if [ -n \"$lto\" ]; then\n"
+	       "\tcase \" $LDFLAGS \" in *\" -flto\"*) ;; *) DEB_LDFLAGS_APPEND=\"$DEB_LDFLAGS_APPEND$lto\" ;; esac\n"
+	       "\tDEB_BUILD_MAINT_OPTIONS=\"${DEB_BUILD_MAINT_OPTIONS:+$DEB_BUILD_MAINT_OPTIONS }optimize=+lto\"\n"
+	       "\texport DEB_BUILD_MAINT_OPTIONS\n"
+	       "fi\n"
+	       "export CC\n"
+	       "unset CFLAGS CXXFLAGS LDFLAGS CPPFLAGS\n"
+	       "DH_VERBOSE=1 DEB_BUILD_OPTIONS=\"nocheck nostrip parallel=$JOBS\"\n"
+	       "export DH_VERBOSE DEB_BUILD_OPTIONS\n"
+	       "dpkg-buildpackage -B -uc -us\n"
+	       /* the test step: the package's override of dh_auto_test when
+		* it has one, else dh_auto_test, with nocheck lifted and the
+		* flags dpkg-buildpackage exported */
+	       "set +x\n"
+	       "DEB_BUILD_OPTIONS=\"nostrip parallel=$JOBS\"\n"
+	       "eval \"$(dpkg-buildflags --export=sh)\"\n"
+	       "set -- dh_auto_test\n"
+	       "for t in override_dh_auto_test-arch override_dh_auto_test; do\n"
+	       "\tif grep -Eq \"^([^#:]*[[:space:]])?$t([[:space:]][^:]*)?:\" debian/rules; then\n"
+	       "\t\tset -- debian/rules \"$t\"\n"
+	       "\t\tbreak\n"
+	       "\tfi\n"
+	       "done\n"
+	       "if [ \"$1\" = dh_auto_test ] && ! grep -Eq '(^|[[:space:]])dh[[:space:]]|dh_' debian/rules; then\n"
+	       "\techo 'flagscope: debian/rules does not use debhelper: no test step apart from the build' >../tests.log\n"
+	       "\techo \"none 0 debian/rules\" >../tests.result\n"
+	       "\texit 0\n"
+	       "fi\n"
+	       "echo \"flagscope: the test step: $*\"\n"
+	       "t0=$(date +%s.%N)\n"
+	       "if \"$@\" >../tests.log 2>&1 </dev/null; then rc=0; else rc=$?; fi\n"
+	       "t1=$(date +%s.%N)\n"
+	       "echo \"$rc $(awk \"BEGIN { print $t1 - $t0 }\") $*\" >../tests.result\n");
+}
+
 static const char *const autotools_marks[] = {"configure", "configure.ac", "configure.in", NULL};
 static const char *const cmake_marks[] = {"CMakeLists.txt", NULL};
 static const char *const meson_marks[] = {"meson.build", NULL};
 static const char *const make_marks[] = {"GNUmakefile", "makefile", "Makefile", NULL};
+static const char *const debian_marks[] = {"debian/rules", NULL};
 
 /* 1 when the text has word, any case */
 static int mentions(const char *text, const char *word)
@@ -339,8 +465,13 @@ static const struct buildsys_ops buildsys_make = {
 	.name = "make", .marks = make_marks, .script = make_script,
 };
 
+/* a package's rules file marks it last: a tree the others build is theirs */
+static const struct buildsys_ops buildsys_debian = {
+	.name = "debian", .marks = debian_marks, .script = debian_script, .package = 1,
+};
+
 const struct buildsys_ops *const build_systems[] = {
-	&buildsys_autotools, &buildsys_cmake, &buildsys_meson, &buildsys_make, NULL,
+	&buildsys_autotools, &buildsys_cmake, &buildsys_meson, &buildsys_make, &buildsys_debian, NULL,
 };
 
 int build_systems_check(struct strbuf *err)
@@ -446,4 +577,25 @@ void recipe_system_release(struct recipe_system *s)
 	free(s->targets);
 	free(s->subdir);
 	memset(s, 0, sizeof(*s));
+}
+
+int recipe_is_package(const struct recipe *r)
+{
+	const struct buildsys_ops *ops = r->system.name ? buildsys_lookup(r->system.name) : NULL;
+	return ops && ops->package;
+}
+
+void recipe_package(struct recipe *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->description = xasprintf("Debian source package %s, built by its debian/rules", name);
+	/* patched: the tree dpkg-source makes, debian/ and its patches applied */
+	r->source = xasprintf("debian:%s patched", name);
+	r->system.name = xstrdup("debian");
+	r->build_timeout = RECIPE_BUILD_TIMEOUT;
+	r->input_timeout = RECIPE_INPUT_TIMEOUT;
+	char *id = xasprintf("debian-package\n%s\n", name);
+	sha256_hex(id, strlen(id), r->hash);
+	free(id);
 }
