@@ -674,6 +674,25 @@ enum outcome store_run_outcome(struct store *st, const char *study, const char *
 	return o.outcome;
 }
 
+int store_unreproducible_runs(struct store *st, const char *study, const char *baseline_id,
+			      const char *baseline_label)
+{
+	/* rows another configuration stored against the reference before the
+	 * baseline's repetitions showed it unreproducible change too: the
+	 * schedule runs every configuration's first repetition before them */
+	int rc = exec_bound(
+		st,
+		"UPDATE runs SET status='no_reference', detail='the baseline''s own output is not "
+		"reproducible (see '||?3||' '||workload||CASE WHEN run='' THEN '' ELSE '/'||run END||"
+		"': " OUTCOME_NOT_REPRODUCIBLE "); not judged: '||coalesce(detail,'') "
+		"WHERE study=?1 AND config_id<>?2 AND status='wrong_output' AND EXISTS(SELECT 1 FROM "
+		"runs b WHERE b.study=?1 AND b.config_id=?2 AND b.workload=runs.workload AND "
+		"b.run=runs.run AND b.status='wrong_output' AND substr(b.detail,1,?4)=?5)",
+		"tttit", study, baseline_id, baseline_label, (int)strlen(OUTCOME_NOT_REPRODUCIBLE),
+		OUTCOME_NOT_REPRODUCIBLE);
+	return rc ? -1 : sqlite3_changes(st->db);
+}
+
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed)
 {
 	return exec_bound(st, "INSERT OR REPLACE INTO last_run VALUES(?,?,?,?,datetime('now'))",

@@ -199,6 +199,15 @@ int store_has_run(struct store *st, const char *study, const char *config_id,
  * stored (or its name is no outcome's). */
 enum outcome store_run_outcome(struct store *st, const char *study, const char *config_id,
 			       const char *workload, const char *run, int rep);
+/* A reference the baseline itself cannot reproduce judges nobody: where
+ * baseline_id's run of a workload and run section is wrong_output with
+ * OUTCOME_NOT_REPRODUCIBLE (base/outcome.h), every other configuration's
+ * wrong_output of that run section becomes no_reference, its detail
+ * "the baseline's own output is not reproducible (see BASELINE_LABEL
+ * WORKLOAD[/RUN]: output not reproducible); not judged: ..." before the
+ * difference it found.  The number of rows changed, or -1. */
+int store_unreproducible_runs(struct store *st, const char *study, const char *baseline_id,
+			      const char *baseline_label);
 int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed);
 int store_put_fact(struct store *st, const char *study, const char *key, const char *value);
 

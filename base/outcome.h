@@ -52,6 +52,11 @@ struct outcome_info {
 
 /* The table row of o; NULL when o is not an outcome (OUTCOME_COUNT). */
 const struct outcome_info *outcome_info(enum outcome o);
+/* How a baseline's wrong_output detail begins when the baseline disagrees
+ * with its own warm-up (harness/execute.c writes it, the store reads it:
+ * store_unreproducible_runs). */
+#define OUTCOME_NOT_REPRODUCIBLE "output not reproducible"
+
 /* lower-case names used in the store and in JSON: "ok", "wrong_output";
  * "unknown" when o is not an outcome */
 const char *outcome_name(enum outcome o);

@@ -252,10 +252,10 @@ static char *not_reproducible(const char *run_dir, const char *ref_dir, const ch
 	char *g = NULL, *w = NULL, *s;
 	long line = 0;
 	if (validate_line_difference(got, want, &line, &g, &w) == 0)
-		s = xasprintf("output not reproducible: the baseline disagrees with itself at line %ld: '%.80s' here, '%.80s' in its warm-up (make the program print the same on every run, without times, addresses or random seeds, or give the recipe a tolerate = check)",
+		s = xasprintf(OUTCOME_NOT_REPRODUCIBLE ": the baseline disagrees with itself at line %ld: '%.80s' here, '%.80s' in its warm-up (make the program print the same on every run, without times, addresses or random seeds, or give the recipe a tolerate = check)",
 			      line, g, w);
 	else
-		s = xasprintf("output not reproducible: the baseline disagrees with itself: %s (make the program's outputs the same on every run, or give the recipe a tolerate = check)",
+		s = xasprintf(OUTCOME_NOT_REPRODUCIBLE ": the baseline disagrees with itself: %s (make the program's outputs the same on every run, or give the recipe a tolerate = check)",
 			      why);
 	free(g);
 	free(w);

@@ -545,6 +545,20 @@ static void say_replaced(struct pipeline *pl)
 				    "counted; report --samples shows each sample's build)", total, builds);
 }
 
+/* After each round (so a stopped study is right too): the other
+ * configurations' wrong_output against a reference the baseline itself
+ * does not reproduce becomes no_reference (store_unreproducible_runs);
+ * how many changed, which the schedule says once at its end. */
+static int unreproducible_after_round(struct pipeline *pl)
+{
+	const struct config *base = pl->plan->configs[pl->plan->matrix.baseline].cfg;
+	pthread_mutex_lock(&pl->lock);
+	int n = store_unreproducible_runs(pl->store, pl->plan->study.name, base->id, base->label);
+	pipeline_stored(pl, n < 0 ? -1 : 0);
+	pthread_mutex_unlock(&pl->lock);
+	return n > 0 ? n : 0;
+}
+
 void pipeline_schedule(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -594,6 +608,7 @@ void pipeline_schedule(struct pipeline *pl)
 						crew_add(&k, c, w, r, -1);
 		crew_round(&k);
 	}
+	int relabelled = 0;
 	/* A B C A B C: drift lands on every configuration alike; on boards a
 	 * round ends before the next starts, so it holds there too */
 	for (int rep = 1; rep <= last && !stopping(pl); rep++) {
@@ -605,6 +620,7 @@ void pipeline_schedule(struct pipeline *pl)
 		if (!k.n)
 			break;
 		crew_round(&k);
+		relabelled += unreproducible_after_round(pl);
 		int enough = rep >= st->repeat || results_metric_deterministic(pl->metric);
 		if (st->repeat_auto && enough)
 			auto_close(pl);
@@ -612,6 +628,11 @@ void pipeline_schedule(struct pipeline *pl)
 			break;
 	}
 	crew_release(&k);
+	if (relabelled)
+		pipeline_say_result(pl->opt, "%d run(s) of other configurations are no_reference, "
+				    "not wrong_output: the baseline %s's own output is not "
+				    "reproducible, so it judges no one (its runs say where)", relabelled,
+				    p->configs[base].cfg->label);
 	if (!stopping(pl))
 		pipeline_store_progress(pl, 1);
 }

@@ -7,7 +7,11 @@
 # baseline's runs after its warm-up are wrong_output with "output not
 # reproducible: the baseline disagrees with itself at line 2" and both
 # lines ('t=...' here, 't=...' in its warm-up), in the run's progress
-# and the report.
+# and the report; and the other configuration (O1), whose output differs
+# from the reference for the same reason, is no_reference in every
+# repetition with "the baseline's own output is not reproducible (see O2
+# clock: output not reproducible)", never wrong_output, and the run says so
+# (on main before this, O1 was wrong_output at the time's byte).
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_output_not_reproducible
 count_failures
@@ -34,4 +38,14 @@ grep -qE "\[run [0-9]+/[0-9]+\] O2 clock rep 1: wrong_output: $want" c.err ||
 fs report --db c.db >r.out 2>&1 || true
 grep -qE "$want" r.out || fail "the report does not say it: $(head -30 r.out)"
 ok "the baseline disagreeing with itself is said as output not reproducible, at its line, with both lines"
+
+o1=$(sql c.db "SELECT r.rep, r.status, r.detail FROM runs r JOIN configs c ON c.study = r.study AND c.id = r.config_id WHERE c.label = 'O1' ORDER BY r.rep")
+[ "$(grep -c '|no_reference|the baseline'"'"'s own output is not reproducible (see O2 clock: output not reproducible); not judged: ' <<<"$o1")" = 3 ] ||
+	fail "O1's warm-up and two repetitions are not no_reference pointing at the baseline: $o1"
+grep -q '|wrong_output|' <<<"$o1" && fail "O1 still blamed with wrong_output: $o1"
+grep -q "run(s) of other configurations are no_reference, not wrong_output: the baseline O2's own output is not reproducible" c.err ||
+	fail "the run does not say why O1 is no_reference: $(tail -5 c.err)"
+grep -qE "O1 .*no_reference|no_reference.*O1" r.out || grep -q "the baseline's own output is not reproducible" r.out ||
+	fail "the report does not show O1's no_reference: $(head -40 r.out)"
+ok "the other configuration is no_reference, pointing at the baseline's unreproducible output"
 finish_counted
