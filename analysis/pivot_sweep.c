@@ -1,6 +1,7 @@
 /* pivot_sweep.c - see pivot_sweep.h */
 #include "analysis/pivot_sweep.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,17 @@ const char *sweep_cell_key(const struct sweep_cell *c)
 		[SWEEP_TESTS_PASSED] = "tests_passed",
 	};
 	return c->state == SWEEP_OUTCOME ? outcome_name(c->status) : keys[c->state];
+}
+
+char *sweep_log_path(const char *dir, const char *workload, const char *label)
+{
+	char *name = xstrdup(label);
+	for (char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-+=,", *p))
+			*p = '_';
+	char *path = xasprintf("%s/%s/%s.log", dir, workload, name);
+	free(name);
+	return path;
 }
 
 /* A build log's detail can run on for lines: the table shows the first,
@@ -247,6 +259,7 @@ int sweep_table_compute(struct store *st, const char *study, const char *workloa
 		rc = 0;
 	if (!rc) {
 		t->tests_unit = results_metric_unit(st, study, SWEEP_TESTS_METRIC);
+		t->logs = results_fact(st, study, "build_logs");
 		rows(st, t, workload, c, col);
 		summarise(t);
 		if (workload && !t->nrows) {
@@ -277,6 +290,7 @@ void sweep_table_release(struct sweep_table *t)
 	free(t->cflags);
 	free(t->summary);
 	free(t->tests_unit);
+	free(t->logs);
 	free(t->study);
 	memset(t, 0, sizeof(*t));
 }

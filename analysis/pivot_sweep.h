@@ -29,6 +29,9 @@
  * Per configuration a summary: how many packages built (every build that
  * finished: tests passed, failed or none), passed tests, failed tests,
  * failed to build, were not tried, and ended otherwise.
+ *
+ * Logs.  A database merged with `merge --logs DIR` records DIR (the fact
+ * build_logs): the details name each broken cell's build log there.
  */
 #ifndef FLAGSCOPE_PIVOT_SWEEP_H
 #define FLAGSCOPE_PIVOT_SWEEP_H
@@ -72,10 +75,16 @@ struct sweep_table {
 	char **labels, **cflags; /* the columns: configurations in study order, baseline first */
 	size_t ncols;
 	char *tests_unit;        /* the unit of tests.time ("" when never stored) */
+	char *logs;              /* the build logs' folder (merge --logs), or NULL */
 	struct sweep_row *rows;
 	size_t nrows;
 	struct sweep_summary *summary; /* one per column */
 };
+
+/* Where `merge --logs DIR` puts a build's log: DIR/WORKLOAD/LABEL.log,
+ * the label's characters other than letters, digits and . - + = , made
+ * '_'.  Heap. */
+char *sweep_log_path(const char *dir, const char *workload, const char *label);
 
 /* The word a cell is shown by: "not tried", "built", "tests passed",
  * "tests failed", "build failed", or the outcome's stored name. */

@@ -17,7 +17,7 @@ void rank_options_default(struct rank_options *o)
 	*o = (struct rank_options){
 		.alpha = 0.05, .min_effect = 0.01, .iters = 2000, .seed = 20261202,
 		.settle_level = RANK_SETTLE_LEVEL, .tie_margin = 0.01, .looks = 1,
-		.rule = STABLE_OBRIEN_FLEMING,
+		.rule = STABLE_OBRIEN_FLEMING, .min_effect_auto = 1,
 	};
 }
 
@@ -280,7 +280,7 @@ static void load_item(struct store *st, struct ranking *r, struct rank_config *r
 		      struct item_state *x, struct rank_item *it, struct sample_table *t,
 		      size_t slot, struct rng *rng)
 {
-	it->ratio = it->lo = it->hi = it->p = NAN;
+	it->ratio = it->lo = it->hi = it->p = it->layout_noise = NAN;
 	it->workload = xstrdup(x->workload);
 	it->run = xstrdup(x->run);
 	it->name = xstrdup(x->name);
@@ -344,7 +344,7 @@ static void rank_rule(const struct ranking *r, struct verdict_rule *rule)
 	*rule = (struct verdict_rule){
 		.alpha = r->opt.alpha, .min_effect = r->opt.min_effect, .iters = r->opt.iters,
 		.seed = r->opt.seed, .deterministic = r->deterministic,
-		.higher_better = r->higher_better,
+		.higher_better = r->higher_better, .floors = r->floors.n ? &r->floors : NULL,
 	};
 }
 
@@ -359,9 +359,12 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 	struct verdict_rule rule;
 	rank_rule(r, &rule);
 	int all = 1;
+	double effects = 0; /* the parts' min_effects: a summary's is their mean */
 	for (size_t w = 0; w < t->nitems; w++) {
 		struct rank_item *it = &rc->items[w];
 		struct rank_item *bi = &r->configs[base].items[w];
+		struct verdict_rule ir;
+		verdict_rule_for(&rule, it->name, &ir);
 		size_t na, nb;
 		double *a = cell(t, c, w, &na), *b = cell(t, base, w, &nb);
 		if (!usable(it) || !usable(bi)) {
@@ -369,11 +372,12 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 			continue;
 		}
 		struct comparison cmp;
-		verdict_part(&rule, a, na, b, nb, &cmp);
+		verdict_part(&ir, a, na, b, nb, &cmp);
 		if (cmp.error) {
 			all = 0;
 			continue;
 		}
+		it->layout_noise = c == base ? NAN : verdict_layout_noise(&ir, &cmp);
 		it->ratio = cmp.ratio;
 		it->lo = cmp.lo;
 		it->hi = cmp.hi;
@@ -390,7 +394,10 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 		rc->improved += it->verdict == VERDICT_IMPROVED;
 		rc->regressed += it->verdict == VERDICT_REGRESSED;
 		verdict_parts_add(&parts, (struct sample_pair){a, na, b, nb}, it->name, &cmp);
+		effects += ir.min_effect;
 	}
+	if (parts.n)
+		rule.min_effect = effects / (double)parts.n;
 	struct verdict_summary sum;
 	if (all && parts.n && !verdict_summarise(&rule, &parts, &sum)) {
 		rc->ratio = sum.ratio;
@@ -475,7 +482,9 @@ static int items_differ(const struct ranking *r, const struct sample_table *t, s
 		struct comparison cmp;
 		if (!na || !nb)
 			continue;
-		verdict_part(&rule, a, na, b, nb, &cmp);
+		struct verdict_rule ir;
+		verdict_rule_for(&rule, r->configs[c].items[w].name, &ir);
+		verdict_part(&ir, a, na, b, nb, &cmp);
 		if (!cmp.error && cmp.verdict != VERDICT_UNCHANGED)
 			return 1;
 	}
@@ -586,6 +595,8 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 	r->metric = xstrdup(r->sel.metric);
 	r->scope = results_select_scope(&r->sel);
 	load_meta(st, r);
+	if (r->opt.min_effect_auto && !r->deterministic)
+		calibration_floors_load(st, study, r->metric, &r->floors);
 
 	struct strlist workloads = {0}, runs = {0};
 	results_items(st, study, &workloads, &runs);
@@ -702,6 +713,7 @@ char *ranking_selector_for(const struct ranking *r, const char *metric)
 
 void ranking_release(struct ranking *r)
 {
+	calib_floors_release(&r->floors);
 	for (size_t c = 0; c < r->n; c++) {
 		struct rank_config *rc = &r->configs[c];
 		for (size_t w = 0; w < rc->nitems; w++) {

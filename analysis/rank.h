@@ -103,6 +103,7 @@
 
 #include <stdint.h>
 
+#include "analysis/calibration.h"
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
@@ -122,10 +123,14 @@ struct rank_options {
 	int max_repeat;      /* repeat = stable's cap: the look at max_repeat
 				rounds has t = 1 (0: not stored) */
 	int rule;            /* enum stable_rule (flagsets/study.h) */
+	int min_effect_auto; /* --min-effect auto (the default): a noisy metric's
+				items take the floor `flagscope calibrate` stored
+				for the study's machine, where there is one
+				(analysis/calibration.h), else min_effect */
 };
 #define RANK_SETTLE_LEVEL 0.05
 /* alpha 0.05, min_effect 0.01, 2000 resamples, a fixed seed, tie margin
- * 0.01; ranking_compute takes the tie margin a study stored (its
+ * 0.01, min_effect_auto on; ranking_compute takes the tie margin a study stored (its
  * tie_margin =, the fact "tie_margin") */
 void rank_options_default(struct rank_options *o);
 
@@ -144,6 +149,8 @@ struct rank_item {
 	double halfwidth;     /* relative half-width of the median's interval */
 	enum outcome status;
 	char *detail;
+	double layout_noise; /* unchanged because within this calibrated
+				floor (verdict_layout_noise); NAN: not so */
 };
 
 struct rank_config {
@@ -216,6 +223,7 @@ struct ranking {
 	struct rank_pareto *pareto;
 	size_t npareto;
 	struct result_progress progress; /* complete, or N of M runs (results.h) */
+	struct calib_floors floors; /* min_effect_auto: the machine's floors */
 };
 
 /* Compute from the store with the default options.  metric: a selector

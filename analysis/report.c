@@ -145,6 +145,14 @@ char *rep_rule_text(const struct ranking *r)
 		     "significantly better and none worse; mixed when some are better and "
 		     "others worse.",
 		100 * (1 - r->opt.alpha), r->opt.alpha, 100 * r->opt.min_effect);
+	if (r->floors.n)
+		sb_addf(&sb, "\nMinimum effect: this machine's calibrated floor per workload "
+			     "(flagscope calibrate; %s), %g%% where it has none; a workload "
+			     "within it is \"within layout noise\".", r->floors.label ? r->floors.label : "",
+			100 * r->opt.min_effect);
+	else if (r->opt.min_effect_auto && !r->deterministic)
+		sb_addf(&sb, "\nNo calibration of this machine was found: the minimum effect is "
+			     "the fixed %g%% (flagscope calibrate measures one).", 100 * r->opt.min_effect);
 	if (rep_any_untested(r))
 		sb_add(&sb, "\nOne run of a noisy metric is not tested: its ratio is shown, never "
 			    "significant (use repeat >= 2).");

@@ -134,6 +134,8 @@ static void json_item(FILE *out, const struct ranking *r, const struct rank_conf
 		rep_json_str(out, it->note);
 	else
 		fputs("null", out);
+	/* the calibrated floor this item's "unchanged" is within; null: not so */
+	rep_json_key_num(out, "layout_noise", it->layout_noise);
 	fputc('}', out);
 }
 

@@ -44,6 +44,15 @@ static void pct_text(char *buf, size_t n, double v)
 		snprintf(buf, n, "%+.1f%%", v);
 }
 
+/* The build log of a cell that broke (merge --logs), or NULL.  Heap. */
+static char *cell_log(const struct sweep_table *t, size_t r, size_t k)
+{
+	const struct sweep_cell *c = &t->rows[r].cells[k];
+	if (!t->logs || c->state != SWEEP_OUTCOME || c->status == OUTCOME_OK)
+		return NULL;
+	return sweep_log_path(t->logs, t->rows[r].workload, t->labels[k]);
+}
+
 /* ---- table ---- */
 
 #define SUB_W 8 /* a change: "+12.3%" and a blank */
@@ -135,6 +144,10 @@ static void print_table(FILE *out, const struct sweep_table *t)
 				fputs("\ndetails:\n", out);
 			fprintf(out, "  %s, %s: %s: %s\n", t->rows[r].workload, t->labels[k],
 				sweep_cell_word(c), c->detail);
+			char *log = cell_log(t, r, k);
+			if (log)
+				fprintf(out, "    log: %s\n", log);
+			free(log);
 		}
 }
 
@@ -177,9 +190,9 @@ static void print_csv(FILE *out, const struct sweep_table *t)
 
 /* ---- json ---- */
 
-static void json_cell(FILE *out, const struct sweep_table *t, const struct sweep_cell *c,
-		      size_t k)
+static void json_cell(FILE *out, const struct sweep_table *t, size_t r, size_t k)
 {
+	const struct sweep_cell *c = &t->rows[r].cells[k];
 	fputs("{\"config\":", out);
 	rep_json_str(out, t->labels[k]);
 	rep_json_key_str(out, "result", sweep_cell_key(c));
@@ -190,6 +203,9 @@ static void json_cell(FILE *out, const struct sweep_table *t, const struct sweep
 	rep_json_key_num(out, "size_text_pct", c->size_pct);
 	rep_json_key_num(out, "tests_time", c->tests);
 	rep_json_key_num(out, "tests_time_pct", c->tests_pct);
+	char *log = cell_log(t, r, k);
+	rep_json_key_str_or_null(out, "log", log);
+	free(log);
 	fputc('}', out);
 }
 
@@ -219,7 +235,7 @@ static void print_json(FILE *out, const struct sweep_table *t)
 		fputs(",\"cells\":[", out);
 		for (size_t k = 0; k < t->ncols; k++) {
 			fputs(k ? "," : "", out);
-			json_cell(out, t, &t->rows[r].cells[k], k);
+			json_cell(out, t, r, k);
 		}
 		fputs("]}", out);
 	}

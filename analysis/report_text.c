@@ -108,6 +108,9 @@ static void table_item(FILE *out, const struct ranking *r, const struct rank_con
 	fputc('\n', out);
 	if (it->note)
 		fprintf(out, "          note: %s\n", it->note);
+	if (!isnan(it->layout_noise))
+		fprintf(out, "          unchanged: within layout noise (\u00b1%.1f%%)\n",
+			100 * it->layout_noise);
 }
 
 static void table_end(FILE *out, const struct ranking *r)

@@ -55,7 +55,11 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS progress(study TEXT, shard TEXT, expected INT, complete INT,"
 	"  PRIMARY KEY(study, shard));"
 	"CREATE TABLE IF NOT EXISTS progress_parts(study TEXT, shard TEXT, workload TEXT,"
-	"  expected INT, complete INT, PRIMARY KEY(study, shard, workload));";
+	"  expected INT, complete INT, PRIMARY KEY(study, shard, workload));"
+	/* per machine, not per study: flagscope calibrate (analysis/calibration.h) */
+	"CREATE TABLE IF NOT EXISTS calibrations(machine TEXT, cpu TEXT, item TEXT, metric TEXT,"
+	"  floor REAL, noise REAL, layout REAL, aslr REAL, env REAL, spread REAL, runs INT,"
+	"  builds INT, study TEXT, stored TEXT, PRIMARY KEY(machine, item, metric));";
 
 /* The runs whose samples count: made by the build stored for their
  * configuration and workload now (store.h, "Provenance").  A view, not a

@@ -29,6 +29,22 @@ void verdict_part(const struct verdict_rule *rule, const double *cand, size_t nc
 	c->verdict = orient(c->verdict, rule->higher_better);
 }
 
+void verdict_rule_for(const struct verdict_rule *rule, const char *item, struct verdict_rule *out)
+{
+	*out = *rule;
+	double f = rule->deterministic ? NAN : calib_floors_get(rule->floors, item);
+	if (isfinite(f) && f >= 0)
+		out->min_effect = out->floor = f;
+}
+
+double verdict_layout_noise(const struct verdict_rule *item_rule, const struct comparison *c)
+{
+	if (!(item_rule->floor > 0) || c->error || c->untested || c->exact ||
+	    c->verdict != VERDICT_UNCHANGED || !isfinite(c->ratio))
+		return NAN;
+	return fabs(c->ratio - 1) < item_rule->floor * (1 - 1e-9) ? item_rule->floor : NAN;
+}
+
 enum verdict verdict_of_summary(const struct verdict_rule *rule, double ratio, double lo,
 				double hi, size_t nparts, enum verdict one_part, size_t improved,
 				size_t regressed, int untested)

@@ -9,7 +9,10 @@
  * reference's (a workload, or one run section of a workload).  Its verdict:
  *   significant only when the two-sided Mann-Whitney p < alpha AND
  *   |ratio - 1| >= min_effect, ratio = median(candidate) / median(reference)
- *   (stats_compare).  A deterministic metric (sizes, instruction counts)
+ *   (stats_compare).  With calibrated floors (--min-effect auto, a noisy
+ *   metric: verdict_rule_for) min_effect is the item's floor on this
+ *   machine, and a part unchanged because it is within it says so
+ *   (verdict_layout_noise: "within layout noise").  A deterministic metric (sizes, instruction counts)
  *   whose samples have no spread on either side is exact: min_effect alone
  *   decides.  A noisy metric with fewer than two runs on a side is
  *   untested: never significant.
@@ -60,6 +63,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/calibration.h"
 #include "analysis/stats.h"
 
 /* A part as a summary lists it. */
@@ -76,7 +80,20 @@ struct verdict_rule {
 	uint64_t seed;     /* every part's and summary's bootstrap seed */
 	int deterministic; /* results_metric_deterministic: zero spread is exact */
 	int higher_better; /* orient verdicts: improved = better */
+	/* --min-effect auto (analysis/calibration.h): a noisy metric's part
+	 * takes its item's calibrated floor as min_effect (verdict_rule_for);
+	 * NULL: min_effect everywhere */
+	const struct calib_floors *floors;
+	double floor; /* set by verdict_rule_for: the floor min_effect is; 0 none */
 };
+
+/* The rule for one item: with a floor stored for it in rule->floors and a
+ * noisy metric, min_effect and floor are that floor; else rule as is. */
+void verdict_rule_for(const struct verdict_rule *rule, const char *item, struct verdict_rule *out);
+/* The reason a part is UNCHANGED when it is the calibrated floor: the
+ * floor of item_rule (verdict_rule_for) when c is unchanged, tested, and
+ * |ratio - 1| is below it ("within layout noise (+-x%)"); else NAN. */
+double verdict_layout_noise(const struct verdict_rule *item_rule, const struct comparison *c);
 
 /* A part: cand against ref.  Fills c as stats_compare(_noisy) does, with
  * c->verdict oriented by rule->higher_better. */

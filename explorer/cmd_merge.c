@@ -7,25 +7,31 @@
 #include <sys/stat.h>
 
 #include "analysis/merge.h"
+#include "analysis/pivot_sweep.h"
 #include "analysis/results.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "harness/build.h"
 #include "harness/machine.h"
 
 static struct {
 	int quiet, mixed;
+	const char *logs;
 } opt;
 
 static const struct option_spec merge_options[] = {
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no line per database"},
 	{"allow-mixed-machines", 0, OPT_FLAG, &opt.mixed, NULL,
 	 "merge shards measured on machines that differ (CPU, cores, kernel, ...)"},
+	{"logs", 0, OPT_STRING, &opt.logs, "DIR",
+	 "copy every merged build's log from the build cache to DIR/WORKLOAD/LABEL.log, and record "
+	 "DIR in OUT.db (report --pivot sweep names the logs of what broke)"},
 	{NULL},
 };
 
 static const struct command_spec merge_cmd = {
 	.name = "merge",
-	.usage = "OUT.db IN.db...",
+	.usage = "[--logs DIR] OUT.db IN.db...",
 	.summary = "Join the results databases of one study's shards into OUT.db (made when\n"
 		   "missing; when it exists, its rows count as merged first).  Rows it lacks are\n"
 		   "added, identical rows are skipped, and a row that another database has with\n"
@@ -41,6 +47,61 @@ static const struct command_spec merge_cmd = {
 		   "2 bad input or refused.",
 	.opts = merge_options,
 };
+
+/* One build's log into dir: 1 copied, 0 not in this machine's cache
+ * (a shard's node kept it), -1 not written */
+static int copy_log(const char *dir, const char *workload, const char *label, const char *key)
+{
+	char *bdir = build_dir_of_key(key), *from = xasprintf("%s/build.log", bdir);
+	char *to = sweep_log_path(dir, workload, label);
+	size_t len;
+	char *text = file_read(from, &len);
+	*strrchr(to, '/') = 0;
+	int rc = !text ? 0 : mkdir_p(to, 0755) ? -1 : 1;
+	to[strlen(to)] = '/';
+	if (rc > 0 && file_write(to, text, len))
+		rc = -1;
+	if (rc < 0)
+		error_msg("%s: cannot write the build log (check --logs)", to);
+	free(text);
+	free(bdir);
+	free(from);
+	free(to);
+	return rc;
+}
+
+/* --logs: every build's log of the merged database, and DIR recorded as
+ * each study's fact build_logs.  0, or -1 after saying what failed. */
+static int copy_logs(struct store *st, const char *dir)
+{
+	sqlite3_stmt *s;
+	long copied = 0, missing = 0;
+	int rc = 0;
+	if (mkdir_p(dir, 0755) ||
+	    sqlite3_prepare_v2(st->db, "SELECT b.study, b.workload, c.label, b.key FROM builds b "
+				       "JOIN configs c ON c.study = b.study AND c.id = b.config_id "
+				       "WHERE b.key != '' ORDER BY 1, 2, c.ord", -1, &s, NULL)) {
+		error_msg("%s: cannot make the log folder (check --logs)", dir);
+		return -1;
+	}
+	char *abs = realpath(dir, NULL);
+	while (!rc && sqlite3_step(s) == SQLITE_ROW) {
+		const char *study = (const char *)sqlite3_column_text(s, 0);
+		int k = copy_log(dir, (const char *)sqlite3_column_text(s, 1),
+				 (const char *)sqlite3_column_text(s, 2),
+				 (const char *)sqlite3_column_text(s, 3));
+		rc = k < 0 || store_put_fact(st, study, "build_logs", abs ? abs : dir) ? -1 : 0;
+		copied += k > 0;
+		missing += k == 0;
+	}
+	sqlite3_finalize(s);
+	if (!rc)
+		printf("%s: %ld build logs copied%s\n", dir, copied,
+		       missing ? ", some not in this machine's build cache (a shard's node kept "
+				 "them: give the shards one cache)" : "");
+	free(abs);
+	return rc;
+}
 
 static int same_file(const char *a, const char *b)
 {
@@ -241,6 +302,8 @@ int cmd_merge(int argc, char **argv)
 		       total.conflicts ? " (the first value of each kept)" : "");
 		rc = total.conflicts ? 1 : 0;
 	}
+	if (rc != 2 && opt.logs && copy_logs(&st, opt.logs))
+		rc = 2;
 	store_close(&st);
 	sb_release(&err);
 	sl_release(&pos);

@@ -30,8 +30,10 @@ static struct {
 	 * --force, --source: applied into the study before it is planned */
 	struct run_overrides study;
 	int jobs, dry_run, quiet, build_only;
-	const char *db, *format, *shard;
+	const char *db, *format, *shard, *shard_by;
 } opt;
+
+static const char *const shard_by_choices[] = {"pair", "package", NULL};
 
 static const struct option_spec run_options[] = {
 	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
@@ -52,6 +54,10 @@ static const struct option_spec run_options[] = {
 	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},
 	{"shard", 0, OPT_STRING, &opt.shard, "I/N",
 	 "run only shard I of N (a fixed share of the configuration x workload pairs), for flagscope merge"},
+	{"shard-by", 0, OPT_CHOICE, &opt.shard_by, "HOW",
+	 "with --shard: pair (default: a share of the configuration x workload pairs) or package "
+	 "(whole workloads, workload k in shard k mod N: a package's configurations share its "
+	 "source and build dependencies)", shard_by_choices},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL,
 	 "no progress lines (lines that state results, as repeat = stable's end and a shard's share of the judging, still print)"},
 	{"source", 0, OPT_LIST, &opt.study.sources, "NAME=SPEC",
@@ -224,6 +230,7 @@ int cmd_run(int argc, char **argv)
 	}
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .dry_run = opt.dry_run, .shard_n = 1, .no_ranking = opt.build_only,
+		.shard_by_workload = opt.shard_by && !strcmp(opt.shard_by, "package"),
 	};
 	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;

@@ -9,7 +9,8 @@
  *                       status in shard-I.status
  *   NAME.merge.sbatch   needs every shard's status (a shard killed by its
  *                       time limit has none) and merges the shard databases
- *                       into the output database
+ *                       into the output database, the builds' logs into
+ *                       logs/WORKLOAD/LABEL.log (merge --logs)
  *   submit.sh           sbatch the array, then the merge with
  *                       --dependency=afterany on it (--submit does this)
  * Every value in the scripts is one quoted shell word (sh_quote); the
@@ -34,7 +35,7 @@
 #include "pipeline/pipeline.h"
 
 static struct {
-	int shards, submit, cpus;
+	int shards, submit, cpus, by_package;
 	const char *partition, *time, *dir, *db, *run_args;
 	struct strlist sources; /* --source NAME=SPEC */
 } opt;
@@ -53,6 +54,9 @@ static const struct option_spec slurm_options[] = {
 	 "build workload NAME from SPEC (or with NAME.EXTRA=SPEC its recipe's source.EXTRA) in every "
 	 "shard, as flagscope run --source (checked here as run checks it; a relative local: path made "
 	 "absolute); repeatable"},
+	{"by-package", 0, OPT_FLAG, &opt.by_package, NULL,
+	 "shard by whole workloads (run --shard-by package): each task builds every configuration of "
+	 "its packages, so they share one source fetch and build-dependency install"},
 	{"submit", 0, OPT_FLAG, &opt.submit, NULL, "submit both jobs with sbatch and print their ids"},
 	{NULL},
 };
@@ -66,7 +70,13 @@ static const struct command_spec slurm_cmd = {
 		   "them with `flagscope merge`.  --submit submits them.",
 	.details = "The job folder and the merged database should be on storage every node\n"
 		   "shares; FLAGSCOPE_HOME, FLAGSCOPE_CACHE and XDG_CACHE_HOME are written into\n"
-		   "the scripts as they are now.  Exit status: 0 written (and submitted),\n"
+		   "the scripts as they are now.  The merge job copies every build's log into\n"
+		   "DIR/logs/WORKLOAD/LABEL.log (flagscope merge --logs; the build cache must be\n"
+		   "one the merge job sees), so report --pivot sweep names the logs of what\n"
+		   "broke.  --by-package (a sweep of Debian packages) gives each task whole\n"
+		   "workloads, workload k to task k mod N in study order, listed in the array\n"
+		   "script; a task killed mid-package resumes there when run again.\n"
+		   "Exit status: 0 written (and submitted),\n"
 		   "2 bad input, 1 sbatch refused a job.",
 	.opts = slurm_options,
 };
@@ -140,6 +150,7 @@ static int write_script(const char *path, const struct strbuf *sb)
 
 struct job {
 	char *self, *study_path, *dir, *db, *array, *merge, *submit, *name;
+	struct strlist packages; /* --by-package: per task its workloads, "a b" */
 	struct strlist sources; /* NAME=SPEC for every shard, SPEC as run resolved it */
 };
 
@@ -150,12 +161,15 @@ static int write_scripts(const struct job *j)
 	char *job = xasprintf("flagscope-%s", j->name);
 	write_header(&a, job, log, j->name);
 	sb_addf(&a, "#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=%d\n", opt.shards - 1, opt.cpus);
+	for (size_t i = 0; i < j->packages.n; i++)
+		sb_addf(&a, "# task %zu: %s\n", i, j->packages.v[i]);
 	write_env(&a);
 	sb_add(&a, "i=$SLURM_ARRAY_TASK_ID\n");
 	quoted_line(&a, "dir=", j->dir, "\n");
 	quoted_line(&a, "", j->self, " run ");
 	sh_quote(&a, j->study_path);
-	sb_addf(&a, " --shard \"$i/%d\" --db \"$dir/shard-$i.db\" -j %d -q", opt.shards, opt.cpus);
+	sb_addf(&a, " --shard \"$i/%d\"%s --db \"$dir/shard-$i.db\" -j %d -q", opt.shards,
+		opt.by_package ? " --shard-by package" : "", opt.cpus);
 	for (size_t i = 0; i < j->sources.n; i++) {
 		sb_add(&a, " --source ");
 		sh_quote(&a, j->sources.v[i]);
@@ -184,7 +198,7 @@ static int write_scripts(const struct job *j)
 		   "\telif [ \"$(cat \"$dir/shard-$i.status\")\" = 2 ]; then\n"
 		   "\t\techo \"flagscope: shard $i refused its input (see $dir/shard-$i.log)\" >&2\n"
 		   "\t\tmissing=1\n\tfi\n\ti=$((i + 1))\ndone\n[ $missing = 0 ] || exit 1\n");
-	quoted_line(&m, "exec ", j->self, " merge ");
+	quoted_line(&m, "exec ", j->self, " merge --logs \"$dir/logs\" ");
 	sh_quote(&m, j->db);
 	for (int i = 0; i < opt.shards; i++)
 		sb_addf(&m, " \"$dir/shard-%d.db\"", i);
@@ -231,6 +245,26 @@ static int submit(const struct job *j)
 	free(out);
 	free(out2);
 	return rc ? 1 : 0;
+}
+
+/* --by-package: task i's workloads, as run --shard-by package picks
+ * them (pipeline.h); -1 after saying so when a task would have none */
+static int package_shards(const struct study_plan *p, struct strlist *out)
+{
+	if ((size_t)opt.shards > p->nworkloads) {
+		error_msg("slurm: --by-package with %d shards but %zu workloads: a task would have "
+			  "none (give --shards %zu or fewer)", opt.shards, p->nworkloads,
+			  p->nworkloads);
+		return -1;
+	}
+	for (int i = 0; i < opt.shards; i++) {
+		struct strlist mine = {0};
+		for (size_t w = (size_t)i; w < p->nworkloads; w += (size_t)opt.shards)
+			sl_push(&mine, p->workloads[w].recipe.name);
+		sl_push_owned(out, sl_join(&mine, " "));
+		sl_release(&mine);
+	}
+	return 0;
 }
 
 /* The source --source NAME overrode in r, as the plan resolved it: its
@@ -310,6 +344,8 @@ int cmd_slurm(int argc, char **argv)
 		goto out;
 	}
 	shard_sources(&plan, &j.sources);
+	if (opt.by_package && package_shards(&plan, &j.packages))
+		goto out;
 	/* a job name sbatch takes whatever the study is called */
 	j.name = xstrdup(plan.study.name);
 	for (char *p = j.name; *p; p++)
@@ -343,6 +379,7 @@ out:
 	study_plan_release(&plan);
 	sl_release(&opt.sources);
 	sl_release(&j.sources);
+	sl_release(&j.packages);
 	sb_release(&err);
 	free(j.self);
 	free(j.study_path);

@@ -24,5 +24,6 @@ int cmd_slurm(int argc, char **argv);
 int cmd_search(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{"merge", cmd_merge, "join the databases of one study's shards (run --shard, slurm)"},
 	{"slurm", cmd_slurm, "a Slurm job array that runs a study in shards, then merges them"},
 	{"search", cmd_search, "the best flag set under a budget: validated, minimal, confirmed (make.conf)"},
+	{"calibrate", cmd_calibrate, "the smallest difference this machine tells from layout and noise, per workload"},
 	{"baseline", cmd_baseline, "keep a study's results as a named baseline for compare --against"},
 	{"workload", cmd_workload, "write a recipe skeleton for a program or Debian package (workload new)"},
 };

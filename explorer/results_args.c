@@ -82,8 +82,12 @@ int results_stat_options(const char *cmd, const char *alpha, const char *min_eff
 	rank_options_default(o);
 	if (alpha && (parse_fraction(cmd, "alpha", alpha, 1e-9, 0.5, &o->alpha)))
 		return -1;
-	if (min_effect && parse_fraction(cmd, "min-effect", min_effect, 0, 0.99, &o->min_effect))
-		return -1;
+	/* auto keeps the fixed default as the fallback of items with no floor */
+	if (min_effect && strcmp(min_effect, "auto")) {
+		o->min_effect_auto = 0;
+		if (parse_fraction(cmd, "min-effect", min_effect, 0, 0.99, &o->min_effect))
+			return -1;
+	}
 	return 0;
 }
 

@@ -19,7 +19,9 @@ int results_open(const char *path, const char *study, struct store *st, char **n
 
 /* Fill o from the defaults and the --alpha / --min-effect arguments (NULL:
  * keep the default).  alpha must lie in (0, 0.5], min_effect in [0, 1);
- * min_effect may be written as a percentage ("2%"). */
+ * min_effect may be written as a percentage ("2%"), or "auto" (the
+ * default, rank.h's min_effect_auto: this machine's calibrated floor per
+ * item for a noisy metric where one is stored, else 1%). */
 int results_stat_options(const char *cmd, const char *alpha, const char *min_effect,
 			 struct rank_options *o);
 
@@ -60,6 +62,7 @@ int results_command_start(const struct command_spec *cmd, int argc, char **argv,
 	{"alpha", 0, OPT_STRING, (alpha), "P",                                              \
 	 "significance level of the Mann-Whitney test (default 0.05)"},                     \
 	{"min-effect", 0, OPT_STRING, (min_effect), "X",                                    \
-	 "smallest difference that counts, 0.01 or 1% (default 1%)"}
+	 "smallest difference that counts: 0.01, 1% or auto (default auto: for time metrics "   \
+	 "the floor flagscope calibrate stored for this machine and workload, else 1%)"}
 
 #endif

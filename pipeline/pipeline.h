@@ -79,6 +79,7 @@ struct study_plan {
 	char (*binary_hash)[65]; /* per build: its binaries' hash, "" when it
 				    failed (set when the builds are stored) */
 	int shard_i, shard_n;
+	int shard_by_workload; /* pipeline_options' */
 };
 
 static inline struct build *plan_build(const struct study_plan *p, size_t c, size_t w)
@@ -118,6 +119,10 @@ struct pipeline_options {
 	int jobs;           /* builds at a time */
 	int dry_run;        /* prepare without building (flags are still probed) */
 	int shard_i, shard_n; /* 0/1: everything */
+	int shard_by_workload; /* 1: a shard is whole workloads (every configuration of
+				  each: one source fetch, one build-dependency install
+				  per package), workload k in shard k mod n, study order;
+				  0: a fixed share of the (configuration, workload) pairs */
 	int no_ranking;     /* nothing will be ranked (run --build-only): the study's
 			       metric is not checked unless an option set it */
 	struct pipeline_events ev;

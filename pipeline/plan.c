@@ -281,9 +281,12 @@ static void select_shard(struct study_plan *p)
 	for (size_t c = 0; c < p->nconfigs; c++)
 		for (size_t w = 0; w < p->nworkloads; w++)
 			p->in_shard[c * p->nworkloads + w] =
-				p->shard_n <= 1 || shard_selects(p->configs[c].cfg->id,
-								 p->workloads[w].recipe.name,
-								 p->shard_i, p->shard_n);
+				p->shard_n <= 1 ||
+				(p->shard_by_workload
+					 ? w % (size_t)p->shard_n == (size_t)p->shard_i
+					 : shard_selects(p->configs[c].cfg->id,
+							 p->workloads[w].recipe.name, p->shard_i,
+							 p->shard_n));
 }
 
 static void prepare_builds(struct study_plan *p)
@@ -329,6 +332,7 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 		return -1;
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
 	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
+	p->shard_by_workload = o->shard_by_workload;
 	for (size_t c = 0; c < p->nconfigs; c++)
 		prepare_config(&p->configs[c], o);
 	if (pipeline_check_flags(p, err))

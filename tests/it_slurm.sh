@@ -126,7 +126,7 @@ done
 grep -qx "#SBATCH --array=0-2" "$T/j0/three.array.sbatch" || fail "array range"
 grep -qx "#SBATCH --partition=debug" "$T/j0/three.merge.sbatch" || fail "partition"
 grep -q -- "--shard \"\$i/3\"" "$T/j0/three.array.sbatch" || fail "shard argument"
-grep -q "merge '$T/flagscope.db' \"\$dir/shard-0.db\" \"\$dir/shard-1.db\" \"\$dir/shard-2.db\"$" \
+grep -q "merge --logs \"\$dir/logs\" '$T/flagscope.db' \"\$dir/shard-0.db\" \"\$dir/shard-1.db\" \"\$dir/shard-2.db\"$" \
 	"$T/j0/three.merge.sbatch" || fail "merge command: $(tail -1 "$T/j0/three.merge.sbatch")"
 refused() {
 	set +e

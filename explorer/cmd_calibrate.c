@@ -1,0 +1,470 @@
+/*
+ * cmd_calibrate.c - flagscope calibrate: how big a difference must be on
+ * this machine before it is more than layout and noise (issue 27;
+ * analysis/calibration.h computes it, doc/layout.md says why).
+ *
+ * A calibration is a study run through the pipeline like any other: the
+ * calibrate preset (or the study given) holds a baseline and builds of it
+ * that differ only in code alignment; calibrate adds the baseline's copy
+ * (run --noise-floor), runs it, then runs it again as STUDY.aslr-off with
+ * ASLR off for its children (the runner pads the environment per run
+ * then, harness/layout.h), and stores one floor per item for this machine.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+
+#include "analysis/calibration.h"
+#include "analysis/results.h"
+#include "analysis/stats.h"
+#include "explorer/commands.h"
+#include "explorer/options.h"
+#include "explorer/progress.h"
+#include "explorer/study_path.h"
+#include "harness/layout.h"
+#include "pipeline/pipeline.h"
+
+static const char *const format_choices[] = {"table", "json", NULL};
+
+static struct {
+	struct run_overrides study; /* --repeat, --workloads, --pin, --force */
+	int jobs, dry_run, quiet, aslr_on_only;
+	const char *db, *format;
+} opt;
+
+static const struct option_spec calibrate_options[] = {
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database that keeps the calibration (default ./flagscope.db)"},
+	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N",
+	 "runs of each build (default: the study's repeat, 10 in the preset)"},
+	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "calibrate only these workloads of the study"},
+	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
+	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
+	 "run the measured programs on these CPUs only (as run --pin; calibrate as you measure)"},
+	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
+	 "start even when isolate = yes finds the machine busy"},
+	{"aslr-on-only", 0, OPT_FLAG, &opt.aslr_on_only, NULL,
+	 "skip the second pass with ASLR off (half the runs; no aslr and env figures)"},
+	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL, "say what the calibration will build and run; build nothing"},
+	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", format_choices},
+	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
+	{NULL},
+};
+
+static const struct command_spec calibrate_cmd = {
+	.name = "calibrate",
+	.usage = "[STUDY] [options]",
+	.summary = "Measure the smallest difference this machine can tell from layout and\n"
+		   "noise, per workload, and store it in the results database for report and\n"
+		   "recommend to use (--min-effect auto, their default for time metrics).",
+	.details = "STUDY (default: the calibrate preset) names a baseline and builds of it\n"
+		   "that differ only in code layout (-falign-functions=N, -falign-loops=N,\n"
+		   "-falign-jumps=N).  calibrate adds the baseline's copy (the same flags\n"
+		   "built again, as run --noise-floor), runs every build `repeat` times\n"
+		   "interleaved through the same pipeline as run, then runs them again as\n"
+		   "the study STUDY.aslr-off with ASLR off (the personality setarch -R sets;\n"
+		   "skipped where the kernel refuses it or ASLR is off already), where the\n"
+		   "environment is padded per run.  Per workload (or run section) it prints:\n"
+		   "  noise   the 95th percentile of |log ratio| of the medians of two halves\n"
+		   "          of one binary's runs, over 2000 random splits (N runs a side);\n"
+		   "  layout  the largest |log ratio| of the medians of two of the builds;\n"
+		   "  floor   the larger of the two, as a relative difference: the smallest\n"
+		   "          difference this machine tells from layout and noise;\n"
+		   "  aslr    the baseline's median with ASLR off against on;\n"
+		   "  env     the relative interquartile range of its runs with ASLR off\n"
+		   "          and the environment padded, beside `spread`, the same with ASLR on.\n"
+		   "The floors are stored per machine (CPU model, cores, virtual or not),\n"
+		   "workload and metric, replacing that machine's earlier calibration; a\n"
+		   "study measured on the same machine is then judged with them (doc/layout.md).\n"
+		   "Exit status: 0 calibrated, 1 no workload could be calibrated or the\n"
+		   "run was interrupted, 2 bad input or results that could not be stored.",
+	.opts = calibrate_options,
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	pipeline_interrupted = 1;
+}
+
+/* The runs a pass takes: per build and run section one warm-up, the
+ * study's extra warm-ups and its repetitions. */
+static long pass_runs(const struct study_plan *p)
+{
+	long per = 1 + p->study.warmup + p->study.repeat, n = 0;
+	for (size_t w = 0; w < p->nworkloads; w++)
+		n += (long)p->workloads[w].recipe.nruns;
+	return n * (long)p->nconfigs * per;
+}
+
+static long cached_builds(const struct study_plan *p)
+{
+	long n = 0;
+	for (size_t i = 0; i < p->nconfigs * p->nworkloads; i++)
+		n += p->builds[i].cached;
+	return n;
+}
+
+/* 1 when a second pass with ASLR off can run: ASLR is on now and this
+ * process may set ADDR_NO_RANDOMIZE (containers' seccomp often refuse). */
+static int aslr_off_possible(const char **why)
+{
+	if (layout_aslr() != 1) {
+		*why = "ASLR is off here already: the runs above were padded per run";
+		return 0;
+	}
+	int cur = personality(0xffffffff);
+	if (cur == -1 || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) == -1) {
+		*why = "this process may not turn ASLR off (personality refused)";
+		return 0;
+	}
+	personality((unsigned long)cur);
+	return 1;
+}
+
+static int dry_run(const struct study_plan *p, int second, const char *why)
+{
+	long runs = pass_runs(p);
+	printf("calibrate %s: %zu builds (%zu configurations incl. the baseline's copy x %zu "
+	       "workloads; %ld cached), %ld runs%s",
+	       p->study.name, p->nconfigs * p->nworkloads, p->nconfigs, p->nworkloads,
+	       cached_builds(p), runs, second ? "" : "\n");
+	if (second)
+		printf(", then %ld runs again with ASLR off (no new builds): %ld runs in all\n", runs,
+		       2 * runs);
+	else
+		printf("no second pass with ASLR off: %s\n", why);
+	return 0;
+}
+
+/* Build and run one pass into the store: 0, 1 interrupted or failed, 2
+ * store failure. */
+static int run_pass(struct study_plan *p, struct store *st, const struct pipeline_options *po)
+{
+	struct strbuf err = {0};
+	struct pipeline_counts n = {0};
+	enum pipeline_status s = pipeline_execute(p, st, po, 0, &n, &err);
+	progress_end();
+	if (err.len)
+		print_error_lines(sb_str(&err));
+	sb_release(&err);
+	if (s != PIPELINE_OK)
+		return s == PIPELINE_STORE_FAILED ? 2 : 1;
+	if (pipeline_interrupted) {
+		error_msg("interrupted during the calibration (%d of %d runs done): run the same "
+			  "command again to resume", n.runs_done, n.runs_total);
+		return 1;
+	}
+	return 0;
+}
+
+/* The plan of STUDY again as STUDY.aslr-off. */
+static int plan_aslr_off(struct study_plan *p, const char *path, const struct pipeline_options *po,
+			 struct strbuf *err)
+{
+	if (pipeline_plan_study(p, path, &opt.study, po, err))
+		return -1;
+	char *name = xasprintf("%s.aslr-off", p->study.name);
+	free(p->study.name);
+	p->study.name = name;
+	return 0;
+}
+
+/* The configurations of a plan by role. */
+struct roles {
+	const char *base, *copy;
+	struct strlist variants;
+};
+
+static void plan_roles(const struct study_plan *p, struct roles *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (size_t c = 0; c < p->nconfigs; c++) {
+		const struct config *cfg = p->configs[c].cfg;
+		if (cfg->noise_floor)
+			r->copy = cfg->id;
+		else if (cfg->is_baseline)
+			r->base = cfg->id;
+		else
+			sl_push(&r->variants, cfg->id);
+	}
+}
+
+struct item_samples {
+	double *v;
+	size_t n;
+};
+
+static struct item_samples get(struct store *st, const char *study, const char *id,
+			       const char *w, const char *run, const char *metric)
+{
+	struct item_samples s = {0};
+	if (id)
+		s.v = results_samples(st, study, id, w, run, metric, &s.n, NULL);
+	return s;
+}
+
+/* One item's row; 0, or -1 when it has too few runs. */
+static int calibrate_item(struct store *st, const struct study_plan *p, const struct roles *r,
+			  const char *off_study, const char *w, const char *run,
+			  struct calib_row *row)
+{
+	const char *metric = p->study.metric;
+	size_t nv = r->variants.n;
+	struct item_samples base = get(st, p->study.name, r->base, w, run, metric);
+	struct item_samples copy = get(st, p->study.name, r->copy, w, run, metric);
+	struct item_samples off = get(st, off_study, off_study ? r->base : NULL, w, run, metric);
+	struct item_samples *vs = xcalloc(nv ? nv : 1, sizeof(*vs));
+	struct calib_samples *cv = xcalloc(nv ? nv : 1, sizeof(*cv));
+	for (size_t i = 0; i < nv; i++) {
+		vs[i] = get(st, p->study.name, r->variants.v[i], w, run, metric);
+		cv[i] = (struct calib_samples){vs[i].v, vs[i].n};
+	}
+	struct calib_input in = {
+		.base = {base.v, base.n}, .copy = {copy.v, copy.n}, .variants = cv,
+		.nvariants = nv, .aslr_off = {off.v, off.n},
+	};
+	int rc = calibration_compute(&in, STATS_DEFAULT_SEED, row);
+	if (!rc) {
+		row->item = *run ? xasprintf("%s/%s", w, run) : xstrdup(w);
+		row->metric = xstrdup(metric);
+	}
+	for (size_t i = 0; i < nv; i++)
+		free(vs[i].v);
+	free(vs);
+	free(cv);
+	free(base.v);
+	free(copy.v);
+	free(off.v);
+	return rc;
+}
+
+static void pct(char *buf, size_t n, double v, int sign)
+{
+	snprintf(buf, n, isnan(v) ? "-" : sign ? "%+.2f%%" : "%.2f%%", 100 * v);
+}
+
+static void print_table(const struct calib_row *rows, size_t n, const char *cpu,
+			const char *id, const char *db)
+{
+	printf("calibration of this machine: %s (machine %s), metric %s\n", cpu, id,
+	       n ? rows[0].metric : "-");
+	printf("%-22s %5s %6s %8s %8s %8s %10s %8s %8s\n", "workload", "runs", "builds", "noise",
+	       "layout", "floor", "aslr-off", "env", "spread");
+	for (size_t i = 0; i < n; i++) {
+		const struct calib_row *r = &rows[i];
+		char no[16], la[16], fl[16], as[16], en[16], sp[16];
+		pct(no, sizeof(no), exp(r->noise) - 1, 0);
+		pct(la, sizeof(la), exp(r->layout) - 1, 0);
+		pct(fl, sizeof(fl), r->floor, 0);
+		pct(as, sizeof(as), isnan(r->aslr) ? NAN : exp(r->aslr) - 1, 1);
+		pct(en, sizeof(en), r->env, 0);
+		pct(sp, sizeof(sp), r->spread, 0);
+		printf("%-22s %5d %6d %8s %8s %8s %10s %8s %8s\n", r->item, r->runs, r->builds, no,
+		       la, fl, as, en, sp);
+	}
+	printf("\nfloor = the larger of noise and layout; stored in %s for this machine: report "
+	       "and recommend judge time with it (--min-effect auto, their default)\n", db);
+}
+
+static void json_figure(const char *key, double v)
+{
+	printf(",\"%s\":", key);
+	if (isnan(v))
+		fputs("null", stdout);
+	else
+		printf("%.6g", v);
+}
+
+static void print_json(const struct calib_row *rows, size_t n, const char *cpu, const char *id,
+		       const char *study)
+{
+	struct strbuf sb = {0};
+	sb_add(&sb, "{\"machine\":");
+	sb_add_json(&sb, id);
+	sb_add(&sb, ",\"cpu\":");
+	sb_add_json(&sb, cpu);
+	sb_add(&sb, ",\"study\":");
+	sb_add_json(&sb, study);
+	sb_add(&sb, ",\"items\":[");
+	fputs(sb_str(&sb), stdout);
+	sb_release(&sb);
+	for (size_t i = 0; i < n; i++) {
+		const struct calib_row *r = &rows[i];
+		sb_add(&sb, i ? ",{\"item\":" : "{\"item\":");
+		sb_add_json(&sb, r->item);
+		sb_add(&sb, ",\"metric\":");
+		sb_add_json(&sb, r->metric);
+		fputs(sb_str(&sb), stdout);
+		sb_release(&sb);
+		printf(",\"runs\":%d,\"builds\":%d", r->runs, r->builds);
+		/* relative differences, as --min-effect takes them */
+		json_figure("floor", r->floor);
+		json_figure("noise", exp(r->noise) - 1);
+		json_figure("layout", exp(r->layout) - 1);
+		json_figure("aslr", isnan(r->aslr) ? NAN : exp(r->aslr) - 1);
+		json_figure("env", r->env);
+		json_figure("spread", r->spread);
+		fputs("}", stdout);
+	}
+	fputs("]}\n", stdout);
+}
+
+/* Compute, store and print every item's floor: the exit status. */
+static int finish(struct store *st, const struct study_plan *p, const char *off_study)
+{
+	struct roles r;
+	plan_roles(p, &r);
+	struct strlist wls = {0}, runs = {0};
+	results_items(st, p->study.name, &wls, &runs);
+	struct calib_row *rows = xcalloc(wls.n ? wls.n : 1, sizeof(*rows));
+	size_t n = 0;
+	for (size_t i = 0; i < wls.n; i++) {
+		if (calibrate_item(st, p, &r, off_study, wls.v[i], runs.v[i], &rows[n]))
+			warn_msg("%s%s%s: not calibrated: fewer than 2 ok runs of the baseline or its "
+				 "copy (see flagscope report --study %s)", wls.v[i],
+				 *runs.v[i] ? "/" : "", runs.v[i], p->study.name);
+		else
+			n++;
+	}
+	char id[17], *cpu = NULL;
+	int rc = 0;
+	if (!n) {
+		error_msg("%s: no workload could be calibrated (see flagscope report --study %s)",
+			  p->study.name, p->study.name);
+		rc = 1;
+	} else if (calibration_machine_id(st, p->study.name, id, &cpu)) {
+		error_msg("%s: the study stored no machine state, so the calibration has no machine "
+			  "to belong to (run it again)", p->study.name);
+		rc = 1;
+	} else if (calibration_store(st, id, cpu, p->study.name, rows, n)) {
+		error_msg("%s: cannot store the calibration: %s (check the disk)", st->path,
+			  sb_str(&st->why));
+		rc = 2;
+	} else if (!strcmp(opt.format, "json"))
+		print_json(rows, n, cpu, id, p->study.name);
+	else
+		print_table(rows, n, cpu, id, st->path);
+	for (size_t i = 0; i < n; i++)
+		calib_row_release(&rows[i]);
+	free(rows);
+	free(cpu);
+	sl_release(&wls);
+	sl_release(&runs);
+	sl_release(&r.variants);
+	return rc;
+}
+
+/* Check what calibrate needs of a study: a noisy metric and a baseline
+ * with other builds to compare. */
+static int check_plan(const struct study_plan *p, struct strbuf *err)
+{
+	if (results_metric_deterministic(p->study.metric))
+		sb_addf(err, "%s: metric %s is deterministic: layout and noise do not move it "
+			     "(calibrate a time metric: leave metric out, or metric = time)",
+			p->study.path, p->study.metric);
+	else if (p->matrix.baseline < 0 || p->nconfigs < 3)
+		sb_addf(err, "%s: calibrate needs a baseline and at least one build that differs "
+			     "from it only in layout (see the calibrate preset: flagscope list presets)",
+			p->study.path);
+	return err->len ? -1 : 0;
+}
+
+/* The second pass, with ASLR off for every program started; its study's
+ * name, or NULL when it did not run.  *rc set on failure. */
+static const char *second_pass(const char *path, const struct pipeline_options *po,
+			       struct store *st, struct study_plan *p2, int *rc)
+{
+	struct strbuf err = {0};
+	int cur = personality(0xffffffff);
+	progress_say("calibrate: the same builds again with ASLR off (the environment padded "
+		     "per run)");
+	if (plan_aslr_off(p2, path, po, &err)) {
+		print_error_lines(sb_str(&err));
+		sb_release(&err);
+		*rc = 2;
+		return NULL;
+	}
+	personality((unsigned long)cur | ADDR_NO_RANDOMIZE);
+	*rc = run_pass(p2, st, po);
+	personality((unsigned long)cur);
+	return *rc ? NULL : p2->study.name;
+}
+
+static int calibrate(const char *path, struct study_plan *p, const struct pipeline_options *po)
+{
+	struct strbuf err = {0};
+	struct store st = {0};
+	struct study_plan p2 = {0};
+	const char *why = NULL;
+	int second = !opt.aslr_on_only && aslr_off_possible(&why);
+	if (opt.aslr_on_only)
+		why = "--aslr-on-only";
+	int rc = 2;
+	if (opt.dry_run) {
+		rc = dry_run(p, second, why);
+		goto out;
+	}
+	if (store_open(&st, opt.db, 1, &err) || store_lock(&st, &err))
+		goto out;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	progress_say("calibrate: %zu builds, %ld runs (ASLR as the machine has it)",
+		     p->nconfigs * p->nworkloads, pass_runs(p));
+	if ((rc = run_pass(p, &st, po)))
+		goto out;
+	const char *off = NULL;
+	if (second && !(off = second_pass(path, po, &st, &p2, &rc)) && rc)
+		goto out;
+	if (!second)
+		progress_say("calibrate: no second pass with ASLR off: %s", why);
+	progress_end();
+	rc = finish(&st, p, off);
+out:
+	if (err.len)
+		print_error_lines(sb_str(&err));
+	sb_release(&err);
+	study_plan_release(&p2);
+	store_close(&st);
+	return rc;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct strlist pos = {0};
+	struct strbuf err = {0};
+	struct study_plan plan = {0};
+	char *path = NULL;
+	double started = 0;
+	memset(&opt, 0, sizeof(opt));
+	opt.jobs = cpu_count();
+	opt.study.repeat = -1;
+	opt.db = "flagscope.db";
+	opt.format = "table";
+	int rc = options_parse(&calibrate_cmd, argc, argv, &pos);
+	if (rc) {
+		rc = rc > 0 ? 0 : 2;
+		goto out;
+	}
+	/* the baseline's copy: one binary's runs twice, the A/A pair of noise */
+	opt.study.noise_floor = 1;
+	struct pipeline_options po = {.jobs = opt.jobs, .dry_run = opt.dry_run, .shard_n = 1};
+	progress_start(&po.ev, opt.quiet, &started);
+	rc = 2;
+	if (pos.n > 1)
+		sb_add(&err, "calibrate: one study at a time (see flagscope calibrate --help)");
+	else if (!study_path_resolve(pos.n ? pos.v[0] : "calibrate", &path, &err) &&
+		 !pipeline_plan_study(&plan, path, &opt.study, &po, &err) &&
+		 !check_plan(&plan, &err))
+		rc = calibrate(path, &plan, &po);
+out:
+	if (err.len)
+		print_error_lines(sb_str(&err));
+	sb_release(&err);
+	study_plan_release(&plan);
+	sl_release(&pos);
+	free(path);
+	return rc;
+}
