@@ -399,6 +399,7 @@ void study_init(struct study *s, const char *path)
 	s->stable_rule = STABLE_OBRIEN_FLEMING;
 	s->max_seconds = 300;
 	s->warmup = 1;
+	s->layouts = 1;
 	s->isolate_load = 0.5;
 }
 

@@ -4,7 +4,8 @@
  *
  * Format (fio-style INI, read with inih):
  *   [study]      name, workloads, repeat (stable, N or auto), max_repeat,
- *                max_seconds, target, tie_margin, stable_rule, baseline, warmup, timeout, metric,
+ *                max_seconds, target, tie_margin, stable_rule, baseline, warmup, layouts,
+ *                timeout, metric,
  *                meters, description, pin (a CPU list), isolate (yes/no),
  *                isolate_load
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
@@ -131,6 +132,8 @@ struct study {
 	int stable_rule; /* enum stable_rule: the level of an "apart" verdict
 			    at each look of repeat = stable (analysis/rank.h) */
 	int warmup;
+	int layouts;    /* builds per configuration that differ only in code
+			   addresses (1: the plain build only; doc/layout.md) */
 	double timeout; /* seconds; 0 = the recipe's own */
 	char *metric;   /* primary metric: "time", or "insns" when the study
 			   runs emulated targets and does not say */

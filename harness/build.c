@@ -78,6 +78,8 @@ void build_init(struct build *b)
 	}
 	if (b->cfg->noise_floor) /* built again, not the baseline's build */
 		sb_add(&sb, "copy=noise-floor\n");
+	if (b->cfg->layout) /* its flag is in cflags; the variant is named too */
+		sb_addf(&sb, "layout=%d\n", b->cfg->layout);
 	if (b->recipe->source_origin)
 		sb_addf(&sb, "source_override=%s\n", b->recipe->source);
 	for (size_t i = 0; i < b->recipe->nextra; i++)

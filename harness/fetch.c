@@ -76,13 +76,73 @@ static char *sources_dir(void)
 	return xasprintf("%s/sources", flagscope_cache_dir());
 }
 
-/* If the cache already holds id, set *src_dir and return 1. */
-static int cache_lookup(const char *id, char **src_dir)
+/* <cache>/fingerprints/<id>: the tree's content fingerprint as unpacked
+ * (outside sources/, whose entries are the trees) */
+static char *fingerprint_file(const char *id)
+{
+	return xasprintf("%s/fingerprints/%s", flagscope_cache_dir(), id);
+}
+
+/* Write tree's fingerprint to <cache>/fingerprints/<id>, through a file
+ * renamed into place.  0, or -1 with err. */
+static int fingerprint_save(const char *tree, const char *id, struct strbuf *err)
+{
+	char fp[65];
+	char *dir = xasprintf("%s/fingerprints", flagscope_cache_dir());
+	char *path = fingerprint_file(id);
+	char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+	int rc = fingerprint_tree(tree, fp, err);
+	int e = rc ? 0 : -mkdir_p(dir, 0755);
+	if (!rc && !e && (file_write(tmp, fp, strlen(fp)) || rename(tmp, path)))
+		e = errno;
+	if (e) {
+		sb_addf(err, "cannot write %s: %s (check the cache folder's permissions)", path,
+			strerror(e));
+		unlink(tmp);
+		rc = -1;
+	}
+	free(tmp);
+	free(path);
+	free(dir);
+	return rc;
+}
+
+/* The cached tree path still holds what was unpacked there: a build
+ * reads it as the source its id names, so an edit in the cache would be
+ * built and measured under the old id.  A tree an older flagscope unpacked
+ * has no fingerprint: it is taken as it is now.  0, or -1 with err. */
+static int cache_check(const char *path, const char *id, struct strbuf *err)
+{
+	char *file = fingerprint_file(id);
+	char *want = file_read(file, NULL);
+	free(file);
+	if (!want)
+		return fingerprint_save(path, id, err);
+	char now[65];
+	int rc = fingerprint_tree(path, now, err);
+	if (!rc && strcmp(str_trim(want), now)) {
+		sb_addf(err, "the cached source %s changed since it was unpacked (its content "
+			     "fingerprint is %.12s, %.12s when unpacked): remove it to fetch it again "
+			     "(rm -rf %s), or build an edited tree as local:PATH",
+			path, now, want, path);
+		rc = -1;
+	}
+	free(want);
+	return rc;
+}
+
+/* If the cache already holds id, set *src_dir and return 1; -1 (err) when
+ * it holds a tree changed since it was unpacked. */
+static int cache_lookup(const char *id, char **src_dir, struct strbuf *err)
 {
 	char *dir = sources_dir();
 	char *path = xasprintf("%s/%s", dir, id);
 	free(dir);
 	if (is_dir(path)) {
+		if (cache_check(path, id, err)) {
+			free(path);
+			return -1;
+		}
 		*src_dir = path;
 		return 1;
 	}
@@ -335,13 +395,17 @@ static int url_parse(struct source_spec *s, const char *arg, const struct strlis
 int fetch_cache_fill(const struct source_spec *s, void *ctx, const char *id, fetch_fill_fn fill,
 		      char **src_dir, struct strbuf *err)
 {
-	if (cache_lookup(id, src_dir))
-		return 0;
+	int found = cache_lookup(id, src_dir, err);
+	if (found)
+		return found < 0 ? -1 : 0;
 	char *st = fetch_staging_begin(err);
 	char *tree = NULL;
 	if (!st)
 		return -1;
 	int rc = fill(s, ctx, st, &tree, err);
+	/* before the tree is in place: a tree found there has its fingerprint */
+	if (!rc && fingerprint_save(tree, id, err))
+		rc = -1;
 	if (!rc)
 		rc = staging_commit(st, tree, id, src_dir, err);
 	else

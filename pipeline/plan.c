@@ -368,13 +368,32 @@ static void print_repeat(const struct study *s, FILE *out)
 		fprintf(out, "%d", s->repeat);
 }
 
+/* What layouts = N costs: N builds and N times the runs per configuration
+ * (each variant is measured as repeat says). */
+static void print_layouts(const struct study_plan *p, size_t plain, FILE *out)
+{
+	int n = p->study.layouts;
+	fprintf(out, "layouts %d: each configuration built %d times, differing only in code "
+		     "addresses (variant 0 the plain build", n, n);
+	for (int v = 1; v < n; v++)
+		fprintf(out, ", %d %s", v, matrix_layout_flag(v));
+	fprintf(out, "): %zu builds instead of %zu, and %d times the runs (each variant measured "
+		     "as repeat says); verdicts count layout as a random effect\n",
+		p->nconfigs * p->nworkloads, plain * p->nworkloads, n);
+}
+
 void study_plan_print(const struct study_plan *p, FILE *out)
 {
+	size_t plain = 0;
+	for (size_t c = 0; c < p->nconfigs; c++)
+		plain += !p->configs[c].cfg->layout;
 	fprintf(out, "study %s: %zu configuration%s (%zu excluded) x %zu workload%s, repeat ",
-	        p->study.name, p->nconfigs, p->nconfigs == 1 ? "" : "s", p->matrix.excluded,
+	        p->study.name, plain, plain == 1 ? "" : "s", p->matrix.excluded,
 	        p->nworkloads, p->nworkloads == 1 ? "" : "s");
 	print_repeat(&p->study, out);
 	fputc('\n', out);
+	if (p->study.layouts > 1)
+		print_layouts(p, plain, out);
 	size_t cached = 0, todo = 0;
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		const struct plan_config *pc = &p->configs[c];

@@ -455,6 +455,55 @@ static void test_git(void)
 	free(repo);
 }
 
+/* ---- a cached tree edited after it was unpacked ---------------------------- */
+
+/* The cache held a git:/url:/debian: tree as unpacked, and reused it
+ * without looking: an edit there was built under the source's old id.
+ * Now a changed tree is refused, naming it; put back, it is taken again;
+ * a tree without a fingerprint (an older flagscope's) is taken and gets one. */
+static void test_cache_edited(void)
+{
+	char *repo = xasprintf("%s/repo-edit", tmp);
+	sh("git init -q '%s' && cd '%s' && echo one > f.txt && git add f.txt && "
+	   "git -c user.name=t -c user.email=t@localhost -c commit.gpgsign=false commit -q -m one",
+	   repo, repo);
+	char *commit = sh_out("git -C '%s' rev-parse HEAD", repo);
+	char *spec = xasprintf("git:file://%s commit=%s", repo, commit);
+	char *dir = NULL, id[65];
+	struct strbuf err = {0};
+	T_CHECK(!source_fetch(spec, NULL, &dir, id, &err), "%s", sb_str(&err));
+	char *fp = xasprintf("%s/fingerprints/%s", cache, commit);
+	T_CHECK(file_exists(fp), "no fingerprint %s stored when unpacked", fp);
+	char *cached = dir;
+	dir = NULL;
+
+	sh("echo edited > '%s/f.txt'", cached);
+	T_CHECK(source_fetch(spec, NULL, &dir, id, &err) == -1, "an edited cached tree was reused");
+	T_CHECK(strstr(sb_str(&err), "changed since it was unpacked") &&
+			strstr(sb_str(&err), cached),
+		"error: %s", sb_str(&err));
+	T_CHECK(dir == NULL, "dir set on failure");
+	sb_release(&err);
+	sh("echo new > '%s/new.c'", cached);
+	sh("echo one > '%s/f.txt'", cached);
+	T_CHECK(source_fetch(spec, NULL, &dir, id, &err) == -1, "a file added in the cache was taken");
+	sb_release(&err);
+	sh("rm '%s/new.c'", cached);
+	T_CHECK(!source_fetch(spec, NULL, &dir, id, &err), "put back: %s", sb_str(&err));
+	free(dir);
+
+	sh("rm '%s'", fp);
+	T_CHECK(!source_fetch(spec, NULL, &dir, id, &err), "no fingerprint: %s", sb_str(&err));
+	T_CHECK(file_exists(fp), "a tree without a fingerprint did not get one");
+	free(dir);
+	sb_release(&err);
+	free(fp);
+	free(cached);
+	free(spec);
+	free(commit);
+	free(repo);
+}
+
 /* ---- an interrupted fetch ------------------------------------------------- */
 
 static void test_stale_staging(void)
@@ -518,6 +567,7 @@ int main(int argc, char **argv)
 	test_local();
 	test_url();
 	test_git();
+	test_cache_edited();
 	test_stale_staging();
 
 	if (!test_failures)
