@@ -108,8 +108,9 @@ conf=gentoo/env/no-fast-math.conf
 grep -q cjson $conf || fail "$conf does not name cjson: $(cat $conf)"
 grep -q popt $conf && fail "$conf names popt, whose tests passed: $(cat $conf)"
 grep -q -- "-fno-fast-math" $conf || fail "$conf does not undo -ffast-math: $(cat $conf)"
-grep -Eq '^#? *[^ ]*cjson +no-fast-math.conf' gentoo/package.env 2>/dev/null ||
-	fail "package.env has no cjson line: $(cat gentoo/package.env 2>&1)"
+# (commented out: -ffast-math is not the choice; no gentoo = atom, so a comment)
+grep -q 'cjson.*no-fast-math.conf' gentoo/package.env 2>/dev/null ||
+	fail "package.env does not name cjson with no-fast-math.conf: $(cat gentoo/package.env 2>&1)"
 fs recommend --format dpkg-buildflags -o deb >recd.out 2>recd.err || fail "recommend --format dpkg-buildflags: $(tail -2 recd.err)"
 grep -q 'DEB_CFLAGS_MAINT_STRIP += .*-ffast-math' deb/no-fast-math.mk 2>/dev/null ||
 	fail "no-fast-math.mk does not strip -ffast-math: $(cat deb/no-fast-math.mk 2>&1)"
