@@ -77,11 +77,13 @@ struct summary_acc {
 	const char *metric;
 	struct verdict_rule rule;
 	struct verdict_parts parts;
-	double **keep;
+	void **keep; /* the parts' samples and layouts */
 	char **names;
 	size_t nkeep, items;
 	int all;          /* every line so far is a measured comparison */
 	char *last_build; /* a build property counts once per workload */
+	struct calib_floors floors; /* --min-effect auto: the new side's machine's */
+	double effects;   /* the parts' min_effects: the summary's is their mean */
 };
 
 static void acc_init(struct summary_acc *acc, const struct compare_side *new,
@@ -92,15 +94,18 @@ static void acc_init(struct summary_acc *acc, const struct compare_side *new,
 		.rule = {.alpha = o->alpha, .min_effect = o->min_effect, .iters = o->iters,
 			 .seed = o->seed, .deterministic = results_metric_deterministic(metric),
 			 .higher_better = results_higher_better(new->st, new->study, metric)},
-		.keep = xcalloc(2 * cap + 1, sizeof(double *)),
+		.keep = xcalloc(4 * cap + 1, sizeof(void *)),
 		.names = xcalloc(cap + 1, sizeof(char *)),
 	};
+	if (o->min_effect_auto && !acc->rule.deterministic)
+		calibration_floors_load(new->st, new->study, metric, &acc->floors);
+	acc->rule.floors = acc->floors.n ? &acc->floors : NULL;
 	verdict_parts_init(&acc->parts, cap);
 }
 
 /* A measured line's samples become a part (the acc keeps them). */
 static void acc_add(struct summary_acc *acc, const struct compare_line *l, const char *workload,
-		    int from_build, double **a, size_t na, double **b, size_t nb)
+		    int from_build, struct sample_pair *pair)
 {
 	acc->items++;
 	if (from_build && acc->last_build && !strcmp(acc->last_build, workload))
@@ -108,11 +113,12 @@ static void acc_add(struct summary_acc *acc, const struct compare_line *l, const
 	free(acc->last_build);
 	acc->last_build = from_build ? xstrdup(workload) : NULL;
 	acc->names[acc->parts.n] = xstrdup(l->item);
-	acc->keep[acc->nkeep++] = *a;
-	acc->keep[acc->nkeep++] = *b;
-	verdict_parts_add(&acc->parts, (struct sample_pair){*b, nb, *a, na},
-			  acc->names[acc->parts.n], &l->c);
-	*a = *b = NULL;
+	acc->keep[acc->nkeep++] = (void *)pair->cand;
+	acc->keep[acc->nkeep++] = (void *)pair->base;
+	acc->keep[acc->nkeep++] = (void *)pair->cand_layout;
+	acc->keep[acc->nkeep++] = (void *)pair->base_layout;
+	verdict_parts_add(&acc->parts, *pair, acc->names[acc->parts.n], &l->c);
+	memset(pair, 0, sizeof(*pair));
 }
 
 /* The summary of acc's lines (analysis/verdict.h), into res. */
@@ -123,6 +129,8 @@ static void acc_finish(struct compare_result *res, const char *label, struct sum
 		struct compare_summary *s = &res->sum[res->nsum++];
 		*s = (struct compare_summary){.config = xstrdup(label), .metric = xstrdup(acc->metric),
 					      .items = acc->items, .complete = acc->all};
+		if (acc->parts.n)
+			acc->rule.min_effect = acc->effects / (double)acc->parts.n;
 		if (acc->all && acc->parts.n)
 			verdict_summarise(&acc->rule, &acc->parts, &s->s);
 		else
@@ -135,6 +143,7 @@ static void acc_finish(struct compare_result *res, const char *label, struct sum
 	free(acc->keep);
 	free(acc->names);
 	free(acc->last_build);
+	calib_floors_release(&acc->floors);
 	verdict_parts_release(&acc->parts);
 }
 
@@ -148,10 +157,12 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	enum outcome os = results_status(old->st, old->study, old->config_id, workload, run, &od);
 	enum outcome ns = results_status(new->st, new->study, new->config_id, workload, run, &nd);
 	size_t no, nn;
-	double *a = results_samples(old->st, old->study, old->config_id, workload, run, metric, &no,
-				    NULL);
-	double *b = results_samples(new->st, new->study, new->config_id, workload, run, metric, &nn,
-				    &from_build);
+	int *la = NULL, *lb = NULL;
+	double *a = results_samples_layouts(old->st, old->study, old->config_id, workload, run,
+					    metric, &no, NULL, &la);
+	double *b = results_samples_layouts(new->st, new->study, new->config_id, workload, run,
+					    metric, &nn, &from_build, &lb);
+	struct sample_pair pair = {b, nn, a, no, lb, la};
 	char *item = *run ? xasprintf("%s/%s", workload, run) : xstrdup(workload);
 	if (os == OUTCOME_OK && ns == OUTCOME_OK && !no && !nn) {
 		/* the metric is not measured on this item (lame has no
@@ -160,6 +171,8 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 		free(item);
 		free(a);
 		free(b);
+		free(la);
+		free(lb);
 		free(od);
 		free(nd);
 		return;
@@ -179,14 +192,20 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	if (l->old_status == OUTCOME_OK && l->new_status == OUTCOME_OK && no && nn) {
 		/* the part rule every command reads (analysis/verdict.h): the
 		 * same pair gives the rank table's verdict and interval */
-		verdict_part(&acc->rule, b, nn, a, no, &l->c);
+		struct verdict_rule ir;
+		verdict_rule_for(&acc->rule, item, &ir);
+		verdict_pair(&ir, &pair, &l->c);
 		l->verdict = l->c.verdict;
 		l->incomplete = l->c.error != 0;
-		l->detail = xstrdup(l->c.error      ? "the ratio is undefined (a zero median)"
-				    : l->c.untested ? "one run on a side: not tested"
-						    : "");
+		double floor = verdict_layout_noise(&ir, &l->c);
+		l->detail = l->c.error	      ? xstrdup("the ratio is undefined (a zero median)")
+			    : l->c.untested   ? xstrdup("one run on a side: not tested")
+			    : !isnan(floor) ? xasprintf("within layout noise (\u00b1%.1f%%)", 100 * floor)
+					      : xstrdup("");
+		size_t had = acc->parts.n;
 		if (!l->incomplete)
-			acc_add(acc, l, workload, from_build, &a, no, &b, nn);
+			acc_add(acc, l, workload, from_build, &pair);
+		acc->effects += acc->parts.n > had ? ir.min_effect : 0;
 	} else {
 		l->c.na = nn;
 		l->c.nb = no;
@@ -202,8 +221,10 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	res->incomplete += l->incomplete;
 	res->unsupported += l->unsupported;
 	res->unchanged += l->verdict == VERDICT_UNCHANGED && !l->incomplete && !l->unsupported;
-	free(a);
-	free(b);
+	free((void *)pair.cand);
+	free((void *)pair.base);
+	free((void *)pair.cand_layout);
+	free((void *)pair.base_layout);
 	free(od);
 	free(nd);
 }

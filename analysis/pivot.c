@@ -349,10 +349,11 @@ static void cell_verdict(struct store *st, const struct pivot *p, const char *ca
 			 const char *ref_id, const struct pivot_row *r, struct pivot_cell *cell)
 {
 	size_t na, nb;
-	double *a = results_samples(st, p->study, cand_id, r->workload, r->run, p->metric, &na,
-				    NULL);
-	double *b = results_samples(st, p->study, ref_id, r->workload, r->run, p->metric, &nb,
-				    NULL);
+	int *la = NULL, *lb = NULL;
+	double *a = results_samples_layouts(st, p->study, cand_id, r->workload, r->run, p->metric,
+					    &na, NULL, &la);
+	double *b = results_samples_layouts(st, p->study, ref_id, r->workload, r->run, p->metric,
+					    &nb, NULL, &lb);
 	struct rank_options o;
 	rank_options_default(&o);
 	struct verdict_rule rule = {
@@ -362,12 +363,14 @@ static void cell_verdict(struct store *st, const struct pivot *p, const char *ca
 	};
 	struct comparison c;
 	if (na && nb) {
-		verdict_part(&rule, a, na, b, nb, &c);
+		verdict_pair(&rule, &(struct sample_pair){a, na, b, nb, la, lb}, &c);
 		cell->judged = !c.error;
 		cell->verdict = c.error ? VERDICT_UNCHANGED : c.verdict;
 	}
 	free(a);
 	free(b);
+	free(la);
+	free(lb);
 }
 
 static void fill_ratios(const struct pivot *p, struct pivot_row *r)

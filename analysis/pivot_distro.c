@@ -52,8 +52,7 @@ static void judge_runs(const char *metric, int higher_better, const struct rank_
 	verdict_parts_init(&parts, out->nruns);
 	for (size_t i = 0; i < out->nruns; i++) {
 		struct comparison c;
-		verdict_part(&rule, pairs[i].cand, pairs[i].ncand, pairs[i].base, pairs[i].nbase,
-			     &c);
+		verdict_pair(&rule, &pairs[i], &c);
 		verdict_parts_add(&parts, pairs[i], *names[i] ? names[i] : "(run)", &c);
 	}
 	struct verdict_summary sum;
@@ -87,14 +86,19 @@ void distro_workload_ratio(struct store *st, const char *study, const char *cand
 			break;
 		}
 		struct sample_pair *p = &pairs[out->nruns];
-		p->cand = results_samples(st, study, cand_id, workload, runs.v[i], metric,
-					  &p->ncand, NULL);
-		p->base = results_samples(st, study, ref_id, workload, runs.v[i], metric,
-					  &p->nbase, NULL);
+		int *lc = NULL, *lb = NULL;
+		p->cand = results_samples_layouts(st, study, cand_id, workload, runs.v[i], metric,
+						  &p->ncand, NULL, &lc);
+		p->base = results_samples_layouts(st, study, ref_id, workload, runs.v[i], metric,
+						  &p->nbase, NULL, &lb);
+		p->cand_layout = lc;
+		p->base_layout = lb;
 		if (!p->ncand || !p->nbase) {
 			/* not measured in this run (a size of a run section) */
 			free((void *)p->cand);
 			free((void *)p->base);
+			free(lc);
+			free(lb);
 			memset(p, 0, sizeof(*p));
 			continue;
 		}
@@ -105,6 +109,8 @@ void distro_workload_ratio(struct store *st, const char *study, const char *cand
 	for (size_t i = 0; i < out->nruns; i++) {
 		free((void *)pairs[i].cand);
 		free((void *)pairs[i].base);
+		free((void *)pairs[i].cand_layout);
+		free((void *)pairs[i].base_layout);
 	}
 	free(names);
 	free(pairs);

@@ -25,6 +25,7 @@ void rank_options_default(struct rank_options *o)
 struct sample_table {
 	double **v;
 	size_t *n;
+	int **layout; /* each sample's layout variant (results_samples_layouts) */
 	size_t nitems;
 };
 
@@ -32,6 +33,13 @@ static double *cell(const struct sample_table *t, size_t c, size_t w, size_t *n)
 {
 	*n = t->n[c * t->nitems + w];
 	return t->v[c * t->nitems + w];
+}
+
+/* Item w of c against item w of ref, with their layouts (verdict.h). */
+static struct sample_pair pair_of(const struct sample_table *t, size_t c, size_t ref, size_t w)
+{
+	size_t i = c * t->nitems + w, j = ref * t->nitems + w;
+	return (struct sample_pair){t->v[i], t->n[i], t->v[j], t->n[j], t->layout[i], t->layout[j]};
 }
 
 static char *col_text(sqlite3_stmt *s, int i)
@@ -184,6 +192,7 @@ struct item_state {
 	char **detail;
 	double **v; /* the metric's samples, per configuration (selected items) */
 	size_t *n;
+	int **layout; /* each sample's layout variant, per configuration */
 	int from_build;
 	enum { ITEM_RANKED, ITEM_CHECKED, ITEM_LEFT_OUT } kind;
 	enum outcome left_status; /* ITEM_LEFT_OUT: the outcome, OK when unmeasured */
@@ -200,6 +209,7 @@ static void load_states(struct store *st, struct ranking *r, struct item_state *
 		x->detail = xcalloc(r->n, sizeof(*x->detail));
 		x->v = xcalloc(r->n, sizeof(*x->v));
 		x->n = xcalloc(r->n, sizeof(*x->n));
+		x->layout = xcalloc(r->n, sizeof(*x->layout));
 		int same = r->n > 0;
 		for (size_t c = 0; c < r->n; c++) {
 			x->status[c] = results_status(st, r->study, r->configs[c].id, x->workload,
@@ -221,8 +231,9 @@ static void load_states(struct store *st, struct ranking *r, struct item_state *
 		size_t have = 0;
 		for (size_t c = 0; c < r->n; c++) {
 			int fb = 0;
-			x->v[c] = results_samples(st, r->study, r->configs[c].id, x->workload, x->run,
-						  r->metric, &x->n[c], &fb);
+			x->v[c] = results_samples_layouts(st, r->study, r->configs[c].id, x->workload,
+							  x->run, r->metric, &x->n[c], &fb,
+							  &x->layout[c]);
 			x->from_build |= fb;
 			have += x->n[c] > 0;
 		}
@@ -240,7 +251,9 @@ static void states_release(struct item_state *is, size_t nw, size_t nc)
 		for (size_t c = 0; c < nc; c++) {
 			free(is[w].detail[c]);
 			free(is[w].v[c]);
+			free(is[w].layout[c]);
 		}
+		free(is[w].layout);
 		free(is[w].status);
 		free(is[w].detail);
 		free(is[w].v);
@@ -289,7 +302,9 @@ static void load_item(struct store *st, struct ranking *r, struct rank_config *r
 	x->detail[c] = NULL;
 	t->v[slot] = x->v[c];
 	t->n[slot] = x->n[c];
+	t->layout[slot] = x->layout[c];
 	x->v[c] = NULL;
+	x->layout[c] = NULL;
 	it->from_build = x->from_build;
 	stats_summarize(t->v[slot], t->n[slot], 1 - r->opt.alpha, r->opt.iters, rng, &it->s);
 	it->halfwidth = stats_relative_halfwidth(&it->s);
@@ -363,16 +378,15 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 	for (size_t w = 0; w < t->nitems; w++) {
 		struct rank_item *it = &rc->items[w];
 		struct rank_item *bi = &r->configs[base].items[w];
+		struct sample_pair pair = pair_of(t, c, base, w);
 		struct verdict_rule ir;
 		verdict_rule_for(&rule, it->name, &ir);
-		size_t na, nb;
-		double *a = cell(t, c, w, &na), *b = cell(t, base, w, &nb);
 		if (!usable(it) || !usable(bi)) {
 			all = 0;
 			continue;
 		}
 		struct comparison cmp;
-		verdict_part(&ir, a, na, b, nb, &cmp);
+		verdict_pair(&ir, &pair, &cmp);
 		if (cmp.error) {
 			all = 0;
 			continue;
@@ -382,7 +396,8 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 		it->lo = cmp.lo;
 		it->hi = cmp.hi;
 		it->p = cmp.p;
-		it->nbase = nb;
+		it->nbase = pair.nbase;
+		it->layouts = cmp.layouts_cand ? cmp.layouts_cand : 1;
 		it->exact = cmp.exact;
 		it->untested = cmp.untested;
 		rc->untested |= cmp.untested;
@@ -393,7 +408,7 @@ static void compare_config(struct ranking *r, size_t c, const struct sample_tabl
 			continue;
 		rc->improved += it->verdict == VERDICT_IMPROVED;
 		rc->regressed += it->verdict == VERDICT_REGRESSED;
-		verdict_parts_add(&parts, (struct sample_pair){a, na, b, nb}, it->name, &cmp);
+		verdict_parts_add(&parts, pair, it->name, &cmp);
 		effects += ir.min_effect;
 	}
 	if (parts.n)
@@ -477,14 +492,13 @@ static int items_differ(const struct ranking *r, const struct sample_table *t, s
 	struct verdict_rule rule;
 	rank_rule(r, &rule);
 	for (size_t w = 0; w < t->nitems; w++) {
-		size_t na, nb;
-		double *a = cell(t, c, w, &na), *b = cell(t, lead, w, &nb);
+		struct sample_pair pair = pair_of(t, c, lead, w);
 		struct comparison cmp;
-		if (!na || !nb)
+		if (!pair.ncand || !pair.nbase)
 			continue;
 		struct verdict_rule ir;
 		verdict_rule_for(&rule, r->configs[c].items[w].name, &ir);
-		verdict_part(&ir, a, na, b, nb, &cmp);
+		verdict_pair(&ir, &pair, &cmp);
 		if (!cmp.error && cmp.verdict != VERDICT_UNCHANGED)
 			return 1;
 	}
@@ -502,12 +516,11 @@ static int same_group(const struct ranking *r, const struct sample_table *t, siz
 	size_t np = 0;
 	int untested = 0;
 	for (size_t w = 0; w < t->nitems; w++) {
-		size_t na, nb;
-		double *a = cell(t, c, w, &na), *b = cell(t, lead, w, &nb);
+		struct sample_pair pair = pair_of(t, c, lead, w);
 		const struct rank_config *rc = &r->configs[c];
-		if (na && nb && !(rc->items[w].from_build && build_counted(rc, w))) {
-			pairs[np++] = (struct sample_pair){a, na, b, nb};
-			untested |= pair_untested(r, na, nb);
+		if (pair.ncand && pair.nbase && !(rc->items[w].from_build && build_counted(rc, w))) {
+			pairs[np++] = pair;
+			untested |= pair_untested(r, pair.ncand, pair.nbase);
 		}
 	}
 	double gm, lo, hi;
@@ -619,6 +632,7 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 	struct sample_table t = {
 		.v = xcalloc(r->n * nw + 1, sizeof(double *)),
 		.n = xcalloc(r->n * nw + 1, sizeof(size_t)),
+		.layout = xcalloc(r->n * nw + 1, sizeof(int *)),
 		.nitems = nw,
 	};
 	struct rng rng;
@@ -642,9 +656,12 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 	for (size_t c = 0; c < r->n && r->baseline >= 0; c++)
 		compare_config(r, c, &t);
 	assign_ranks(r, &t, &rng);
-	for (size_t i = 0; i < r->n * nw; i++)
+	for (size_t i = 0; i < r->n * nw; i++) {
 		free(t.v[i]);
+		free(t.layout[i]);
+	}
 	free(t.v);
+	free(t.layout);
 	free(t.n);
 	states_release(is, nall, r->n);
 	return 0;

@@ -143,6 +143,8 @@ struct rank_item {
 	double ratio, lo, hi; /* median / baseline median; NAN if none */
 	double p;             /* Mann-Whitney against the baseline; NAN if none */
 	size_t nbase;         /* the baseline's sample count */
+	size_t layouts;       /* layout variants its samples come from (1: the
+				 plain build; more: judged nested, verdict.h) */
 	enum verdict verdict; /* oriented: improved = better */
 	int exact;            /* no spread in either sample */
 	int from_build;       /* a build property (size): one exact value */

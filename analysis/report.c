@@ -122,6 +122,17 @@ static void rep_looks_text(struct strbuf *sb, const struct rank_options *o)
 		o->max_repeat);
 }
 
+/* The most layout variants an item was judged over (1: none). */
+static size_t rep_layouts(const struct ranking *r)
+{
+	size_t most = 1;
+	for (size_t c = 0; c < r->n; c++)
+		for (size_t w = 0; w < r->configs[c].nitems; w++)
+			if (r->configs[c].items[w].layouts > most)
+				most = r->configs[c].items[w].layouts;
+	return most;
+}
+
 char *rep_rule_text(const struct ranking *r)
 {
 	struct strbuf sb = {0};
@@ -145,6 +156,11 @@ char *rep_rule_text(const struct ranking *r)
 		     "significantly better and none worse; mixed when some are better and "
 		     "others worse.",
 		100 * (1 - r->opt.alpha), r->opt.alpha, 100 * r->opt.min_effect);
+	if (rep_layouts(r) > 1)
+		sb_addf(&sb, "\nLayouts: each configuration built %zu times at other code addresses "
+			     "(layouts, doc/layout.md): a workload's ratio is of the mean of its "
+			     "layouts' medians and is significant when a nested bootstrap (layouts, "
+			     "then runs) gives p < %g, not Mann-Whitney.", rep_layouts(r), r->opt.alpha);
 	if (r->floors.n)
 		sb_addf(&sb, "\nMinimum effect: this machine's calibrated floor per workload "
 			     "(flagscope calibrate; %s), %g%% where it has none; a workload "

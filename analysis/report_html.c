@@ -18,6 +18,7 @@ static const char style[] =
 	"th{background:#eceff1}tr.config td{font-weight:bold;border-top:1px solid #b0bec5}"
 	"tr.item td{color:#455a64}td.num{text-align:right;font-family:monospace;white-space:nowrap}"
 	".improved{color:#2e7d32;font-weight:bold}.regressed{color:#c62828;font-weight:bold}"
+	".mixed{color:#1565c0;font-weight:bold}.parts{font-weight:normal;font-size:12px}"
 	".bad{color:#c62828}.noisy{color:#ef6c00}.rule{color:#455a64;font-size:13px}"
 	".note{color:#6a1b9a}"
 	".charts{display:flex;flex-wrap:wrap;gap:16px}svg.chart{font-family:sans-serif}"
@@ -65,6 +66,10 @@ static void html_begin(FILE *out, const struct ranking *r)
 	free(rule);
 	fputs("</p>\n", out);
 	html_warnings(out, r);
+	fputs("<p class=\"rule legend\" id=\"legend\">Verdicts: <span class=\"improved\">"
+	      "improved</span>, <span class=\"regressed\">regressed</span>, <span "
+	      "class=\"mixed\">mixed</span> (some workloads significantly better, others "
+	      "significantly worse: listed with their changes under samples), unchanged.</p>\n", out);
 	if (r->nleft_out) {
 		fputs("<p class=\"rule\">Left out of the ranking:</p>\n<ul class=\"left-out\">\n", out);
 		for (size_t i = 0; i < r->nleft_out; i++) {
@@ -83,7 +88,10 @@ static void html_begin(FILE *out, const struct ranking *r)
 
 static const char *verdict_class(enum verdict v)
 {
-	return v == VERDICT_IMPROVED ? "improved" : v == VERDICT_REGRESSED ? "regressed" : "";
+	return v == VERDICT_IMPROVED	? "improved"
+	       : v == VERDICT_REGRESSED ? "regressed"
+	       : v == VERDICT_MIXED	? "mixed"
+					: "";
 }
 
 static void td_num(FILE *out, const char *fmt, double v, const char *cls)
@@ -134,7 +142,15 @@ static void html_config(FILE *out, const struct ranking *r, const struct rank_co
 	fprintf(out, "<td></td><td class=\"%s\">%s</td>", verdict_class(c->verdict),
 		isnan(c->ratio) ? "-" : verdict_name(c->verdict));
 	td_status(out, c->status, NULL, NULL);
-	fprintf(out, "<td>%d improved, %d regressed</td></tr>\n", c->improved, c->regressed);
+	fprintf(out, "<td>%d improved, %d regressed", c->improved, c->regressed);
+	/* a mixed verdict is two effects: which, beside the counts
+	 * (verdict_mixed_text: "mixed: +25.4% lz4/best, -24.7% ...") */
+	if (c->mixed) {
+		fputs("<br><span class=\"mixed parts\">", out);
+		esc(out, c->mixed);
+		fputs("</span>", out);
+	}
+	fputs("</td></tr>\n", out);
 }
 
 static void html_item(FILE *out, const struct ranking *r, const struct rank_config *c,

@@ -119,7 +119,8 @@ static void json_item(FILE *out, const struct ranking *r, const struct rank_conf
 	rep_json_key_str(out, "detail", it->detail);
 	rep_json_key_num(out, "p", it->p);
 	rep_json_key_str(out, "verdict", isnan(it->ratio) ? NULL : verdict_name(it->verdict));
-	fprintf(out, ",\"n_baseline\":%zu", it->nbase);
+	fprintf(out, ",\"n_baseline\":%zu,\"layouts\":%zu", it->nbase,
+		it->layouts ? it->layouts : 1);
 	rep_json_key_num(out, "mad", it->s.mad);
 	rep_json_key_num(out, "mean", it->s.mean);
 	rep_json_key_num(out, "sd", it->s.sd);

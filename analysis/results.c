@@ -46,6 +46,8 @@ static struct result_config *configs_in(struct store *st, const char *study, int
 	static const struct {
 		const char *cols, *where;
 	} layouts[] = {
+		/* a layout variant (layouts = N) is read with its plain configuration */
+		{", target, cpu, libc, sysroot, notes, pgo", " AND in_study=? AND layout_of=''"},
 		{", target, cpu, libc, sysroot, notes, pgo", " AND in_study=?"},
 		{", target, cpu, libc, sysroot, notes, pgo", ""},
 		{", target, cpu, libc, sysroot, notes", ""},
@@ -56,7 +58,7 @@ static struct result_config *configs_in(struct store *st, const char *study, int
 	char flag[2] = {in ? '1' : '0', '\0'};
 	*n = 0;
 	for (; layout < ARRAY_SIZE(layouts) && !s; layout++) {
-		if (layout && !in)
+		if (layout > 1 && !in)
 			return NULL;
 		char *sql = xasprintf("SELECT id, label, cc, toolchain_version, cflags, ldflags, "
 				      "link, is_baseline%s FROM configs WHERE study=?%s ORDER BY ord",
@@ -64,7 +66,7 @@ static struct result_config *configs_in(struct store *st, const char *study, int
 		s = query(st, sql, study, flag, NULL);
 		free(sql);
 	}
-	int cross = layout <= 3, pgo = layout <= 2;
+	int cross = layout <= 4, pgo = layout <= 3;
 	struct result_config *v = NULL;
 	while (row(s)) {
 		v = xrealloc(v, (*n + 1) * sizeof(*v));
@@ -282,9 +284,10 @@ void results_items(struct store *st, const char *study, struct strlist *workload
 	sqlite3_finalize(s);
 }
 
-double *results_samples(struct store *st, const char *study, const char *config_id,
-			const char *workload, const char *run, const char *metric, size_t *n,
-			int *from_build)
+/* One configuration id's samples (results.h: which count). */
+static double *samples_of(struct store *st, const char *study, const char *config_id,
+			  const char *workload, const char *run, const char *metric, size_t *n,
+			  int *from_build)
 {
 	double *v = store_get_samples(st, study, config_id, workload, run, metric, n);
 	if (from_build)
@@ -303,6 +306,64 @@ double *results_samples(struct store *st, const char *study, const char *config_
 	}
 	sqlite3_finalize(s);
 	return v;
+}
+
+/* The ids a configuration's samples come from: its own, then its layout
+ * variants' in variant order (store.h: configs.layout_of). */
+static struct strlist layout_ids(struct store *st, const char *study, const char *config_id)
+{
+	struct strlist ids = {0};
+	sl_push(&ids, config_id);
+	sqlite3_stmt *s = query(st, "SELECT id FROM configs WHERE study=? AND layout_of=? AND "
+				    "in_study=1 ORDER BY layout", study, config_id, NULL);
+	while (s && row(s)) {
+		char *id = col_text(s, 0);
+		sl_push(&ids, id);
+		free(id);
+	}
+	sqlite3_finalize(s);
+	return ids;
+}
+
+double *results_samples_layouts(struct store *st, const char *study, const char *config_id,
+				const char *workload, const char *run, const char *metric,
+				size_t *n, int *from_build, int **layout)
+{
+	struct strlist ids = layout_ids(st, study, config_id);
+	double *v = NULL;
+	int *l = NULL;
+	*n = 0;
+	for (size_t i = 0; i < ids.n; i++) {
+		size_t k = 0;
+		double *vi = samples_of(st, study, ids.v[i], workload, run, metric, &k,
+					i ? NULL : from_build);
+		v = xrealloc(v, (*n + k + 1) * sizeof(*v));
+		l = xrealloc(l, (*n + k + 1) * sizeof(*l));
+		for (size_t j = 0; j < k; j++) {
+			v[*n + j] = vi[j];
+			l[*n + j] = (int)i;
+		}
+		*n += k;
+		free(vi);
+	}
+	sl_release(&ids);
+	if (!*n) {
+		free(v);
+		v = NULL;
+	}
+	if (layout)
+		*layout = l;
+	else
+		free(l);
+	return v;
+}
+
+double *results_samples(struct store *st, const char *study, const char *config_id,
+			const char *workload, const char *run, const char *metric, size_t *n,
+			int *from_build)
+{
+	return results_samples_layouts(st, study, config_id, workload, run, metric, n, from_build,
+				       NULL);
 }
 
 enum outcome results_status(struct store *st, const char *study, const char *config_id,

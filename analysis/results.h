@@ -85,10 +85,19 @@ void results_items(struct store *st, const char *study, struct strlist *workload
 
 /* The values of metric for one item, in repetition order (see the top of
  * this file); *n set, NULL when none.  *from_build (may be NULL) is set to
- * 1 when the value is the build's own (a size). */
+ * 1 when the value is the build's own (a size).  A configuration built in
+ * layout variants (layouts = N, doc/layout.md) gives every variant's
+ * values: its plain build's first, then variant 1's, and so on. */
 double *results_samples(struct store *st, const char *study, const char *config_id,
 			const char *workload, const char *run, const char *metric, size_t *n,
 			int *from_build);
+/* results_samples() and, in *layout (heap, the caller's; may be NULL), the
+ * layout variant of each value: 0 the plain build's, then 1, 2, ... in
+ * variant order (a variant with no value takes no number).  The verdicts
+ * read this (analysis/verdict.h, struct sample_pair). */
+double *results_samples_layouts(struct store *st, const char *study, const char *config_id,
+				const char *workload, const char *run, const char *metric,
+				size_t *n, int *from_build, int **layout);
 
 /* The outcome of an item: the build's when it failed, else the first
  * failed repetition's (the warm-up included: its output is checked first);

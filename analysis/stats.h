@@ -136,6 +136,8 @@ struct comparison {
 		      verdict is then UNCHANGED */
 	int untested; /* stats_compare_noisy() with fewer than two values on
 			 a side: ratio only (lo, hi, p NAN), verdict UNCHANGED */
+	size_t layouts_cand, layouts_base; /* stats_compare_nested(): the layout
+			 variants of each side (0: not nested, one layout) */
 };
 
 /* Verdict of a candidate against the baseline for a lower-is-better
@@ -165,11 +167,57 @@ struct sample_pair {
 	size_t ncand;
 	const double *base;
 	size_t nbase;
+	/* the layout variant of each value (any int naming it; results.h:
+	 * results_samples_layouts), or NULL: every value one layout.  With
+	 * more than one layout on a side, everything here treats layout as a
+	 * random effect (stats_compare_nested). */
+	const int *cand_layout, *base_layout;
 };
+
+/* ---- layout as a random effect ------------------------------------------ */
+
+/*
+ * A configuration built in several layouts (layouts = N: the same code at
+ * other addresses, doc/layout.md) has runs nested in layouts: runs of one
+ * binary share its layout, so they cannot average it out.  The statistic
+ * of a side is the mean over its layouts of each layout's median (one
+ * layout: its median, so everything below is the plain statistics then).
+ *
+ * The nested bootstrap resamples a side in two stages: k - 1 of its k
+ * layouts drawn with replacement (all k when k is 1), then each drawn
+ * layout's runs with replacement, and the mean of the drawn layouts'
+ * medians.  Why k - 1: the bootstrap of a mean of k units has variance
+ * (k - 1) / k times the unbiased s^2 / k; drawing k - 1 of them removes
+ * that bias, which matters most where it is largest, at the 2 to 4
+ * layouts a study can afford (with 2 layouts the side is one layout or
+ * the other, as it should be: two layouts tell nothing finer).
+ */
+
+/* How many layouts the values name (1 when layout is NULL, 0 when n is 0). */
+size_t stats_layout_count(const int *layout, size_t n);
+
+/* The ratio of the sides' statistics, cand over base, with the nested
+ * bootstrap's `conf` percentile interval and its two-sided p, 2 min(share
+ * of resampled ratios below 1, share above 1) (ties at 1 count half to
+ * each), at most 1; p may be NULL.  Errors as stats_ratio_ci (-EINVAL an
+ * empty side, -EDOM a NaN or a zero base with a non-zero candidate). */
+int stats_nested_ratio_ci(const struct sample_pair *p, double conf, int iters, struct rng *r,
+			  double *ratio, double *lo, double *hi, double *pvalue);
+
+/* A part judged with layout as a random effect: the nested bootstrap's
+ * ratio, interval at level 1 - alpha and p (stats_nested_ratio_ci);
+ * significant when p < alpha AND |ratio - 1| >= min_effect, which is the
+ * interval excluding 1.  u is the Mann-Whitney U of the pooled runs, for
+ * the record.  Fewer than two values on a side: untested, as
+ * stats_compare_noisy.  layouts_cand and layouts_base are set. */
+void stats_compare_nested(const struct sample_pair *p, double alpha, double min_effect,
+			  int iters, struct rng *r, struct comparison *c);
 
 /* Geometric mean over the np workloads of median(cand) / median(base),
  * with a bootstrap interval: every iteration resamples each workload's two
- * samples and takes the geometric mean of the resampled ratios.  Returns
+ * samples and takes the geometric mean of the resampled ratios.  A side
+ * with layouts (sample_pair) takes its statistic and its nested bootstrap
+ * instead (above); without, the numbers are the plain ones bit for bit.  Returns
  * 0; -EINVAL if np == 0 or a sample is empty; -EDOM if a workload's ratio
  * is not a finite positive number (a zero median, NaN). */
 int stats_geomean_ratio(const struct sample_pair *p, size_t np, double conf, int iters,

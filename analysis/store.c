@@ -83,6 +83,8 @@ static const struct {
 	{"configs", "notes", "TEXT DEFAULT ''"},
 	{"configs", "pgo", "INT DEFAULT 0"},
 	{"configs", "in_study", "INT DEFAULT 1"},
+	{"configs", "layout", "INT DEFAULT 0"},
+	{"configs", "layout_of", "TEXT DEFAULT ''"},
 	{"builds", "binary_hash", "TEXT DEFAULT ''"},
 	{"runs", "build_key", "TEXT DEFAULT ''"},
 	{"runs", "binary_hash", "TEXT DEFAULT ''"},
@@ -441,13 +443,14 @@ int store_put_config(struct store *st, const struct store_config *c)
 	return exec_bound(st,
 			  "INSERT OR REPLACE INTO configs(study, id, label, cc, toolchain_id, "
 			  "toolchain_version, cflags, ldflags, link, is_baseline, ord, target, cpu, "
-			  "libc, sysroot, notes, pgo, in_study) "
-			  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
-			  "tttttttttiittttti", c->study, c->id, c->label, c->cc, c->toolchain_id,
+			  "libc, sysroot, notes, pgo, in_study, layout, layout_of) "
+			  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,?,?)",
+			  "tttttttttiitttttiit", c->study, c->id, c->label, c->cc, c->toolchain_id,
 			  c->toolchain_version, c->cflags, c->ldflags, c->link, c->is_baseline,
 			  c->order, c->target ? c->target : "", c->cpu ? c->cpu : "",
 			  c->libc ? c->libc : "", c->sysroot ? c->sysroot : "",
-			  c->notes ? c->notes : "", c->pgo);
+			  c->notes ? c->notes : "", c->pgo, c->layout,
+			  c->layout_of ? c->layout_of : "");
 }
 
 int store_put_build(struct store *st, const struct store_build *b)

@@ -88,6 +88,8 @@ struct store_config {
 	int is_baseline, order;
 	const char *target, *cpu, *libc, *sysroot, *notes;
 	int pgo; /* 1: a profile-guided build (the study's pgo = gen-use level) */
+	int layout;            /* layouts = N: 0 plain, 1..N-1 a layout variant */
+	const char *layout_of; /* a variant's plain configuration's id; NULL or "" */
 };
 /* The cause of the last failed store_put_* ("" when none failed): a
  * lower-case phrase without the path, for "PATH: cannot store ...: CAUSE". */

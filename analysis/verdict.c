@@ -29,6 +29,21 @@ void verdict_part(const struct verdict_rule *rule, const double *cand, size_t nc
 	c->verdict = orient(c->verdict, rule->higher_better);
 }
 
+void verdict_pair(const struct verdict_rule *rule, const struct sample_pair *p,
+		  struct comparison *c)
+{
+	size_t kc = stats_layout_count(p->cand_layout, p->ncand);
+	size_t kb = stats_layout_count(p->base_layout, p->nbase);
+	if (kc <= 1 && kb <= 1) {
+		verdict_part(rule, p->cand, p->ncand, p->base, p->nbase, c);
+		return;
+	}
+	struct rng r;
+	rng_seed(&r, rule->seed);
+	stats_compare_nested(p, rule->alpha, rule->min_effect, rule->iters, &r, c);
+	c->verdict = orient(c->verdict, rule->higher_better);
+}
+
 void verdict_rule_for(const struct verdict_rule *rule, const char *item, struct verdict_rule *out)
 {
 	*out = *rule;

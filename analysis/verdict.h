@@ -17,6 +17,22 @@
  *   decides.  A noisy metric with fewer than two runs on a side is
  *   untested: never significant.
  *
+ * Layouts (a study with layouts = N > 1: each configuration built N times,
+ * the same code at other addresses, doc/layout.md): a part whose samples
+ * name more than one layout on a side (struct sample_pair's layouts) is
+ * judged with layout as a random effect (stats_compare_nested): its ratio
+ * is of the mean of each layout's median, its interval the nested
+ * bootstrap's (k - 1 of a side's k layouts drawn, then each one's runs),
+ * and it is significant only when that bootstrap's two-sided p < alpha
+ * (its 1 - alpha interval excludes 1) AND |ratio - 1| >= min_effect.  Not
+ * Mann-Whitney on the pooled runs: runs of one binary share its layout, so
+ * a layout's effect would pass for the configuration's.  Not Mann-Whitney
+ * on the layouts' medians either: with 3 layouts a side its smallest p is
+ * 0.1, so no study of 3 layouts could call anything, -O0 against -O2
+ * included.  Fewer than two runs on a side is untested, as above.  A
+ * summary over such parts resamples them the same nested way
+ * (stats_geomean_ratio) and is judged by the rule below unchanged.
+ *
  * A summary is several parts together: a workload over its run sections
  * (the distro pivot's cell, package.env), a configuration over every item
  * (the rank table's row, recommend).  Its figure is the geometric mean of
@@ -99,6 +115,11 @@ double verdict_layout_noise(const struct verdict_rule *item_rule, const struct c
  * c->verdict oriented by rule->higher_better. */
 void verdict_part(const struct verdict_rule *rule, const double *cand, size_t nc,
 		  const double *ref, size_t nr, struct comparison *c);
+
+/* A part given as a pair: with layouts (above) the nested rule, else
+ * verdict_part.  Every command judges a part through one of these two. */
+void verdict_pair(const struct verdict_rule *rule, const struct sample_pair *p,
+		  struct comparison *c);
 
 struct verdict_summary {
 	double ratio, lo, hi;     /* geometric mean of the part ratios; NAN if none */

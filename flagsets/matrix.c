@@ -30,6 +30,8 @@ void config_compute_id(struct config *c)
 		sb_add(&sb, "pgo=gen-use\n");
 	if (c->noise_floor)
 		sb_add(&sb, "copy=noise-floor\n");
+	if (c->layout)
+		sb_addf(&sb, "layout=%d\n", c->layout);
 	sha256_hex(sb.buf, sb.len, hex);
 	memcpy(c->id, hex, 16);
 	c->id[16] = '\0';
@@ -221,6 +223,42 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 	config_compute_id(c);
 }
 
+const char *matrix_layout_flag(int v)
+{
+	static const char *const flags[] = {
+		"", "-falign-functions=32", "-falign-functions=64", "-falign-functions=128",
+		"-falign-functions=256", "-falign-functions=512", "-falign-functions=1024",
+		"-falign-functions=2048", "-falign-functions=4096",
+	};
+	return v > 0 && (size_t)v < ARRAY_SIZE(flags) ? flags[v] : "";
+}
+
+/* layouts = N: the variants of every configuration after them (matrix.h) */
+static void add_layouts(const struct study *s, struct matrix *m)
+{
+	if (s->layouts <= 1)
+		return;
+	size_t plain = m->n;
+	m->configs = xrealloc(m->configs, (plain * (size_t)s->layouts + 1) * sizeof(*m->configs));
+	for (size_t i = 0; i < plain; i++) {
+		m->configs[i].layout_of = i;
+		for (int v = 1; v < s->layouts && !m->configs[i].noise_floor; v++) {
+			struct config *lv = &m->configs[m->n++];
+			config_fill(s, m->configs[i].levels, lv);
+			char *label = xasprintf(LAYOUT_LABEL_FMT, lv->label, v);
+			char *flags = xasprintf("%s%s%s", lv->cflags, *lv->cflags ? " " : "",
+						matrix_layout_flag(v));
+			free(lv->label);
+			free(lv->cflags);
+			lv->label = label;
+			lv->cflags = flags;
+			lv->layout = v;
+			lv->layout_of = i;
+			config_compute_id(lv);
+		}
+	}
+}
+
 int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 {
 	size_t *levels = xcalloc(s->naxes ? s->naxes : 1, sizeof(size_t));
@@ -294,6 +332,7 @@ int matrix_expand(const struct study *s, struct matrix *m, struct strbuf *err)
 		config_compute_id(nf);
 		m->n++;
 	}
+	add_layouts(s, m);
 	/* two configurations that build identically are the same configuration */
 	for (size_t i = 0; i < m->n; i++)
 		for (size_t j = i + 1; j < m->n; j++)

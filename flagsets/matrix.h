@@ -29,6 +29,10 @@ struct config {
 	int is_baseline;
 	int noise_floor; /* run --noise-floor's copy of the baseline: its own
 			    id and build, never sharing another's runs */
+	int layout;        /* layouts = N: 0 the plain build, 1..N-1 a layout
+			      variant of configs[layout_of] (matrix_layout_flag) */
+	size_t layout_of;  /* a variant's plain configuration (its own index
+			      when layout is 0) */
 };
 
 struct matrix {
@@ -38,10 +42,22 @@ struct matrix {
 	int baseline;    /* index into configs */
 };
 
+/* What a layout variant's label ends with: "gcc O2 [layout 2]" */
+#define LAYOUT_LABEL_FMT "%s [layout %d]"
+/* The flag that makes layout variant v (1..): -falign-functions=(16 << v),
+ * every function's start aligned to 32, 64, 128... bytes where the plain
+ * build aligns to 16 (doc/layout.md says why this flag).  Static string. */
+const char *matrix_layout_flag(int v);
+
 /* What a noise floor's label ends with (analysis/noise_floor.h reads it) */
 #define NOISE_FLOOR_SUFFIX " (noise floor)"
 
-/* Expand.  With s->noise_floor a copy of the baseline comes last,
+/* Expand.  With s->layouts = N > 1, after the study's configurations (and
+ * the noise floor) come N - 1 layout variants of each of them (not of the
+ * noise floor), configuration-major: the same levels, its flags plus
+ * matrix_layout_flag(v), the label LAYOUT_LABEL_FMT, layout = v,
+ * layout_of its index, and an id of its own ("layout=v" hashed in).
+ * With s->noise_floor a copy of the baseline comes last,
  * labelled "LABEL (noise floor)", with its own id (and build key).  The baseline is the configuration whose levels include every
  * level named by the study's baseline (unnamed axes take their first
  * level).  Returns 0, or -1 with "file:line: ..." in err (the baseline is

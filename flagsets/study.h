@@ -4,7 +4,8 @@
  *
  * Format (fio-style INI, read with inih):
  *   [study]      name, workloads, repeat (stable, N or auto), max_repeat,
- *                max_seconds, target, tie_margin, stable_rule, baseline, warmup, timeout, metric,
+ *                max_seconds, target, tie_margin, stable_rule, baseline, warmup, layouts,
+ *                timeout, metric,
  *                meters, description, pin (a CPU list), isolate (yes/no),
  *                isolate_load
  *   [axis NAME]  level = value; reserved axis names are in axis_kinds[];
@@ -131,6 +132,8 @@ struct study {
 	int stable_rule; /* enum stable_rule: the level of an "apart" verdict
 			    at each look of repeat = stable (analysis/rank.h) */
 	int warmup;
+	int layouts;    /* builds per configuration that differ only in code
+			   addresses (1: the plain build only; doc/layout.md) */
 	double timeout; /* seconds; 0 = the recipe's own */
 	char *metric;   /* primary metric: "time", or "insns" when the study
 			   runs emulated targets and does not say */
@@ -155,6 +158,12 @@ struct study {
 	struct study_source *sources; /* [sources], in file order */
 	char *pin;          /* pin = CPU-LIST for the measured programs, or NULL */
 	int pin_line;
+	/* packages = NAME ... or FILE: Debian source packages as workloads
+	 * (system = debian, no recipe needed); study_load reads a FILE's
+	 * names and adds each package to workloads too */
+	struct strlist packages;
+	int packages_line;
+	int build_deps;     /* build_deps = install (0) | refuse (1): a package's apt-get build-dep */
 	int isolate;        /* isolate = yes: refuse a busy machine (run --force) */
 	int isolate_line;
 	double isolate_load; /* the 1-minute load per core isolate allows (0.5) */

@@ -22,7 +22,10 @@ static size_t nth_config(const struct study_plan *p, size_t k)
 
 static int may_share(const struct study_plan *p, size_t c, size_t w)
 {
-	return !p->configs[c].cfg->noise_floor && p->in_shard[c * p->nworkloads + w] &&
+	/* a layout variant is measured for itself: its code is the plain
+	 * build's at other addresses, the very thing it samples */
+	return !p->configs[c].cfg->noise_floor && !p->configs[c].cfg->layout &&
+	       p->in_shard[c * p->nworkloads + w] &&
 	       plan_build(p, c, w)->outcome == OUTCOME_OK;
 }
 

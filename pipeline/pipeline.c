@@ -7,6 +7,7 @@
 
 #include "base/native_cpu.h"
 #include "harness/identical.h"
+#include "harness/layout_check.h"
 #include "harness/pgo.h"
 #include "pipeline/pipeline_internal.h"
 
@@ -165,6 +166,8 @@ static int store_study(struct pipeline *pl)
 			.is_baseline = cfg->is_baseline, .order = (int)c,
 			.target = cfg->target, .cpu = cfg->cpu, .libc = cfg->libc,
 			.sysroot = cfg->sysroot, .notes = cfg->notes, .pgo = cfg->pgo,
+			.layout = cfg->layout,
+			.layout_of = cfg->layout ? p->configs[cfg->layout_of].cfg->id : "",
 		};
 		if (pipeline_stored(pl, store_put_config(pl->store, &sc)) ||
 		    (pc->tc_ok && store_native_cpus(pl, cfg)))
@@ -202,15 +205,20 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 		n->cached += b->cached && b->outcome == OUTCOME_OK;
 		n->failed += b->outcome != OUTCOME_OK;
 		if (b->size_text >= 0 && !b->settled &&
-		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED)) {
+		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED ||
+		     b->outcome == OUTCOME_TESTS_FAILED)) {
 			const double v[BUILD_NSIZES] = {b->size_text, b->size_data, b->size_bss,
 							 b->size_rodata, b->size_file};
-			struct store_metric m[BUILD_NSIZES];
+			struct store_metric m[BUILD_NSIZES + 1];
+			size_t nm = 0;
 			for (size_t k = 0; k < BUILD_NSIZES; k++)
-				m[k] = (struct store_metric){build_size_names[k], v[k], "B"};
+				m[nm++] = (struct store_metric){build_size_names[k], v[k], "B"};
+			/* a package's test step: the suite's time, not a benchmark */
+			if (b->tests_seconds >= 0)
+				m[nm++] = (struct store_metric){BUILD_TESTS_TIME, b->tests_seconds, "s"};
 			if (pipeline_stored(pl, store_put_build_sizes(pl->store, p->study.name,
 								      b->cfg->id, b->recipe->name,
-								      m, ARRAY_SIZE(m))))
+								      m, nm)))
 				return -1;
 		}
 	}
@@ -271,6 +279,42 @@ static int store_pgo_facts(struct pipeline *pl)
 	return 0;
 }
 
+/* layouts = N: each variant differs from its plain build only in
+ * addresses (harness/layout_check.h), or it is not measured: its build is
+ * stored as unsupported with the reason, and said.  The verdict of each
+ * check is kept as the fact layout.ID.WORKLOAD. */
+static int check_layouts(struct pipeline *pl)
+{
+	struct study_plan *p = pl->plan;
+	for (size_t c = 0; c < p->nconfigs; c++) {
+		const struct config *cfg = p->configs[c].cfg;
+		for (size_t w = 0; cfg->layout && w < p->nworkloads; w++) {
+			struct build *b = plan_build(p, c, w);
+			const struct build *plain = plan_build(p, cfg->layout_of, w);
+			if (b->outcome != OUTCOME_OK || plain->outcome != OUTCOME_OK)
+				continue;
+			struct strbuf why = {0};
+			int ok = layout_check_builds(plain, b, &why);
+			char *key = xasprintf("layout.%s.%s", cfg->id, b->recipe->name);
+			char *value = xasprintf("%s: %s", ok > 0 ? "ok" : "rejected", sb_str(&why));
+			int rc = pipeline_stored(pl, store_put_fact(pl->store, p->study.name, key, value));
+			pipeline_say(pl->opt, "%s %s: layout check %s", cfg->label, b->recipe->name, value);
+			if (ok <= 0) {
+				b->outcome = OUTCOME_UNSUPPORTED;
+				free(b->detail);
+				b->detail = xasprintf("layout variant %d not used: %s", cfg->layout,
+						      sb_str(&why));
+			}
+			free(key);
+			free(value);
+			sb_release(&why);
+			if (rc)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
 				    struct strbuf *err)
 {
@@ -296,7 +340,7 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 		  &pipeline_interrupted);
 	if (o->ev.builds_end)
 		o->ev.builds_end(o->ev.user);
-	if (store_pgo_facts(pl) || store_builds(pl, &n))
+	if (store_pgo_facts(pl) || check_layouts(pl) || store_builds(pl, &n))
 		return store_failed(pl, err);
 	if (counts)
 		*counts = n;
