@@ -82,6 +82,8 @@ struct summary_acc {
 	size_t nkeep, items;
 	int all;          /* every line so far is a measured comparison */
 	char *last_build; /* a build property counts once per workload */
+	struct calib_floors floors; /* --min-effect auto: the new side's machine's */
+	double effects;   /* the parts' min_effects: the summary's is their mean */
 };
 
 static void acc_init(struct summary_acc *acc, const struct compare_side *new,
@@ -95,6 +97,9 @@ static void acc_init(struct summary_acc *acc, const struct compare_side *new,
 		.keep = xcalloc(4 * cap + 1, sizeof(void *)),
 		.names = xcalloc(cap + 1, sizeof(char *)),
 	};
+	if (o->min_effect_auto && !acc->rule.deterministic)
+		calibration_floors_load(new->st, new->study, metric, &acc->floors);
+	acc->rule.floors = acc->floors.n ? &acc->floors : NULL;
 	verdict_parts_init(&acc->parts, cap);
 }
 
@@ -124,6 +129,8 @@ static void acc_finish(struct compare_result *res, const char *label, struct sum
 		struct compare_summary *s = &res->sum[res->nsum++];
 		*s = (struct compare_summary){.config = xstrdup(label), .metric = xstrdup(acc->metric),
 					      .items = acc->items, .complete = acc->all};
+		if (acc->parts.n)
+			acc->rule.min_effect = acc->effects / (double)acc->parts.n;
 		if (acc->all && acc->parts.n)
 			verdict_summarise(&acc->rule, &acc->parts, &s->s);
 		else
@@ -136,6 +143,7 @@ static void acc_finish(struct compare_result *res, const char *label, struct sum
 	free(acc->keep);
 	free(acc->names);
 	free(acc->last_build);
+	calib_floors_release(&acc->floors);
 	verdict_parts_release(&acc->parts);
 }
 
@@ -184,14 +192,20 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	if (l->old_status == OUTCOME_OK && l->new_status == OUTCOME_OK && no && nn) {
 		/* the part rule every command reads (analysis/verdict.h): the
 		 * same pair gives the rank table's verdict and interval */
-		verdict_pair(&acc->rule, &pair, &l->c);
+		struct verdict_rule ir;
+		verdict_rule_for(&acc->rule, item, &ir);
+		verdict_pair(&ir, &pair, &l->c);
 		l->verdict = l->c.verdict;
 		l->incomplete = l->c.error != 0;
-		l->detail = xstrdup(l->c.error      ? "the ratio is undefined (a zero median)"
-				    : l->c.untested ? "one run on a side: not tested"
-						    : "");
+		double floor = verdict_layout_noise(&ir, &l->c);
+		l->detail = l->c.error	      ? xstrdup("the ratio is undefined (a zero median)")
+			    : l->c.untested   ? xstrdup("one run on a side: not tested")
+			    : !isnan(floor) ? xasprintf("within layout noise (\u00b1%.1f%%)", 100 * floor)
+					      : xstrdup("");
+		size_t had = acc->parts.n;
 		if (!l->incomplete)
 			acc_add(acc, l, workload, from_build, &pair);
+		acc->effects += acc->parts.n > had ? ir.min_effect : 0;
 	} else {
 		l->c.na = nn;
 		l->c.nb = no;

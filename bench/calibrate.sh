@@ -2,9 +2,9 @@
 # bench/calibrate.sh [REPEAT] [DIR] - the A/A proof of `flagscope calibrate`
 # (issue 27): calibrate this machine with the calibrate preset (crc32,
 # nbody, sortmem, alias4k; REPEAT runs a build, default 10), then run a
-# separate A/A study: gcc -O2 against five other alignment-only builds of
+# separate A/A study: gcc -O2 against eight other alignment-only builds of
 # it and the baseline's copy (run --noise-floor), REPEAT runs each, on
-# the same four workloads: 24 pairs whose true difference is layout and
+# the same four workloads: 36 pairs whose true difference is layout and
 # noise only.  Prints the calibration table, then how many of the pairs
 # the verdict calls significant with the fixed 1% and with the calibrated
 # floors (--min-effect auto), pairs whose builds are identical to the
@@ -20,7 +20,16 @@ mkdir -p "$dir"
 cd "$dir"
 echo "bench/calibrate.sh: results in $dir; $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-"$bin" calibrate --db r.db --repeat "$repeat" -q
+# a DIR that holds a calibration already keeps it (the A/A study resumes)
+if [ -s r.db ] && [ "$(sqlite3 r.db 'select count(*) from calibrations' 2>/dev/null)" -gt 0 ]; then
+	echo "keeping the calibration in $dir/r.db"
+	sqlite3 -column -header r.db "select item, runs, builds, round(100 * noise, 2) as noise_log_pct,
+		round(100 * layout, 2) as layout_log_pct, round(100 * floor, 2) as floor_pct,
+		round(100 * aslr, 2) as aslr_log_pct, round(100 * env, 2) as env_pct,
+		round(100 * spread, 2) as spread_pct from calibrations order by item"
+else
+	"$bin" calibrate --db r.db --repeat "$repeat" -q
+fi
 
 cat >aa.study <<'EOF'
 ; expect: every configuration ok and none beyond layout noise (A/A)
@@ -34,15 +43,25 @@ meters = rusage
 O2 = -O2
 f8 = -O2 -falign-functions=8
 f128 = -O2 -falign-functions=128
+f256 = -O2 -falign-functions=256
 l16 = -O2 -falign-loops=16
 l128 = -O2 -falign-loops=128
+l256 = -O2 -falign-loops=256
 j64 = -O2 -falign-jumps=64
+j128 = -O2 -falign-jumps=128
 EOF
 "$bin" run aa.study --db r.db --repeat "$repeat" --noise-floor -q >/dev/null || true
-"$bin" report --db r.db --study aa --min-effect 1% --format json >fixed.json
-"$bin" report --db r.db --study aa --min-effect auto --format json >auto.json
+# the same runs judged by CPU time too (user): a calibration of it costs
+# no runs, every run's user time is stored already
+"$bin" calibrate --db r.db --repeat "$repeat" --metric user -q
+for m in time user; do
+	"$bin" report --db r.db --study aa --metric $m --min-effect 1% --format json >fixed-$m.json
+	"$bin" report --db r.db --study aa --metric $m --min-effect auto --format json >auto-$m.json
+done
 
-python3 - fixed.json auto.json <<'P'
+for m in time user; do
+echo "metric $m:"
+python3 - fixed-$m.json auto-$m.json <<'P'
 import json, sys
 def count(path):
     d = json.load(open(path))
@@ -69,4 +88,5 @@ print(f"significant with the fixed 1%:        {fs} of {fp} = {100 * fs / max(fp,
 print(f"significant with the calibrated floor: {asig} of {ap} = {100 * asig / max(ap, 1):.1f}%"
       f" ({within} said to be within layout noise)")
 P
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

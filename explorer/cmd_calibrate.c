@@ -29,7 +29,7 @@
 static const char *const format_choices[] = {"table", "json", NULL};
 
 static struct {
-	struct run_overrides study; /* --repeat, --workloads, --pin, --force */
+	struct run_overrides study; /* --repeat, --metric, --workloads, --pin, --force */
 	int jobs, dry_run, quiet, aslr_on_only;
 	const char *db, *format;
 } opt;
@@ -38,6 +38,8 @@ static const struct option_spec calibrate_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database that keeps the calibration (default ./flagscope.db)"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N",
 	 "runs of each build (default: the study's repeat, 10 in the preset)"},
+	{"metric", 'm', OPT_STRING, &opt.study.metric, "NAME",
+	 "calibrate this metric (default: the study's, else time; user is CPU time, less moved by load)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "calibrate only these workloads of the study"},
 	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
 	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
@@ -56,8 +58,9 @@ static const struct command_spec calibrate_cmd = {
 	.name = "calibrate",
 	.usage = "[STUDY] [options]",
 	.summary = "Measure the smallest difference this machine can tell from layout and\n"
-		   "noise, per workload, and store it in the results database for report and\n"
-		   "recommend to use (--min-effect auto, their default for time metrics).",
+		   "noise, per workload, and store it in the results database for report,\n"
+		   "recommend and compare to use (--min-effect auto, their default for time\n"
+		   "metrics).",
 	.details = "STUDY (default: the calibrate preset) names a baseline and builds of it\n"
 		   "that differ only in code layout (-falign-functions=N, -falign-loops=N,\n"
 		   "-falign-jumps=N).  calibrate adds the baseline's copy (the same flags\n"
@@ -264,8 +267,8 @@ static void print_table(const struct calib_row *rows, size_t n, const char *cpu,
 		printf("%-22s %5d %6d %8s %8s %8s %10s %8s %8s\n", r->item, r->runs, r->builds, no,
 		       la, fl, as, en, sp);
 	}
-	printf("\nfloor = the larger of noise and layout; stored in %s for this machine: report "
-	       "and recommend judge time with it (--min-effect auto, their default)\n", db);
+	printf("\nfloor = the larger of noise and layout; stored in %s for this machine: report, "
+	       "recommend and compare judge time with it (--min-effect auto, their default)\n", db);
 }
 
 static void json_figure(const char *key, double v)

@@ -26,7 +26,7 @@ static format_set run_formats(struct strbuf *err)
 }
 
 static struct {
-	/* --repeat, --metric, --meters, --noise-floor, --workloads, --pin,
+	/* --repeat, --metric, --meters, --noise-floor, --packages, --workloads, --pin,
 	 * --force, --source: applied into the study before it is planned */
 	struct run_overrides study;
 	int jobs, dry_run, quiet, build_only;
@@ -42,6 +42,8 @@ static const struct option_spec run_options[] = {
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
+	{"packages", 0, OPT_STRING, &opt.study.packages, "A,B|FILE",
+	 "build these Debian source packages as the workloads, no recipe needed (system = debian: apt-get source, build-deps installed unless build_deps = refuse, debian/rules, then the package's own test step: tests_failed, tests.time); a FILE lists names one a line"},
 	{"meters", 0, OPT_STRING, &opt.study.meters, "\"rusage perf\"", "meters to use (default: the study's, else the default ones below that are usable)"},
 	{"metric", 'm', OPT_STRING, &opt.study.metric, "NAME", "rank by this metric or selector WORKLOAD[/RUN][/METRIC] (default: the study's, else time); one the study cannot give is refused before building"},
 	{"pin", 0, OPT_STRING, &opt.study.pin, "CPU-LIST",
@@ -188,6 +190,33 @@ static void say_power(const struct study_plan *plan)
 	free(where);
 }
 
+/* 1 when no workload has a run to measure: Debian packages without a
+ * recipe are built and tested, not ranked */
+static int nothing_to_run(const struct study_plan *plan)
+{
+	for (size_t w = 0; w < plan->nworkloads; w++)
+		if (plan->workloads[w].recipe.nruns)
+			return 0;
+	return 1;
+}
+
+/* Per build of a package, its outcome and what its test step said */
+static void print_package_builds(const struct study_plan *plan)
+{
+	for (size_t i = 0; i < plan->nconfigs * plan->nworkloads; i++) {
+		const struct build *b = &plan->builds[i];
+		if (!recipe_is_package(b->recipe) || (b->settled && b->outcome == OUTCOME_UNSUPPORTED &&
+						      b->detail && !strcmp(b->detail, "in another shard")))
+			continue;
+		printf("%s %s: %s", b->recipe->name, b->cfg->label, outcome_name(b->outcome));
+		if (b->outcome == OUTCOME_OK && b->tests == DEBPKG_TESTS_PASSED)
+			printf(", tests passed (test-suite time %.1f s)", b->tests_seconds);
+		if (b->detail && *b->detail)
+			printf(": %s", b->detail);
+		putchar('\n');
+	}
+}
+
 /* Build and run into the store, then the report; the exit status.  An
  * error is left in err. */
 static int build_and_run(struct study_plan *plan, struct store *store,
@@ -204,8 +233,9 @@ static int build_and_run(struct study_plan *plan, struct store *store,
 		return st == PIPELINE_STORE_FAILED ? 2 : 1;
 	if (pipeline_interrupted)
 		return say_interrupted(&n);
-	if (!opt.build_only)
+	if (!opt.build_only && !nothing_to_run(plan))
 		return report(store, plan);
+	print_package_builds(plan);
 	printf("builds: %d built, %d cached, %d failed\n", n.built, n.cached, n.failed);
 	return 0;
 }
@@ -249,7 +279,8 @@ int cmd_run(int argc, char **argv)
 		study_plan_print(&plan, stdout);
 		rc = 0;
 	} else if (!store_open(&store, opt.db, 1, &err) && !store_lock(&store, &err)) {
-		say_power(&plan);
+		if (!nothing_to_run(&plan))
+			say_power(&plan);
 		rc = build_and_run(&plan, &store, &po, &builds_started, &err);
 	}
 out:

@@ -9,6 +9,7 @@
 
 #include "explorer/commands.h"
 #include "explorer/options.h"
+#include "harness/debpkg.h"
 #include "harness/elf.h"
 
 static const char *expect_flags;
@@ -45,7 +46,7 @@ static const struct option_spec verify_opts[] = {
 
 static const struct command_spec verify_cmd = {
 	.name = "verify",
-	.usage = "FILE... [--expect FLAGS] [--target TRIPLE] [--static] [--unit-prefix DIR] "
+	.usage = "FILE|PACKAGE-TREE... [--expect FLAGS] [--target TRIPLE] [--static] [--unit-prefix DIR] "
 		 "[--sources DIR] [--objects DIR] [--format table|json]",
 	.summary = "prove from ELF files which flags, ABI and linkage they got",
 	.details = "Reads each file with libelf and libdw: class, machine, type, linkage,\n"
@@ -66,6 +67,9 @@ static const struct command_spec verify_cmd = {
 		   "from the object files, which clang -flto writes as LLVM bitcode; any bitcode\n"
 		   "object verifies it, only machine-code objects are a mismatch, no objects\n"
 		   "(or no --objects) leave it not judged, said on the 'lto' line.\n"
+		   "A folder holding debian/rules is a built Debian source package's tree\n"
+		   "(the build cache's out/ of a system = debian build): its shipped ELF\n"
+		   "files, found in the debian/PACKAGE trees, are checked.\n"
 		   "Exit status: 0 as expected, 1 a mismatch, 2 unreadable.",
 	.opts = verify_opts,
 };
@@ -250,6 +254,42 @@ static void check_sources(const struct elf_facts *f, struct strlist *mismatches)
 	sl_release(&dirs);
 }
 
+/* A folder argument is a built Debian package's tree (system = debian:
+ * the build cache's out/): it stands for the ELF files its binary packages
+ * ship, found in its debian/PACKAGE trees (harness/debpkg.h).  -1 when a
+ * folder is not a package's tree or ships no ELF file (said). */
+static int expand_packages(struct strlist *files)
+{
+	struct strlist all = {0};
+	int rc = 0;
+	for (size_t i = 0; i < files->n && !rc; i++) {
+		if (!is_dir(files->v[i])) {
+			sl_push(&all, files->v[i]);
+			continue;
+		}
+		char *rules = xasprintf("%s/debian/rules", files->v[i]);
+		struct strlist rel = {0};
+		if (file_exists(rules))
+			debpkg_shipped_files(files->v[i], &rel);
+		if (!rel.n) {
+			error_msg(file_exists(rules)
+					  ? "%s: the package's debian/PACKAGE trees ship no ELF file (build it first: "
+					    "dpkg-buildpackage, or flagscope run --packages)"
+					  : "%s: a folder that is not a Debian package's tree (give ELF files, or a "
+					    "built package's tree with debian/rules)",
+				  files->v[i]);
+			rc = -1;
+		}
+		for (size_t k = 0; k < rel.n; k++)
+			sl_push_owned(&all, xasprintf("%s/%s", files->v[i], rel.v[k]));
+		sl_release(&rel);
+		free(rules);
+	}
+	sl_release(files);
+	*files = all;
+	return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	const struct verify_format *out = &verify_formats[0];
@@ -270,6 +310,10 @@ int cmd_verify(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(verify_formats); i++)
 		if (format_is(format, verify_formats[i].format))
 			out = &verify_formats[i];
+	if (expand_packages(&files)) {
+		sl_release(&files);
+		return 2;
+	}
 	checking = expect_flags || want_static || want_dynamic || target;
 	out->begin();
 	for (size_t i = 0; i < files.n; i++) {

@@ -1,6 +1,7 @@
 /* settings.c - see settings.h */
 #include "flagsets/settings.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ static int helper_cc_check(const char *value, struct strbuf *why)
 	return -1;
 }
 
+static const char *const build_deps_names[] = {"install", "refuse", NULL};
+
 #define F(x) offsetof(struct study, x)
 #define NONE SETTING_NO_FIELD
 
@@ -31,6 +34,15 @@ const struct study_setting study_settings[] = {
 	{"workloads", "study", "workloads", SETTING_WORDS, .field = F(workloads),
 	 .line = F(workloads_line), .set = NONE, .example = "crc32 nbody",
 	 .help = "the workloads to build and run (flagscope list workloads)"},
+	{"packages", "study", "packages", SETTING_WORDS, .field = F(packages),
+	 .line = F(packages_line), .set = NONE, .example = "libyaml fribidi", .nonempty = 1,
+	 .help = "Debian source packages to build as workloads with no recipe (system = debian: "
+		 "apt-get source, debian/rules, the package's own tests), named or listed in a file "
+		 "(one a line, # comments)"},
+	{"build_deps", "study", NULL, SETTING_ENUM, .choices = build_deps_names, .def = "install",
+	 .field = F(build_deps), .line = NONE, .set = NONE, .bad = "must be install or refuse",
+	 .help = "a package's missing build dependencies: install them with apt-get build-dep "
+		 "(said first), or refuse (its builds are unsupported, with what is missing)"},
 	{"repeat", "study", "repeat", SETTING_REPEAT, .def = "stable", .field = F(repeat),
 	 .line = F(repeat_line),
 	 .set = NONE, .bad = "must be a whole number from 1, 'stable' or 'auto'",
@@ -319,4 +331,67 @@ void settings_help(FILE *out)
 		fprintf(out, "  [%s] %s%s%s%s%s\n      %s\n", st->section, st->key, st->def ? " = " : "",
 			st->def ? st->def : "", st->flag ? "    run --" : "", st->flag ? st->flag : "",
 			st->help);
+}
+
+/* Debian policy 5.6.1: two or more of a-z 0-9 + - ., starting alphanumeric */
+static int debian_name(const char *w)
+{
+	int ok = strlen(w) >= 2 && (islower((unsigned char)w[0]) || isdigit((unsigned char)w[0]));
+	for (const char *c = w; ok && *c; c++)
+		ok = islower((unsigned char)*c) || isdigit((unsigned char)*c) || strchr("+-.", *c);
+	return ok;
+}
+
+/* the names of a package list file: one a line (blanks split too), # comments */
+static int read_package_file(const char *path, struct strlist *names, struct strbuf *why)
+{
+	char *text = file_read(path, NULL);
+	if (!text) {
+		sb_addf(why, "cannot read package list %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = 0, line = 0;
+	for (char *save, *l = strtok_r(text, "\n", &save); l && !rc; l = strtok_r(NULL, "\n", &save)) {
+		line++;
+		char *hash = strchr(l, '#');
+		if (hash)
+			*hash = '\0';
+		struct strlist w = {0};
+		sl_split_ws(&w, l);
+		for (size_t i = 0; i < w.n && !rc; i++) {
+			if (!debian_name(w.v[i])) {
+				sb_addf(why, "%s: '%s' is not a Debian source package name (lower case "
+					     "letters, digits, + - .)", path, w.v[i]);
+				rc = -1;
+			} else if (sl_find(names, w.v[i]) < 0) {
+				sl_push(names, w.v[i]);
+			}
+		}
+		sl_release(&w);
+	}
+	free(text);
+	return rc;
+}
+
+int packages_resolve(const struct strlist *words, const char *base_dir, struct strlist *names,
+		     struct strbuf *why)
+{
+	for (size_t i = 0; i < words->n; i++) {
+		const char *w = words->v[i];
+		char *path = w[0] == '/' || !base_dir ? xstrdup(w) : xasprintf("%s/%s", base_dir, w);
+		int rc = 0;
+		if (file_exists(path) && !is_dir(path))
+			rc = read_package_file(path, names, why);
+		else if (debian_name(w) && sl_find(names, w) < 0)
+			sl_push(names, w);
+		else if (!debian_name(w)) {
+			sb_addf(why, "packages: '%s' is neither a Debian source package name nor a file "
+				     "(name packages, or a file of names one a line)", w);
+			rc = -1;
+		}
+		free(path);
+		if (rc)
+			return -1;
+	}
+	return 0;
 }

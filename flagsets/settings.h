@@ -97,4 +97,12 @@ int settings_check(struct strbuf *err);
  * (--FLAG)" and the help line. */
 void settings_help(FILE *out);
 
+/* The Debian source packages that words (packages =, run --packages) name:
+ * each word a package name, or a file of names (one a line, blanks split,
+ * # comments) found from base_dir (NULL: the current folder) unless
+ * absolute.  Appended to names, each once.  0, or -1 with why (a word
+ * that is neither, a name in a file that is not one, a file not read). */
+int packages_resolve(const struct strlist *words, const char *base_dir, struct strlist *names,
+		     struct strbuf *why);
+
 #endif

@@ -312,18 +312,42 @@ static int two_of_one_axis(const struct study *s, const struct strlist *levels, 
 	return 0;
 }
 
+/* packages = becomes the package names (a file's read), each a workload
+ * too (settings.h) */
+static void study_add_packages(struct loader *ld)
+{
+	struct study *s = ld->s;
+	struct strlist names = {0};
+	struct strbuf why = {0};
+	char *dir = xstrdup(s->path), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (packages_resolve(&s->packages, slash ? dir : ".", &names, &why))
+		load_error(ld, s->packages_line, "%s", sb_str(&why));
+	for (size_t i = 0; i < names.n; i++)
+		if (sl_find(&s->workloads, names.v[i]) < 0)
+			sl_push(&s->workloads, names.v[i]);
+	sl_release(&s->packages);
+	s->packages = names;
+	sb_release(&why);
+	free(dir);
+}
+
 static void check_study(struct loader *ld)
 {
 	struct study *s = ld->s;
+	if (s->packages.n)
+		study_add_packages(ld);
 	if (!s->workloads.n) {
 		/* nothing to point at but where [study] starts (or the top) */
 		load_error(ld, ld->study_line ? ld->study_line : 1,
-			   "no workloads (add 'workloads = NAME ...' under [study]; see flagscope list workloads)");
+			   "no workloads (add 'workloads = NAME ...' or 'packages = NAME ...' under [study]; see flagscope list workloads)");
 	} else {
 		struct strlist known = {0};
 		workloads_list(s->path, &known);
 		for (size_t i = 0; i < s->workloads.n; i++)
-			if (sl_find(&known, s->workloads.v[i]) < 0)
+			if (sl_find(&known, s->workloads.v[i]) < 0 &&
+			    sl_find(&s->packages, s->workloads.v[i]) < 0)
 				load_error(ld, s->workloads_line, "unknown workload '%s' (see flagscope list workloads)",
 					   s->workloads.v[i]);
 		sl_release(&known);
@@ -477,6 +501,9 @@ int study_init_reduced(struct study *s, const struct study *from, const size_t *
 	for (size_t i = 0; i < from->workloads.n; i++)
 		sl_push(&s->workloads, from->workloads.v[i]);
 	s->workloads_line = from->workloads_line;
+	for (size_t i = 0; i < from->packages.n; i++)
+		sl_push(&s->packages, from->packages.v[i]);
+	s->build_deps = from->build_deps;
 	s->timeout = from->timeout;
 	for (size_t i = 0; i < from->meters.n; i++)
 		sl_push(&s->meters, from->meters.v[i]);
@@ -513,6 +540,7 @@ void study_release(struct study *s)
 	free(s->metric);
 	free(s->pin);
 	sl_release(&s->workloads);
+	sl_release(&s->packages);
 	sl_release(&s->meters);
 	sl_release(&s->overridden);
 	sl_release(&s->baseline);

@@ -158,6 +158,12 @@ struct study {
 	struct study_source *sources; /* [sources], in file order */
 	char *pin;          /* pin = CPU-LIST for the measured programs, or NULL */
 	int pin_line;
+	/* packages = NAME ... or FILE: Debian source packages as workloads
+	 * (system = debian, no recipe needed); study_load reads a FILE's
+	 * names and adds each package to workloads too */
+	struct strlist packages;
+	int packages_line;
+	int build_deps;     /* build_deps = install (0) | refuse (1): a package's apt-get build-dep */
 	int isolate;        /* isolate = yes: refuse a busy machine (run --force) */
 	int isolate_line;
 	double isolate_load; /* the 1-minute load per core isolate allows (0.5) */

@@ -94,6 +94,7 @@ void build_init(struct build *b)
 	b->dir = build_dir_of_key(b->key);
 	b->out_dir = xasprintf("%s/out", b->dir);
 	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = -1;
+	b->tests_seconds = -1;
 	b->cached = build_status_trusted(b);
 }
 
@@ -414,7 +415,7 @@ static pid_t build_start(struct build *b, int jobs_each, int lock_fd)
 		setenv("LDFLAGS", ldflags, 1);
 		setenv("SRC", b->src_dir, 1);
 		set_extra_source_env(b);
-		setenv("RECIPE", b->recipe->dir, 1);
+		setenv("RECIPE", b->recipe->dir ? b->recipe->dir : "", 1); /* a package has none */
 		setenv("HOST", b->cfg->target ? b->cfg->target : "", 1);
 		setenv("SYSROOT", b->cfg->sysroot ? b->cfg->sysroot : "", 1);
 		setenv("JOBS", jobs, 1);
@@ -465,8 +466,13 @@ static void build_verify(struct build *b)
 	}
 	sb_addc(&json, '[');
 	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = 0;
-	for (size_t i = 0; i < b->recipe->binaries.n; i++) {
-		char *path = xasprintf("%s/%s", b->out_dir, b->recipe->binaries.v[i]);
+	struct strlist bins = {0};
+	for (size_t i = 0; i < b->recipe->binaries.n; i++)
+		sl_push(&bins, bins.v[i]);
+	if (recipe_is_package(b->recipe))
+		debpkg_shipped_files(b->out_dir, &bins);
+	for (size_t i = 0; i < bins.n; i++) {
+		char *path = xasprintf("%s/%s", b->out_dir, bins.v[i]);
 		struct elf_facts f;
 		struct strbuf err = {0};
 		struct strlist mism = {0};
@@ -475,7 +481,7 @@ static void build_verify(struct build *b)
 			b->outcome = OUTCOME_BUILD_FAILED;
 			free(b->detail);
 			b->detail = xasprintf("the build did not produce %s",
-					      b->recipe->binaries.v[i]);
+					      bins.v[i]);
 			free(path);
 			break;
 		}
@@ -490,7 +496,7 @@ static void build_verify(struct build *b)
 		if (elf_facts_read(path, &f, &err)) {
 			b->outcome = OUTCOME_BUILD_FAILED;
 			free(b->detail);
-			b->detail = xasprintf("%s: %s", b->recipe->binaries.v[i], sb_str(&err));
+			b->detail = xasprintf("%s: %s", bins.v[i], sb_str(&err));
 			sb_release(&err);
 			free(path);
 			break;
@@ -509,7 +515,7 @@ static void build_verify(struct build *b)
 		if (b->cfg->libc && libc_lookup(b->cfg->libc)->check(path, &f, &libc_why)) {
 			if (problems.len)
 				sb_add(&problems, "; ");
-			sb_addf(&problems, "%s: %s", b->recipe->binaries.v[i], sb_str(&libc_why));
+			sb_addf(&problems, "%s: %s", bins.v[i], sb_str(&libc_why));
 		}
 		sb_release(&libc_why);
 		struct strbuf pgo_why = {0};
@@ -534,7 +540,7 @@ static void build_verify(struct build *b)
 		for (size_t m = 0; m < mism.n; m++) {
 			if (problems.len)
 				sb_add(&problems, "; ");
-			sb_addf(&problems, "%s: %s", b->recipe->binaries.v[i], mism.v[m]);
+			sb_addf(&problems, "%s: %s", bins.v[i], mism.v[m]);
 		}
 		add_json_sep(&json);
 		elf_facts_json(&f, &mism, &json);
@@ -544,6 +550,7 @@ static void build_verify(struct build *b)
 		sl_release(&mism);
 		free(path);
 	}
+	sl_release(&bins);
 	sl_release(&sources);
 	sl_release(&library);
 	sb_addc(&json, ']');
@@ -555,6 +562,8 @@ static void build_verify(struct build *b)
 		b->detail = sb_detach(&problems);
 	}
 	sb_release(&problems);
+	if (recipe_is_package(b->recipe) && b->outcome != OUTCOME_BUILD_FAILED)
+		debpkg_tests_read(b);
 }
 
 static void build_finish(struct build *b, int status)
@@ -731,7 +740,8 @@ static void pool_reap(struct pool *p, size_t i, int status)
 				      "on input: %s/build.log)",
 				      b->recipe->build_timeout, b->dir);
 	}
-	if (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED) {
+	if (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED ||
+	    b->outcome == OUTCOME_TESTS_FAILED) { /* verify reads them again when cached */
 		char *st = xasprintf("%s/status", b->dir);
 		char *hashes = binary_hashes(b);
 		char *text = xasprintf("ok %.3f\n%s", b->seconds, hashes ? hashes : "");

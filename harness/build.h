@@ -16,6 +16,7 @@
 
 #include "flagsets/matrix.h"
 #include "base/outcome.h"
+#include "harness/debpkg.h"
 #include "harness/toolchain.h"
 #include "workloads/recipe.h"
 
@@ -50,6 +51,10 @@ struct build {
 	int interrupted; /* build_all was stopped before this build finished: no
 			    outcome (BUILD_FAILED in memory), nothing to store */
 	char *facts_json; /* JSON array of ELF facts, one per binary */
+	/* system = debian (harness/debpkg.h): what its test step said and its
+	 * wall seconds (-1: no test ran) */
+	enum debpkg_tests tests;
+	double tests_seconds;
 	/* section sizes summed over the binaries (bytes); -1 if unknown */
 	double size_text, size_data, size_bss, size_rodata, size_file;
 };
@@ -72,7 +77,9 @@ typedef void (*build_progress_fn)(const struct build *b, size_t done, size_t tot
 				  void *user);
 
 /* Build every build that is not cached, `jobs` at a time, then verify each
- * artifact (ELF facts, static when asked, switches of every unit).
+ * artifact (ELF facts, static when asked, switches of every unit: the
+ * recipe's binaries, and a package's shipped files, debpkg.h), and read a
+ * package's test step (OUTCOME_TESTS_FAILED when it failed).
  * Failures are recorded in the builds, not returned.  Each build runs in
  * its own process group.  Once *stop is set (a signal handler; stop may be
  * NULL) no build starts, the running ones are killed with their process

@@ -1,7 +1,8 @@
 /*
  * metric_names.c - the metric names a study can give, known before anything
  * builds: its meters' (harness/meter.h), its recipes' metric.NAME and
- * ratio.NAME, and every build's section sizes.  A --metric (or a study's
+ * ratio.NAME, every build's section sizes, and a package's test-suite time
+ * (tests.time, system = debian).  A --metric (or a study's
  * metric =) naming none of them is refused here, not after the whole
  * study ran and the ranking found no samples.
  */
@@ -43,6 +44,9 @@ static void common_names(const struct study_plan *p, struct strlist *out)
 	}
 	for (size_t i = 0; i < BUILD_NSIZES; i++)
 		push_once(out, build_size_names[i]);
+	for (size_t w = 0; w < p->nworkloads; w++)
+		if (recipe_is_package(&p->workloads[w].recipe))
+			push_once(out, BUILD_TESTS_TIME);
 }
 
 /* a run section of r declares name (metric.NAME, ratio.NAME) */

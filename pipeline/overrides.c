@@ -29,8 +29,41 @@ static int apply_measures(struct study *s, const struct run_overrides *o, struct
 	return o->metric ? study_override(s, "metric", o->metric, err) : 0;
 }
 
+/* --packages A,B (or a file of names): the study's workloads become these
+ * Debian source packages, built without recipes (system = debian) */
+static int apply_packages(struct study *s, const char *list, struct strbuf *err)
+{
+	char *words = xstrdup(list);
+	for (char *c = words; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	struct strlist w = {0}, names = {0};
+	sl_split_ws(&w, words);
+	free(words);
+	struct strbuf why = {0};
+	int rc = packages_resolve(&w, NULL, &names, &why);
+	if (rc || !names.n) {
+		sb_addf(err, "--packages: %s", rc ? sb_str(&why) : "names no package (name one or more "
+								    "Debian source packages, e.g. libyaml,fribidi)");
+		sl_release(&names);
+		rc = -1;
+	} else {
+		sl_release(&s->workloads);
+		sl_release(&s->packages);
+		for (size_t i = 0; i < names.n; i++)
+			sl_push(&s->workloads, names.v[i]);
+		s->packages = names;
+		sl_push(&s->overridden, "packages");
+	}
+	sl_release(&w);
+	sb_release(&why);
+	return rc;
+}
+
 static int apply_overrides(struct study *s, const struct run_overrides *o, struct strbuf *err)
 {
+	if (o->packages && apply_packages(s, o->packages, err))
+		return -1;
 	if (o->repeat > 0) {
 		char *n = xasprintf("%d", o->repeat);
 		int rc = study_override(s, "repeat", n, err);

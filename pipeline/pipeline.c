@@ -205,15 +205,20 @@ static int store_builds(struct pipeline *pl, struct pipeline_counts *n)
 		n->cached += b->cached && b->outcome == OUTCOME_OK;
 		n->failed += b->outcome != OUTCOME_OK;
 		if (b->size_text >= 0 && !b->settled &&
-		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED)) {
+		    (b->outcome == OUTCOME_OK || b->outcome == OUTCOME_FLAGS_NOT_APPLIED ||
+		     b->outcome == OUTCOME_TESTS_FAILED)) {
 			const double v[BUILD_NSIZES] = {b->size_text, b->size_data, b->size_bss,
 							 b->size_rodata, b->size_file};
-			struct store_metric m[BUILD_NSIZES];
+			struct store_metric m[BUILD_NSIZES + 1];
+			size_t nm = 0;
 			for (size_t k = 0; k < BUILD_NSIZES; k++)
-				m[k] = (struct store_metric){build_size_names[k], v[k], "B"};
+				m[nm++] = (struct store_metric){build_size_names[k], v[k], "B"};
+			/* a package's test step: the suite's time, not a benchmark */
+			if (b->tests_seconds >= 0)
+				m[nm++] = (struct store_metric){BUILD_TESTS_TIME, b->tests_seconds, "s"};
 			if (pipeline_stored(pl, store_put_build_sizes(pl->store, p->study.name,
 								      b->cfg->id, b->recipe->name,
-								      m, ARRAY_SIZE(m))))
+								      m, nm)))
 				return -1;
 		}
 	}

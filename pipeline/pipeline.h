@@ -58,6 +58,7 @@ struct plan_workload {
 	char src_id[65];  /* with extra sources: a hash over every tree's id */
 	char **extra_dirs; /* recipe.extra[i]'s tree (NULL: not fetched) */
 	char *src_error;  /* "source: ..." or NULL */
+	char *deps_error; /* a package's build dependencies missing (debpkg.h), or NULL */
 	char *in_dir;     /* made by pipeline_run */
 	char *in_error;
 	char *open;       /* repeat = auto: per config x run section, still measuring */
@@ -135,6 +136,8 @@ struct run_overrides {
 	const char *metric;    /* rank by this (and repeat = auto closes on it) */
 	const char *meters;    /* "rusage perf": instead of the study's */
 	int noise_floor;       /* add the baseline's copy (study.h) */
+	const char *packages;  /* "A,B" or a file of names: these Debian source packages
+				  replace the study's workloads (study.h packages) */
 	const char *workloads; /* "A B": only these, each one of the study's; NULL: all */
 	const char *pin;       /* CPU list: the study's pin = when NULL */
 	int force;             /* start though isolate = yes finds the machine busy */

@@ -38,5 +38,9 @@ int pipeline_store_progress(struct pipeline *pl, int complete);
  * (metric_names.c). */
 #define BUILD_NSIZES 5
 extern const char *const build_size_names[BUILD_NSIZES];
+/* A package's test-suite wall time (system = debian, harness/debpkg.h),
+ * stored with the sizes as a build's own metric: the time of its own
+ * test step, labelled so, never a benchmark's */
+#define BUILD_TESTS_TIME "tests.time"
 
 #endif

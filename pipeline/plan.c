@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/paths.h"
+#include "harness/debpkg.h"
 #include "harness/fetch.h"
 #include "harness/libc.h"
 #include "harness/study_names.h"
@@ -58,7 +59,14 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
 	int rc = 0;
 	for (size_t w = 0; w < p->nworkloads && !rc; w++) {
 		recipes[w] = &p->workloads[w].recipe;
-		rc = recipe_load(p->study.workloads.v[w], p->study.path, recipes[w], err);
+		const char *name = p->study.workloads.v[w];
+		char *own = workload_find(p->study.path, name);
+		/* a package without a recipe of its own is built as Debian builds it */
+		if (!own && sl_find(&p->study.packages, name) >= 0)
+			recipe_package(recipes[w], name);
+		else
+			rc = recipe_load(name, p->study.path, recipes[w], err);
+		free(own);
 	}
 	/* [sources] and --source replace a recipe's source before it is checked */
 	if (!rc)
@@ -242,6 +250,27 @@ static void prepare_extra_sources(struct plan_workload *pw)
 	sb_release(&ids);
 }
 
+/* an install changes the machine: said even under --quiet */
+static void say_line(const char *line, void *user)
+{
+	pipeline_say_result(user, "%s", line);
+}
+
+/* A package's build dependencies, once per package per study (every
+ * configuration builds it with the same ones): installed, said first,
+ * unless the study refuses installs; missing ones settle its builds. */
+static void prepare_build_deps(struct study_plan *p, struct plan_workload *pw,
+			       const struct pipeline_options *o)
+{
+	struct strbuf why = {0};
+	if (debpkg_build_deps(pw->recipe.name, pw->src_dir, p->study.build_deps == 0, say_line,
+			      (void *)o, &why)) {
+		pw->deps_error = sb_detach(&why);
+		pipeline_say(o, "build-deps %s: %s", pw->recipe.name, pw->deps_error);
+	}
+	sb_release(&why);
+}
+
 static void prepare_sources(struct study_plan *p, const struct pipeline_options *o)
 {
 	for (size_t w = 0; w < p->nworkloads; w++) {
@@ -289,6 +318,20 @@ static void select_shard(struct study_plan *p)
 							 p->shard_n));
 }
 
+/* The packages this shard builds get their build dependencies (not on a
+ * dry run: it installs nothing) */
+static void prepare_packages(struct study_plan *p, const struct pipeline_options *o)
+{
+	for (size_t w = 0; w < p->nworkloads && !o->dry_run; w++) {
+		struct plan_workload *pw = &p->workloads[w];
+		int here = 0;
+		for (size_t c = 0; c < p->nconfigs; c++)
+			here |= p->in_shard[c * p->nworkloads + w] || shard_needs_reference(p, c, w);
+		if (here && !pw->src_error && recipe_is_package(&pw->recipe))
+			prepare_build_deps(p, pw, o);
+	}
+}
+
 static void prepare_builds(struct study_plan *p)
 {
 	size_t nw = p->nworkloads;
@@ -320,6 +363,10 @@ static void prepare_builds(struct study_plan *p)
 				b->settled = 1;
 				b->outcome = OUTCOME_BUILD_FAILED;
 				b->detail = xstrdup(pw->src_error);
+			} else if (pw->deps_error) { /* not the configuration's doing */
+				b->settled = 1;
+				b->outcome = OUTCOME_UNSUPPORTED;
+				b->detail = xstrdup(pw->deps_error);
 			}
 		}
 }
@@ -350,6 +397,7 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 	/* dry runs fetch too: a build key needs the source's identity */
 	prepare_sources(p, o);
 	select_shard(p);
+	prepare_packages(p, o);
 	prepare_builds(p);
 	return 0;
 }
@@ -453,6 +501,7 @@ void study_plan_release(struct study_plan *p)
 		recipe_release(&pw->recipe);
 		free(pw->src_dir);
 		free(pw->src_error);
+		free(pw->deps_error);
 		free(pw->in_dir);
 		free(pw->in_error);
 		free(pw->open);

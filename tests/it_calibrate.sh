@@ -10,7 +10,8 @@
 #     (an alignment-only build against the baseline) "unchanged: within
 #     layout noise (+-x%)": every such pair lies within the largest layout
 #     difference the floor is made of;
-#   - report --min-effect 1% saying neither;
+#   - report --min-effect 1% saying neither; compare of an alignment-only
+#     build against the baseline saying "within layout noise" too;
 #   - a database without a calibration saying none was found.
 # About 30-60 s here (the ASLR-off pass doubles the runs where allowed).
 set -u
@@ -76,6 +77,10 @@ cmp -s auto.txt auto2.txt || fail "--min-effect auto differs from the default"
 fs report --db r.db --study cal --min-effect 1% >fixed.txt 2>&1 || fail "report --min-effect 1% exited $?"
 ! grep -q "within layout noise\|calibrated floor" fixed.txt || fail "--min-effect 1% still reads the floors"
 [ "$failures" = 0 ] && ok "report: $(grep -c 'within layout noise' auto.txt) pairs within layout noise with auto, none with 1%"
+
+# compare reads the same rule: some alignment-only build within layout noise
+for c in f64 l64; do fs compare --db r.db --study cal --baseline O2 --candidate $c; done >cmp.txt 2>cmp.err
+grep -q "within layout noise (±[0-9.]*%)" cmp.txt || fail "compare says no pair is within layout noise: $(cat cmp.txt cmp.err)"
 
 # a database without a calibration: the fixed 1% and a note
 cp c.study plain.study && sed -i 's/^name = cal/name = plain/; s/^repeat = 4/repeat = 2/' plain.study

@@ -45,6 +45,10 @@ static const struct script_case cases[] = {
 	 {"cp -R \"$SRC/.\" .", "make -C 'src' -j\"$JOBS\" \"$@\" PORT_DIR=linux link",
 	  "'CFLAGS=$(value FLAGSCOPE_CFLAGS)'", "AR=\"$HOST-ar\""},
 	 {"configure", "cmake", "CFLAGS=\"$CFLAGS\""}},
+	{"debian", NULL, NULL, NULL, NULL,
+	 {"DEB_CFLAGS_APPEND=$CFLAGS", "dpkg-buildpackage -B -uc -us", "nocheck nostrip",
+	  "optimize=+lto", "override_dh_auto_test", ">../tests.result"},
+	 {"DEB_CFLAGS_SET", "configure", "cmake"}},
 };
 
 static void check_scripts(const char *tmp)
@@ -140,7 +144,7 @@ static void check_guess(const char *tmp)
 		free(name);
 	}
 	T_CHECK(buildsys_lookup("meson") && !buildsys_lookup("scons"), "lookup");
-	T_CHECK(!strcmp(buildsys_names(), "autotools, cmake, meson, make"), "names: %s",
+	T_CHECK(!strcmp(buildsys_names(), "autotools, cmake, meson, make, debian"), "names: %s",
 		buildsys_names());
 }
 

@@ -16,13 +16,7 @@
 
 static void plant(const char *dir, const char *name, const void *bytes, size_t n)
 {
-	char *path = xasprintf("%s/%s", dir, name);
-	char *slash = strrchr(path, '/');
-	*slash = '\0';
-	mkdir_p(path, 0755);
-	*slash = '/';
-	file_write(path, bytes, n);
-	free(path);
+	test_plant(dir, name, bytes, n);
 }
 
 static const unsigned char raw[] = {'B', 'C', 0xC0, 0xDE, 0x35, 0x14},

@@ -40,6 +40,18 @@ static inline char *test_write(const char *dir, const char *name, const char *te
 	return path;
 }
 
+/* dir/rel with its folders made (rel may hold '/'), n bytes of data */
+static inline void test_plant(const char *dir, const char *rel, const void *data, size_t n)
+{
+	char *path = xasprintf("%s/%s", dir, rel);
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	mkdir_p(path, 0755);
+	*slash = '/';
+	file_write(path, data, n);
+	free(path);
+}
+
 static inline int test_summary(const char *name)
 {
 	if (test_failures)

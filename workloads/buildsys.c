@@ -7,6 +7,8 @@
 #include "base/registry.h"
 #include "workloads/recipe.h"
 
+static void script_cxx(struct strbuf *sb);
+
 /* The start every system shares: trace the commands into the build log,
  * find the build files, and say whether this is a static link. */
 static void script_head(const struct recipe *r, struct strbuf *sb)
@@ -28,10 +30,15 @@ static void script_head(const struct recipe *r, struct strbuf *sb)
 	 * text (on make's command line make expanded it) */
 	sb_add(sb, "FLAGSCOPE_CFLAGS=$CFLAGS FLAGSCOPE_LDFLAGS=$LDFLAGS\n"
 		   "export FLAGSCOPE_CFLAGS FLAGSCOPE_LDFLAGS\n");
-	/* C++ units get the configuration's flags too, from the C compiler's
-	 * C++ sibling (g++-12 for gcc-12, HOST-g++, clang++ for clang); a
-	 * driver without one (musl-gcc) leaves CXX unset, and verify then
-	 * finds such units without the flags */
+	script_cxx(sb);
+}
+
+/* C++ units get the configuration's flags too, from the C compiler's C++
+ * sibling (g++-12 for gcc-12, HOST-g++, clang++ for clang); a driver
+ * without one (musl-gcc) leaves CXX unset, and verify then finds such units
+ * without the flags */
+static void script_cxx(struct strbuf *sb)
+{
 	sb_add(sb, "cc_prog=${CC%% *}\n"
 		   "case $cc_prog in\n"
 		   "*clang*) cxx_prog=$(printf '%s\\n' \"$cc_prog\" | sed 's/clang\\([^/]*\\)$/clang++\\1/') ;;\n"
@@ -326,10 +333,82 @@ static void make_script(const struct recipe *r, struct strbuf *sb)
 	sb_addc(sb, '\n');
 }
 
+/* ---- debian ---- */
+
+/* A Debian source package built the Debian way (debian/rules through
+ * dpkg-buildpackage), its flags given as dpkg-buildflags takes them.
+ * _APPEND, not _SET: Debian's own flags (hardening, -g, -O2) stay and the
+ * configuration's come after them, so its -O is the last and wins; a
+ * configuration drops a hardening flag by naming its -fno- form.  -B: only
+ * the architecture's packages, whose files are ELF (Architecture: all
+ * ones are documentation and scripts).  nostrip: the shipped files keep
+ * the units' recorded switches for verify.  The tests run apart
+ * afterwards (nocheck for the build), their log in ../tests.log and
+ * "STATUS SECONDS STEP" in ../tests.result (harness/debpkg.h reads them). */
+static void debian_script(const struct recipe *r, struct strbuf *sb)
+{
+	sb_addf(sb, "# written by flagscope for [build] system = %s (doc/recipe-format.md)\n",
+		r->system.name);
+	sb_add(sb, "set -x\n"
+		   "if [ ! -f \"$SRC/debian/rules\" ]; then\n"
+		   "\techo \"flagscope: $SRC has no debian/rules (system = debian builds a Debian source package:"
+		   " source = debian:NAME patched)\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n");
+	script_cxx(sb);
+	sb_add(sb,
+	       "cp -R \"$SRC/.\" .\n"
+	       "DEB_CFLAGS_APPEND=$CFLAGS DEB_CXXFLAGS_APPEND=$CFLAGS DEB_LDFLAGS_APPEND=$LDFLAGS\n"
+	       "export DEB_CFLAGS_APPEND DEB_CXXFLAGS_APPEND DEB_LDFLAGS_APPEND\n"
+	       /* LTO as Debian turns it on (optimize=+lto, unless debian/rules
+		* sets its own options), and its words in the link's flags
+		* either way: the link step is where LTO compiles */
+	       "lto=\n"
+	       "set -f\n"
+	       "for f in $CFLAGS; do\n"
+	       "\tcase $f in -flto* | -ffat-lto-objects | -fno-fat-lto-objects) lto=\"$lto $f\" ;; esac\n"
+	       "done\n"
+	       "set +f\n"
+	       "if [ -n \"$lto\" ]; then\n"
+	       "\tcase \" $LDFLAGS \" in *\" -flto\"*) ;; *) DEB_LDFLAGS_APPEND=\"$DEB_LDFLAGS_APPEND$lto\" ;; esac\n"
+	       "\tDEB_BUILD_MAINT_OPTIONS=\"${DEB_BUILD_MAINT_OPTIONS:+$DEB_BUILD_MAINT_OPTIONS }optimize=+lto\"\n"
+	       "\texport DEB_BUILD_MAINT_OPTIONS\n"
+	       "fi\n"
+	       "export CC\n"
+	       "unset CFLAGS CXXFLAGS LDFLAGS CPPFLAGS\n"
+	       "DH_VERBOSE=1 DEB_BUILD_OPTIONS=\"nocheck nostrip parallel=$JOBS\"\n"
+	       "export DH_VERBOSE DEB_BUILD_OPTIONS\n"
+	       "dpkg-buildpackage -B -uc -us\n"
+	       /* the test step: the package's override of dh_auto_test when
+		* it has one, else dh_auto_test, with nocheck lifted and the
+		* flags dpkg-buildpackage exported */
+	       "set +x\n"
+	       "DEB_BUILD_OPTIONS=\"nostrip parallel=$JOBS\"\n"
+	       "eval \"$(dpkg-buildflags --export=sh)\"\n"
+	       "set -- dh_auto_test\n"
+	       "for t in override_dh_auto_test-arch override_dh_auto_test; do\n"
+	       "\tif grep -Eq \"^([^#:]*[[:space:]])?$t([[:space:]][^:]*)?:\" debian/rules; then\n"
+	       "\t\tset -- debian/rules \"$t\"\n"
+	       "\t\tbreak\n"
+	       "\tfi\n"
+	       "done\n"
+	       "if [ \"$1\" = dh_auto_test ] && ! grep -Eq '(^|[[:space:]])dh[[:space:]]|dh_' debian/rules; then\n"
+	       "\techo 'flagscope: debian/rules does not use debhelper: no test step apart from the build' >../tests.log\n"
+	       "\techo \"none 0 debian/rules\" >../tests.result\n"
+	       "\texit 0\n"
+	       "fi\n"
+	       "echo \"flagscope: the test step: $*\"\n"
+	       "t0=$(date +%s.%N)\n"
+	       "if \"$@\" >../tests.log 2>&1 </dev/null; then rc=0; else rc=$?; fi\n"
+	       "t1=$(date +%s.%N)\n"
+	       "echo \"$rc $(awk \"BEGIN { print $t1 - $t0 }\") $*\" >../tests.result\n");
+}
+
 static const char *const autotools_marks[] = {"configure", "configure.ac", "configure.in", NULL};
 static const char *const cmake_marks[] = {"CMakeLists.txt", NULL};
 static const char *const meson_marks[] = {"meson.build", NULL};
 static const char *const make_marks[] = {"GNUmakefile", "makefile", "Makefile", NULL};
+static const char *const debian_marks[] = {"debian/rules", NULL};
 
 /* 1 when the text has word, any case */
 static int mentions(const char *text, const char *word)
@@ -386,8 +465,13 @@ static const struct buildsys_ops buildsys_make = {
 	.name = "make", .marks = make_marks, .script = make_script,
 };
 
+/* a package's rules file marks it last: a tree the others build is theirs */
+static const struct buildsys_ops buildsys_debian = {
+	.name = "debian", .marks = debian_marks, .script = debian_script, .package = 1,
+};
+
 const struct buildsys_ops *const build_systems[] = {
-	&buildsys_autotools, &buildsys_cmake, &buildsys_meson, &buildsys_make, NULL,
+	&buildsys_autotools, &buildsys_cmake, &buildsys_meson, &buildsys_make, &buildsys_debian, NULL,
 };
 
 int build_systems_check(struct strbuf *err)
@@ -493,4 +577,25 @@ void recipe_system_release(struct recipe_system *s)
 	free(s->targets);
 	free(s->subdir);
 	memset(s, 0, sizeof(*s));
+}
+
+int recipe_is_package(const struct recipe *r)
+{
+	const struct buildsys_ops *ops = r->system.name ? buildsys_lookup(r->system.name) : NULL;
+	return ops && ops->package;
+}
+
+void recipe_package(struct recipe *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->description = xasprintf("Debian source package %s, built by its debian/rules", name);
+	/* patched: the tree dpkg-source makes, debian/ and its patches applied */
+	r->source = xasprintf("debian:%s patched", name);
+	r->system.name = xstrdup("debian");
+	r->build_timeout = RECIPE_BUILD_TIMEOUT;
+	r->input_timeout = RECIPE_INPUT_TIMEOUT;
+	char *id = xasprintf("debian-package\n%s\n", name);
+	sha256_hex(id, strlen(id), r->hash);
+	free(id);
 }

@@ -35,7 +35,7 @@ struct recipe;
  * recipe does not set them.  options, args and targets are shell words
  * (quotes and $CFLAGS work). */
 struct recipe_system {
-	char *name;    /* "autotools", "cmake", "meson", "make" */
+	char *name;    /* "autotools", "cmake", "meson", "make", "debian" */
 	char *options; /* the configure step's extra arguments (make: make's) */
 	char *args;    /* build_args: the build step's (make, ninja) extra arguments */
 	char *targets; /* what to build (default: everything) */
@@ -51,6 +51,11 @@ struct buildsys_ops {
 	/* Optional: NULL when the mark file at path (one of marks) is this
 	 * system's, else why not (a static string, for the guess's note). */
 	const char *(*doubt)(const char *mark, const char *path);
+	/* 1: builds a distribution's source package (debian): its shipped
+	 * files are found after the build (harness/debpkg.h), so a recipe
+	 * needs no binaries = and no [run] section, and a package named
+	 * without a recipe is a workload (recipe_package) */
+	int package;
 };
 
 /* Every build system, NULL-terminated, in the order buildsys_guess tries
@@ -71,6 +76,15 @@ const char *buildsys_names(void);
  * (...)" is appended to notes (may be NULL; "; " between notes). */
 const struct buildsys_ops *buildsys_guess(const char *tree, const char **mark,
 					  struct strbuf *notes);
+
+/* 1 when r is built by a package system (ops->package): debian */
+int recipe_is_package(const struct recipe *r);
+
+/* Fill r as the workload of Debian source package name without a recipe:
+ * source debian:NAME patched, system = debian, no [run] section; its hash
+ * names the package (the build key adds the system's script).  name is
+ * not checked here (the debian fetcher refuses a bad one). */
+void recipe_package(struct recipe *r, const char *name);
 
 /* The script a build runs for r: its own [build] script, or the one its
  * system writes.  Heap string; never NULL for a loaded recipe. */

@@ -305,7 +305,7 @@ static int recipe_check_build(const struct recipe *r, const char *path, struct s
 		return -1;
 	}
 	/* without them the build is "ok" with no unit verified */
-	if (!r->binaries.n) {
+	if (!r->binaries.n && !recipe_is_package(r)) {
 		sb_addf(err, "%s: [build] names no binaries (add 'binaries = PROGRAM ...': the programs to verify, relative to the build folder)",
 			path);
 		return -1;
@@ -390,7 +390,7 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 		rc = -1;
 	} else if (recipe_check_build(r, path, err) || recipe_check_train(r, path, err)) {
 		rc = -1;
-	} else if (!r->nruns) {
+	} else if (!r->nruns && !recipe_is_package(r)) { /* a package's tests are its check */
 		sb_addf(err, "%s: no [run] section (add one with 'args = PROGRAM ...'; see %s)", path,
 			paths_recipe_doc());
 		rc = -1;
