@@ -43,7 +43,10 @@ static void pick_recipe(struct distro_pick *p, const char *study_file)
 	struct recipe r;
 	struct strbuf err = {0};
 	if (recipe_load(p->workload, study_file, &r, &err)) {
-		p->why_no_atom = xasprintf("its recipe cannot be read (%s)", sb_str(&err));
+		/* a package a sweep built with no recipe (packages =) is its
+		 * Debian source package */
+		p->why_no_atom = xasprintf("no recipe names its Gentoo package (%s)", sb_str(&err));
+		p->deb_source = xstrdup(p->workload);
 	} else {
 		p->deb_source = deb_source(r.source_own ? r.source_own : r.source);
 		if (r.gentoo && *r.gentoo)

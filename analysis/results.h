@@ -9,7 +9,8 @@
  *    wrapping meter's, perf or cachegrind: one run after the warm-up)
  *    counts the ok warm-up's value (store_get_samples);
  *  - size metrics (size.*) are properties of the build: one exact value,
- *    stored in build_sizes.
+ *    stored in build_sizes; so is a package's test-suite time (tests.time,
+ *    system = debian): a metric no run stored is read from there.
  *
  * Every function returns heap memory the caller frees; none prints.
  */

@@ -26,7 +26,13 @@
 #include "harness/layout.h"
 #include "pipeline/pipeline.h"
 
-static const char *const format_choices[] = {"table", "json", NULL};
+/* print_table and print_json (their arguments differ: no ops table) */
+static format_set calibrate_formats(struct strbuf *err)
+{
+	static const enum format writes[] = {FORMAT_TABLE, FORMAT_JSON};
+	return format_family("calibrate formats", writes, ARRAY_SIZE(writes), sizeof(writes[0]),
+			     err);
+}
 
 static struct {
 	struct run_overrides study; /* --repeat, --metric, --workloads, --pin, --force */
@@ -49,7 +55,7 @@ static const struct option_spec calibrate_options[] = {
 	{"aslr-on-only", 0, OPT_FLAG, &opt.aslr_on_only, NULL,
 	 "skip the second pass with ASLR off (half the runs; no aslr and env figures)"},
 	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL, "say what the calibration will build and run; build nothing"},
-	{"format", 'f', OPT_CHOICE, &opt.format, "FMT", "output format", format_choices},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, calibrate_formats},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{NULL},
 };
@@ -345,7 +351,7 @@ static int finish(struct store *st, const struct study_plan *p, const char *off_
 		error_msg("%s: cannot store the calibration: %s (check the disk)", st->path,
 			  sb_str(&st->why));
 		rc = 2;
-	} else if (!strcmp(opt.format, "json"))
+	} else if (format_is(opt.format, FORMAT_JSON))
 		print_json(rows, n, cpu, id, p->study.name);
 	else
 		print_table(rows, n, cpu, id, st->path);

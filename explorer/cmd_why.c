@@ -15,7 +15,8 @@
 #include "explorer/results_args.h"
 #include "harness/build.h"
 #include "harness/meter_cachegrind.h"
-#include "harness/study_names.h"
+#include "pipeline/parts.h"
+#include "pipeline/pipeline.h"
 
 static struct {
 	const char *db, *study, *run, *format;
@@ -127,6 +128,33 @@ static format_set why_formats(struct strbuf *err)
 	return FORMAT_WRITERS("why formats", writers, err);
 }
 
+/* workload's recipe as `run` planned it: the study file the database
+ * recorded, loaded and checked (pipeline_study_load), its recipes loaded
+ * with its [sources] and checked (study_plan_init).  NULL after saying
+ * why; plan is released by the caller either way. */
+static const struct recipe *study_recipe(struct store *st, const char *study,
+					 const char *workload, struct study_plan *plan)
+{
+	struct study s = {0};
+	struct strbuf err = {0};
+	char *path = results_study_path(st, study);
+	memset(plan, 0, sizeof(*plan));
+	int rc = pipeline_study_load(path, &s, &err) || study_plan_init(plan, &s, NULL, &err);
+	const struct recipe *r = NULL;
+	for (size_t w = 0; !rc && w < plan->nworkloads && !r; w++)
+		if (!strcmp(plan->study.workloads.v[w], workload))
+			r = &plan->workloads[w].recipe;
+	if (rc)
+		error_msg("%s", sb_str(&err));
+	else if (!r)
+		error_msg("%s: study '%s' has no workload '%s' (see its workloads =)", path, study,
+			  workload);
+	study_release(&s); /* what study_plan_init did not take */
+	free(path);
+	sb_release(&err);
+	return r;
+}
+
 /* Profile both builds; 0 or 2 (the error said). */
 static int explain(struct store *st, const char *study, char **argv)
 {
@@ -134,25 +162,18 @@ static int explain(struct store *st, const char *study, char **argv)
 	char *workload = xstrndup(argv[2], strcspn(argv[2], "/"));
 	const char *run_name = opt.run ? opt.run : strchr(argv[2], '/') ? strchr(argv[2], '/') + 1
 									: NULL;
-	struct recipe r;
+	struct study_plan plan;
 	struct strbuf err = {0};
 	struct fn_counts c[2] = {{0}};
 	char *in_dir = NULL, *dir[2] = {NULL, NULL};
 	int rc = 2;
-	char *study_file = results_study_path(st, study); /* its workloads/ folder */
-	int loaded = recipe_load(workload, study_file, &r, &err) || recipe_check_names(&r, &err);
-	free(study_file);
-	if (loaded) {
-		error_msg("%s", sb_str(&err));
-		recipe_release(&r); /* it keeps what it read before the error */
-		free(workload);
-		sb_release(&err);
-		return 2;
-	}
+	const struct recipe *r = study_recipe(st, study, workload, &plan);
 	const struct recipe_run *run = NULL;
-	for (size_t i = 0; i < r.nruns && !run; i++)
-		if (run_name ? !strcmp(r.runs[i].name, run_name) : i == 0)
-			run = &r.runs[i];
+	for (size_t i = 0; r && i < r->nruns && !run; i++)
+		if (run_name ? !strcmp(r->runs[i].name, run_name) : i == 0)
+			run = &r->runs[i];
+	if (!r)
+		goto out;
 	if (!run) {
 		error_msg("%s: no run section '%s' (see its recipe.ini)", workload,
 			  run_name ? run_name : "");
@@ -161,7 +182,7 @@ static int explain(struct store *st, const char *study, char **argv)
 	for (int k = 0; k < 2; k++)
 		if (!(dir[k] = build_dir(st, study, label[k], workload)))
 			goto out;
-	if (workload_inputs(&r, &in_dir, &err)) {
+	if (workload_inputs(r, &in_dir, &err)) {
 		error_msg("%s", sb_str(&err));
 		goto out;
 	}
@@ -184,7 +205,7 @@ out:
 		free(dir[k]);
 	}
 	free(in_dir);
-	recipe_release(&r);
+	study_plan_release(&plan);
 	free(workload);
 	sb_release(&err);
 	return rc;

@@ -468,7 +468,7 @@ static void build_verify(struct build *b)
 	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = 0;
 	struct strlist bins = {0};
 	for (size_t i = 0; i < b->recipe->binaries.n; i++)
-		sl_push(&bins, bins.v[i]);
+		sl_push(&bins, b->recipe->binaries.v[i]);
 	if (recipe_is_package(b->recipe))
 		debpkg_shipped_files(b->out_dir, &bins);
 	for (size_t i = 0; i < bins.n; i++) {

@@ -2,7 +2,8 @@
  * test_pivot_sweep.c - analysis/pivot_sweep: the archive sweep table on a
  * synthetic study stored through the store API (baseline O2, then O3,
  * fast-math, lto).  Expected cells:
- *   pkga: O2 tests passed (tests.time 10 s, text 1000 B); O3 tests passed
+ *   pkga: O2 tests passed (tests.time 10 s, a metric of the build as
+ *     system = debian stores it; text 1000 B); O3 tests passed
  *     (9 s: -10.0%, 1200 B: +20.0%); fast-math tests failed as the build's
  *     outcome ("FAIL: test_nan test_inf"); lto build failed, first error
  *     line only ("lto1: internal compiler error");
@@ -26,18 +27,25 @@
 static const char *const labels[] = {"O2", "O3", "fast-math", "lto"};
 static const char *const cflags[] = {"-O2", "-O3", "-O2 -ffast-math", "-O2 -flto=auto"};
 
-static void build(struct store *st, const char *label, const char *w, const char *status,
-		  const char *detail, double text)
+/* A build; its test step's time (tests.time, tests > 0) a metric of the
+ * build, as system = debian stores it */
+static void build_tested(struct store *st, const char *label, const char *w, const char *status,
+			 const char *detail, double text, double tests)
 {
 	struct store_build b = {
 		.study = "s", .config_id = synth_id(label), .workload = w, .key = "k",
 		.status = status, .detail = detail, .facts = "[]", .seconds = 1,
 	};
 	store_put_build(st, &b);
-	if (text > 0) {
-		struct store_metric m = {"size.text", text, "B"};
-		store_put_build_sizes(st, "s", synth_id(label), w, &m, 1);
-	}
+	struct store_metric m[] = {{"size.text", text, "B"}, {SWEEP_TESTS_METRIC, tests, "s"}};
+	if (text > 0)
+		store_put_build_sizes(st, "s", synth_id(label), w, m, tests > 0 ? 2 : 1);
+}
+
+static void build(struct store *st, const char *label, const char *w, const char *status,
+		  const char *detail, double text)
+{
+	build_tested(st, label, w, status, detail, text, 0);
 }
 
 static void tests_run(struct store *st, const char *label, const char *w, const char *run,
@@ -51,10 +59,8 @@ static void tests_run(struct store *st, const char *label, const char *w, const 
 static void make_study(struct store *st, const char *dir)
 {
 	synth_open(st, dir, "sweep.db", "s", "time", labels, cflags, 4);
-	build(st, "O2", "pkga", "ok", "", 1000);
-	tests_run(st, "O2", "pkga", "", "ok", "", 10);
-	build(st, "O3", "pkga", "ok", "", 1200);
-	tests_run(st, "O3", "pkga", "", "ok", "", 9);
+	build_tested(st, "O2", "pkga", "ok", "", 1000, 10);
+	build_tested(st, "O3", "pkga", "ok", "", 1200, 9);
 	build(st, "fast-math", "pkga", "tests_failed", "FAIL: test_nan test_inf", 1100);
 	build(st, "lto", "pkga", "build_failed",
 	      "lto1: internal compiler error\nmake[1]: *** [Makefile:12: all] Error 1", 0);
