@@ -41,20 +41,29 @@ static int pair_status(struct store *st, const char *study, const char *cand_id,
 /* The workload's runs as parts of one summary (analysis/verdict.h): each
  * run by the part rule, the workload by the summary rule. */
 static void judge_runs(const char *metric, int higher_better, const struct rank_options *o,
+		       const struct calib_floors *floors, const char *workload,
 		       struct sample_pair *pairs, char **names, struct distro_ratio *out)
 {
 	struct verdict_rule rule = {
 		.alpha = o->alpha, .min_effect = o->min_effect, .iters = o->iters,
 		.seed = o->seed, .deterministic = results_metric_deterministic(metric),
-		.higher_better = higher_better,
+		.higher_better = higher_better, .floors = floors->n ? floors : NULL,
 	};
 	struct verdict_parts parts;
 	verdict_parts_init(&parts, out->nruns);
+	double effects = 0; /* the summary's min_effect: the mean of the parts' */
 	for (size_t i = 0; i < out->nruns; i++) {
 		struct comparison c;
-		verdict_pair(&rule, &pairs[i], &c);
+		struct verdict_rule ir;
+		char *item = *names[i] ? xasprintf("%s/%s", workload, names[i]) : xstrdup(workload);
+		verdict_rule_for(&rule, item, &ir);
+		free(item);
+		verdict_pair(&ir, &pairs[i], &c);
 		verdict_parts_add(&parts, pairs[i], *names[i] ? names[i] : "(run)", &c);
+		effects += ir.min_effect;
 	}
+	if (out->nruns)
+		rule.min_effect = effects / (double)out->nruns;
 	struct verdict_summary sum;
 	if (!verdict_summarise(&rule, &parts, &sum)) {
 		out->ratio = sum.ratio, out->lo = sum.lo, out->hi = sum.hi;
@@ -104,8 +113,12 @@ void distro_workload_ratio(struct store *st, const char *study, const char *cand
 		}
 		names[out->nruns++] = runs.v[i];
 	}
+	struct calib_floors floors = {0};
+	if (!failed && out->nruns && o->min_effect_auto && !results_metric_deterministic(metric))
+		calibration_floors_load(st, study, metric, &floors);
 	if (!failed && out->nruns)
-		judge_runs(metric, higher_better, o, pairs, names, out);
+		judge_runs(metric, higher_better, o, &floors, workload, pairs, names, out);
+	calib_floors_release(&floors);
 	for (size_t i = 0; i < out->nruns; i++) {
 		free((void *)pairs[i].cand);
 		free((void *)pairs[i].base);

@@ -266,11 +266,15 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 			r->metric, ranking_insns_counter(r));
 	for (size_t i = 0; i < r->nleft_out; i++)
 		fprintf(out, "# left out: %s: %s\n", r->left_out[i].name, r->left_out[i].why);
+	char effect[96];
+	snprintf(effect, sizeof(effect), r->floors.n ? "this machine's calibrated floor per "
+						       "workload (%g%% where none)" : "%g%%",
+		 100 * r->opt.min_effect);
 	fprintf(out, "# rule: valid on every workload (builds ok, flags verified, right output, "
 		     "no failure),\n#   then the best improvement by the verdict rule "
-		     "(geometric-mean interval clear of 1,\n#   effect >= %g%%, some workload "
+		     "(geometric-mean interval clear of 1,\n#   effect >= %s, some workload "
 		     "significantly better at p < %g and none worse)\n",
-		100 * r->opt.min_effect, r->opt.alpha);
+		effect, r->opt.alpha);
 	if (rec->beats) {
 		fmt_interval(iv, sizeof(iv), c->ratio, c->lo, c->hi);
 		/* the metric's own change: less time is a reduction, a higher

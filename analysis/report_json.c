@@ -21,6 +21,15 @@ static void json_begin(FILE *out, const struct ranking *r)
 	rep_json_num(out, r->opt.alpha);
 	fputs(",\"min_effect\":", out);
 	rep_json_num(out, r->opt.min_effect);
+	/* --min-effect auto: each item's calibrated floor (min_effect where none) */
+	fputs(",\"min_effect_floors\":{", out);
+	for (size_t i = 0; i < r->floors.n; i++) {
+		fputs(i ? "," : "", out);
+		rep_json_str(out, r->floors.items.v[i]);
+		fputc(':', out);
+		rep_json_num(out, r->floors.floor[i]);
+	}
+	fputc('}', out);
 	rep_json_key_num(out, "tie_margin", rank_tie_band(r));
 	rep_json_key_str_or_null(out, "stable_rule", r->opt.looks > 1 ? stable_rule_name(r->opt.rule) : NULL);
 	fputs(",\"noisy_target\":", out);

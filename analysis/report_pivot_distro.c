@@ -60,9 +60,11 @@ static void table_head(FILE *out, const struct distro_table *t)
 		t->higher_better ? "higher" : "lower");
 	fprintf(out, "%s: change in percent, 100 * (geometric mean over the workload's runs of "
 		     "the median ratio - 1),\n  '~' not significant (its %g%% interval includes "
-		     "0, or under %g%%,\n  or no run significant), '?' not tested (one run), "
+		     "0, or under %g%%%s,\n  or no run significant), '?' not tested (one run), "
 		     "'!' mixed: runs significantly better and worse (listed below);\n",
-		t->metric, 100 * (1 - t->opt.alpha), 100 * t->opt.min_effect);
+		t->metric, 100 * (1 - t->opt.alpha), 100 * t->opt.min_effect,
+		t->opt.min_effect_auto && !results_metric_deterministic(t->metric)
+			? " (or the floor flagscope calibrate stored for this machine, if any)" : "");
 	fputs("text: size.text of the binaries and libraries, change in percent (exact).\n", out);
 	/* a label names levels; what was built is their flags */
 	fputs("flags:\n", out);

@@ -204,11 +204,19 @@ size_t stats_layout_count(const int *layout, size_t n);
 int stats_nested_ratio_ci(const struct sample_pair *p, double conf, int iters, struct rng *r,
 			  double *ratio, double *lo, double *hi, double *pvalue);
 
+/* Two-sided p of Welch's t test (unequal variances, Welch-Satterthwaite
+ * degrees of freedom, the t distribution through the regularised
+ * incomplete beta function); NAN with fewer than two values on a side or
+ * a NaN; both variances 0: 1 when the means are equal, else 0. */
+double stats_welch_p(const double *a, size_t na, const double *b, size_t nb);
+
 /* A part judged with layout as a random effect: the nested bootstrap's
- * ratio, interval at level 1 - alpha and p (stats_nested_ratio_ci);
- * significant when p < alpha AND |ratio - 1| >= min_effect, which is the
- * interval excluding 1.  u is the Mann-Whitney U of the pooled runs, for
- * the record.  Fewer than two values on a side: untested, as
+ * ratio and interval at level 1 - alpha (stats_nested_ratio_ci); p is
+ * Welch's test on the logs of the layouts' medians (the layouts are the
+ * units: runs of one binary share its layout) when both sides have two or
+ * more layouts with positive medians, else the nested bootstrap's p;
+ * significant when p < alpha AND |ratio - 1| >= min_effect.  u is the
+ * Mann-Whitney U of the pooled runs, for the record.  Fewer than two values on a side: untested, as
  * stats_compare_noisy.  layouts_cand and layouts_base are set. */
 void stats_compare_nested(const struct sample_pair *p, double alpha, double min_effect,
 			  int iters, struct rng *r, struct comparison *c);

@@ -23,13 +23,19 @@
  * judged with layout as a random effect (stats_compare_nested): its ratio
  * is of the mean of each layout's median, its interval the nested
  * bootstrap's (k - 1 of a side's k layouts drawn, then each one's runs),
- * and it is significant only when that bootstrap's two-sided p < alpha
- * (its 1 - alpha interval excludes 1) AND |ratio - 1| >= min_effect.  Not
- * Mann-Whitney on the pooled runs: runs of one binary share its layout, so
- * a layout's effect would pass for the configuration's.  Not Mann-Whitney
- * on the layouts' medians either: with 3 layouts a side its smallest p is
- * 0.1, so no study of 3 layouts could call anything, -O0 against -O2
- * included.  Fewer than two runs on a side is untested, as above.  A
+ * and it is significant only when Welch's t test on the logs of the
+ * layouts' medians gives p < alpha AND |ratio - 1| >= min_effect (a side
+ * left with one layout, its others rejected by the layout check: the
+ * nested bootstrap's two-sided p instead).  The layouts are the units:
+ * Mann-Whitney on the pooled runs would count a layout's effect as the
+ * configuration's (runs of one binary share its layout); Mann-Whitney on
+ * the layouts' medians cannot be significant with 3 layouts a side (its
+ * smallest p is 0.1), so no study of 3 layouts could call anything, -O0
+ * against -O2 included; the nested bootstrap's own p called 29% of
+ * simulated A/A pairs different at 2 layouts and 9% at 3 (too few units
+ * for a percentile interval), this rule 0.5%, 3.5% and 4% at 2, 3 and 4
+ * layouts (tests/test_stats_layout.c prints the rates).  Fewer than two runs on a
+ * side is untested, as above.  A
  * summary over such parts resamples them the same nested way
  * (stats_geomean_ratio) and is judged by the rule below unchanged.
  *

@@ -6,11 +6,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <openssl/evp.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -443,9 +447,47 @@ int copy_tree(const char *from, const char *to)
 	return run_capture(argv, NULL) == 0 ? 0 : -EIO;
 }
 
-int run_capture(char *const argv[], char **out)
+void child_close_fds(void)
+{
+	if (syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */)) {
+		long max = sysconf(_SC_OPEN_MAX);
+		for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+}
+
+/* Read fd to its end into sb, or until deadline (monotonic seconds,
+ * INFINITY: none); 1 when the deadline came first. */
+static int read_until(int fd, struct strbuf *sb, double deadline)
+{
+	char buf[4096];
+	for (;;) {
+		int ms = -1;
+		if (isfinite(deadline)) {
+			double left = deadline - now_seconds();
+			if (left <= 0)
+				return 1;
+			ms = (int)(left * 1000) + 1;
+		}
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int n = poll(&p, 1, ms);
+		if (n < 0 && errno != EINTR)
+			return 0;
+		if (n <= 0)
+			continue;
+		ssize_t got = read(fd, buf, sizeof(buf));
+		if (got > 0)
+			sb_addn(sb, buf, (size_t)got);
+		else if (got == 0 || errno != EINTR)
+			return 0;
+	}
+}
+
+int run_capture_timeout(char *const argv[], char **out, double timeout, int *timed_out)
 {
 	int pipefd[2];
+	if (timed_out)
+		*timed_out = 0;
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
 	pid_t pid = fork();
@@ -456,22 +498,31 @@ int run_capture(char *const argv[], char **out)
 		return err;
 	}
 	if (pid == 0) {
+		/* its own group when it may be killed: its children go with it */
+		if (timeout > 0)
+			setpgid(0, 0);
 		int null = open("/dev/null", O_RDONLY);
 		if (null >= 0)
 			dup2(null, 0);
 		dup2(pipefd[1], 1);
 		dup2(pipefd[1], 2);
+		/* a helper gets no database, lock or log of flagscope's */
+		child_close_fds();
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	if (timeout > 0)
+		setpgid(pid, pid); /* before a kill of its group can come */
 	close(pipefd[1]);
 	struct strbuf sb = {0};
-	char buf[4096];
-	ssize_t got;
-	while ((got = read(pipefd[0], buf, sizeof(buf))) > 0 || (got < 0 && errno == EINTR))
-		if (got > 0)
-			sb_addn(&sb, buf, (size_t)got);
+	int expired = read_until(pipefd[0], &sb, timeout > 0 ? now_seconds() + timeout : INFINITY);
+	if (expired) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		if (timed_out)
+			*timed_out = 1;
+	}
 	close(pipefd[0]);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
@@ -486,6 +537,11 @@ int run_capture(char *const argv[], char **out)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+int run_capture(char *const argv[], char **out)
+{
+	return run_capture_timeout(argv, out, 0, NULL);
 }
 
 int run_shell_capture(const char *script, char **out)

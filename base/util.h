@@ -102,9 +102,19 @@ int remove_tree(const char *path);
 int copy_tree(const char *from, const char *to);
 
 /* Run argv (no shell) and capture stdout+stderr into *out (may be NULL).
+ * Its stdin is /dev/null and it inherits no other descriptor of ours.
  * Returns the exit status (0..255), 128+signal, or -errno when it could
  * not start. */
 int run_capture(char *const argv[], char **out);
+/* run_capture, and with timeout > 0 (seconds) the command runs in its own
+ * process group, killed whole (SIGKILL) when it is still writing or
+ * running after timeout: *timed_out (may be NULL) is then 1 and the
+ * return 128+9; *out holds what it wrote until then. */
+int run_capture_timeout(char *const argv[], char **out, double timeout, int *timed_out);
+/* In a freshly forked child, before exec (async-signal-safe): every
+ * descriptor above 2 is closed at exec (close_range, or one by one where
+ * the kernel lacks it), so the program inherits only 0, 1 and 2. */
+void child_close_fds(void);
 /* Same through /bin/sh -c script. */
 int run_shell_capture(const char *script, char **out);
 

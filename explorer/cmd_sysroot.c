@@ -10,6 +10,7 @@
 
 static const char *target, *cflags = "", *cc, *float_abi = "default";
 static int for_board;
+static int timeout_s;
 
 static const char *const float_choices[] = {"default", "hard", "soft", NULL};
 
@@ -20,6 +21,8 @@ static const struct option_spec sysroot_opts[] = {
 	 "target flags the C library is built with, e.g. \"-march=loongson2f -mabi=64\""},
 	{"cc", 0, OPT_STRING, &cc, "CC", "compiler command (default: TRIPLE-gcc)"},
 	{"float", 0, OPT_CHOICE, &float_abi, "ABI", "floating-point ABI", float_choices},
+	{"timeout", 0, OPT_COUNT, &timeout_s, "SECONDS",
+	 "kill a build step (and its children) that runs longer, failing the build (default 7200)"},
 	{"for-board", 0, OPT_FLAG, &for_board, NULL,
 	 "for a real board: skip the QEMU 7.2 workarounds (-ffp-contract=off for Loongson 2E/2F)"},
 	{0},
@@ -54,6 +57,7 @@ static int sysroot_build_cmd(void)
 		.fl = !strcmp(float_abi, "hard") ? SYSROOT_FLOAT_HARD
 		    : !strcmp(float_abi, "soft") ? SYSROOT_FLOAT_SOFT : SYSROOT_FLOAT_DEFAULT,
 		.emulated = !for_board,
+		.timeout = timeout_s,
 	};
 	struct sysroot_info info;
 	struct strbuf err = {0};

@@ -1,6 +1,8 @@
 /* strays.c - kill what a run left behind, found by its environment tag */
 #include "harness/strays.h"
 
+#include "base/util.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -164,11 +166,7 @@ int strays_kill(const char *tag, const char *const *held)
 
 int strays_child_setup(pid_t parent, int die_with)
 {
-	if (syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */)) {
-		long max = sysconf(_SC_OPEN_MAX);
-		for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
-			fcntl(fd, F_SETFD, FD_CLOEXEC);
-	}
+	child_close_fds();
 	if (!die_with)
 		return 0;
 	/* after the prctl: a parent killed before it is seen here */

@@ -11,6 +11,7 @@
 #include "harness/sysroot.h"
 #include "harness/sysroot_internal.h"
 #include "harness/toolchain.h"
+#include "workloads/recipe.h"
 
 /* Bump when the layout or the build steps change: old sysroots are then
  * rebuilt under a new key rather than reused. */
@@ -225,17 +226,28 @@ static int run_step(struct build *b, const char *what, const struct strbuf *scri
 		    struct strbuf *err)
 {
 	char *out = NULL;
-	int rc;
+	int rc, timed_out = 0;
+	/* as a workload's build: killed with its children past the timeout */
+	double timeout = b->spec->timeout > 0 ? b->spec->timeout : RECIPE_BUILD_TIMEOUT;
+	char *argv[] = {"/bin/sh", "-c", script->buf, NULL};
 
 	if (b->log)
 		fprintf(b->log, "sysroot: %s\n", what), fflush(b->log);
-	rc = run_shell_capture(script->buf, &out);
+	rc = run_capture_timeout(argv, &out, timeout, &timed_out);
 	FILE *f = fopen(b->log_path, "a");
 	if (f) {
 		fprintf(f, "==> %s\n%s\n%s", what, script->buf, out ? out : "");
+		if (timed_out)
+			fprintf(f, "\n==> killed after %.0f s (the sysroot build's timeout)\n", timeout);
 		fclose(f);
 	}
 	free(out);
+	if (timed_out) {
+		sb_addf(err, "%s was killed after %.0f s: it ran past the sysroot build's timeout "
+			     "(raise it with flagscope sysroot build --timeout SECONDS, or see %s)",
+			what, timeout, b->log_path);
+		return -1;
+	}
 	if (rc) {
 		sb_addf(err, "%s failed with status %d (see %s)", what, rc, b->log_path);
 		return -1;

@@ -52,6 +52,10 @@ struct sysroot_spec {
 	const char *cflags;  /* target flags: "-march=loongson2f -mabi=64" */
 	enum sysroot_float fl;
 	int emulated;        /* 1: the programs will run under QEMU */
+	/* seconds a build step (musl, an archive) may run before it and its
+	 * children are killed and the build fails saying so; 0: the
+	 * workloads' default, RECIPE_BUILD_TIMEOUT (7200 s) */
+	double timeout;
 };
 
 /* What a build would use, without building: the final flags, the ones

@@ -72,6 +72,13 @@ fs report --db r.db --study cal >auto.txt 2>auto.err || fail "report exited $?: 
 grep -q "calibrated floor per workload" auto.txt || fail "report (default auto) does not say it uses the floors: $(head -n 8 auto.txt)"
 grep -q "within layout noise (±[0-9.]*%)" auto.txt ||
 	fail "no A/A pair is 'within layout noise': $(cat auto.txt)"
+fs report --db r.db --study cal --format json >auto.json 2>&1 || fail "report --format json exited $?"
+python3 - auto.json <<'P' || fail "report --format json: no min_effect_floors for crc32 and nbody, or no layout_noise"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert set(d["min_effect_floors"]) == {"crc32", "nbody"}, d["min_effect_floors"]
+assert any(w["layout_noise"] for c in d["configs"] for w in c["workloads"]), "layout_noise"
+P
 fs report --db r.db --study cal --min-effect auto >auto2.txt 2>&1 || fail "report --min-effect auto exited $?"
 cmp -s auto.txt auto2.txt || fail "--min-effect auto differs from the default"
 fs report --db r.db --study cal --min-effect 1% >fixed.txt 2>&1 || fail "report --min-effect 1% exited $?"

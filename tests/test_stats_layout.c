@@ -87,6 +87,17 @@ static void test_planted(void)
 	printf("3x, 3 layouts: nested %.4f [%.4f, %.4f] p %.3g %s\n", big.ratio, big.lo, big.hi,
 	       big.p, verdict_name(big.verdict));
 
+	/* without a layout effect a 2% difference is still found */
+	static const double flat[] = {1, 1, 1};
+	double c2[3 * RUNS], b2[3 * RUNS];
+	int lc2[3 * RUNS], lb2[3 * RUNS];
+	side(c2, lc2, 3, 102, flat, 0.005, &r);
+	side(b2, lb2, 3, 100, flat, 0.005, &r);
+	struct comparison small;
+	verdict_pair(&rule, &(struct sample_pair){c2, 3 * RUNS, b2, 3 * RUNS, lc2, lb2}, &small);
+	T_CHECK(small.verdict == VERDICT_REGRESSED, "2%%, no layout effect: %s (%.4f p %.3g)",
+		verdict_name(small.verdict), small.ratio, small.p);
+
 	/* the ratio is of the means of the layouts' medians */
 	double mc = 0, mb = 0;
 	for (int l = 0; l < 3; l++) {
@@ -161,47 +172,77 @@ static void test_nested_summary(void)
 		hi, flo, fhi);
 }
 
-/* Many A/A studies, each layout's effect N(0, 3%), runs +-0.5%: how often
- * each rule calls the pair different.  The per-binary rule compares the
- * first layouts only (what one build per configuration measures). */
+/* One A/A study of k layouts a side, each layout's effect N(0, 3%),
+ * runs +-0.5%: whether the per-binary rule (the first layouts only, what
+ * one build per configuration measures), the pooled runs and the nested
+ * rule call it different (bit 0, 1, 2). */
+static int aa_trial(size_t k, const struct verdict_rule *rule, struct rng *r)
+{
+	double fa[MAXL], fb[MAXL], a[MAXL * RUNS], b[MAXL * RUNS];
+	int la[MAXL * RUNS], lb[MAXL * RUNS];
+	for (size_t l = 0; l < k; l++) {
+		fa[l] = exp(normal(r, 0, 0.03));
+		fb[l] = exp(normal(r, 0, 0.03));
+	}
+	side(a, la, k, 100, fa, 0.005, r);
+	side(b, lb, k, 100, fb, 0.005, r);
+	struct comparison c;
+	int called = 0;
+	verdict_part(rule, a, RUNS, b, RUNS, &c);
+	called |= c.verdict != VERDICT_UNCHANGED;
+	verdict_part(rule, a, k * RUNS, b, k * RUNS, &c);
+	called |= (c.verdict != VERDICT_UNCHANGED) << 1;
+	verdict_pair(rule, &(struct sample_pair){a, k * RUNS, b, k * RUNS, la, lb}, &c);
+	called |= (c.verdict != VERDICT_UNCHANGED) << 2;
+	return called;
+}
+
+/* Many A/A studies: how often each rule calls the pair different, at 2
+ * to MAXL layouts a side (printed); the nested rule must call far fewer
+ * than the other two. */
 static void test_false_positives(void)
 {
 	enum { TRIALS = 200 };
 	struct verdict_rule fast = rule;
 	fast.iters = 1000;
-	struct rng r;
-	rng_seed(&r, 17);
-	int per_binary = 0, nested = 0, pooled = 0;
-	for (int t = 0; t < TRIALS; t++) {
-		double fa[3], fb[3], a[3 * RUNS], b[3 * RUNS];
-		int la[3 * RUNS], lb[3 * RUNS];
-		for (int l = 0; l < 3; l++) {
-			fa[l] = exp(normal(&r, 0, 0.03));
-			fb[l] = exp(normal(&r, 0, 0.03));
+	for (size_t k = 2; k <= MAXL; k++) {
+		struct rng r;
+		rng_seed(&r, 17);
+		int n[3] = {0};
+		for (int t = 0; t < TRIALS; t++) {
+			int called = aa_trial(k, &fast, &r);
+			for (int i = 0; i < 3; i++)
+				n[i] += (called >> i) & 1;
 		}
-		side(a, la, 3, 100, fa, 0.005, &r);
-		side(b, lb, 3, 100, fb, 0.005, &r);
-		struct comparison c;
-		verdict_part(&fast, a, RUNS, b, RUNS, &c);
-		per_binary += c.verdict != VERDICT_UNCHANGED;
-		verdict_part(&fast, a, 3 * RUNS, b, 3 * RUNS, &c);
-		pooled += c.verdict != VERDICT_UNCHANGED;
-		verdict_pair(&fast, &(struct sample_pair){a, 3 * RUNS, b, 3 * RUNS, la, lb}, &c);
-		nested += c.verdict != VERDICT_UNCHANGED;
+		printf("A/A x %d (layout sd 3%%, runs 0.5%%, %zu layouts x %d runs): called "
+		       "different: per binary %.0f%%, pooled runs %.0f%%, nested %.1f%%\n",
+		       TRIALS, k, RUNS, 100.0 * n[0] / TRIALS, 100.0 * n[1] / TRIALS,
+		       100.0 * n[2] / TRIALS);
+		T_CHECK(n[2] * 4 < n[0] && n[2] * 4 < n[1],
+			"%zu layouts: nested %d should be far below per binary %d and pooled %d", k,
+			n[2], n[0], n[1]);
 	}
-	printf("A/A x %d (layout sd 3%%, runs 0.5%%, 3 layouts x %d runs): called different: "
-	       "per binary %d (%.0f%%), pooled runs %d (%.0f%%), nested %d (%.1f%%)\n",
-	       TRIALS, RUNS, per_binary, 100.0 * per_binary / TRIALS, pooled,
-	       100.0 * pooled / TRIALS, nested, 100.0 * nested / TRIALS);
-	T_CHECK(nested * 4 < per_binary && nested * 4 < pooled,
-		"nested %d should be far below per binary %d and pooled %d", nested, per_binary,
-		pooled);
+}
+
+/* Welch's t against values integrated independently (Simpson's rule over
+ * the t density, Python): {1,2,3} against {4,5,6} is t = -3.674 on 4
+ * degrees of freedom, p 0.021312. */
+static void test_welch(void)
+{
+	static const double a[] = {1, 2, 3}, b[] = {4, 5, 6}, c[] = {2, 2}, d[] = {3, 3};
+	double p = stats_welch_p(a, 3, b, 3);
+	T_CHECK(fabs(p - 0.0213116374) < 1e-7, "welch p %.10f, want 0.0213116374", p);
+	T_CHECK(stats_welch_p(b, 3, a, 3) == p, "symmetric");
+	T_CHECK(stats_welch_p(c, 2, d, 2) == 0 && stats_welch_p(c, 2, c, 2) == 1,
+		"no spread: 0 when the means differ, 1 when not");
+	T_CHECK(isnan(stats_welch_p(a, 1, b, 3)), "one value a side: NAN");
 }
 
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
+	{"welch", test_welch},
 	{"planted layout effect", test_planted},
 	{"one layout is the plain rule", test_one_layout_is_plain},
 	{"summary resamples nested", test_nested_summary},
