@@ -21,22 +21,37 @@
 #include "harness/pgo.h"
 #include "harness/strays.h"
 
-/* "sha256 HEX NAME" of each of the recipe's binaries in b's out folder,
+void build_binaries(const struct build *b, struct strlist *rel)
+{
+	for (size_t i = 0; i < b->recipe->binaries.n; i++)
+		sl_push(rel, b->recipe->binaries.v[i]);
+	if (recipe_is_package(b->recipe)) {
+		char *out = xasprintf("%s/out", b->dir);
+		debpkg_shipped_files(out, rel);
+		free(out);
+	}
+}
+
+/* "sha256 HEX NAME" of each of the build's binaries in b's out folder,
  * one a line; NULL when one cannot be read */
 static char *binary_hashes(const struct build *b)
 {
 	struct strbuf sb = {0};
-	for (size_t i = 0; i < b->recipe->binaries.n; i++) {
-		char *path = xasprintf("%s/out/%s", b->dir, b->recipe->binaries.v[i]);
+	struct strlist bins = {0};
+	build_binaries(b, &bins);
+	for (size_t i = 0; i < bins.n; i++) {
+		char *path = xasprintf("%s/out/%s", b->dir, bins.v[i]);
 		char hex[65];
 		int rc = sha256_file_hex(path, hex);
 		free(path);
 		if (rc) {
 			sb_release(&sb);
+			sl_release(&bins);
 			return NULL;
 		}
-		sb_addf(&sb, "sha256 %s %s\n", hex, b->recipe->binaries.v[i]);
+		sb_addf(&sb, "sha256 %s %s\n", hex, bins.v[i]);
 	}
+	sl_release(&bins);
 	return sb_detach(&sb);
 }
 
@@ -51,6 +66,7 @@ static int build_status_trusted(const struct build *b)
 	free(status);
 	char *nl = text && str_starts_with(text, "ok") ? strchr(text, '\n') : NULL;
 	char *hashes = nl ? binary_hashes(b) : NULL;
+	/* a package's hashes are of the files it shipped: gone files differ */
 	int ok = hashes && (*hashes || !b->recipe->binaries.n) && !strcmp(nl + 1, hashes);
 	free(hashes);
 	free(text);
@@ -467,10 +483,7 @@ static void build_verify(struct build *b)
 	sb_addc(&json, '[');
 	b->size_text = b->size_data = b->size_bss = b->size_rodata = b->size_file = 0;
 	struct strlist bins = {0};
-	for (size_t i = 0; i < b->recipe->binaries.n; i++)
-		sl_push(&bins, b->recipe->binaries.v[i]);
-	if (recipe_is_package(b->recipe))
-		debpkg_shipped_files(b->out_dir, &bins);
+	build_binaries(b, &bins);
 	for (size_t i = 0; i < bins.n; i++) {
 		char *path = xasprintf("%s/%s", b->out_dir, bins.v[i]);
 		struct elf_facts f;

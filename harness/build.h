@@ -63,6 +63,12 @@ struct build {
  * one place that path is written; its out/ and build.log as above. */
 char *build_dir_of_key(const char *key);
 
+/* The files of b that are verified, hashed and run, relative to its out/
+ * folder, appended to rel: the recipe's binaries, then for a package
+ * (system = debian) the ELF files it ships (debpkg_shipped_files).  b->dir
+ * must be set (build_init). */
+void build_binaries(const struct build *b, struct strlist *rel);
+
 /* Compute key, dir and out_dir; set cached when a finished build exists. */
 void build_init(struct build *b);
 void build_release(struct build *b);

@@ -533,8 +533,10 @@ int elf_facts_check(const struct elf_facts *f, const char *expect, int want_stat
 		found += lto_check(f, mismatches);
 	if (!checked && !found) {
 		sl_push_owned(mismatches,
-			      xasprintf("no compile unit%s%s records its switches (build with "
-					"-frecord-gcc-switches or -g)",
+			      xasprintf("no compile unit%s%s records its switches: the compiler did "
+					"not get the configuration's CFLAGS, which carry -g and the "
+					"switch recording, or the build strips its binaries (make its "
+					"compile lines use $(CFLAGS), CXXFLAGS for C++; do not strip)",
 					unit_prefix ? " under " : "", unit_prefix ? unit_prefix : ""));
 		found++;
 	}

@@ -393,10 +393,35 @@ static void step_init(struct run_step *st, int warmup)
 			st->job.spec.exit_memory = 1;
 }
 
+/* A first word of args the build folder does not have is the recipe's
+ * mistake, not the program's: said at the recipe's line with the programs
+ * the build made, where exec's "No such file or directory" on a path in
+ * the cache named neither.  1 when it is missing. */
+static int program_missing(const struct run_step *st, struct exec_result *res)
+{
+	const char *prog = st->argv.v[0], *out = st->b->out_dir;
+	size_t n = strlen(out);
+	if (!prog || strncmp(prog, out, n) || prog[n] != '/' || !access(prog, F_OK))
+		return 0;
+	const struct recipe *r = st->b->recipe;
+	struct strbuf made = {0};
+	for (size_t i = 0; r && i < r->binaries.n; i++)
+		sb_addf(&made, "%s%s", i ? ", " : "", r->binaries.v[i]);
+	set_failure(res, OUTCOME_RUN_FAILED,
+		    xasprintf("%s/recipe.ini:%d: [run%s%s] args starts with '%s', which the build "
+			      "did not make (name one of its programs first: %s)",
+			      r ? r->dir : "?", st->run->line, *st->run->name ? " " : "",
+			      st->run->name, prog + n + 1, made.len ? made.buf : "binaries ="));
+	sb_release(&made);
+	return 1;
+}
+
 /* The runner that takes the run (boards, emulation, here) gets ready:
  * OUTCOME_OK, or why the run cannot go ahead. */
 static void step_prepare(struct run_step *st, struct exec_result *res)
 {
+	if (program_missing(st, res))
+		return;
 	const struct runner_ops *forced = st->ctx->runner;
 	st->runner = forced && forced != &runner_native ? forced : runner_select(&st->job);
 	if (!st->runner->exit_stop)

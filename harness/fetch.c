@@ -581,7 +581,12 @@ int source_parse(const char *spec, struct source_spec *out, struct strbuf *err)
 		arg = path;
 		rest.n = 0;
 	}
-	if (!ops) {
+	if (!ops && !colon && is_dir(first)) {
+		/* a folder given as it is: what a newcomer types first */
+		sb_addf(err, "unknown source kind '%s': a folder is local:PATH (write local:%s)",
+			first, first);
+		rc = -1;
+	} else if (!ops) {
 		sb_addf(err, "unknown source kind '%.*s' (use bundled, local:PATH, url:URL sha256=HEX, "
 			     "git:URL commit=HASH or debian:NAME[=VERSION] [patched])", (int)klen, first);
 		rc = -1;

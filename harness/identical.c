@@ -71,20 +71,23 @@ int binary_code_hash(const char *path, char out[65])
 static int build_hash(const struct build *b, int (*hash)(const char *path, char out[65]),
 		      char out[65])
 {
-	if (b->outcome != OUTCOME_OK || !b->recipe->binaries.n)
+	if (b->outcome != OUTCOME_OK)
 		return -1;
+	struct strlist bins = {0};
+	build_binaries(b, &bins);
 	struct strbuf sb = {0};
-	int rc = 0;
-	for (size_t i = 0; i < b->recipe->binaries.n && !rc; i++) {
-		char *path = xasprintf("%s/%s", b->out_dir, b->recipe->binaries.v[i]);
+	int rc = bins.n ? 0 : -1;
+	for (size_t i = 0; i < bins.n && !rc; i++) {
+		char *path = xasprintf("%s/%s", b->out_dir, bins.v[i]);
 		char one[65];
 		rc = hash(path, one);
-		sb_addf(&sb, "%s %s\n", b->recipe->binaries.v[i], one);
+		sb_addf(&sb, "%s %s\n", bins.v[i], one);
 		free(path);
 	}
 	if (!rc)
 		sha256_hex(sb.buf, sb.len, out);
 	sb_release(&sb);
+	sl_release(&bins);
 	return rc;
 }
 

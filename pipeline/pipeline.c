@@ -460,6 +460,13 @@ enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err)
 	if (pl->store_failed)
 		return store_failed(pl, err);
 	run_watched(pl);
+	/* a second `flagscope run` of a finished study measures nothing: said,
+	 * so the report that follows is not taken for new measurements */
+	if (!pl->runs_done && pl->total_runs > 0 && !pipeline_interrupted && !pl->store_failed)
+		pipeline_say_result(pl->opt, "study %s: every run is stored already, nothing was "
+				    "measured now; the report below is of the stored runs (run with "
+				    "another --db, or a higher repeat, to measure again)",
+				    pl->plan->study.name);
 	const struct runner_ops *r = runner_for(pl->exec.target);
 	if (r->release_study)
 		r->release_study();

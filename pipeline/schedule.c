@@ -121,8 +121,15 @@ static int already_done(struct pipeline *pl, const struct build *b, const struct
 	pthread_mutex_lock(&pl->lock);
 	enum outcome stored = stored_outcome(pl, b, run, rep);
 	int twins = twins_stored(pl, (size_t)(b - p->builds), run, rep);
+	/* no_reference against a reference the baseline does not reproduce
+	 * (store_unreproducible_runs) is final: running it again would only
+	 * differ again */
+	size_t w = (size_t)(b - p->builds) % p->nworkloads;
+	int unreproducible = stored == OUTCOME_NO_REFERENCE &&
+		stored_outcome(pl, plan_build(p, (size_t)p->matrix.baseline, w), run, 1) ==
+			OUTCOME_WRONG_OUTPUT;
 	pthread_mutex_unlock(&pl->lock);
-	if (stored == OUTCOME_NO_REFERENCE)
+	if (stored == OUTCOME_NO_REFERENCE && !unreproducible)
 		return !file_exists(ref);
 	return stored != OUTCOME_COUNT && !outcome_retried(stored) && twins;
 }

@@ -11,7 +11,8 @@
 # from the reference for the same reason, is no_reference in every
 # repetition with "the baseline's own output is not reproducible (see O2
 # clock: output not reproducible)", never wrong_output, and the run says so
-# (on main before this, O1 was wrong_output at the time's byte).
+# (on main before this, O1 was wrong_output at the time's byte); a second
+# run of the study measures nothing again.
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_output_not_reproducible
 count_failures
@@ -48,4 +49,10 @@ grep -q "run(s) of other configurations are no_reference, not wrong_output: the 
 grep -qE "O1 .*no_reference|no_reference.*O1" r.out || grep -q "the baseline's own output is not reproducible" r.out ||
 	fail "the report does not show O1's no_reference: $(head -40 r.out)"
 ok "the other configuration is no_reference, pointing at the baseline's unreproducible output"
+
+# run again: those no_reference rows are final (they would only differ again)
+set +e; fs run c.study --db c.db >c2.out 2>c2.err; set -e
+grep -q "every run is stored already, nothing was measured now" c2.err ||
+	fail "a second run measures the no_reference runs again: $(grep -c '\[run' c2.err) runs: $(grep -m2 '\[run' c2.err)"
+ok "a second run keeps them"
 finish_counted

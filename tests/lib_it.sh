@@ -6,7 +6,7 @@
 # Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
 # local_recipe_or_skip, scratch, sql,
 # out_has, out_head, tiny_study, tiny_shards, gcc_study, second_config, pair_study,
-# small_recipe, libcbench_runs, run_study_or_skip, pair_ok, too_loaded.
+# small_recipe, make_workload, libcbench_runs, run_study_or_skip, pair_ok, too_loaded.
 
 fs() { "$FLAGSCOPE_BIN" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -200,6 +200,18 @@ small_recipe() {
 		fail "small_recipe $1: '$2' changes nothing in its recipe.ini"
 		return 1
 	fi
+}
+
+# make_workload NAME EXPECT MAKEFILE BINARY ARGS: ./src with a main.c that
+# prints 42 and MAKEFILE's text as its Makefile, and ./workloads/NAME/
+# recipe.ini building it with system = make (binaries = BINARY, [run]
+# args = ARGS), its first comment "; expect: EXPECT"
+make_workload() {
+	mkdir -p src "workloads/$1"
+	printf '#include <stdio.h>\nint main(void) { puts("42"); return 0; }\n' >src/main.c
+	printf '%b' "$3" >src/Makefile
+	printf '; expect: %s\n[workload]\nsource = local:%s/src\n[build]\nsystem = make\nbinaries = %s\n[run]\nargs = %s\n' \
+		"$2" "$PWD" "$4" "$5" >"workloads/$1/recipe.ini"
 }
 
 # libcbench_runs "RUN..." [FILE...]: home/workloads/libcbench, the bundled

@@ -115,6 +115,8 @@ static void test_parse(void)
 		{ "debian:gzip=", NULL, "VERSION" },
 		{ "debian:gzip extra", NULL, "unknown word 'extra'" },
 		{ "svn:http://x", NULL, "unknown source kind 'svn'" },
+		/* a newcomer's folder, given without local: */
+		{ "/tmp", NULL, "a folder is local:PATH (write local:/tmp)" },
 		{ "", NULL, "empty source" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
