@@ -198,12 +198,12 @@ const char *store_hint(int code, int sys_errno)
 	return "check the file and its filesystem";
 }
 
-int store_lock(struct store *st, struct strbuf *err)
+int store_open_lock_file(const char *path, const char *suffix, struct strbuf *err)
 {
 	/* keyed by the file, not its spelling: a symlink or another path to
 	 * the same database takes the same lock */
-	char *real = realpath(st->path, NULL);
-	char *lock = xasprintf("%s.lock", real ? real : st->path);
+	char *real = realpath(path, NULL);
+	char *lock = xasprintf("%s%s", real ? real : path, suffix);
 	free(real);
 	/* never followed, and only a file of ours: the pid is written into
 	 * it, so a link planted there would truncate what it points to */
@@ -211,18 +211,26 @@ int store_lock(struct store *st, struct strbuf *err)
 	free(lock);
 	if (fd < 0) {
 		int e = errno;
-		sb_addf(err, "%s: cannot make its lock file %s.lock: %s (%s)", st->path, st->path,
+		sb_addf(err, "%s: cannot make its lock file %s%s: %s (%s)", path, path, suffix,
 			e == ELOOP ? "it is a symbolic link, never followed" : strerror(e),
 			e == ELOOP ? "remove the link" : store_hint(SQLITE_IOERR, e));
 		return -1;
 	}
 	struct stat ls;
 	if (fstat(fd, &ls) || !S_ISREG(ls.st_mode) || ls.st_uid != geteuid() || (ls.st_mode & 022)) {
-		sb_addf(err, "%s: its lock file %s.lock is not a file of yours that only you can write (remove it)",
-			st->path, st->path);
+		sb_addf(err, "%s: its lock file %s%s is not a file of yours that only you can write (remove it)",
+			path, path, suffix);
 		close(fd);
 		return -1;
 	}
+	return fd;
+}
+
+int store_lock(struct store *st, struct strbuf *err)
+{
+	int fd = store_open_lock_file(st->path, ".lock", err);
+	if (fd < 0)
+		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		char pid[32] = "";
 		ssize_t got = pread(fd, pid, sizeof(pid) - 1, 0);

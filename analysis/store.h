@@ -75,6 +75,11 @@ void store_close(struct store *st);
  * every symlink to it share the lock.  0, or -1 with "in use by another
  * flagscope run (pid N)". */
 int store_lock(struct store *st, struct strbuf *err);
+/* The lock file <path's real path><suffix> (".lock", ".search.lock"),
+ * opened read-write, made if missing, never through a symbolic link, and
+ * only when it is a regular file of ours that no one else can write: its
+ * descriptor, or -1 with "PATH: ... (what to do)" in err.  Not locked. */
+int store_open_lock_file(const char *path, const char *suffix, struct strbuf *err);
 
 /* A configuration.  target, cpu, libc, sysroot and notes may be NULL
  * (stored as ""): a cross configuration's target triple (recommend's

@@ -62,15 +62,10 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 		   const char *description, struct strbuf *err)
 {
 	memset(ec, 0, sizeof(*ec));
-	char *lock = xasprintf("%s.search.lock", path);
-	ec->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	free(lock);
-	if (ec->lock_fd < 0) {
-		int e = errno;
-		sb_addf(err, "%s: cannot make its lock file %s.search.lock: %s (%s)", path, path,
-			strerror(e), store_hint(SQLITE_IOERR, e));
+	/* as the store's own lock: a link planted there is never followed */
+	ec->lock_fd = store_open_lock_file(path, ".search.lock", err);
+	if (ec->lock_fd < 0)
 		return -1;
-	}
 	if (flock(ec->lock_fd, LOCK_EX | LOCK_NB)) {
 		sb_addf(err, "%s: another flagscope search uses it (wait for it, or use another --db)",
 			path);
