@@ -184,10 +184,11 @@ static void summarise(struct sweep_table *t)
 				s->tests_passed++;
 			else if (c->state == SWEEP_OUTCOME && c->status == OUTCOME_TESTS_FAILED)
 				s->tests_failed++;
-			else if (!c->built)
+			else if (c->status == OUTCOME_BUILD_FAILED ||
+				 c->status == OUTCOME_UNSUPPORTED_FLAG)
 				s->build_failed++;
 			else if (c->state == SWEEP_OUTCOME && c->status != OUTCOME_OK)
-				s->other++;
+				s->other++; /* build-deps refused, flags not applied, a [run]'s */
 		}
 	}
 }

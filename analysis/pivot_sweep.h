@@ -28,7 +28,9 @@
  *
  * Per configuration a summary: how many packages built (every build that
  * finished: tests passed, failed or none), passed tests, failed tests,
- * failed to build, were not tried, and ended otherwise.
+ * failed to build (build_failed, unsupported_flag), were not tried, and
+ * ended otherwise (flags_not_applied, build dependencies refused:
+ * unsupported, a [run]'s outcome).
  *
  * Logs.  A database merged with `merge --logs DIR` records DIR (the fact
  * build_logs): the details name each broken cell's build log there.

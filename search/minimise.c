@@ -53,12 +53,26 @@ static size_t removals(const struct space *sp, const unsigned char *pt, struct r
 	return nm;
 }
 
+/* A removal whose exact objective the verdict rule (analysis/verdict.h:
+ * a deterministic metric, min_effect alone decides) calls worse than the
+ * best set's: the report then says "regressed" of that pair, so the flag
+ * stays.  Its own "obj <= best * (1 + tolerance)" dropped a flag at
+ * exactly the tolerance, where the report called the pair regressed. */
+static int exact_worse(const struct minimise_params *p, double obj, double best_obj)
+{
+	const struct verdict_rule rule = {.alpha = p->alpha > 0 ? p->alpha : 0.05,
+					  .min_effect = p->min_effect, .iters = ITERS,
+					  .seed = p->seed, .deterministic = 1};
+	struct comparison c;
+	verdict_part(&rule, &obj, 1, &best_obj, 1, &c);
+	return c.error || isnan(c.ratio) || c.verdict == VERDICT_REGRESSED;
+}
+
 int search_minimise_exact(struct evalcache *ec, const struct space *sp, const struct evaluator *ev,
 			  const unsigned char *best, double best_obj, const struct minimise_params *p,
 			  unsigned char *out, struct minimise_result *r, struct strbuf *err)
 {
 	size_t nd = sp->ndims;
-	double limit = best_obj + fabs(best_obj) * p->min_effect;
 	memcpy(out, best, nd);
 	r->obj = best_obj;
 	r->measurements = 0;
@@ -73,7 +87,7 @@ int search_minimise_exact(struct evalcache *ec, const struct space *sp, const st
 			rm[i].obj = obj[i];
 		if (!rc)
 			qsort(rm, nm, sizeof(*rm), by_removal);
-		for (size_t i = 0; i < nm && !rc && rm[i].obj <= limit; i++) {
+		for (size_t i = 0; i < nm && !rc && !exact_worse(p, rm[i].obj, best_obj); i++) {
 			unsigned char *cand = pts; /* reuse as scratch */
 			memcpy(cand, out, nd);
 			point_reset_dim(sp, cand, rm[i].d);
@@ -81,7 +95,7 @@ int search_minimise_exact(struct evalcache *ec, const struct space *sp, const st
 				continue;
 			double o;
 			rc = search_evaluate(ec, sp, ev, cand, 1, &o, NULL, NULL, err);
-			if (!rc && o <= limit) {
+			if (!rc && !exact_worse(p, o, best_obj)) {
 				memcpy(out, cand, nd);
 				r->obj = o;
 				changed = 1;

@@ -7,8 +7,10 @@
  *
  *  - Deterministic (insns, size): the same build gives the same number,
  *    so one evaluation per flag set is the whole truth and the comparison
- *    is exact; a removal is harmless when the objective stays within
- *    min_effect of the best set's (search_minimise_exact).
+ *    is exact; a removal is harmless unless the one verdict rule
+ *    (analysis/verdict.h: exact values, min_effect alone decides, an
+ *    effect of exactly min_effect counts) calls it regressed against the
+ *    best set (search_minimise_exact).
  *
  *  - Noisy (time): a single value per flag set would let noise decide
  *    which flags go.  Every comparison is a fresh interleaved measurement

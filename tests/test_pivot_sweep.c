@@ -10,7 +10,9 @@
  *   pkgb: built, no test suite, everywhere it was tried; lto not tried;
  *   pkgc: its test suite a run section "check": O2 passed, fast-math
  *     tests_failed as the run's outcome ("t_exp");
- *   bench: [run] results: O2 ok, O3 wrong_output, others ok.
+ *   bench: [run] results: O2 ok, O3 wrong_output, others ok;
+ *   pkgd: flags_not_applied under fast-math, not tried elsewhere: counted
+ *     as ended otherwise, not as a failed build.
  * Summary, fast-math: 3 built (pkga's tests failed but it built), 0
  * passed tests, 2 failed tests, 0 failed to build.
  */
@@ -72,6 +74,8 @@ static void make_study(struct store *st, const char *dir)
 	tests_run(st, "O3", "pkgc", "check", "ok", "", 4);
 	tests_run(st, "fast-math", "pkgc", "check", "tests_failed", "t_exp", 0);
 	tests_run(st, "lto", "pkgc", "check", "ok", "", 4.4);
+	build(st, "fast-math", "pkgd", "flags_not_applied", "pkgd: unit a.c: -ffast-math expected, "
+	      "absent", 0);
 	for (size_t i = 0; i < 4; i++)
 		synth_item(st, "s", labels[i], "bench", i == 1 ? "wrong_output" : "ok", "time", "s",
 			   1.0, 0.01, 3, 800, i + 1);
@@ -118,7 +122,7 @@ static void test_cells(const struct sweep_table *t)
 {
 	T_CHECK(t->ncols == 4 && !strcmp(t->labels[0], "O2") && !strcmp(t->labels[3], "lto"),
 		"columns %zu", t->ncols);
-	T_CHECK(t->nrows == 4, "rows %zu", t->nrows);
+	T_CHECK(t->nrows == 5, "rows %zu", t->nrows);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct sweep_cell *c = cell(t, cases[i].workload, cases[i].col);
 		T_CHECK(c && !strcmp(sweep_cell_word(c), cases[i].word) &&
@@ -140,11 +144,11 @@ static void test_cells(const struct sweep_table *t)
 	T_CHECK(cell(t, "bench", 0)->ran && !cell(t, "pkga", 0)->ran, "[run] results are told");
 	const struct sweep_summary *fm = &t->summary[2], *lto = &t->summary[3];
 	T_CHECK(fm->built == 4 && fm->tests_passed == 0 && fm->tests_failed == 2 &&
-			fm->build_failed == 0,
-		"fast-math: %zu built %zu passed %zu failed %zu build failed", fm->built,
-		fm->tests_passed, fm->tests_failed, fm->build_failed);
+			fm->build_failed == 0 && fm->other == 1,
+		"fast-math: %zu built %zu passed %zu failed %zu build failed %zu other", fm->built,
+		fm->tests_passed, fm->tests_failed, fm->build_failed, fm->other);
 	T_CHECK(lto->built == 2 && lto->tests_passed == 1 && lto->build_failed == 1 &&
-			lto->not_tried == 1,
+			lto->not_tried == 2,
 		"lto: %zu built %zu passed %zu build failed %zu not tried", lto->built,
 		lto->tests_passed, lto->build_failed, lto->not_tried);
 	T_CHECK(t->summary[1].other == 1, "O3: bench's wrong output counted apart");
@@ -167,7 +171,7 @@ static void test_formats(const struct sweep_table *t)
 	T_CHECK(strstr(csv, "\"pkgb\",\"lto\",\"O2\",\"-O2 -flto=auto\",\"not_tried\",\"\",,,,,\"s\"\n"), "csv not tried:\n%s",
 		csv);
 	T_CHECK(strstr(csv, "\"\",\"lto\",\"O2\",\"-O2 -flto=auto\",\"summary\",\"2 built, 1 "
-			    "passed tests, 0 failed tests, 1 failed to build, 1 not tried\",,,,,\n"),
+			    "passed tests, 0 failed tests, 1 failed to build, 2 not tried\",,,,,\n"),
 		"csv summary:\n%s", csv);
 	T_CHECK(strstr(json, "\"pivot\":\"sweep\"") &&
 			strstr(json, "{\"config\":\"lto\",\"result\":\"build_failed\",\"detail\":"
