@@ -23,7 +23,7 @@ static const struct recipe_case cases[] = {
 	 * and ran, with no unit of it verified */
 	{"no binaries",
 	 "[workload]\nsource = debian:hello\n[build]\nsystem = autotools\n[run]\nargs = hello\n",
-	 "[build] names no binaries (add 'binaries = PROGRAM ...': the programs to verify, relative to the build folder)"},
+	 "recipe.ini:4: [build] names no binaries (add 'binaries = PROGRAM ...': the programs to verify, relative to the build folder)"},
 	{"no [run]", "[workload]\n[build]\nscript = true\nbinaries = w\n", "no [run] section"},
 	{"no build", "[workload]\n[run]\nargs = w\n", "no [build] script or system"},
 	/* a Debian package: its shipped files are found, its tests are its

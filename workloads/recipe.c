@@ -15,6 +15,7 @@
 struct recipe_loader {
 	struct recipe *r;
 	const char *path;
+	int build_line; /* [build]'s first key, for the messages about it; 0: none */
 };
 
 /* [run NAME] in runs, [train NAME] in trains */
@@ -227,6 +228,8 @@ static int on_item(void *user, const char *section, const char *name, const char
 			goto unknown;
 		}
 	} else if (!strcmp(section, "build")) {
+		if (!ld->build_line)
+			ld->build_line = line;
 		if (!strcmp(name, "script"))
 			set_text(&r->build_script, value, continued, "\n");
 		else if (!strcmp(name, "binaries"))
@@ -282,7 +285,8 @@ static int recipe_hash(struct recipe *r, const char *path, struct strbuf *err)
 }
 
 /* A recipe builds with its own script or with a system, never both. */
-static int recipe_check_build(const struct recipe *r, const char *path, struct strbuf *err)
+static int recipe_check_build(const struct recipe *r, const char *path, int build_line,
+			      struct strbuf *err)
 {
 	const struct recipe_system *sys = &r->system;
 	if (r->build_script && sys->name) {
@@ -306,8 +310,8 @@ static int recipe_check_build(const struct recipe *r, const char *path, struct s
 	}
 	/* without them the build is "ok" with no unit verified */
 	if (!r->binaries.n && !recipe_is_package(r)) {
-		sb_addf(err, "%s: [build] names no binaries (add 'binaries = PROGRAM ...': the programs to verify, relative to the build folder)",
-			path);
+		sb_addf(err, "%s:%d: [build] names no binaries (add 'binaries = PROGRAM ...': the programs to verify, relative to the build folder)",
+			path, build_line);
 		return -1;
 	}
 	return 0;
@@ -388,7 +392,7 @@ int recipe_load(const char *name, const char *study_file, struct recipe *r, stru
 		rc = -1;
 	} else if (ini_load(path, on_item, &ld, err)) {
 		rc = -1;
-	} else if (recipe_check_build(r, path, err) || recipe_check_train(r, path, err)) {
+	} else if (recipe_check_build(r, path, ld.build_line, err) || recipe_check_train(r, path, err)) {
 		rc = -1;
 	} else if (!r->nruns && !recipe_is_package(r)) { /* a package's tests are its check */
 		sb_addf(err, "%s: no [run] section (add one with 'args = PROGRAM ...'; see %s)", path,
