@@ -30,7 +30,7 @@ static const struct option_spec list_options[] = {
 
 static const struct command_spec list_cmd = {
 	.name = "list",
-	.usage = "toolchains|workloads [STUDY]|presets|metrics [--format text|json]",
+	.usage = "toolchains|workloads [STUDY]|presets|metrics [--format FMT]",
 	.summary = "List the C compilers on PATH (with version, target and identity), the\n"
 		   "workloads (name, where each was found, description), or the preset\n"
 		   "studies.  Workloads are found on the search path, first match wins: the\n"

@@ -43,7 +43,7 @@ static const struct command_spec recommend_cmd = {
 	.name = "recommend",
 	.usage = "[--db X] [--study NAME] [--alpha P] [--min-effect X]\n"
 		 "       [--metric time|size|rss|insns|SELECTOR] [--output FILE|DIR]\n"
-		 "       [--format make.conf|shell|json|package.env|dpkg-buildflags] [--allow-incomplete]",
+		 "       [--format FMT] [--allow-incomplete]",
 	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
 		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
 		   "targets) whose comments give the evidence; or as Gentoo's make.conf,\n"

@@ -47,7 +47,7 @@ static const struct option_spec verify_opts[] = {
 static const struct command_spec verify_cmd = {
 	.name = "verify",
 	.usage = "FILE|PACKAGE-TREE... [--expect FLAGS] [--target TRIPLE] [--static] [--unit-prefix DIR] "
-		 "[--sources DIR] [--objects DIR] [--format table|json]",
+		 "[--sources DIR] [--objects DIR] [--format FMT]",
 	.summary = "prove from ELF files which flags, ABI and linkage they got",
 	.details = "Reads each file with libelf and libdw: class, machine, type, linkage,\n"
 		   "ABI/ISA (MIPS e_flags and .MIPS.abiflags), the compilers, each compile\n"

@@ -56,7 +56,8 @@ static int check_sources(const struct recipe *r, int (*one_check)(const char *, 
 	if (!r->source)
 		return 0;
 	struct strbuf why = {0};
-	char *path = xasprintf("%s/recipe.ini", r->dir);
+	/* a package named without a recipe (packages =, run --packages) has no file */
+	char *path = r->dir ? xasprintf("%s/recipe.ini", r->dir) : xasprintf("package %s", r->name);
 	int rc = one_check(r->source, &why);
 	if (rc && r->source_origin) /* an override: where it was written */
 		sb_addf(err, "%s%s: %s", err->len ? "\n" : "", r->source_origin, sb_str(&why));

@@ -1006,6 +1006,28 @@ out:
 	free(exe_path);
 }
 
+/* -ffast-math links libgcc's crtfastmath.o in; its unit (Debian's libgcc
+ * has DWARF) records libgcc's flags, not the program's: not a mismatch
+ * (verify over cjson's -ffast-math tree reported it, issue 30) */
+static void test_libgcc_unit(void)
+{
+	struct elf_unit u[2] = {
+		{.name = "cJSON.c", .switches = "-march=x86-64 -g -O2 -ffast-math -fPIC"},
+		{.name = "../../../src/libgcc/config/i386/crtfastmath.c",
+		 .switches = "-march=x86-64 -g -O2 -fbuilding-libgcc -fno-stack-protector -fpic"},
+	};
+	struct elf_facts f = {.is_static = 0, .units = u, .nunits = 2};
+	struct strlist m = {0};
+	T_CHECK(elf_facts_check(&f, "-O2 -ffast-math", -1, NULL, &m) == 0,
+		"libgcc's unit judged: %zu mismatches, first '%s'", m.n, m.n ? m.v[0] : "");
+	sl_release(&m);
+	u[0].switches = "-march=x86-64 -g -O2 -fPIC";
+	T_CHECK(elf_facts_check(&f, "-O2 -ffast-math", -1, NULL, &m) == 1 && m.n == 1 &&
+			strstr(m.v[0], "cJSON.c"),
+		"the program's unit without -ffast-math: %zu mismatches", m.n);
+	sl_release(&m);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("elf");
@@ -1014,6 +1036,7 @@ int main(void)
 	for (size_t i = 0; i < ARRAY_SIZE(build_cases); i++)
 		run_build_case(dir, &build_cases[i], i);
 	test_derive();
+	test_libgcc_unit();
 	for (size_t i = 0; i < ARRAY_SIZE(arch_cases); i++)
 		run_arch_case(dir, &arch_cases[i], i);
 	test_flags_override(dir, "gcc", "-O3 -g -frecord-gcc-switches");

@@ -2,7 +2,8 @@
  * test_recipe.c - recipe.ini's [build] and [run] checks (workloads/recipe.h):
  * a table of recipes and the message each must give (or none), so that a
  * recipe a newcomer leaves half written is refused when the study loads
- * rather than built and "verified" with nothing to verify.
+ * rather than built and "verified" with nothing to verify; a system =
+ * debian recipe needs neither binaries = nor [run].
  * Expected: every check passes.
  */
 #include "workloads/recipe.h"
@@ -25,6 +26,13 @@ static const struct recipe_case cases[] = {
 	 "recipe.ini:4: [build] names no binaries (add 'binaries = PROGRAM ...': the programs to verify, relative to the build folder)"},
 	{"no [run]", "[workload]\n[build]\nscript = true\nbinaries = w\n", "no [run] section"},
 	{"no build", "[workload]\n[run]\nargs = w\n", "no [build] script or system"},
+	/* a Debian package: its shipped files are found, its tests are its
+	 * check, so neither binaries = nor [run] is needed; [run] may be added */
+	{"debian package alone", "[workload]\nsource = debian:libyaml patched\n[build]\nsystem = debian\n",
+	 NULL},
+	{"debian package with a benchmark",
+	 "[workload]\nsource = debian:jq patched\n[build]\nsystem = debian\n[run]\n"
+	 "args = ${BUILD}/debian/jq/usr/bin/jq -n 1\n", NULL},
 };
 
 int main(void)
