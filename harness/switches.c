@@ -181,13 +181,18 @@ int switches_want_lto(const char *flags)
 	return want;
 }
 
-int switches_is_ltrans(const char *switches)
+int switches_has(const char *switches, const char *word)
 {
 	struct strlist w = {0};
 	switches_split(switches ? switches : "", &w);
-	int yes = sl_find(&w, "-fltrans") >= 0;
+	int yes = sl_find(&w, word) >= 0;
 	sl_release(&w);
 	return yes;
+}
+
+int switches_is_ltrans(const char *switches)
+{
+	return switches_has(switches, "-fltrans");
 }
 
 int switches_check(const char *label, const char *switches, const char *expect,

@@ -79,6 +79,8 @@ int switches_is_lto(const char *flag);
 /* 1 when the flags (a command line) ask for LTO: their last -flto form or
  * -fno-lto is an -flto form. */
 int switches_want_lto(const char *flags);
+/* 1 when the recorded switches hold word as one of their words. */
+int switches_has(const char *switches, const char *word);
 /* 1 for a unit GCC made at link time (recorded switches with -fltrans). */
 int switches_is_ltrans(const char *switches);
 

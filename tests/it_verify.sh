@@ -160,6 +160,17 @@ assert all(st == "ok" for st, _ in got["tiny"]), got
 P
 fi
 
+# 10a. -ffast-math and -Ofast: gcc links libgcc's crtfastmath.o, which
+# records -O2 and -fbuilding-libgcc; it is the toolchain's, not the
+# program's, so such a build is as expected
+printf 'int main(void){return 0;}\n' >"$T/fm.c"
+for fl in "-O3 -ffast-math" "-Ofast"; do
+	gcc $fl -g "$T/fm.c" -o "$T/fm" || fail "gcc $fl"
+	fs "$T/fm" --expect "$fl" >"$T/fm.out" 2>&1; rc=$?
+	grep -q crtfastmath "$T/fm.out" || fail "gcc $fl linked no crtfastmath unit: $(cat "$T/fm.out")"
+	[ $rc -eq 0 ] || fail "gcc $fl: crtfastmath.o counted as the program's: exit $rc: $(cat "$T/fm.out")"
+done
+
 # 10. usage errors are exit 2
 fs >/dev/null 2>&1; [ $? -eq 2 ] || fail "no FILE: not exit 2"
 fs "$prog" --format xml >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad format: not exit 2"
