@@ -516,13 +516,12 @@ int elf_facts_check(const struct elf_facts *f, const char *expect, int want_stat
 	for (size_t i = 0; i < f->nunits; i++) {
 		const struct elf_unit *u = &f->units[i];
 		char *label;
-		if (u->assembler || u->toolchain || u->origin == ELF_UNIT_SYMTAB ||
-		    !unit_in_scope(u, unit_prefix))
+		if (u->assembler || u->origin == ELF_UNIT_SYMTAB || !unit_in_scope(u, unit_prefix))
 			continue;
 		/* libgcc's own startup code (crtfastmath.o, which -ffast-math links
 		 * into every executable and shared library) records libgcc's
 		 * flags, not the program's */
-		if (u->switches && strstr(u->switches, "-fbuilding-libgcc"))
+		if (switches_has(u->switches, "-fbuilding-libgcc"))
 			continue;
 		label = u->anonymous ? xstrdup(u->name) : xasprintf("unit %s", u->name);
 		if (u->switches) {

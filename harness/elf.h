@@ -48,8 +48,6 @@ struct elf_unit {
 	char *switches; /* recorded switches without the producer, or NULL */
 	int anonymous;  /* 1: nothing names it; name is "unit N" */
 	int assembler;  /* 1: an assembler source (DW_LANG_Mips_Assembler) */
-	int toolchain;  /* 1: the compiler's own runtime (recorded -fbuilding-libgcc),
-			 * linked in by the driver, never built with the program's flags */
 	enum elf_unit_origin origin;
 };
 

@@ -69,9 +69,6 @@ static void units_from_dwarf(Dwarf *dw, struct unit_list *ul)
 			switches_split_producer(producer, &u->producer, &u->switches);
 		else if (producer)
 			u->producer = xstrdup(producer);
-		/* gcc links crtfastmath.o (libgcc) into every -ffast-math or
-		 * -Ofast program; it records -O2 and would fail every such build */
-		u->toolchain = u->switches && switches_has(u->switches, "-fbuilding-libgcc");
 	}
 }
 
