@@ -142,8 +142,12 @@ static void print_table(FILE *out, const struct sweep_table *t)
 				continue;
 			if (!any++)
 				fputs("\ndetails:\n", out);
-			fprintf(out, "  %s, %s: %s: %s\n", t->rows[r].workload, t->labels[k],
-				sweep_cell_word(c), c->detail);
+			/* the harness's detail may begin with the cell's word
+			 * ("tests failed: misc_tests"): say it once */
+			const char *word = sweep_cell_word(c);
+			int said = str_starts_with(c->detail, word);
+			fprintf(out, "  %s, %s: %s%s%s\n", t->rows[r].workload, t->labels[k],
+				said ? "" : word, said ? "" : ": ", c->detail);
 			char *log = cell_log(t, r, k);
 			if (log)
 				fprintf(out, "    log: %s\n", log);

@@ -5,7 +5,7 @@
  *   pkga: O2 tests passed (tests.time 10 s, a metric of the build as
  *     system = debian stores it; text 1000 B); O3 tests passed
  *     (9 s: -10.0%, 1200 B: +20.0%); fast-math tests failed as the build's
- *     outcome ("FAIL: test_nan test_inf"); lto build failed, first error
+ *     outcome ("tests failed: test_nan test_inf", as harness/debpkg.c words it); lto build failed, first error
  *     line only ("lto1: internal compiler error");
  *   pkgb: built, no test suite, everywhere it was tried; lto not tried;
  *   pkgc: its test suite a run section "check": O2 passed, fast-math
@@ -63,7 +63,7 @@ static void make_study(struct store *st, const char *dir)
 	synth_open(st, dir, "sweep.db", "s", "time", labels, cflags, 4);
 	build_tested(st, "O2", "pkga", "ok", "", 1000, 10);
 	build_tested(st, "O3", "pkga", "ok", "", 1200, 9);
-	build(st, "fast-math", "pkga", "tests_failed", "FAIL: test_nan test_inf", 1100);
+	build(st, "fast-math", "pkga", "tests_failed", "tests failed: test_nan test_inf", 1100);
 	build(st, "lto", "pkga", "build_failed",
 	      "lto1: internal compiler error\nmake[1]: *** [Makefile:12: all] Error 1", 0);
 	for (size_t i = 0; i < 3; i++)
@@ -106,7 +106,7 @@ static const struct {
 } cases[] = {
 	{"pkga", 0, "tests passed", "tests_passed", ""},
 	{"pkga", 1, "tests passed", "tests_passed", ""},
-	{"pkga", 2, "tests failed", "tests_failed", "FAIL: test_nan test_inf"},
+	{"pkga", 2, "tests failed", "tests_failed", "tests failed: test_nan test_inf"},
 	{"pkga", 3, "build failed", "build_failed", "lto1: internal compiler error"},
 	{"pkgb", 0, "built", "built", "no test suite"},
 	{"pkgb", 2, "built", "built", "no test suite"},
@@ -163,10 +163,12 @@ static void test_formats(const struct sweep_table *t)
 	T_CHECK(strstr(txt, "pkga, lto: build failed: lto1: internal compiler error\n") &&
 			!strstr(txt, "Error 1"),
 		"the first error line only:\n%s", txt);
+	T_CHECK(strstr(txt, "pkga, fast-math: tests failed: test_nan test_inf\n"),
+		"the harness's detail names the outcome itself: said once:\n%s", txt);
 	T_CHECK(strstr(txt, "fast-math: 4 built, 0 passed tests, 2 failed tests, 0 failed to build"),
 		"summary line:\n%s", txt);
 	T_CHECK(strstr(csv, "\"s\",\"pkga\",\"fast-math\",\"O2\",\"-O2 -ffast-math\","
-			    "\"tests_failed\",\"FAIL: test_nan test_inf\",1100,10,,,\"s\"\n"),
+			    "\"tests_failed\",\"tests failed: test_nan test_inf\",1100,10,,,\"s\"\n"),
 		"csv cell:\n%s", csv);
 	T_CHECK(strstr(csv, "\"pkgb\",\"lto\",\"O2\",\"-O2 -flto=auto\",\"not_tried\",\"\",,,,,\"s\"\n"), "csv not tried:\n%s",
 		csv);
