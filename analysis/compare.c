@@ -703,15 +703,12 @@ format_set compare_formats(struct strbuf *err)
 
 int compare_print(FILE *out, const struct compare_result *res, const char *format)
 {
-	enum format want = format_parse(format);
-	for (size_t f = 0; f < ARRAY_SIZE(formats); f++) {
-		if (formats[f].format != want)
-			continue;
-		formats[f].begin(out, res);
-		for (size_t i = 0; i < res->n; i++)
-			formats[f].line(out, res, &res->v[i], i);
-		formats[f].end(out, res);
-		return 0;
-	}
-	return -1;
+	const struct compare_format *w = FORMAT_WRITER(formats, format);
+	if (!w)
+		return -1;
+	w->begin(out, res);
+	for (size_t i = 0; i < res->n; i++)
+		w->line(out, res, &res->v[i], i);
+	w->end(out, res);
+	return 0;
 }

@@ -58,12 +58,18 @@ int format_offered(const char *who, const char *name, format_set set)
 	return -1;
 }
 
+/* the .format of entry i of a table whose first .format is at first */
+static enum format format_at(const enum format *first, size_t i, size_t stride)
+{
+	return *(const enum format *)(const void *)((const char *)first + i * stride);
+}
+
 format_set format_family(const char *what, const enum format *first, size_t n, size_t stride,
 			 struct strbuf *err)
 {
 	format_set set = 0;
 	for (size_t i = 0; i < n; i++) {
-		enum format f = *(const enum format *)(const void *)((const char *)first + i * stride);
+		enum format f = format_at(first, i, stride);
 		const char *name = format_name(f);
 		if (err) {
 			registry_require(name != NULL, what, name, "is not a format (analysis/formats.h)",
@@ -75,6 +81,16 @@ format_set format_family(const char *what, const enum format *first, size_t n, s
 			set |= FORMAT_BIT(f);
 	}
 	return set;
+}
+
+const void *format_writer(const char *name, const void *table, const enum format *formats,
+			  size_t n, size_t stride)
+{
+	enum format want = format_parse(name);
+	for (size_t i = 0; want != FORMAT_COUNT && i < n; i++)
+		if (format_at(formats, i, stride) == want)
+			return (const char *)table + i * stride;
+	return NULL;
 }
 
 int formats_check(struct strbuf *err)

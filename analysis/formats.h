@@ -3,7 +3,9 @@
  * name a --format option takes is a row of FORMATS below, and nowhere
  * else.  Writers are ops tables keyed by enum format (report_ops,
  * pivot_ops, compare's, recommend's, the distro table's, the sample
- * list's, verify's); a command offers a format_set, the formats its
+ * list's; verify's, why's, baseline's, search's, list's and calibrate's
+ * in explorer/), found by FORMAT_WRITER(); a command offers a format_set,
+ * the formats its
  * writers write (each writer family says which: report_formats(),
  * pivot_formats(), ...), so --help, the option parser and the refusal
  * of an unknown format all read the same table.
@@ -12,7 +14,9 @@
  * that writes it an ops entry with .format = FORMAT_<NAME>; the commands
  * whose option takes that family's set offer it at once (their --help
  * too).  formats_check() (run at start-up) finds a row without a name, a
- * name listed twice and a family that lists one format twice.
+ * name listed twice and a family of analysis/ that lists one format
+ * twice; explorer's options_check() asks each command's --format option
+ * for its family, so explorer's writers are checked the same way.
  */
 #ifndef FLAGSCOPE_FORMATS_H
 #define FLAGSCOPE_FORMATS_H
@@ -66,6 +70,17 @@ format_set format_family(const char *what, const enum format *first, size_t n, s
 /* The set of an array of writers whose entries have a .format */
 #define FORMAT_WRITERS(what, table, err) \
 	format_family(what, &(table)[0].format, ARRAY_SIZE(table), sizeof((table)[0]), err)
+
+/* The writer of an ops table whose .format is name's format: a pointer
+ * to the entry (table + i * stride), or NULL when no entry writes it (or
+ * name is no format).  formats points at the first entry's .format. */
+const void *format_writer(const char *name, const void *table, const enum format *formats,
+			  size_t n, size_t stride);
+/* format_writer over an array of writers, typed as the array's entries:
+ *   const struct x_writer *w = FORMAT_WRITER(writers, "csv"); */
+#define FORMAT_WRITER(table, name)                                                       \
+	((const __typeof__((table)[0]) *)format_writer(name, (table), &(table)[0].format, \
+						       ARRAY_SIZE(table), sizeof((table)[0])))
 
 /* The start-up check (explorer/main.c): the table and every writer family
  * of analysis/ (report, pivot, distro table, compare, recommend, sample

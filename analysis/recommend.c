@@ -530,7 +530,7 @@ static void print_json(FILE *out, const struct recommendation *rec)
 	fputs("]}\n", out);
 }
 
-static const struct {
+static const struct recommend_writer {
 	enum format format;
 	void (*print)(FILE *out, const struct recommendation *rec);
 } formats[] = {
@@ -547,11 +547,9 @@ format_set recommend_formats(struct strbuf *err)
 
 int recommend_print(FILE *out, const struct recommendation *rec, const char *format)
 {
-	enum format want = format_parse(format);
-	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (formats[i].format == want) {
-			formats[i].print(out, rec);
-			return 0;
-		}
-	return -1;
+	const struct recommend_writer *w = FORMAT_WRITER(formats, format);
+	if (!w)
+		return -1;
+	w->print(out, rec);
+	return 0;
 }

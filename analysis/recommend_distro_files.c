@@ -514,7 +514,7 @@ static struct distro_file *debian_files(const struct distro_advice *a, size_t *n
 	return v;
 }
 
-static const struct {
+static const struct distro_writer {
 	enum format format;
 	struct distro_file *(*files)(const struct distro_advice *a, size_t *n);
 } writers[] = {
@@ -526,11 +526,8 @@ struct distro_file *recommend_distro_files(const struct distro_advice *a, const 
 					   size_t *n)
 {
 	*n = 0;
-	enum format want = format_parse(format);
-	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
-		if (writers[i].format == want)
-			return writers[i].files(a, n);
-	return NULL;
+	const struct distro_writer *w = FORMAT_WRITER(writers, format);
+	return w ? w->files(a, n) : NULL;
 }
 
 format_set recommend_distro_formats(struct strbuf *err)
@@ -540,6 +537,5 @@ format_set recommend_distro_formats(struct strbuf *err)
 
 int recommend_distro_format(const char *format)
 {
-	enum format f = format_parse(format);
-	return f != FORMAT_COUNT && (recommend_distro_formats(NULL) & FORMAT_BIT(f));
+	return FORMAT_WRITER(writers, format) != NULL;
 }

@@ -246,7 +246,7 @@ static void print_json(FILE *out, const struct sweep_table *t)
 	fputs("]}\n", out);
 }
 
-static const struct {
+static const struct sweep_writer {
 	enum format format;
 	void (*print)(FILE *out, const struct sweep_table *t);
 } formats[] = {
@@ -262,11 +262,9 @@ format_set sweep_table_formats(struct strbuf *err)
 
 int sweep_table_print(FILE *out, const struct sweep_table *t, const char *format)
 {
-	enum format want = format_parse(format);
-	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (formats[i].format == want) {
-			formats[i].print(out, t);
-			return 0;
-		}
-	return -1;
+	const struct sweep_writer *w = FORMAT_WRITER(formats, format);
+	if (!w)
+		return -1;
+	w->print(out, t);
+	return 0;
 }

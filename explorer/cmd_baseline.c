@@ -27,7 +27,7 @@ static const struct option_spec baseline_options[] = {
 	{NULL},
 };
 
-static const struct command_spec baseline_cmd = {
+const struct command_spec baseline_cmd = {
 	.name = "baseline",
 	.usage = "save NAME | list | delete NAME [options]",
 	.summary = "Keep a study's results as a named baseline, to test a later run of it\n"
@@ -137,7 +137,7 @@ static void print_table(const struct store_baseline *b, size_t n)
 		       b[i].runs);
 }
 
-static const struct {
+static const struct baseline_writer {
 	enum format format;
 	void (*print)(const struct store_baseline *b, size_t n);
 } writers[] = {
@@ -152,9 +152,9 @@ static format_set list_formats(struct strbuf *err)
 
 static void baseline_print(const struct store_baseline *b, size_t n)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
-		if (format_is(opt.format, writers[i].format))
-			writers[i].print(b, n);
+	const struct baseline_writer *w = FORMAT_WRITER(writers, opt.format);
+	if (w) /* the option parser took only writers' formats */
+		w->print(b, n);
 }
 
 int cmd_baseline(int argc, char **argv)

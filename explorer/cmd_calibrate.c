@@ -26,13 +26,7 @@
 #include "harness/layout.h"
 #include "pipeline/pipeline.h"
 
-/* print_table and print_json (their arguments differ: no ops table) */
-static format_set calibrate_formats(struct strbuf *err)
-{
-	static const enum format writes[] = {FORMAT_TABLE, FORMAT_JSON};
-	return format_family("calibrate formats", writes, ARRAY_SIZE(writes), sizeof(writes[0]),
-			     err);
-}
+static format_set calibrate_formats(struct strbuf *err); /* writers[], below */
 
 static struct {
 	struct run_overrides study; /* --repeat, --metric, --workloads, --pin, --force */
@@ -60,7 +54,7 @@ static const struct option_spec calibrate_options[] = {
 	{NULL},
 };
 
-static const struct command_spec calibrate_cmd = {
+const struct command_spec calibrate_cmd = {
 	.name = "calibrate",
 	.usage = "[STUDY] [options]",
 	.summary = "Measure the smallest difference this machine can tell from layout and\n"
@@ -254,9 +248,19 @@ static void pct(char *buf, size_t n, double v, int sign)
 	snprintf(buf, n, isnan(v) ? "-" : sign ? "%+.2f%%" : "%.2f%%", 100 * v);
 }
 
-static void print_table(const struct calib_row *rows, size_t n, const char *cpu,
-			const char *id, const char *db)
+/* What a writer prints: the stored calibration and where it went. */
+struct calib_output {
+	const struct calib_row *rows;
+	size_t n;
+	const char *cpu, *id; /* the machine's */
+	const char *study, *db;
+};
+
+static void print_table(const struct calib_output *o)
 {
+	const struct calib_row *rows = o->rows;
+	size_t n = o->n;
+	const char *cpu = o->cpu, *id = o->id, *db = o->db;
 	printf("calibration of this machine: %s (machine %s), metric %s\n", cpu, id,
 	       n ? rows[0].metric : "-");
 	printf("%-22s %5s %6s %8s %8s %8s %10s %8s %8s\n", "workload", "runs", "builds", "noise",
@@ -286,9 +290,11 @@ static void json_figure(const char *key, double v)
 		printf("%.6g", v);
 }
 
-static void print_json(const struct calib_row *rows, size_t n, const char *cpu, const char *id,
-		       const char *study)
+static void print_json(const struct calib_output *o)
 {
+	const struct calib_row *rows = o->rows;
+	size_t n = o->n;
+	const char *cpu = o->cpu, *id = o->id, *study = o->study;
 	struct strbuf sb = {0};
 	sb_add(&sb, "{\"machine\":");
 	sb_add_json(&sb, id);
@@ -318,6 +324,19 @@ static void print_json(const struct calib_row *rows, size_t n, const char *cpu, 
 		fputs("}", stdout);
 	}
 	fputs("]}\n", stdout);
+}
+
+static const struct calib_writer {
+	enum format format;
+	void (*print)(const struct calib_output *o);
+} writers[] = {
+	{FORMAT_TABLE, print_table},
+	{FORMAT_JSON, print_json},
+};
+
+static format_set calibrate_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("calibrate formats", writers, err);
 }
 
 /* Compute, store and print every item's floor: the exit status. */
@@ -351,10 +370,12 @@ static int finish(struct store *st, const struct study_plan *p, const char *off_
 		error_msg("%s: cannot store the calibration: %s (check the disk)", st->path,
 			  sb_str(&st->why));
 		rc = 2;
-	} else if (format_is(opt.format, FORMAT_JSON))
-		print_json(rows, n, cpu, id, p->study.name);
-	else
-		print_table(rows, n, cpu, id, st->path);
+	} else {
+		const struct calib_output o = {rows, n, cpu, id, p->study.name, st->path};
+		const struct calib_writer *w = FORMAT_WRITER(writers, opt.format);
+		if (w) /* the option parser took only writers' formats */
+			w->print(&o);
+	}
 	for (size_t i = 0; i < n; i++)
 		calib_row_release(&rows[i]);
 	free(rows);

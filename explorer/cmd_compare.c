@@ -37,7 +37,7 @@ static const struct option_spec compare_options[] = {
 	{NULL},
 };
 
-static const struct command_spec compare_cmd = {
+const struct command_spec compare_cmd = {
 	.name = "compare",
 	.usage = "OLD.db NEW.db [options] | --db X --baseline LEVELS --candidate LEVELS |\n"
 		 "       --against NAME [--db X] [--study S]",

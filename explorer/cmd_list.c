@@ -12,12 +12,7 @@
 #include "workloads/recipe.h"
 #include "workloads/searchpath.h"
 
-/* each list writes text or json (its functions take a json flag) */
-static format_set list_formats(struct strbuf *err)
-{
-	static const enum format writes[] = {FORMAT_TEXT, FORMAT_JSON};
-	return format_family("list formats", writes, ARRAY_SIZE(writes), sizeof(writes[0]), err);
-}
+static format_set list_formats(struct strbuf *err); /* writers[], below */
 
 static struct {
 	const char *format;
@@ -28,7 +23,7 @@ static const struct option_spec list_options[] = {
 	{NULL},
 };
 
-static const struct command_spec list_cmd = {
+const struct command_spec list_cmd = {
 	.name = "list",
 	.usage = "toolchains|workloads [STUDY]|presets|metrics [--format FMT]",
 	.summary = "List the C compilers on PATH (with version, target and identity), the\n"
@@ -43,34 +38,175 @@ static const struct command_spec list_cmd = {
 	.opts = list_options,
 };
 
-static int list_toolchains(int json)
+/* One metric of the metrics listing. */
+struct metric_row {
+	const char *name, *meter, *set;
+	int here;
+	const char *why; /* "" when here */
+};
+
+/* One entry of the workloads or presets listing: what the walk and
+ * describe_*() found of it. */
+struct listed {
+	const struct searchpath *sp;
+	const struct sp_entry *e;
+	int width;                 /* of the name column */
+	int loaded;                /* its recipe or study loads */
+	const char *description;   /* may be NULL */
+	const char *error;         /* a workload's recipe that does not load: why */
+	const struct recipe *recipe; /* a workload that loads: source, slow, runs */
+};
+
+/* One output format of every listing (STYLE.md §6): the walks are
+ * shared, these write.  first: the listing's first row. */
+struct list_writer {
+	enum format format;
+	const char *open, *close; /* around a toolchains, workloads or presets listing */
+	const char *metrics_open, *metrics_close;
+	void (*toolchain)(struct strbuf *sb, const struct toolchain *t, int first);
+	void (*metric)(struct strbuf *sb, const struct metric_row *m, int first);
+	void (*entry)(struct strbuf *sb, const struct listed *l, int first);
+};
+
+static void toolchain_text(struct strbuf *sb, const struct toolchain *t, int first)
+{
+	(void)first;
+	sb_addf(sb, "%-32s %-22s %s  [%s]  %s\n", t->command, t->target, t->id, t->path,
+		t->version);
+}
+
+static void toolchain_json(struct strbuf *sb, const struct toolchain *t, int first)
+{
+	sb_add(sb, first ? "{\"command\":" : ",{\"command\":");
+	sb_add_json(sb, t->command);
+	sb_add(sb, ",\"path\":");
+	sb_add_json(sb, t->path);
+	sb_add(sb, ",\"kind\":");
+	sb_add_json(sb, t->kind == TC_GCC ? "gcc" : "clang");
+	sb_add(sb, ",\"version\":");
+	sb_add_json(sb, t->version);
+	sb_add(sb, ",\"target\":");
+	sb_add_json(sb, t->target);
+	sb_addf(sb, ",\"id\":\"%s\"}", t->id);
+}
+
+static void metric_text(struct strbuf *sb, const struct metric_row *m, int first)
+{
+	(void)first;
+	sb_addf(sb, "%-22s %-10s %-8s %s%s\n", m->name, m->meter, m->set, m->here ? "yes" : "no: ",
+		m->why);
+}
+
+static void metric_json(struct strbuf *sb, const struct metric_row *m, int first)
+{
+	sb_add(sb, first ? "{\"name\":" : ",{\"name\":");
+	sb_add_json(sb, m->name);
+	sb_add(sb, ",\"meter\":");
+	sb_add_json(sb, m->meter);
+	sb_add(sb, ",\"set\":");
+	sb_add_json(sb, m->set);
+	sb_addf(sb, ",\"here\":%s,\"why\":", m->here ? "true" : "false");
+	sb_add_json(sb, m->why);
+	sb_addc(sb, '}');
+}
+
+/* Where an entry came from, for the text listing: the level's name, and
+ * the folder too when it is the user's (study, FLAGSCOPE_PATH, user). */
+static void origin_text(struct strbuf *sb, const struct searchpath *sp, const struct sp_entry *e)
+{
+	const struct sp_level *lv = &sp->levels[e->level];
+	if (lv->origin == SP_BUNDLED || lv->origin == SP_INSTALLED)
+		sb_addf(sb, "%-10s", sp_origin_name(lv->origin));
+	else
+		sb_addf(sb, "%s %s", sp_origin_name(lv->origin), lv->dir);
+}
+
+static void entry_text(struct strbuf *sb, const struct listed *l, int first)
+{
+	(void)first;
+	sb_addf(sb, "%-*s ", l->width, l->e->name);
+	origin_text(sb, l->sp, l->e);
+	sb_add(sb, "  ");
+	if (l->loaded)
+		sb_add(sb, l->description ? l->description : "");
+	else
+		sb_add(sb, l->error ? l->error : "(does not load: see flagscope run --dry-run)");
+	if (l->e->shadows.n)
+		sb_addf(sb, " (shadows %s)", l->e->shadows.v[0]);
+	sb_addc(sb, '\n');
+}
+
+static void origin_json(struct strbuf *sb, const struct searchpath *sp, const struct sp_entry *e)
+{
+	sb_add(sb, ",\"origin\":");
+	sb_add_json(sb, sp_origin_name(sp->levels[e->level].origin));
+	sb_add(sb, ",\"folder\":");
+	sb_add_json(sb, sp->levels[e->level].dir);
+	sb_add(sb, ",\"path\":");
+	sb_add_json(sb, e->path);
+	sb_add(sb, ",\"shadows\":[");
+	for (size_t k = 0; k < e->shadows.n; k++) {
+		if (k)
+			sb_addc(sb, ',');
+		sb_add_json(sb, e->shadows.v[k]);
+	}
+	sb_addc(sb, ']');
+}
+
+/* a workload that loads: its description, source, slowness and runs; one
+ * that does not: why; a preset: its description */
+static void entry_json(struct strbuf *sb, const struct listed *l, int first)
+{
+	sb_add(sb, first ? "{\"name\":" : ",{\"name\":");
+	sb_add_json(sb, l->e->name);
+	origin_json(sb, l->sp, l->e);
+	if (l->error) {
+		sb_add(sb, ",\"error\":");
+		sb_add_json(sb, l->error);
+	} else {
+		sb_add(sb, ",\"description\":");
+		sb_add_json(sb, l->loaded && l->description ? l->description : "");
+	}
+	if (l->recipe) {
+		sb_add(sb, ",\"source\":");
+		sb_add_json(sb, l->recipe->source);
+		sb_addf(sb, ",\"slow\":%s,\"runs\":[", l->recipe->slow ? "true" : "false");
+		for (size_t k = 0; k < l->recipe->nruns; k++) {
+			if (k)
+				sb_addc(sb, ',');
+			sb_add_json(sb, l->recipe->runs[k].name);
+		}
+		sb_addc(sb, ']');
+	}
+	sb_addc(sb, '}');
+}
+
+static const struct list_writer writers[] = {
+	{.format = FORMAT_TEXT, .open = "", .close = "",
+	 .metrics_open = "METRIC                 METER      SET      HERE\n",
+	 .metrics_close = "Also every build's section sizes (size.text, ...) and each recipe's own\n"
+			  "metric.NAME (see its recipe.ini).\n",
+	 .toolchain = toolchain_text, .metric = metric_text, .entry = entry_text},
+	{.format = FORMAT_JSON, .open = "[", .close = "]\n", .metrics_open = "[",
+	 .metrics_close = "]\n", .toolchain = toolchain_json, .metric = metric_json,
+	 .entry = entry_json},
+};
+
+static format_set list_formats(struct strbuf *err)
+{
+	return FORMAT_WRITERS("list formats", writers, err);
+}
+
+static int list_toolchains(const struct list_writer *w)
 {
 	struct toolchain *tcs;
 	size_t n;
 	toolchains_discover(&tcs, &n);
 	struct strbuf sb = {0};
-	if (json)
-		sb_addc(&sb, '[');
-	for (size_t i = 0; i < n; i++) {
-		if (json) {
-			sb_add(&sb, i ? ",{\"command\":" : "{\"command\":");
-			sb_add_json(&sb, tcs[i].command);
-			sb_add(&sb, ",\"path\":");
-			sb_add_json(&sb, tcs[i].path);
-			sb_add(&sb, ",\"kind\":");
-			sb_add_json(&sb, tcs[i].kind == TC_GCC ? "gcc" : "clang");
-			sb_add(&sb, ",\"version\":");
-			sb_add_json(&sb, tcs[i].version);
-			sb_add(&sb, ",\"target\":");
-			sb_add_json(&sb, tcs[i].target);
-			sb_addf(&sb, ",\"id\":\"%s\"}", tcs[i].id);
-		} else {
-			sb_addf(&sb, "%-32s %-22s %s  [%s]  %s\n", tcs[i].command, tcs[i].target,
-				tcs[i].id, tcs[i].path, tcs[i].version);
-		}
-	}
-	if (json)
-		sb_add(&sb, "]\n");
+	sb_add(&sb, w->open);
+	for (size_t i = 0; i < n; i++)
+		w->toolchain(&sb, &tcs[i], !i);
+	sb_add(&sb, w->close);
 	fputs(sb_str(&sb), stdout);
 	sb_release(&sb);
 	toolchains_free(tcs, n);
@@ -99,14 +235,11 @@ static int metric_here(const struct meter_ops *m, const struct meter_state *st,
 
 /* Every meter's metrics, whether the meter is in the default set, and
  * whether it measures here (its probe) */
-static int list_metrics(int json)
+static int list_metrics(const struct list_writer *w)
 {
 	struct strbuf sb = {0};
 	size_t k = 0;
-	if (json)
-		sb_addc(&sb, '[');
-	else
-		sb_addf(&sb, "%-22s %-10s %-8s %s\n", "METRIC", "METER", "SET", "HERE");
+	sb_add(&sb, w->metrics_open);
 	for (size_t i = 0; meter_at(i); i++) {
 		const struct meter_ops *m = meter_at(i);
 		struct meter_state st = {0};
@@ -117,122 +250,57 @@ static int list_metrics(int json)
 		meter_push_metrics(m, &names);
 		for (size_t j = 0; j < names.n; j++) {
 			int counts = metric_here(m, &st, names.v[j]);
-			int here = usable && counts;
+			struct metric_row row = {names.v[j], m->name, set, usable && counts, ""};
 			/* a meter that is not usable: its probe's fact says why */
-			const char *why = here ? "" : !usable ? sb_str(&fact)
-				: "this machine does not count it (perf stat says <not supported>: "
-				  "no hardware counters here)";
-			if (json) {
-				sb_add(&sb, k++ ? ",{\"name\":" : "{\"name\":");
-				sb_add_json(&sb, names.v[j]);
-				sb_add(&sb, ",\"meter\":");
-				sb_add_json(&sb, m->name);
-				sb_add(&sb, ",\"set\":");
-				sb_add_json(&sb, set);
-				sb_addf(&sb, ",\"here\":%s,\"why\":", here ? "true" : "false");
-				sb_add_json(&sb, why);
-				sb_addc(&sb, '}');
-			} else {
-				sb_addf(&sb, "%-22s %-10s %-8s %s%s\n", names.v[j], m->name, set,
-					here ? "yes" : "no: ", why);
-			}
+			if (!row.here)
+				row.why = !usable ? sb_str(&fact)
+					: "this machine does not count it (perf stat says <not supported>: "
+					  "no hardware counters here)";
+			w->metric(&sb, &row, !k++);
 		}
 		sl_release(&names);
 		sb_release(&fact);
 	}
-	if (json)
-		sb_add(&sb, "]\n");
-	else
-		sb_add(&sb, "Also every build's section sizes (size.text, ...) and each recipe's own\n"
-			    "metric.NAME (see its recipe.ini).\n");
+	sb_add(&sb, w->metrics_close);
 	fputs(sb_str(&sb), stdout);
 	sb_release(&sb);
 	return 0;
 }
 
-/* Where an entry came from, for the text listing: the level's name, and
- * the folder too when it is the user's (study, FLAGSCOPE_PATH, user). */
-static void origin_text(struct strbuf *sb, const struct searchpath *sp, const struct sp_entry *e)
-{
-	const struct sp_level *lv = &sp->levels[e->level];
-	if (lv->origin == SP_BUNDLED || lv->origin == SP_INSTALLED)
-		sb_addf(sb, "%-10s", sp_origin_name(lv->origin));
-	else
-		sb_addf(sb, "%s %s", sp_origin_name(lv->origin), lv->dir);
-}
-
-static void origin_json(struct strbuf *sb, const struct searchpath *sp, const struct sp_entry *e)
-{
-	sb_add(sb, ",\"origin\":");
-	sb_add_json(sb, sp_origin_name(sp->levels[e->level].origin));
-	sb_add(sb, ",\"folder\":");
-	sb_add_json(sb, sp->levels[e->level].dir);
-	sb_add(sb, ",\"path\":");
-	sb_add_json(sb, e->path);
-	sb_add(sb, ",\"shadows\":[");
-	for (size_t k = 0; k < e->shadows.n; k++) {
-		if (k)
-			sb_addc(sb, ',');
-		sb_add_json(sb, e->shadows.v[k]);
-	}
-	sb_addc(sb, ']');
-}
-
-/* What the listing says of a workload after its name and origin: its
- * description (text), its description, source, slowness and runs (json),
- * or why its recipe does not load. */
-static void describe_workload(const struct sp_entry *e, const char *study_file, int json,
-			      struct strbuf *sb)
+/* A workload's entry: its recipe loaded (or why not), then written. */
+static void describe_workload(struct listed *l, const char *study_file,
+			      const struct list_writer *w, struct strbuf *sb, int first)
 {
 	struct recipe r;
 	struct strbuf err = {0};
-	int ok = !recipe_load(e->name, study_file, &r, &err) && !recipe_check_kinds(&r, &err);
-	if (!json) {
-		sb_add(sb, ok ? (r.description ? r.description : "") : sb_str(&err));
-	} else if (ok) {
-		sb_add(sb, ",\"description\":");
-		sb_add_json(sb, r.description ? r.description : "");
-		sb_add(sb, ",\"source\":");
-		sb_add_json(sb, r.source);
-		sb_addf(sb, ",\"slow\":%s,\"runs\":[", r.slow ? "true" : "false");
-		for (size_t k = 0; k < r.nruns; k++) {
-			if (k)
-				sb_addc(sb, ',');
-			sb_add_json(sb, r.runs[k].name);
-		}
-		sb_addc(sb, ']');
-	} else {
-		sb_add(sb, ",\"error\":");
-		sb_add_json(sb, sb_str(&err));
-	}
+	l->loaded = !recipe_load(l->e->name, study_file, &r, &err) && !recipe_check_kinds(&r, &err);
+	l->description = l->loaded ? r.description : NULL;
+	l->error = l->loaded ? NULL : sb_str(&err);
+	l->recipe = l->loaded ? &r : NULL;
+	w->entry(sb, l, first);
 	recipe_release(&r); /* it keeps what it read before an error */
 	sb_release(&err);
 }
 
-static void describe_preset(const struct sp_entry *e, const char *study_file, int json,
-			    struct strbuf *sb)
+static void describe_preset(struct listed *l, const char *study_file,
+			    const struct list_writer *w, struct strbuf *sb, int first)
 {
 	struct study s;
 	struct strbuf err = {0};
 	(void)study_file;
-	int ok = !pipeline_study_load(e->path, &s, &err);
-	if (json) {
-		sb_add(sb, ",\"description\":");
-		sb_add_json(sb, ok && s.description ? s.description : "");
-	} else {
-		sb_add(sb, ok ? (s.description ? s.description : "")
-			      : "(does not load: see flagscope run --dry-run)");
-	}
+	l->loaded = !pipeline_study_load(l->e->path, &s, &err);
+	l->description = l->loaded ? s.description : NULL;
+	w->entry(sb, l, first);
 	study_release(&s);
 	sb_release(&err);
 }
 
 /* Every entry of one kind on the search path, first match wins: its name,
- * where it came from, and what describe() says of it. */
+ * where it came from, and what describe() found of it. */
 static int list_entries(enum sp_kind kind, const char *study_file, int width,
-			void (*describe)(const struct sp_entry *e, const char *study_file, int json,
-					 struct strbuf *sb),
-			int json)
+			void (*describe)(struct listed *l, const char *study_file,
+					 const struct list_writer *w, struct strbuf *sb, int first),
+			const struct list_writer *w)
 {
 	struct searchpath sp;
 	struct sp_entry *e;
@@ -243,30 +311,15 @@ static int list_entries(enum sp_kind kind, const char *study_file, int width,
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(e[i].name) > width)
 			width = (int)strlen(e[i].name);
-	if (json)
-		fputc('[', stdout);
+	fputs(w->open, stdout);
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf sb = {0};
-		if (json) {
-			sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
-			sb_add_json(&sb, e[i].name);
-			origin_json(&sb, &sp, &e[i]);
-			describe(&e[i], study_file, 1, &sb);
-			sb_addc(&sb, '}');
-		} else {
-			sb_addf(&sb, "%-*s ", width, e[i].name);
-			origin_text(&sb, &sp, &e[i]);
-			sb_add(&sb, "  ");
-			describe(&e[i], study_file, 0, &sb);
-			if (e[i].shadows.n)
-				sb_addf(&sb, " (shadows %s)", e[i].shadows.v[0]);
-			sb_addc(&sb, '\n');
-		}
+		struct listed l = {.sp = &sp, .e = &e[i], .width = width};
+		describe(&l, study_file, w, &sb, !i);
 		fputs(sb_str(&sb), stdout);
 		sb_release(&sb);
 	}
-	if (json)
-		fputs("]\n", stdout);
+	fputs(w->close, stdout);
 	sp_entries_free(e, n);
 	searchpath_release(&sp);
 	return 0;
@@ -280,19 +333,18 @@ int cmd_list(int argc, char **argv)
 	int rc = options_parse(&list_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	int json = format_is(opt.format, FORMAT_JSON);
+	const struct list_writer *w = FORMAT_WRITER(writers, opt.format);
 	rc = 2;
 	if (pos.n < 1 || pos.n > (pos.n && !strcmp(pos.v[0], "workloads") ? 2u : 1u))
 		error_msg("list: say what to list: toolchains, workloads [STUDY], presets or metrics (see flagscope list --help)");
 	else if (!strcmp(pos.v[0], "toolchains"))
-		rc = list_toolchains(json);
+		rc = list_toolchains(w);
 	else if (!strcmp(pos.v[0], "workloads"))
-		rc = list_entries(SP_WORKLOADS, pos.n > 1 ? pos.v[1] : ".", 14, describe_workload,
-				  json);
+		rc = list_entries(SP_WORKLOADS, pos.n > 1 ? pos.v[1] : ".", 14, describe_workload, w);
 	else if (!strcmp(pos.v[0], "presets"))
-		rc = list_entries(SP_PRESETS, NULL, 20, describe_preset, json);
+		rc = list_entries(SP_PRESETS, NULL, 20, describe_preset, w);
 	else if (!strcmp(pos.v[0], "metrics"))
-		rc = list_metrics(json);
+		rc = list_metrics(w);
 	else
 		error_msg("list: cannot list '%s' (toolchains, workloads, presets or metrics)", pos.v[0]);
 	sl_release(&pos);

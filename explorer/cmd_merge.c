@@ -29,7 +29,7 @@ static const struct option_spec merge_options[] = {
 	{NULL},
 };
 
-static const struct command_spec merge_cmd = {
+const struct command_spec merge_cmd = {
 	.name = "merge",
 	.usage = "[--logs DIR] OUT.db IN.db...",
 	.summary = "Join the results databases of one study's shards into OUT.db (made when\n"

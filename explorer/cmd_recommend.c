@@ -39,7 +39,7 @@ static const struct option_spec recommend_options[] = {
 	{NULL},
 };
 
-static const struct command_spec recommend_cmd = {
+const struct command_spec recommend_cmd = {
 	.name = "recommend",
 	.usage = "[--db X] [--study NAME] [--alpha P] [--min-effect X]\n"
 		 "       [--metric time|size|rss|insns|SELECTOR] [--output FILE|DIR]\n"

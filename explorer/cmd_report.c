@@ -50,7 +50,7 @@ static const struct option_spec report_options[] = {
 	{NULL},
 };
 
-static const struct command_spec report_cmd = {
+const struct command_spec report_cmd = {
 	.name = "report",
 	.usage = "[options]",
 	.summary = "Print the ranking of a stored study: per configuration the geometric mean of\n"

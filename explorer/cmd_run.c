@@ -79,7 +79,7 @@ static void run_plugins_help(FILE *out)
 		fprintf(out, "  %-10s %s\n", runner_at(i)->name, runner_at(i)->help);
 }
 
-static const struct command_spec run_cmd = {
+const struct command_spec run_cmd = {
 	.name = "run",
 	.usage = "[STUDY] [options]",
 	.summary = "Build every configuration of a study (default: the bundled default study),\n"

@@ -55,7 +55,7 @@ static const struct option_spec search_options[] = {
 	{NULL},
 };
 
-static const struct command_spec search_cmd = {
+const struct command_spec search_cmd = {
 	.name = "search",
 	.usage = "STUDY [options]",
 	.summary = "Search the compiler's optimisation flags for the set that makes the study's\n"
@@ -189,7 +189,7 @@ static void search_text(FILE *out, const struct search_report *rep)
 	search_make_conf(out, rep);
 }
 
-static const struct {
+static const struct search_writer {
 	enum format format;
 	void (*print)(FILE *out, const struct search_report *rep);
 } writers[] = {
@@ -205,9 +205,9 @@ static format_set search_formats(struct strbuf *err)
 
 static int write_outputs(const struct search_report *rep)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
-		if (format_is(opt.format, writers[i].format))
-			writers[i].print(stdout, rep);
+	const struct search_writer *w = FORMAT_WRITER(writers, opt.format);
+	if (w) /* the option parser took only writers' formats */
+		w->print(stdout, rep);
 	if (opt.output) {
 		/* never over a results database (results_args.h) */
 		FILE *f = results_output_open(opt.output);

@@ -61,7 +61,7 @@ static const struct option_spec slurm_options[] = {
 	{NULL},
 };
 
-static const struct command_spec slurm_cmd = {
+const struct command_spec slurm_cmd = {
 	.name = "slurm",
 	.usage = "STUDY --shards N [--partition P] [--time T] [--submit] [options]",
 	.summary = "Write the sbatch scripts that run a study on a Slurm cluster: a job array of\n"

@@ -28,7 +28,7 @@ static const struct option_spec sysroot_opts[] = {
 	{0},
 };
 
-static const struct command_spec sysroot_cmd = {
+const struct command_spec sysroot_cmd = {
 	.name = "sysroot",
 	.usage = "build --target TRIPLE [--cflags FLAGS] [--float hard|soft] | list",
 	.summary = "build or list C library sysroots made with a configuration's target flags",

@@ -44,7 +44,7 @@ static const struct option_spec verify_opts[] = {
 	{0},
 };
 
-static const struct command_spec verify_cmd = {
+const struct command_spec verify_cmd = {
 	.name = "verify",
 	.usage = "FILE|PACKAGE-TREE... [--expect FLAGS] [--target TRIPLE] [--static] [--unit-prefix DIR] "
 		 "[--sources DIR] [--objects DIR] [--format FMT]",
@@ -292,7 +292,7 @@ static int expand_packages(struct strlist *files)
 
 int cmd_verify(int argc, char **argv)
 {
-	const struct verify_format *out = &verify_formats[0];
+	const struct verify_format *out;
 	struct strlist files = {0};
 	int rc = options_parse(&verify_cmd, argc, argv, &files), status = 0, first = 1;
 	int checking;
@@ -307,9 +307,7 @@ int cmd_verify(int argc, char **argv)
 		sl_release(&files);
 		return 2;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(verify_formats); i++)
-		if (format_is(format, verify_formats[i].format))
-			out = &verify_formats[i];
+	out = FORMAT_WRITER(verify_formats, format); /* the option parser took only these */
 	if (expand_packages(&files)) {
 		sl_release(&files);
 		return 2;

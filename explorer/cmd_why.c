@@ -34,7 +34,7 @@ static const struct option_spec why_options[] = {
 	{NULL},
 };
 
-static const struct command_spec why_cmd = {
+const struct command_spec why_cmd = {
 	.name = "why",
 	.usage = "LABEL_A LABEL_B WORKLOAD [options]",
 	.summary = "Show where the difference between two configurations comes from: the\n"
@@ -113,7 +113,7 @@ static void print_json(const char *a, const char *b, const char *workload,
 	sb_release(&sb);
 }
 
-static const struct {
+static const struct why_writer {
 	enum format format;
 	void (*print)(const char *a, const char *b, const char *workload,
 		      const struct fn_counts *ca, const struct fn_counts *cb,
@@ -194,9 +194,9 @@ static int explain(struct store *st, const char *study, char **argv)
 	size_t n;
 	struct why_row *rows = why_diff(&c[0], &c[1], &n);
 	size_t shown = opt.top > 0 && (size_t)opt.top < n ? (size_t)opt.top : n;
-	for (size_t i = 0; i < ARRAY_SIZE(writers); i++)
-		if (format_is(opt.format, writers[i].format))
-			writers[i].print(label[0], label[1], argv[2], &c[0], &c[1], rows, shown);
+	const struct why_writer *w = FORMAT_WRITER(writers, opt.format);
+	if (w) /* the option parser took only writers' formats */
+		w->print(label[0], label[1], argv[2], &c[0], &c[1], rows, shown);
 	free(rows);
 	rc = 0;
 out:

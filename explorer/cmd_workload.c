@@ -36,7 +36,7 @@ static const struct option_spec workload_options[] = {
 	{NULL},
 };
 
-static const struct command_spec workload_cmd = {
+const struct command_spec workload_cmd = {
 	.name = "workload",
 	.usage = "new NAME --source SPEC [--system autotools|cmake|meson|make] [--dir DIR]",
 	.summary = "Write a recipe skeleton for a program of yours or a Debian package: its\n"

@@ -5,8 +5,9 @@
  * 2 bad input or usage.
  *
  * How to add a subcommand: write explorer/cmd_<name>.c with an option table
- * (explorer/options.h) and cmd_<name>(), declare it here, add one line to
- * commands[] in explorer/main.c.
+ * (explorer/options.h), its command_spec <name>_cmd and cmd_<name>(),
+ * declare both here, add one line to commands[] in explorer/main.c (whose
+ * start-up check then checks its options: options_check).
  */
 #ifndef FLAGSCOPE_COMMANDS_H
 #define FLAGSCOPE_COMMANDS_H
@@ -25,5 +26,11 @@ int cmd_search(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+
+/* Each command's option table and help (explorer/options.h). */
+struct command_spec;
+extern const struct command_spec run_cmd, report_cmd, list_cmd, verify_cmd, sysroot_cmd,
+	compare_cmd, recommend_cmd, why_cmd, merge_cmd, slurm_cmd, search_cmd, workload_cmd,
+	baseline_cmd, calibrate_cmd;
 
 #endif

@@ -20,30 +20,41 @@
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const struct command_spec *spec; /* its options, checked at start-up */
 	const char *summary;
 };
 
 static const struct command commands[] = {
-	{"run", cmd_run, "build, verify, run, validate, store and rank a study"},
-	{"report", cmd_report, "print the ranking stored in a results database"},
-	{"list", cmd_list, "list toolchains, workloads or presets"},
-	{"verify", cmd_verify, "prove from ELF files which flags, ABI and linkage they got"},
-	{"sysroot", cmd_sysroot, "build or list C library sysroots made with target flags"},
-	{"compare", cmd_compare, "IMPROVED / REGRESSED / UNCHANGED between two databases or configurations"},
-	{"recommend", cmd_recommend, "the best valid configuration as a make.conf fragment with its evidence"},
-	{"why", cmd_why, "instructions per function of two builds, side by side (cachegrind)"},
-	{"merge", cmd_merge, "join the databases of one study's shards (run --shard, slurm)"},
-	{"slurm", cmd_slurm, "a Slurm job array that runs a study in shards, then merges them"},
-	{"search", cmd_search, "the best flag set under a budget: validated, minimal, confirmed (make.conf)"},
-	{"calibrate", cmd_calibrate, "the smallest difference this machine tells from layout and noise, per workload"},
-	{"baseline", cmd_baseline, "keep a study's results as a named baseline for compare --against"},
-	{"workload", cmd_workload, "write a recipe skeleton for a program or Debian package (workload new)"},
+	{"run", cmd_run, &run_cmd, "build, verify, run, validate, store and rank a study"},
+	{"report", cmd_report, &report_cmd, "print the ranking stored in a results database"},
+	{"list", cmd_list, &list_cmd, "list toolchains, workloads or presets"},
+	{"verify", cmd_verify, &verify_cmd, "prove from ELF files which flags, ABI and linkage they got"},
+	{"sysroot", cmd_sysroot, &sysroot_cmd, "build or list C library sysroots made with target flags"},
+	{"compare", cmd_compare, &compare_cmd, "IMPROVED / REGRESSED / UNCHANGED between two databases or configurations"},
+	{"recommend", cmd_recommend, &recommend_cmd, "the best valid configuration as a make.conf fragment with its evidence"},
+	{"why", cmd_why, &why_cmd, "instructions per function of two builds, side by side (cachegrind)"},
+	{"merge", cmd_merge, &merge_cmd, "join the databases of one study's shards (run --shard, slurm)"},
+	{"slurm", cmd_slurm, &slurm_cmd, "a Slurm job array that runs a study in shards, then merges them"},
+	{"search", cmd_search, &search_cmd, "the best flag set under a budget: validated, minimal, confirmed (make.conf)"},
+	{"calibrate", cmd_calibrate, &calibrate_cmd, "the smallest difference this machine tells from layout and noise, per workload"},
+	{"baseline", cmd_baseline, &baseline_cmd, "keep a study's results as a named baseline for compare --against"},
+	{"workload", cmd_workload, &workload_cmd, "write a recipe skeleton for a program or Debian package (workload new)"},
 };
+
+/* Every command's option table: its --format's writers among them (the
+ * writer families of explorer/, which analysis' formats_check cannot see) */
+static int commands_check(struct strbuf *err)
+{
+	int bad = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		bad |= options_check(commands[i].spec, err);
+	return bad;
+}
 
 /* Every registry of the program (STYLE.md §1), checked at start-up. */
 static int (*const registry_checks[])(struct strbuf *err) = {
 	runners_check, meters_check, libcs_check, source_kinds_check, build_systems_check,
-	strategies_check, settings_check, formats_check,
+	strategies_check, settings_check, formats_check, commands_check,
 };
 
 static void usage(FILE *out)
@@ -91,6 +102,7 @@ static int dispatch(int argc, char **argv)
 		broken |= registry_checks[i](&bad);
 	if (broken) {
 		error_msg("%s (a bug in this build of flagscope: please report it)", sb_str(&bad));
+		sb_release(&bad);
 		return 2;
 	}
 	if (argc < 2) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/registry.h"
+
 void options_help(const struct command_spec *cmd, FILE *out)
 {
 	fprintf(out, "usage: flagscope %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
@@ -207,4 +209,27 @@ void print_error_lines(const char *text)
 	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 		error_msg("%s", l);
 	free(copy);
+}
+
+int options_check(const struct command_spec *cmd, struct strbuf *err)
+{
+	size_t before = err->len;
+	struct strbuf what = {0};
+	struct strlist names = {0};
+	sb_addf(&what, "%s options", cmd->name);
+	for (const struct option_spec *o = cmd->opts; o && o->long_name; o++) {
+		sl_push(&names, o->long_name);
+		if (o->type != OPT_FORMAT)
+			continue;
+		/* the writers say what they write; asking them checks their table */
+		if (registry_require(o->formats != NULL, sb_str(&what), o->long_name,
+				     "takes formats but names no writers", err))
+			continue;
+		registry_require(o->formats(err) != 0, sb_str(&what), o->long_name,
+				 "offers no format", err);
+	}
+	registry_check(sb_str(&what), (const char *const *)names.v, names.n, err);
+	sl_release(&names);
+	sb_release(&what);
+	return err->len > before ? -1 : 0;
 }

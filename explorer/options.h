@@ -53,6 +53,12 @@ int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional);
 void options_help(const struct command_spec *cmd, FILE *out);
 
+/* The start-up check of one command's table: every OPT_FORMAT option has
+ * a writer family, which lists at least one format, each once
+ * (format_family).  0, or -1 with a "COMMAND options: ..." line per
+ * problem in err. */
+int options_check(const struct command_spec *cmd, struct strbuf *err);
+
 /* After options_parse: 1 when the command line gave option o. */
 int options_given(const struct option_spec *o);
 

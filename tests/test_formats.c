@@ -1,7 +1,8 @@
 /*
  * test_formats.c - the format registry (analysis/formats.h): every name
  * parses back to its format; the writer families of analysis/ write the
- * formats their commands have always offered; the start-up check passes
+ * formats their commands have always offered; FORMAT_WRITER finds the
+ * entry that writes a name (at any offset of .format); the start-up check passes
  * on the real tables and finds a family that lists a format twice or a
  * value that is no format.  Expected: all checks pass.
  */
@@ -58,6 +59,17 @@ int main(void)
 	T_CHECK(pivot_format("csv") && !pivot_format("html"), "pivot_format finds csv, not html");
 	T_CHECK(recommend_distro_format("package.env") && !recommend_distro_format("json"),
 		"recommend_distro_format: package.env, not json");
+
+	/* FORMAT_WRITER: the entry that writes a name, typed as the table's */
+	static const struct writer_case {
+		int tag;
+		enum format format;
+	} writers[] = {{1, FORMAT_TABLE}, {2, FORMAT_JSON}};
+	const struct writer_case *w = FORMAT_WRITER(writers, "json");
+	T_CHECK(w == &writers[1] && w->tag == 2, "FORMAT_WRITER finds json's writer");
+	T_CHECK(!FORMAT_WRITER(writers, "csv") && !FORMAT_WRITER(writers, "nope") &&
+			!FORMAT_WRITER(writers, NULL),
+		"no writer for a format the table does not write, or no format");
 
 	struct strbuf err = {0};
 	T_CHECK(!formats_check(&err) && !err.len, "the real tables pass: %s", sb_str(&err));
