@@ -34,7 +34,8 @@
 	X(MAKE_CONF, "make.conf", "a Gentoo make.conf fragment")                   \
 	X(SHELL, "shell", "CFLAGS=... lines a shell can source")                   \
 	X(PACKAGE_ENV, "package.env", "Gentoo's per-package environment files")    \
-	X(DPKG_BUILDFLAGS, "dpkg-buildflags", "Debian's per-package buildflags files")
+	X(DPKG_BUILDFLAGS, "dpkg-buildflags", "Debian's per-package buildflags files")   \
+	X(MARKDOWN, "markdown", "a Markdown table, as doc/ pages hold them")
 
 enum format {
 #define FORMAT_ENUM(e, name, what) FORMAT_##e,

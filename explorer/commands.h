@@ -12,6 +12,8 @@
 #ifndef FLAGSCOPE_COMMANDS_H
 #define FLAGSCOPE_COMMANDS_H
 
+#include <stdio.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -26,11 +28,17 @@ int cmd_search(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_help(int argc, char **argv);
 
 /* Each command's option table and help (explorer/options.h). */
 struct command_spec;
 extern const struct command_spec run_cmd, report_cmd, list_cmd, verify_cmd, sysroot_cmd,
 	compare_cmd, recommend_cmd, why_cmd, merge_cmd, slurm_cmd, search_cmd, workload_cmd,
-	baseline_cmd, calibrate_cmd;
+	baseline_cmd, calibrate_cmd, help_cmd;
+
+/* explorer/main.c's table: the command NAME's spec, or NULL; the list of
+ * commands `flagscope --help` prints. */
+const struct command_spec *command_find(const char *name);
+void commands_usage(FILE *out);
 
 #endif

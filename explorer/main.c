@@ -39,7 +39,16 @@ static const struct command commands[] = {
 	{"calibrate", cmd_calibrate, &calibrate_cmd, "the smallest difference this machine tells from layout and noise, per workload"},
 	{"baseline", cmd_baseline, &baseline_cmd, "keep a study's results as a named baseline for compare --against"},
 	{"workload", cmd_workload, &workload_cmd, "write a recipe skeleton for a program or Debian package (workload new)"},
+	{"help", cmd_help, &help_cmd, "this list, a command's help, or the study settings (help settings)"},
 };
+
+const struct command_spec *command_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].spec;
+	return NULL;
+}
 
 /* Every command's option table: its --format's writers among them (the
  * writer families of explorer/, which analysis' formats_check cannot see) */
@@ -57,7 +66,7 @@ static int (*const registry_checks[])(struct strbuf *err) = {
 	strategies_check, settings_check, formats_check, commands_check,
 };
 
-static void usage(FILE *out)
+void commands_usage(FILE *out)
 {
 	fprintf(out, "usage: flagscope COMMAND [options]\n\n"
 		     "Rebuild real programs across compiler, flag, ABI, libc and linkage\n"
@@ -106,11 +115,11 @@ static int dispatch(int argc, char **argv)
 		return 2;
 	}
 	if (argc < 2) {
-		usage(stderr);
+		commands_usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		commands_usage(stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {

@@ -80,7 +80,7 @@ const struct study_setting study_settings[] = {
 	 .help = "what ranks: time, insns (an emulated study's default), size.text, a meter's or recipe's metric"},
 	{"meters", "study", "meters", SETTING_WORDS, .field = F(meters), .line = F(meters_line),
 	 .set = NONE, .example = "rusage cachegrind",
-	 .help = "meters around each run (default: the default ones listed below)"},
+	 .help = "meters around each run (default: the default set, flagscope list metrics)"},
 	{"baseline", "study", NULL, SETTING_WORDS, .field = F(baseline), .line = F(baseline_line),
 	 .set = NONE, .example = "O2",
 	 .help = "the configuration the others are compared with: one level per axis"},
@@ -331,6 +331,66 @@ void settings_help(FILE *out)
 		fprintf(out, "  [%s] %s%s%s%s%s\n      %s\n", st->section, st->key, st->def ? " = " : "",
 			st->def ? st->def : "", st->flag ? "    run --" : "", st->flag ? st->flag : "",
 			st->help);
+}
+
+/* What a value of each type is, for the reference (settings_markdown) */
+static const char *const type_words[] = {
+	[SETTING_TEXT] = "text",
+	[SETTING_WORDS] = "words (continuation lines add)",
+	[SETTING_INT] = "whole number",
+	[SETTING_REPEAT] = "whole number from 1, stable or auto",
+	[SETTING_SECONDS] = "seconds (above 0)",
+	[SETTING_FRACTION] = "fraction above 0 and below 1 (1% or 0.01)",
+	[SETTING_NUMBER] = "number from 0",
+	[SETTING_ENUM] = "", /* its choices follow */
+	[SETTING_YESNO] = "yes or no",
+	[SETTING_CPULIST] = "CPU list",
+};
+
+_Static_assert(ARRAY_SIZE(type_words) == SETTING_CPULIST + 1, "type_words names every type");
+
+/* a table cell: | would end it */
+static void md_cell(FILE *out, const char *text)
+{
+	fputs("| ", out);
+	for (const char *c = text; *c; c++) {
+		if (*c == '|')
+			fputc('\\', out);
+		fputc(*c, out);
+	}
+	fputc(' ', out);
+}
+
+/* a cell of code (`--pin`), or an empty one for NULL */
+static void md_code(FILE *out, const char *prefix, const char *text)
+{
+	if (text)
+		fprintf(out, "| `%s%s` ", prefix, text);
+	else
+		fputs("| ", out);
+}
+
+void settings_markdown(FILE *out)
+{
+	fputs("| key | section | `run` option | type | default | what |\n"
+	      "|---|---|---|---|---|---|\n", out);
+	for (const struct study_setting *st = study_settings; st->key; st++) {
+		struct strbuf type = {0};
+		sb_add(&type, type_words[st->type]);
+		if (st->type == SETTING_INT)
+			sb_addf(&type, " from %d to %d", st->lo, st->hi);
+		for (size_t i = 0; st->type == SETTING_ENUM && st->choices[i]; i++)
+			sb_addf(&type, "%s%s", i ? (st->choices[i + 1] ? ", " : " or ") : "",
+				st->choices[i]);
+		md_code(out, "", st->key);
+		fprintf(out, "| [%s] ", st->section);
+		md_code(out, "--", st->flag);
+		md_cell(out, sb_str(&type));
+		md_code(out, "", st->def);
+		md_cell(out, st->help);
+		fputs("|\n", out);
+		sb_release(&type);
+	}
 }
 
 /* Debian policy 5.6.1: two or more of a-z 0-9 + - ., starting alphanumeric */

@@ -4,17 +4,21 @@
  * section, the `run` option that overrides it, its type and parser, its
  * default, the field of struct study it fills and a help line.  The
  * loader (study.c), `run --help` (and so the man page), the "known:" lists
- * of its errors and tests/test_settings.c read it; doc/study-format.md
- * names every key (the test checks).
+ * of its errors, `flagscope help settings` and tests/test_settings.c read
+ * it; doc/study-format.md's reference table is made from it
+ * (settings_markdown, scripts/settings-doc.sh).
  *
  * How to add a setting:
  *   1. add its field (and a _line field when a later check names its
  *      line) to struct study in study.h, and its default to study_init();
  *   2. add one row to study_settings[] in settings.c with the type whose
  *      parser fits (or a check function for what no type says);
- *   3. document it in doc/study-format.md; test_settings loads it, finds
- *      it in `run --help` and on that page, and, with .flag, checks that
- *      `run` takes the option.
+ *   3. run scripts/settings-doc.sh build/flagscope: doc/study-format.md's
+ *      reference table is `flagscope help settings --format markdown`
+ *      (it_settings_doc fails until then); say more in its prose if the
+ *      help line is not enough.  test_settings loads it, finds it in
+ *      `run --help` and on that page, and, with .flag, checks that `run`
+ *      takes the option.
  */
 #ifndef FLAGSCOPE_SETTINGS_H
 #define FLAGSCOPE_SETTINGS_H
@@ -96,6 +100,11 @@ int settings_check(struct strbuf *err);
 /* The settings as `run --help` lists them: "  [SECTION] KEY = DEFAULT
  * (--FLAG)" and the help line. */
 void settings_help(FILE *out);
+
+/* The settings as doc/study-format.md's reference lists them (`flagscope
+ * help settings --format markdown`): a Markdown table, a row per setting
+ * in the table's order: key, section, run option, type, default, help. */
+void settings_markdown(FILE *out);
 
 /* The Debian source packages that words (packages =, run --packages) name:
  * each word a package name, or a file of names (one a line, blanks split,

@@ -2,7 +2,7 @@
 # it_output_full.sh - output is a result too: every command whose output
 # cannot be written (stdout is /dev/full) exits non-zero with "cannot
 # write", at the dispatcher (explorer/main.c), however it printed: each
-# command's --help, the top-level usage and version, and the real outputs
+# command's --help, the top-level usage and version, help settings, and the real outputs
 # of run, report (every format), list, compare, recommend, verify, why
 # and baseline on a tiny study.  A pipe whose reader stops early is not
 # a failure.
@@ -33,6 +33,8 @@ for c in $commands; do
 done
 full_fails --help
 full_fails --version
+full_fails help settings
+full_fails help settings --format markdown
 ok "--help of every command ($(wc -w <<<"$commands")), usage and --version"
 
 tiny_study two.study 1 "both ok and ranked" O2 O1
