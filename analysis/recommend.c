@@ -125,6 +125,15 @@ static int eligible(const struct rank_config *c)
 							 !noise_floor_label(c->label));
 }
 
+/* The chosen configuration's compilers and flags as written. */
+static void set_choice(struct store *st, struct recommendation *rec)
+{
+	const struct rank_config *c = &rec->r.configs[rec->chosen];
+	rec->cxx = recommend_cxx(c->cc);
+	rec->chost = recommend_config_chost(c->target, c->cc);
+	rec->cflags = recommend_explicit_cflags(st, rec->r.study, c, &rec->native_note);
+}
+
 int recommend_compute(struct store *st, const char *study, const char *metric,
 		      const struct rank_options *o, struct recommendation *rec,
 		      struct strbuf *err)
@@ -189,10 +198,42 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 	}
 	if (best_pgo >= best)
 		rec->pgo_best = -1;
-	const struct rank_config *c = &r->configs[rec->chosen];
-	rec->cxx = recommend_cxx(c->cc);
-	rec->chost = recommend_config_chost(c->target, c->cc);
-	rec->cflags = recommend_explicit_cflags(st, study, c, &rec->native_note);
+	rec->rule_choice = rec->chosen;
+	set_choice(st, rec);
+	return 0;
+}
+
+int recommend_choose(struct store *st, struct recommendation *rec, const char *label,
+		     struct strbuf *err)
+{
+	const struct ranking *r = &rec->r;
+	int i = -1;
+	for (size_t k = 0; k < r->n && i < 0; k++)
+		if (!strcmp(r->configs[k].label, label))
+			i = (int)k;
+	if (i < 0) {
+		sb_addf(err, "%s: --choose '%s': no configuration of that label in study %s (its "
+			     "labels: ", st->path, label, r->study);
+		for (size_t k = 0; k < r->n; k++)
+			sb_addf(err, "%s'%s'", k ? ", " : "", r->configs[k].label);
+		sb_add(err, ")");
+		return -1;
+	}
+	if (r->configs[i].pgo) {
+		sb_addf(err, "%s: --choose '%s': a profile-guided configuration (pgo gen-use): its "
+			     "flags alone are not what was measured (choose one without a profile)",
+			st->path, label);
+		return -1;
+	}
+	rec->chosen = i;
+	/* a choice the rule did not make is no claim that it beat the baseline */
+	rec->beats = i == rec->rule_choice && rec->beats;
+	free(rec->cxx);
+	free(rec->chost);
+	free(rec->cflags);
+	free(rec->native_note);
+	rec->native_note = NULL;
+	set_choice(st, rec);
 	return 0;
 }
 
@@ -249,6 +290,27 @@ static void print_pgo_note(FILE *out, const struct recommendation *rec)
 			fprintf(out, "#   trained on %s\n", r->facts.v[i] + 10);
 }
 
+/* recommend_choose's choice: what the rule chose instead, and what the
+ * choice measured (it may be valid on some workloads only: a sweep's
+ * breaking packages are then its files' active lines) */
+static void print_chosen_by_hand(FILE *out, const struct recommendation *rec)
+{
+	const struct ranking *r = &rec->r;
+	const struct rank_config *c = chosen(rec);
+	char iv[96];
+	fprintf(out, "# chosen with --choose: %s (the rule's choice: %s)\n", c->label,
+		r->configs[rec->rule_choice].label);
+	if (isfinite(c->ratio)) {
+		fmt_interval(iv, sizeof(iv), c->ratio, c->lo, c->hi);
+		fprintf(out, "#   geometric-mean %s ratio to the baseline %s: %s, %s\n", r->metric,
+			r->configs[r->baseline].label, iv, verdict_name(c->verdict));
+	}
+	if (c->status != OUTCOME_OK)
+		fprintf(out, "#   not valid on every workload: %s%s%.*s\n", outcome_name(c->status),
+			c->detail ? ": " : "", c->detail ? (int)strcspn(c->detail, "\n") : 0,
+			c->detail ? c->detail : "");
+}
+
 void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 {
 	const struct ranking *r = &rec->r;
@@ -275,7 +337,9 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 		     "(geometric-mean interval clear of 1,\n#   effect >= %s, some workload "
 		     "significantly better at p < %g and none worse)\n",
 		effect, r->opt.alpha);
-	if (rec->beats) {
+	if (rec->chosen != rec->rule_choice) {
+		print_chosen_by_hand(out, rec);
+	} else if (rec->beats) {
 		fmt_interval(iv, sizeof(iv), c->ratio, c->lo, c->hi);
 		/* the metric's own change: less time is a reduction, a higher
 		 * score an increase (both better) */
@@ -471,6 +535,7 @@ static void print_json(FILE *out, const struct recommendation *rec)
 	json_s(out, "baseline", r->configs[r->baseline].label, 1);
 	json_s(out, "recommended", c->label, 1);
 	fprintf(out, ",\"beats_baseline\":%s", rec->beats ? "true" : "false");
+	json_s(out, "rule_choice", r->configs[rec->rule_choice].label, 1);
 	fprintf(out, ",\"pgo\":%s", c->pgo ? "true" : "false");
 	json_n(out, "ratio", c->ratio);
 	json_ci(out, c->lo, c->hi);

@@ -46,6 +46,7 @@ struct recommendation {
 	char *cflags;      /* the chosen flags as written: -march=native made explicit
 			      (recommend_explicit_cflags) */
 	char *native_note; /* what that replaced and how, or NULL */
+	int rule_choice;   /* what the rule chose; chosen differs after recommend_choose */
 };
 
 /* "time" -> "time", "size" -> "size.text", "rss" -> "mem.res", "insns" ->
@@ -65,6 +66,16 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 		      const struct rank_options *o, struct recommendation *rec,
 		      struct strbuf *err);
 void recommend_release(struct recommendation *rec);
+
+/* Make the configuration labelled `label` the choice whatever the rule
+ * said (recommend --choose: the configuration a distribution ships, valid
+ * on every workload or not; rule_choice keeps the rule's, and the
+ * evidence names both).  Its flags are made explicit again.  0, or -1
+ * with one line in err: no configuration of that label (the study's
+ * labels listed), or a profile-guided one (its flags alone are not what
+ * was measured). */
+int recommend_choose(struct store *st, struct recommendation *rec, const char *label,
+		     struct strbuf *err);
 
 /* Print as "make.conf", "shell" or "json"; -1 for another format (the
  * distro formats of recommend_formats() are recommend_distro.h's). */

@@ -341,11 +341,12 @@ static void pick_breaks(struct store *st, struct distro_advice *a)
 
 int recommend_distro_compute(struct store *st, const char *study, const char *metric,
 			     const struct rank_options *o, const char *study_file,
-			     struct distro_advice *a, struct strbuf *err)
+			     const char *choose, struct distro_advice *a, struct strbuf *err)
 {
 	memset(a, 0, sizeof(*a));
 	a->lto = -1;
-	if (recommend_sweep_compute(st, study, metric, o, &a->rec, err))
+	if (recommend_sweep_compute(st, study, metric, o, &a->rec, err) ||
+	    (choose && recommend_choose(st, &a->rec, choose, err)))
 		return -1;
 	const struct rank_options *ro = &a->rec.r.opt;
 	char *sf = study_file ? xstrdup(study_file) : study_file_of(st, study);

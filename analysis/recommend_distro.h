@@ -10,7 +10,9 @@
  * distro_workload_ratio) is a significant improvement and the best such;
  * none when no configuration beats the global choice significantly there.
  * Such a workload gets an env file and, when its recipe names the package
- * (`gentoo = media-libs/flac`), a package.env line; without an atom, no
+ * (`gentoo = media-libs/flac`), a package.env line; without an atom, a
+ * Debian source package's line has "*\/NAME" (any category: portage(5)'s
+ * wildcard atoms) after a comment saying the name is a guess; else no
  * line, and a comment says so.
  *
  * LTO.  The configurations whose flags have -flto: the best of them by the
@@ -39,7 +41,9 @@
  * files write them as env/NAME.conf and package.env lines (active when
  * the configuration is the global choice, else commented), and as
  * DEB_CFLAGS_MAINT_STRIP (and optimize=-lto) lines for the packages'
- * debian/rules (NAME.mk).  For the best -flto configuration, package.env
+ * debian/rules (NAME.mk); when it is the global choice, debian-rules.mk
+ * gives those packages (by DEB_SOURCE) the baseline's lines and NAME.mk
+ * instead of the choice's.  For the best -flto configuration, package.env
  * has the LTO offer's env/no-lto.conf and lines instead.
  *
  * Profile-guided configurations (pgo = gen-use) are never a workload's
@@ -102,11 +106,13 @@ struct distro_file {
 
 /* Decide (see above).  study_file: the study file to find recipes from (NULL:
  * the one the database recorded, else beside the database, else the search
- * path without a study level).  0, or -1 with a reason in err
- * (recommend_compute's). */
+ * path without a study level).  choose: the label of the configuration
+ * that is the global choice whatever the rule says (recommend_choose), or
+ * NULL for the rule's.  0, or -1 with a reason in err (recommend_compute's,
+ * recommend_choose's). */
 int recommend_distro_compute(struct store *st, const char *study, const char *metric,
 			     const struct rank_options *o, const char *study_file,
-			     struct distro_advice *a, struct strbuf *err);
+			     const char *choose, struct distro_advice *a, struct strbuf *err);
 void recommend_distro_release(struct distro_advice *a);
 
 /* The files of format "package.env" (make.conf.fragment, package.env,

@@ -220,15 +220,41 @@ static void unusual_note(FILE *out, const char *cflags)
 	flags_release(&f);
 }
 
-/* ---- what breaks (recommend_distro.h) ---- */
+/* 1 when a Debian source package's name is also a valid Gentoo package
+ * name (PMS 3.1.2: letters, digits, + _ -; no '.', and not ending in a
+ * hyphen and what would parse as a version: libtasn1-6). */
+static int gentoo_name_ok(const char *name)
+{
+	if (!*name || name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789+_-")] ||
+	    *name == '-' || *name == '+')
+		return 0;
+	const char *dash = strrchr(name, '-');
+	return !dash || !dash[1] || !strchr("0123456789", dash[1]);
+}
 
-static const char *break_atom(const struct distro_advice *a, const char *workload,
-			      const char **why)
+/* The atom of workload's package.env line, heap, or NULL (*why says why
+ * not): its recipe's gentoo =, else for a Debian source package
+ * "*\/NAME", a wildcard category portage(5) accepts in /etc/portage files
+ * (Extended Atom Syntax: "*\/zlib" matches zlib in any category).  That
+ * Gentoo names the package as Debian does is a guess (mpfr4 is Gentoo's
+ * dev-libs/mpfr, lcms2 media-libs/lcms): a comment line before says so. */
+static char *line_atom(FILE *out, const struct distro_advice *a, const char *workload,
+		       const char **why)
 {
 	const struct distro_pick *p = pick_of(a, workload);
 	*why = p ? p->why_no_atom : "not a workload of the study";
-	return p ? p->atom : NULL;
+	if (!p || p->atom)
+		return p ? xstrdup(p->atom) : NULL;
+	if (!p->deb_source || !gentoo_name_ok(p->deb_source))
+		return NULL;
+	fprintf(out, "# %s: %s: */%s is a guess, Debian's source package name in any Gentoo "
+		     "category (Gentoo may name it otherwise, as dev-libs/mpfr for mpfr4: check "
+		     "with equery list '*/%s', or give its recipe gentoo =)\n",
+		workload, *why, p->deb_source, p->deb_source);
+	return xasprintf("*/%s", p->deb_source);
 }
+
+/* ---- what breaks (recommend_distro.h) ---- */
 
 /* The evidence of a need, as comment lines each starting with prefix. */
 static void break_evidence(FILE *out, const char *prefix, const struct distro_advice *a,
@@ -250,12 +276,14 @@ static void package_env_breaks(FILE *out, const struct distro_advice *a,
 		cfg(a, b->config)->cflags,
 		active ? "" : "; uncomment with its flags in COMMON_FLAGS");
 	for (size_t i = 0; i < b->workloads.n; i++) {
-		const char *why, *atom = break_atom(a, b->workloads.v[i], &why);
+		const char *why;
+		char *atom = line_atom(out, a, b->workloads.v[i], &why);
 		if (atom)
 			fprintf(out, "%s%s %s.conf\n", active ? "" : "#", atom, b->name);
 		else
 			fprintf(out, "# %s: no line: %s (env/%s.conf is its file: CATEGORY/%s %s.conf)\n",
 				b->workloads.v[i], why, b->name, b->workloads.v[i], b->name);
+		free(atom);
 	}
 }
 
@@ -296,24 +324,28 @@ static char *gentoo_package_env(const struct distro_advice *a)
 		const struct distro_pick *p = &a->w[i];
 		if (p->config < 0)
 			continue;
-		if (p->atom) {
-			fprintf(out, "%s %s.conf", p->atom, p->workload);
+		const char *why;
+		char *atom = line_atom(out, a, p->workload, &why);
+		if (atom) {
+			fprintf(out, "%s %s.conf", atom, p->workload);
 			unusual_note(out, p->cflags);
 		} else
 			fprintf(out, "# %s: no line: %s (env/%s.conf holds its flags)\n", p->workload,
-				p->why_no_atom, p->workload);
+				why, p->workload);
+		free(atom);
 	}
 	if (a->lto >= 0 && a->no_lto.n) {
 		int active = a->lto == a->rec.chosen;
 		fprintf(out, "# failed under LTO (%s)%s:\n", cfg(a, a->lto)->label,
 			active ? "" : "; uncomment with LTO in COMMON_FLAGS");
 		for (size_t i = 0; i < a->no_lto.n; i++) {
-			const struct distro_pick *p = pick_of(a, a->no_lto.v[i]);
-			if (p && p->atom)
-				fprintf(out, "%s%s no-lto.conf\n", active ? "" : "#", p->atom);
+			const char *why;
+			char *atom = line_atom(out, a, a->no_lto.v[i], &why);
+			if (atom)
+				fprintf(out, "%s%s no-lto.conf\n", active ? "" : "#", atom);
 			else
-				fprintf(out, "# %s: no line: %s\n", a->no_lto.v[i],
-					p ? p->why_no_atom : "not a workload of the study");
+				fprintf(out, "# %s: no line: %s\n", a->no_lto.v[i], why);
+			free(atom);
 		}
 	}
 	for (size_t i = 0; i < a->nbreaks; i++)
@@ -458,6 +490,41 @@ static void debian_breaks(FILE *out, const struct distro_advice *a)
 	}
 }
 
+/* The choice's break (what broke under it), or NULL. */
+static const struct distro_break *chosen_break(const struct distro_advice *a)
+{
+	for (size_t i = 0; i < a->nbreaks; i++)
+		if (a->breaks[i].config == a->rec.chosen)
+			return &a->breaks[i];
+	return NULL;
+}
+
+/* The choice's lines; when packages broke under it, only for the others:
+ * those get the baseline's lines and their NAME.mk instead, picked by the
+ * source package's name (pkg-info.mk's DEB_SOURCE), so the file is
+ * included by every debian/rules alike. */
+static void debian_choice(FILE *out, const struct distro_advice *a)
+{
+	const struct distro_break *b = chosen_break(a);
+	if (!b) {
+		debian_lines(out, "", cfg(a, a->rec.chosen), a->rec.cflags);
+		return;
+	}
+	fprintf(out, "# %s broke %zu package(s): they build as the baseline %s with %s.mk "
+		     "(beside this file)\nflagscope_dir := $(dir $(lastword $(MAKEFILE_LIST)))\n"
+		     "DEB_SOURCE ?= $(shell dpkg-parsechangelog -SSource)\nifeq (,$(filter",
+		cfg(a, b->config)->label, b->workloads.n, cfg(a, a->rec.r.baseline)->label, b->name);
+	for (size_t w = 0; w < b->workloads.n; w++) {
+		const struct distro_pick *p = pick_of(a, b->workloads.v[w]);
+		fprintf(out, " %s", p && p->deb_source ? p->deb_source : b->workloads.v[w]);
+	}
+	fputs(",$(DEB_SOURCE)))\n", out);
+	debian_lines(out, "", cfg(a, a->rec.chosen), a->rec.cflags);
+	fputs("else\n", out);
+	debian_lines(out, "", cfg(a, a->rec.r.baseline), a->base_cflags);
+	fprintf(out, "include $(flagscope_dir)%s.mk\nendif\n", b->name);
+}
+
 static char *debian_rules(const struct distro_advice *a)
 {
 	char *buf = NULL;
@@ -467,7 +534,7 @@ static char *debian_rules(const struct distro_advice *a)
 	      "...; the last -O wins);\n# include this file after the package's own "
 	      "DEB_*_MAINT_* settings: its += lines add to them\n", out);
 	recommend_print_evidence(out, &a->rec);
-	debian_lines(out, "", cfg(a, a->rec.chosen), a->rec.cflags);
+	debian_choice(out, a);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct distro_pick *p = &a->w[i];
 		if (p->config < 0)

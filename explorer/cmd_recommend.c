@@ -16,7 +16,7 @@
 
 static struct {
 	struct results_opts r;
-	const char *metric, *format, *dir;
+	const char *metric, *format, *dir, *choose;
 	int allow_incomplete;
 } opt;
 
@@ -33,6 +33,12 @@ static const struct option_spec recommend_options[] = {
 	 "package.env, dpkg-buildflags: write the files into "
 	 "DIR (created) instead of printing them one after another with a '# ==> NAME <==' "
 	 "header each"},
+	{"choose", 0, OPT_STRING, &opt.choose, "LABEL",
+	 "the configuration the distribution ships, by its label, whatever the rule would "
+	 "choose (valid on every workload or not): its flags are written, and the packages "
+	 "that broke under it get their package.env lines and debian/rules lines for real "
+	 "(other configurations' stay comments); an unknown label is refused with the "
+	 "study's labels"},
 	{"allow-incomplete", 0, OPT_FLAG, &opt.allow_incomplete, NULL,
 	 "recommend from a study that is incomplete (its run stopped before the end, a shard "
 	 "not merged, runs waiting to be made again); refused without it"},
@@ -43,7 +49,7 @@ const struct command_spec recommend_cmd = {
 	.name = "recommend",
 	.usage = "[--db X] [--study NAME] [--alpha P] [--min-effect X]\n"
 		 "       [--metric time|size|rss|insns|SELECTOR] [--output FILE|DIR]\n"
-		 "       [--format FMT] [--allow-incomplete]",
+		 "       [--format FMT] [--choose LABEL] [--allow-incomplete]",
 	.summary = "Recommend the best configuration of a stored study as a Gentoo-style\n"
 		   "make.conf fragment (COMMON_FLAGS, CFLAGS, CXXFLAGS, LDFLAGS, CHOST for cross\n"
 		   "targets) whose comments give the evidence; or as Gentoo's make.conf,\n"
@@ -70,7 +76,9 @@ const struct command_spec recommend_cmd = {
 		   "beats that choice significantly on it (geometric mean over its runs, the\n"
 		   "interval clear of 1 by --min-effect) gets env/NAME.conf (its CFLAGS) and,\n"
 		   "when its recipe names its Gentoo package (gentoo = media-libs/flac), the\n"
-		   "package.env line 'media-libs/flac flac.conf' (without one: a comment, no\n"
+		   "package.env line 'media-libs/flac flac.conf' (without one, a Debian\n"
+		   "source package gets '*/NAME', its Debian name in any category, which\n"
+		   "portage accepts, with a comment that it is a guess; else a comment, no\n"
 		   "line).  env/no-lto.conf and its package.env lines (commented out unless the\n"
 		   "choice has -flto) cover the no-lto list.  Flags are written as measured but\n"
 		   "for -march=native/-mtune=native: in every format they become the CPU the\n"
@@ -102,6 +110,11 @@ const struct command_spec recommend_cmd = {
 		   "broken package's line (commented unless it is the choice);\n"
 		   "dpkg-buildflags writes NAME.mk for their debian/rules (export\n"
 		   "DEB_CFLAGS_MAINT_STRIP += -O3, DEB_BUILD_MAINT_OPTIONS += optimize=-lto).\n"
+		   "--choose LABEL makes that configuration the choice (say which one the\n"
+		   "distribution ships: the rule never picks one that broke a package): its\n"
+		   "breaking packages' package.env lines are active, and debian-rules.mk\n"
+		   "gives them, by their source name (DEB_SOURCE), the baseline's lines and\n"
+		   "their NAME.mk instead of the choice's.\n"
 		   "A sweep with no [run] results is ranked by tests.time, else size.text.\n"
 		   "Without -o DIR both print their files to stdout, each after a line\n"
 		   "'# ==> NAME <=='; with it they are written as DIR/NAME.  The other\n"
@@ -140,7 +153,7 @@ static int recommend_distro(struct store *st, const char *study, const char *met
 	struct distro_advice a;
 	struct strbuf err = {0};
 	int rc = 2;
-	if (recommend_distro_compute(st, study, metric, ro, NULL, &a, &err)) {
+	if (recommend_distro_compute(st, study, metric, ro, NULL, opt.choose, &a, &err)) {
 		error_msg("%s", sb_str(&err));
 	} else {
 		size_t n;
@@ -189,7 +202,8 @@ int cmd_recommend(int argc, char **argv)
 								       : opt.metric;
 	if (recommend_distro_format(opt.format)) {
 		rc = recommend_distro(&st, study, metric, &ro);
-	} else if (recommend_compute(&st, study, metric, &ro, &rec, &err)) {
+	} else if (recommend_compute(&st, study, metric, &ro, &rec, &err) ||
+		   (opt.choose && recommend_choose(&st, &rec, opt.choose, &err))) {
 		error_msg("%s", sb_str(&err));
 	} else {
 		FILE *out = results_output_open(opt.dir);

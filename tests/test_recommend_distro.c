@@ -105,7 +105,7 @@ static struct distro_file *advise(const char *dir, const char *study_file, const
 		free(sql);
 		store_put_fact(&st, "d", "pgo.train.mp3", "train (-V 9 short.wav); measured: run");
 	}
-	T_CHECK(!recommend_distro_compute(&st, "d", NULL, NULL, study_file, a, &err), "%s",
+	T_CHECK(!recommend_distro_compute(&st, "d", NULL, NULL, study_file, NULL, a, &err), "%s",
 		sb_str(&err));
 	store_close(&st);
 	sb_release(&err);
@@ -231,7 +231,7 @@ static void test_native_made_explicit(const char *dir, const char *study_file)
 			    "UPDATE builds SET facts='[{\"units\":[{\"switches\":\"-march=skylake "
 			    "-mtune=generic -O3\"}]}]' WHERE config_id='id-x86-64-O3'",
 		     NULL, NULL, NULL);
-	T_CHECK(!recommend_distro_compute(&st, "d", NULL, NULL, study_file, &a, &err), "%s",
+	T_CHECK(!recommend_distro_compute(&st, "d", NULL, NULL, study_file, NULL, &a, &err), "%s",
 		sb_str(&err));
 	struct distro_file *f = recommend_distro_files(&a, "package.env", &n);
 	const struct distro_file *env = file(f, n, "env/mp3.conf");
@@ -380,7 +380,7 @@ static void test_sweep_breaks(const char *dir, const char *study_file)
 	struct distro_advice a;
 	size_t n;
 	make_sweep(&st, dir);
-	T_CHECK(!recommend_distro_compute(&st, "sw", NULL, NULL, study_file, &a, &err), "%s",
+	T_CHECK(!recommend_distro_compute(&st, "sw", NULL, NULL, study_file, NULL, &a, &err), "%s",
 		sb_str(&err));
 	T_CHECK(a.nbreaks == 3, "%zu configurations broke something", a.nbreaks);
 	struct distro_file *f = recommend_distro_files(&a, "package.env", &n);
@@ -419,6 +419,97 @@ static void test_sweep_breaks(const char *dir, const char *study_file)
 	sb_release(&err);
 }
 
+/* debian-rules.mk and NAME.mk in dir/debian-flags, included by the
+ * debian/rules of a source package `source` (its debian/changelog names
+ * it): the CFLAGS dpkg-buildflags gives there */
+static char *dpkg_cflags_of(const char *dir, const struct distro_file *f, size_t n,
+			    const char *source)
+{
+	char *flags = xasprintf("%s/debian-flags", dir), *pkg = xasprintf("%s/%s", dir, source);
+	char *deb = xasprintf("%s/debian", pkg);
+	mkdir_p(flags, 0755);
+	mkdir_p(deb, 0755);
+	for (size_t i = 0; i < n; i++)
+		free(test_write(flags, f[i].name, f[i].text));
+	char *log = xasprintf("%s (1.0-1) unstable; urgency=low\n\n  * test\n\n -- T <t@example.org>"
+			      "  Mon, 01 Jan 2024 00:00:00 +0000\n", source);
+	free(test_write(deb, "changelog", log));
+	char *rules = xasprintf("include %s/debian-rules.mk\nshow:\n"
+				"\t@echo \"$$(dpkg-buildflags --get CFLAGS)\"\n", flags);
+	free(test_write(deb, "rules", rules));
+	char *cmd = xasprintf("cd '%s' && make -s -f debian/rules show", pkg), *out = NULL;
+	int rc = run_shell_capture(cmd, &out);
+	T_CHECK(rc == 0, "%s: exit %d: %s", cmd, rc, out ? out : "");
+	free(cmd);
+	free(rules);
+	free(deb);
+	free(log);
+	free(pkg);
+	free(flags);
+	return out;
+}
+
+/* recommend --choose O3 on the sweep: O3 is the global choice (the rule
+ * keeps the baseline: nothing beat it), so gz, which broke under it, gets
+ * its package.env line for real and its debian/rules lines (the
+ * baseline's, by its source name) while the -ffast-math lines stay
+ * comments; popt (no recipe: a Debian source package) gets the guessed
+ * atom "*\/popt" with a comment saying it is one, libtasn1-6 (no valid
+ * Gentoo name) a comment only; an unknown label is refused in one line
+ * naming the labels. */
+static void test_sweep_choose(const char *dir, const char *study_file)
+{
+	struct store st;
+	struct strbuf err = {0};
+	struct distro_advice a;
+	size_t n;
+	make_sweep(&st, dir);
+	static const char *const bare[] = {"popt", "libtasn1-6"};
+	for (size_t w = 0; w < ARRAY_SIZE(bare); w++) {
+		for (size_t k = 0; k < 4; k++)
+			synth_item(&st, "sw", sweep_labels[k], bare[w], "ok", "time", "s", 1.0, 0.004,
+				   5, 1000, 300 + 4 * w + k);
+		sweep_failed(&st, "fast-math", bare[w], "tests_failed", "t_nan");
+	}
+	T_CHECK(recommend_distro_compute(&st, "sw", NULL, NULL, study_file, "O4", &a, &err) == -1 &&
+			strstr(sb_str(&err), "'O2', 'O3', 'fast-math', 'v3 O3'") &&
+			!strchr(sb_str(&err), '\n'),
+		"--choose O4: %s", sb_str(&err));
+	recommend_distro_release(&a);
+	sb_release(&err);
+	T_CHECK(!recommend_distro_compute(&st, "sw", NULL, NULL, study_file, "O3", &a, &err), "%s",
+		sb_str(&err));
+	struct distro_file *f = recommend_distro_files(&a, "package.env", &n);
+	const struct distro_file *pe = file(f, n, "package.env"),
+				 *mc = file(f, n, "make.conf.fragment");
+	T_CHECK(mc && strstr(mc->text, "COMMON_FLAGS=\"-O3\"\n") &&
+			strstr(mc->text, "# chosen with --choose: O3 (the rule's choice: O2)\n"),
+		"make.conf.fragment:\n%s", mc ? mc->text : "");
+	T_CHECK(pe && strstr(pe->text, "\napp-arch/gzip no-O3.conf\n") &&
+			strstr(pe->text, "\n#media-sound/lame no-fast-math.conf\n") &&
+			strstr(pe->text, "*/popt is a guess") &&
+			strstr(pe->text, "\n#*/popt no-fast-math.conf\n") &&
+			strstr(pe->text, "# libtasn1-6: no line:") && !strstr(pe->text, "*/libtasn1"),
+		"package.env:\n%s", pe ? pe->text : "");
+	distro_files_free(f, n);
+	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
+	T_CHECK(strstr(f[0].text, "ifeq (,$(filter gz,$(DEB_SOURCE)))\n") &&
+			strstr(f[0].text, "include $(flagscope_dir)no-O3.mk\nendif\n"),
+		"debian-rules.mk:\n%s", f[0].text);
+	if (dpkg_here("the --choose debian/rules round trip")) {
+		char *gz = dpkg_cflags_of(dir, f, n, "gz"), *mp3 = dpkg_cflags_of(dir, f, n, "mp3");
+		T_CHECK(gz && !strstr(gz, "-O3") && strstr(gz, "-O2"), "gz (broke under O3): %s",
+			gz ? gz : "");
+		T_CHECK(mp3 && strstr(mp3, "-O3"), "mp3 (fine under O3): %s", mp3 ? mp3 : "");
+		free(gz);
+		free(mp3);
+	}
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+	store_close(&st);
+	sb_release(&err);
+}
+
 static void test_reasonable(void)
 {
 	static const struct {
@@ -446,6 +537,7 @@ int main(void)
 	test_reasonable();
 	test_dpkg_buildflags(dir, study_file);
 	test_sweep_breaks(dir, study_file);
+	test_sweep_choose(dir, study_file);
 	free(study_file);
 	free(dir);
 	return test_summary("test_recommend_distro");
