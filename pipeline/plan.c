@@ -232,6 +232,29 @@ unsupported:
 	pc->detail = sb_detach(&err);
 }
 
+/* A layout variant whose probe fails where its plain build's passed
+ * failed on the variant's own flags: its toolchain cannot link functions
+ * in a seeded order (no ld.lld, one before --shuffle-sections=GLOB=SEED
+ * (lld 13), or a flag of the study lld refuses with them: -s with
+ * --emit-relocs).  Said as such, and unsupported for that reason: the
+ * variant's flags are not the study's.  Plain configurations come first
+ * (matrix.h). */
+static void explain_layout_probe(struct study_plan *p, size_t c)
+{
+	struct plan_config *pc = &p->configs[c];
+	if (!pc->cfg->layout || pc->outcome != OUTCOME_UNSUPPORTED_FLAG ||
+	    p->configs[pc->cfg->layout_of].outcome != OUTCOME_OK)
+		return;
+	char *why = xasprintf("layout variant %d not built: the link of its flags failed where "
+			      "the plain build's passed (a seeded function order needs "
+			      "-fuse-ld=lld with --shuffle-sections and --emit-relocs: ld.lld 13 "
+			      "or later, Debian's lld package): %s",
+			      pc->cfg->layout, pc->detail ? pc->detail : "(no message)");
+	free(pc->detail);
+	pc->detail = why;
+	pc->outcome = OUTCOME_UNSUPPORTED;
+}
+
 /* The recipe's source.NAME = SPEC trees; pw->src_id becomes a hash over
  * the main tree's id and each of theirs, so any of them changing rebuilds. */
 static void prepare_extra_sources(struct plan_workload *pw)
@@ -383,8 +406,10 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
 	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
 	p->shard_by_workload = o->shard_by_workload;
-	for (size_t c = 0; c < p->nconfigs; c++)
+	for (size_t c = 0; c < p->nconfigs; c++) {
 		prepare_config(&p->configs[c], o);
+		explain_layout_probe(p, c);
+	}
 	if (pipeline_check_flags(p, err))
 		return -1;
 	/* matrix_expand checked the ids the study names; the compilers and
@@ -426,8 +451,12 @@ static void print_layouts(const struct study_plan *p, size_t plain, FILE *out)
 	int n = p->study.layouts;
 	fprintf(out, "layouts %d: each configuration built %d times, differing only in code "
 		     "addresses (variant 0 the plain build", n, n);
-	for (int v = 1; v < n; v++)
-		fprintf(out, ", %d %s", v, matrix_layout_flag(v));
+	for (int v = 1; v < n; v++) {
+		struct strbuf what = {0};
+		matrix_layout_describe(v, &what);
+		fprintf(out, ", %d %s", v, what.buf);
+		sb_release(&what);
+	}
 	fprintf(out, "): %zu builds instead of %zu, and %d times the runs (each variant measured "
 		     "as repeat says); verdicts count layout as a random effect\n",
 		p->nconfigs * p->nworkloads, plain * p->nworkloads, n);
