@@ -166,8 +166,14 @@ static void html_item(FILE *out, const struct ranking *r, const struct rank_conf
 	td_num(out, "%.3f", it->ratio, verdict_class(it->verdict));
 	fprintf(out, "<td class=\"num\">%s</td>", ci);
 	td_num(out, "%.3g", it->exact || it->untested ? NAN : it->p, NULL);
-	fprintf(out, "<td class=\"%s\">%s</td>", verdict_class(it->verdict),
+	fprintf(out, "<td class=\"%s\">%s", verdict_class(it->verdict),
 		isnan(it->ratio) ? "-" : verdict_name(it->verdict));
+	/* why it is unchanged where the calibrated floor is the reason, as
+	 * the table's line and JSON's layout_noise */
+	if (!isnan(it->layout_noise))
+		fprintf(out, "<br><span class=\"note layout-noise\">within layout noise "
+			     "(\u00b1%.1f%%)</span>", 100 * it->layout_noise);
+	fputs("</td>", out);
 	td_status(out, it->status, it->detail, it->note);
 	fprintf(out, "<td>n=%zu", it->s.n);
 	if (it->s.n) {

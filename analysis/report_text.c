@@ -167,7 +167,7 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
 	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled,"
-	      "identical_to,tie_within,complete,runs_done,runs_expected\n",
+	      "identical_to,tie_within,complete,runs_done,runs_expected,layout_noise\n",
 	      out);
 }
 
@@ -208,10 +208,14 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	rep_csv_nums(out, 1, &c->tie_within);
 	/* the study's, on every row as JSON's complete: empty when unknown */
 	if (r->progress.known)
-		fprintf(out, ",%d,%ld,%ld\n", r->progress.complete, r->progress.done,
+		fprintf(out, ",%d,%ld,%ld", r->progress.complete, r->progress.done,
 			r->progress.expected);
 	else
-		fputs(",,,\n", out);
+		fputs(",,,", out);
+	/* the calibrated floor the item is within, why it is unchanged (JSON's
+	 * layout_noise): empty when that is not the reason */
+	rep_csv_nums(out, 1, &it->layout_noise);
+	fputc('\n', out);
 }
 
 const struct report_ops report_csv = {

@@ -31,25 +31,11 @@ else
 	"$bin" calibrate --db r.db --repeat "$repeat" -q
 fi
 
-cat >aa.study <<'EOF'
-; expect: every configuration ok and none beyond layout noise (A/A)
-[study]
-name = aa
-workloads = crc32 nbody sortmem alias4k
-repeat = 10
-baseline = O2
-meters = rusage
-[axis layout]
-O2 = -O2
-f8 = -O2 -falign-functions=8
-f128 = -O2 -falign-functions=128
-f256 = -O2 -falign-functions=256
-l16 = -O2 -falign-loops=16
-l128 = -O2 -falign-loops=128
-l256 = -O2 -falign-loops=256
-j64 = -O2 -falign-jumps=64
-j128 = -O2 -falign-jumps=128
-EOF
+set -- # lib_it.sh's helpers only (an argument would make a scratch folder)
+. "$here/tests/lib_it.sh"
+aa_study aa.study aa "crc32 nbody sortmem alias4k" "$repeat" 1 f8=-falign-functions=8 \
+	f128=-falign-functions=128 f256=-falign-functions=256 l16=-falign-loops=16 \
+	l128=-falign-loops=128 l256=-falign-loops=256 j64=-falign-jumps=64 j128=-falign-jumps=128
 "$bin" run aa.study --db r.db --repeat "$repeat" --noise-floor -q >/dev/null || true
 # the same runs judged by CPU time too (user): a calibration of it costs
 # no runs, every run's user time is stored already
@@ -60,33 +46,7 @@ for m in time user; do
 done
 
 for m in time user; do
-echo "metric $m:"
-python3 - fixed-$m.json auto-$m.json <<'P'
-import json, sys
-def count(path):
-    d = json.load(open(path))
-    pairs = sig = same = 0
-    within = 0
-    for c in d["configs"]:
-        if c["baseline"]:
-            continue
-        same_on = set(c.get("identical_on") or []) if c.get("identical_to") else set()
-        for w in c["workloads"]:
-            if w["ratio"] is None:
-                continue
-            if w["name"].split("/")[0] in same_on:
-                same += 1
-                continue
-            pairs += 1
-            sig += w["verdict"] in ("improved", "regressed")
-            within += w.get("layout_noise") is not None
-    return pairs, sig, same, within
-fp, fs, same, _ = count(sys.argv[1])
-ap, asig, _, within = count(sys.argv[2])
-print(f"A/A pairs: {fp} (and {same} whose build is identical to the baseline's, left out)")
-print(f"significant with the fixed 1%:        {fs} of {fp} = {100 * fs / max(fp, 1):.1f}%")
-print(f"significant with the calibrated floor: {asig} of {ap} = {100 * asig / max(ap, 1):.1f}%"
-      f" ({within} said to be within layout noise)")
-P
+	python3 "$here/bench/aa_count.py" fixed-$m.json "$m, the fixed 1%"
+	python3 "$here/bench/aa_count.py" auto-$m.json "$m, the calibrated floor"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

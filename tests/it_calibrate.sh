@@ -10,6 +10,7 @@
 #     (an alignment-only build against the baseline) "unchanged: within
 #     layout noise (+-x%)": every such pair lies within the largest layout
 #     difference the floor is made of;
+#   - HTML and CSV (column layout_noise) saying it on the same items;
 #   - report --min-effect 1% saying neither; compare of an alignment-only
 #     build against the baseline saying "within layout noise" too;
 #   - a database without a calibration saying none was found.
@@ -18,26 +19,8 @@ set -u
 . "$FLAGSCOPE_SRC/tests/lib_it.sh"
 scratch it_calibrate
 count_failures
-mkdir -p workloads
-for w in crc32 nbody; do
-	cp -r "$FLAGSCOPE_SRC/workloads/$w" workloads/
-	targs=$(sed -n 's/^; test-args = //p' "workloads/$w/recipe.ini")
-	[ -n "$targs" ] || fail "$w has no test-args line"
-	sed -i "0,/^args = /s/^args = .*/args = $targs/; /^expect = /d" "workloads/$w/recipe.ini"
-done
-cat >c.study <<'EOF'
-; expect: 3 configurations ok (and the baseline's copy); a floor per workload
-[study]
-name = cal
-workloads = crc32 nbody
-repeat = 4
-baseline = O2
-meters = rusage
-[axis layout]
-O2 = -O2
-f64 = -O2 -falign-functions=64
-l64 = -O2 -falign-loops=64
-EOF
+test_size_workloads crc32 nbody
+aa_study c.study cal "crc32 nbody" 4 1 f64=-falign-functions=64 l64=-falign-loops=64
 
 if ! fs calibrate c.study --db r.db --dry-run >dry.out 2>dry.err; then
 	fail "calibrate --dry-run exited $?: $(tail -n 3 dry.err)"
@@ -85,12 +68,29 @@ fs report --db r.db --study cal --min-effect 1% >fixed.txt 2>&1 || fail "report 
 ! grep -q "within layout noise\|calibrated floor" fixed.txt || fail "--min-effect 1% still reads the floors"
 [ "$failures" = 0 ] && ok "report: $(grep -c 'within layout noise' auto.txt) pairs within layout noise with auto, none with 1%"
 
+# HTML and CSV say it too, on the same items as the table (each item's
+# line there is followed by its "within layout noise" line when it is)
+fs report --db r.db --study cal --format html >auto.html 2>&1 || fail "report --format html exited $?"
+fs report --db r.db --study cal --format csv >auto.csv 2>&1 || fail "report --format csv exited $?"
+want=$(grep -c "within layout noise (±[0-9.]*%)" auto.txt)
+got=$(grep -c '<span class="note layout-noise">within layout noise (±[0-9.]*%)</span>' auto.html)
+[ "$got" = "$want" ] || fail "HTML says within layout noise $got times, the table $want"
+python3 - auto.csv "$want" <<'P' || fail "report --format csv: no layout_noise column, or not on the table's items"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+noisy = [r for r in rows if r["layout_noise"]]
+assert len(noisy) == int(sys.argv[2]), (len(noisy), sys.argv[2])
+assert all(r["verdict"] == "unchanged" and 0 < float(r["layout_noise"]) for r in noisy), noisy
+assert all(abs(float(r["ratio"]) - 1) < float(r["layout_noise"]) for r in noisy), noisy
+P
+[ "$failures" = 0 ] && ok "html and csv: $want items within layout noise, as the table"
+
 # compare reads the same rule: some alignment-only build within layout noise
 for c in f64 l64; do fs compare --db r.db --study cal --baseline O2 --candidate $c; done >cmp.txt 2>cmp.err
 grep -q "within layout noise (±[0-9.]*%)" cmp.txt || fail "compare says no pair is within layout noise: $(cat cmp.txt cmp.err)"
 
 # a database without a calibration: the fixed 1% and a note
-cp c.study plain.study && sed -i 's/^name = cal/name = plain/; s/^repeat = 4/repeat = 2/' plain.study
+aa_study plain.study plain "crc32 nbody" 2 1 f64=-falign-functions=64 l64=-falign-loops=64
 if fs run plain.study --db plain.db -q >/dev/null 2>plain.err; then
 	out_has "No calibration of this machine was found" fs report --db plain.db ||
 		fail "report without a calibration does not say so"

@@ -31,16 +31,7 @@ prof=$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata
 	{ echo "SKIP: no llvm-profdata beside clang or on PATH (install llvm-14)"; exit 77; }
 . "$FLAGSCOPE_SRC/tests/lib_it.sh"
 scratch it_pgo
-mkdir -p workloads
-
-# the bundled recipes at their test sizes (the first args = line only: the
-# [train] section's stays), without expected.out (it is the full size's)
-for w in crc32 nbody; do
-	cp -r "$FLAGSCOPE_SRC/workloads/$w" workloads/
-	targs=$(sed -n 's/^; test-args = //p' "workloads/$w/recipe.ini")
-	[ -n "$targs" ] || fail "$w has no test-args line"
-	sed -i "0,/^args = /s/^args = .*/args = $targs/; /^expect = /d" "workloads/$w/recipe.ini"
-done
+test_size_workloads crc32 nbody
 cat >pgo.study <<'EOF'
 [study]
 workloads = crc32 nbody

@@ -4,9 +4,9 @@
 #       the current directory set to $T, and the helpers below;
 #   . "$FLAGSCOPE_SRC/tests/lib_it.sh"        the helpers only ($T untouched).
 # Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
-# local_recipe_or_skip, scratch, sql,
-# out_has, out_head, tiny_study, tiny_shards, gcc_study, second_config, pair_study,
-# small_recipe, make_workload, libcbench_runs, run_study_or_skip, pair_ok, too_loaded.
+# local_recipe_or_skip, scratch, sql, out_has, out_head, tiny_study,
+# test_size_workloads, aa_study, tiny_shards, gcc_study, second_config,
+# pair_study, small_recipe, make_workload, libcbench_runs, run_study_or_skip, pair_ok, too_loaded.
 
 fs() { "$FLAGSCOPE_BIN" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -124,6 +124,46 @@ tiny_study() {
 		printf '; expect: %s\n[study]\nname = %s\nworkloads = tiny\n' "$expect" "${name%.study}"
 		printf 'repeat = %s\nbaseline = %s\n[axis opt]\n' "$repeat" "$1"
 		for l; do echo "$l = -$l"; done
+	} >"$file"
+}
+
+# test_size_workloads W...: copies of the bundled recipes W in ./workloads/
+# (where they shadow the bundled ones for a study in this folder) at their
+# `; test-args =` sizes: the first args = line only (a [train] section's
+# stays), without expected.out (it is the full size's).  Fails (counted)
+# when a recipe has no test-args line.
+test_size_workloads() {
+	local w targs
+	mkdir -p workloads
+	for w; do
+		cp -r "$FLAGSCOPE_SRC/workloads/$w" workloads/
+		targs=$(sed -n 's/^; test-args = //p' "workloads/$w/recipe.ini")
+		[ -n "$targs" ] || fail "$w has no test-args line"
+		sed -i "0,/^args = /s/^args = .*/args = $targs/; /^expect = /d" "workloads/$w/recipe.ini"
+	done
+}
+
+# aa_study FILE NAME "WORKLOADS" REPEAT LAYOUTS LEVEL=FLAGS...: an A/A study
+# (issue 27, bench/calibrate.sh, bench/aa_layouts.sh): O2 = -O2, the
+# baseline, and one configuration a LEVEL=FLAGS whose flags differ from -O2
+# in code layout only (-falign-*), REPEAT runs, layouts = LAYOUTS, the
+# rusage meter: every verdict other than unchanged is a false alarm
+aa_study() {
+	local file=$1 name=$2 wls=$3 repeat=$4 layouts=$5 l; shift 5
+	{
+		echo "; expect: every configuration ok, none beyond layout noise (A/A)"
+		printf '[study]
+name = %s
+workloads = %s
+repeat = %s
+' "$name" "$wls" "$repeat"
+		printf 'layouts = %s
+baseline = O2
+meters = rusage
+[axis layout]
+O2 = -O2
+' "$layouts"
+		for l; do echo "${l%%=*} = -O2 ${l#*=}"; done
 	} >"$file"
 }
 
