@@ -23,6 +23,7 @@
 #include "explorer/options.h"
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
+#include "harness/build.h"
 #include "harness/layout.h"
 #include "pipeline/pipeline.h"
 

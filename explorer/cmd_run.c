@@ -15,6 +15,7 @@
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
 #include "flagsets/settings.h"
+#include "harness/build.h"
 #include "harness/meter.h"
 #include "harness/runner.h"
 #include "pipeline/pipeline.h"

@@ -159,8 +159,8 @@ static int store_study(struct pipeline *pl)
 		const struct config *cfg = pc->cfg;
 		struct store_config sc = {
 			.study = st->name, .id = cfg->id, .label = cfg->label, .cc = cfg->cc,
-			.toolchain_id = pc->tc_ok ? pc->tc.id : "",
-			.toolchain_version = pc->tc_ok ? pc->tc.version : "",
+			.toolchain_id = pc->tc_ok ? pc->tc->id : "",
+			.toolchain_version = pc->tc_ok ? pc->tc->version : "",
 			.cflags = cfg->cflags, .ldflags = cfg->ldflags,
 			.link = cfg->link == 1 ? "static" : cfg->link == 0 ? "dynamic" : "default",
 			.is_baseline = cfg->is_baseline, .order = (int)c,

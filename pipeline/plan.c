@@ -51,8 +51,11 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
 		return -1;
 	p->nconfigs = p->matrix.n;
 	p->configs = xcalloc(p->nconfigs ? p->nconfigs : 1, sizeof(*p->configs));
-	for (size_t c = 0; c < p->nconfigs; c++)
+	for (size_t c = 0; c < p->nconfigs; c++) {
 		p->configs[c].cfg = &p->matrix.configs[c];
+		/* empty until probed: the builds point at it either way */
+		p->configs[c].tc = xcalloc(1, sizeof(*p->configs[c].tc));
+	}
 	p->nworkloads = p->study.workloads.n;
 	p->workloads = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*p->workloads));
 	struct recipe **recipes = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*recipes));
@@ -216,11 +219,11 @@ static void prepare_config(struct plan_config *pc, const struct pipeline_options
 	final_id(cfg);
 	if (pc->sysroot_pending) /* a dry run: no compiler to ask yet */
 		goto out;
-	if (toolchain_probe(cfg->cc, &pc->tc, &err))
+	if (toolchain_probe(cfg->cc, pc->tc, &err))
 		goto unsupported;
 	pc->tc_ok = 1;
 	/* a dry run probes too: a mistyped flag is said before the real run */
-	pc->outcome = build_probe_flags(cfg, &pc->tc, &pc->detail);
+	pc->outcome = build_probe_flags(cfg, pc->tc, &pc->detail);
 out:
 	sb_release(&err);
 	return;
@@ -366,7 +369,7 @@ static void prepare_builds(struct study_plan *p)
 			struct plan_workload *pw = &p->workloads[w];
 			struct build *b = plan_build(p, c, w);
 			b->cfg = pc->cfg;
-			b->tc = &pc->tc;
+			b->tc = pc->tc;
 			b->recipe = &pw->recipe;
 			b->src_dir = pw->src_dir ? pw->src_dir : pw->recipe.dir;
 			b->src_id = pw->src_dir ? pw->src_id : "unavailable";
@@ -477,7 +480,7 @@ void study_plan_print(const struct study_plan *p, FILE *out)
 		const struct config *cfg = pc->cfg;
 		fprintf(out, "\nconfig %s  %s%s\n  cc: %s%s%s\n  cflags: %s\n  ldflags: %s\n", cfg->id,
 		        cfg->label, cfg->is_baseline ? "  (baseline)" : "", cfg->cc,
-		        pc->tc_ok ? " = " : "", pc->tc_ok ? pc->tc.version : "", cfg->cflags,
+		        pc->tc_ok ? " = " : "", pc->tc_ok ? pc->tc->version : "", cfg->cflags,
 		        cfg->ldflags);
 		if (pc->sysroot_pending) {
 			fprintf(out, "  sysroot: %s, not built yet (run builds it first)\n", cfg->sysroot);
@@ -508,6 +511,11 @@ void study_plan_print(const struct study_plan *p, FILE *out)
 	fprintf(out, "\n%zu builds cached, %zu would be built\n", cached, todo);
 }
 
+struct build *plan_build(const struct study_plan *p, size_t c, size_t w)
+{
+	return &p->builds[c * p->nworkloads + w];
+}
+
 void study_plan_release(struct study_plan *p)
 {
 	for (size_t i = 0; p->builds && i < p->nconfigs * p->nworkloads; i++)
@@ -518,7 +526,8 @@ void study_plan_release(struct study_plan *p)
 	free(p->binary_hash);
 	for (size_t c = 0; p->configs && c < p->nconfigs; c++) {
 		if (p->configs[c].tc_ok)
-			toolchain_release(&p->configs[c].tc);
+			toolchain_release(p->configs[c].tc);
+		free(p->configs[c].tc);
 		free(p->configs[c].detail);
 	}
 	free(p->configs);
