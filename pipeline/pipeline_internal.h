@@ -66,6 +66,11 @@ int pipeline_stored(struct pipeline *pl, int rc);
  * (identical.c). */
 void pipeline_find_identical(struct pipeline *pl);
 
+/* run --logs (o->logs_dir): every build of this run that has a log, kept
+ * in that folder (build_logs.h), and the folder stored as the study's
+ * fact build_logs; said in one line (build_logs.c). */
+void pipeline_keep_logs(struct pipeline *pl);
+
 /* The measured runs (schedule.c). */
 void pipeline_schedule(struct pipeline *pl);
 
