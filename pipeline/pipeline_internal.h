@@ -5,6 +5,7 @@
 #ifndef FLAGSCOPE_PIPELINE_INTERNAL_H
 #define FLAGSCOPE_PIPELINE_INTERNAL_H
 
+#include "analysis/results.h"
 #include "harness/build.h"
 #include "harness/execute.h"
 #include "harness/machine.h"
@@ -88,6 +89,6 @@ extern const char *const build_size_names[BUILD_NSIZES];
 /* A package's test-suite wall time (system = debian, harness/debpkg.h),
  * stored with the sizes as a build's own metric: the time of its own
  * test step, labelled so, never a benchmark's */
-#define BUILD_TESTS_TIME "tests.time"
+#define BUILD_TESTS_TIME RESULTS_TESTS_TIME
 
 #endif
