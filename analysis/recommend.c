@@ -326,6 +326,8 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	if (str_starts_with(r->metric, "insns"))
 		fprintf(out, "# %s: instructions counted by %s, not timed; deterministic\n",
 			r->metric, ranking_insns_counter(r));
+	else if (results_metric_caveat(r->metric))
+		fprintf(out, "# %s\n", results_metric_caveat(r->metric));
 	for (size_t i = 0; i < r->nleft_out; i++)
 		fprintf(out, "# left out: %s: %s\n", r->left_out[i].name, r->left_out[i].why);
 	char effect[96];
