@@ -226,8 +226,9 @@ int recommend_choose(struct store *st, struct recommendation *rec, const char *l
 		return -1;
 	}
 	rec->chosen = i;
-	/* a choice the rule did not make is no claim that it beat the baseline */
-	rec->beats = i == rec->rule_choice && rec->beats;
+	/* beats_baseline says what the choice measured, whoever chose it */
+	rec->beats = r->configs[i].status == OUTCOME_OK && r->configs[i].verdict == VERDICT_IMPROVED &&
+		     i != r->baseline;
 	free(rec->cxx);
 	free(rec->chost);
 	free(rec->cflags);
