@@ -468,6 +468,7 @@ static void test_choose(const char *dir)
 	char *mc = print(&rec, "make.conf");
 	T_CHECK(strstr(mc, "# chosen with --choose: wrong (the rule's choice: mixed)\n") &&
 			strstr(mc, "#   not valid on every workload: wrong_output: w2:") &&
+			strstr(mc, "#   w2                   wrong_output\n") &&
 			strstr(mc, "COMMON_FLAGS=\"-O3 -ffast-math\"\n"),
 		"make.conf:\n%s", mc);
 	free(mc);
