@@ -50,6 +50,14 @@ char *sweep_log_path(const char *dir, const char *workload, const char *label)
 	return path;
 }
 
+char *sweep_tests_log_path(const char *dir, const char *workload, const char *label)
+{
+	char *log = sweep_log_path(dir, workload, label);
+	char *tests = xasprintf("%.*s.tests.log", (int)(strlen(log) - strlen(".log")), log);
+	free(log);
+	return tests;
+}
+
 /* A build log's detail can run on for lines: the table shows the first,
  * which the harness makes the first error line. */
 static char *first_line(const char *s)

@@ -91,6 +91,8 @@ struct sweep_table {
  * the label's characters other than letters, digits and . - + = , made
  * '_'.  Heap. */
 char *sweep_log_path(const char *dir, const char *workload, const char *label);
+/* Beside it, a Debian package's test step's log: DIR/WORKLOAD/LABEL.tests.log */
+char *sweep_tests_log_path(const char *dir, const char *workload, const char *label);
 
 /* The word a cell is shown by: "not tried", "built", "tests passed",
  * "tests failed", "build failed", or the outcome's stored name. */

@@ -29,43 +29,68 @@ static int write_whole(const char *path, const char *text, size_t len)
 	return rc;
 }
 
-int build_log_keep(const char *dir, const char *workload, const char *label, const char *key,
-		   const struct strlist *from, struct build_logs_count *n)
+/* The files of a build folder that are kept, and where each goes: the
+ * build's log, and a Debian package's test step's (debpkg.h), where a
+ * sweep's failing tests are named */
+static const struct {
+	const char *name;
+	char *(*path)(const char *dir, const char *workload, const char *label);
+} kept_files[] = {
+	{"build.log", sweep_log_path},
+	{"tests.log", sweep_tests_log_path},
+};
+
+/* One kept file: 1 from a folder of from (or already in place), 2 from
+ * the build cache, 0 found nowhere, -1 not written (said) */
+static int keep_file(const char *dir, const char *workload, const char *label, const char *key,
+		     const struct strlist *from, size_t f)
 {
-	char *to = sweep_log_path(dir, workload, label), *text = NULL;
+	char *to = kept_files[f].path(dir, workload, label), *text = NULL;
 	size_t len = 0;
-	int rc = 0, there = 0;
+	int there = 0;
 	for (size_t i = 0; from && i < from->n && !text && !there; i++) {
-		char *p = sweep_log_path(from->v[i], workload, label);
+		char *p = kept_files[f].path(from->v[i], workload, label);
 		there = same_file(p, to);
 		if (!there)
 			text = file_read(p, &len);
 		free(p);
 	}
-	int kept = there || text;
-	if (!kept) {
-		char *bdir = build_dir_of_key(key), *log = xasprintf("%s/build.log", bdir);
-		text = file_read(log, &len);
+	int rc = there || text ? 1 : 0;
+	if (!rc) {
+		char *bdir = build_dir_of_key(key);
+		char *path = xasprintf("%s/%s", bdir, kept_files[f].name);
+		text = file_read(path, &len);
+		rc = text ? 2 : 0;
 		free(bdir);
-		free(log);
+		free(path);
 	}
 	if (text) {
 		*strrchr(to, '/') = 0;
-		rc = mkdir_p(to, 0755);
+		int made = mkdir_p(to, 0755);
 		to[strlen(to)] = '/';
-		if (rc || write_whole(to, text, len)) {
+		if (made || write_whole(to, text, len)) {
 			error_msg("%s: cannot write the build log (check --logs)", to);
 			rc = -1;
 		}
 	}
-	if (!rc) {
-		n->kept += kept;
-		n->cached += !kept && text;
-		n->missing += !kept && !text;
-	}
 	free(text);
 	free(to);
 	return rc;
+}
+
+int build_log_keep(const char *dir, const char *workload, const char *label, const char *key,
+		   const struct strlist *from, struct build_logs_count *n)
+{
+	int rc = keep_file(dir, workload, label, key, from, 0);
+	if (rc < 0)
+		return -1;
+	n->kept += rc == 1;
+	n->cached += rc == 2;
+	n->missing += rc == 0;
+	for (size_t f = 1; f < ARRAY_SIZE(kept_files); f++) /* only where the build made them */
+		if (keep_file(dir, workload, label, key, from, f) < 0)
+			return -1;
+	return 0;
 }
 
 char *build_logs_summary(const char *dir, const struct build_logs_count *n)

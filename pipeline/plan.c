@@ -64,11 +64,17 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
 		recipes[w] = &p->workloads[w].recipe;
 		const char *name = p->study.workloads.v[w];
 		char *own = workload_find(p->study.path, name);
-		/* a package without a recipe of its own is built as Debian builds it */
-		if (!own && sl_find(&p->study.packages, name) >= 0)
-			recipe_package(recipes[w], name);
-		else
+		int package = sl_find(&p->study.packages, name) >= 0;
+		if (own)
 			rc = recipe_load(name, p->study.path, recipes[w], err);
+		/* a package is built as Debian builds it unless its recipe does
+		 * so too (system = debian, adding [run] benchmarks): a benchmark
+		 * recipe of the same name (gzip, bzip2: the upstream program
+		 * built alone) would build no package and run no test suite */
+		if (package && (!own || (!rc && !recipe_is_package(recipes[w])))) {
+			recipe_release(recipes[w]);
+			recipe_package(recipes[w], name);
+		}
 		free(own);
 	}
 	/* [sources] and --source replace a recipe's source before it is checked */

@@ -8,7 +8,8 @@
 # folder.  Expect:
 #  1. each task keeps its builds' logs next to its shard database
 #     (JOB/logs/WORKLOAD/LABEL.log, the log of the build in its node's
-#     cache) and names that folder in its database
+#     cache; tiny2's test log, tests.log in its build folder as a Debian
+#     package's, as LABEL.tests.log) and names that folder in its database
 #  2. the merge job finds all four logs though none is in its cache (it
 #     read only the cache and counted them missing) and names the folder
 #     in the merged database
@@ -16,13 +17,17 @@
 #     folder
 #  4. shards that kept their logs in different folders merge without a
 #     conflict (each shard's folder is its own), and every log is found
+#  5. report --pivot sweep names a failing test suite's kept test log
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_shard_logs
 count_failures
 
 cp -r home/workloads/tiny home/workloads/tiny2
+# tiny2's build leaves a test step's log beside its build log, as a
+# Debian package's does (tests.log in the build folder, debpkg.h)
 sed -i 's/^description = .*/description = the tiny program on a smaller size/; s/^args = tiny 300000/args = tiny 200000/' \
 	home/workloads/tiny2/recipe.ini
+sed -i 's|^script = |script = echo "PASS: t_$CFLAGS" >../tests.log; |' home/workloads/tiny2/recipe.ini
 printf '; expect: every configuration ok\n[study]\nname = sl\nworkloads = tiny tiny2\nrepeat = 1\nbaseline = O2\n[axis opt]\nO2 = -O2\nO1 = -O1\n' >sl.study
 # each "node" below gets its own cache: the scripts name none (slurm
 # writes a cache setting it finds into them)
@@ -47,6 +52,12 @@ for i in 0 1; do
 		elif ! cmp -s "$kept" "$T/node$i/flagscope/builds/$key/build.log"; then
 			fail "$kept is not the log of build $key in node $i's cache"
 		fi
+		tests=$T/job/logs/$w/$l.tests.log
+		if [ $w = tiny2 ] && ! cmp -s "$tests" "$T/node$i/flagscope/builds/$key/tests.log"; then
+			fail "$tests is not the test log of build $key: $(cat "$tests" 2>&1)"
+		elif [ $w = tiny ] && [ -e "$tests" ]; then
+			fail "$tests kept, but tiny's build made no test log"
+		fi
 	done
 	[ "$(fact "$T/job/shard-$i.db")" = "$T/job/logs" ] ||
 		fail "shard $i's database names '$(fact "$T/job/shard-$i.db")' as its log folder"
@@ -70,6 +81,8 @@ grep -qx "$T/other: 4 build logs kept" elsewhere/again.out || fail "merge --logs
 for w in tiny tiny2; do
 	for l in O2 O1; do
 		cmp -s "$T/job/logs/$w/$l.log" "$T/other/$w/$l.log" || fail "$T/other/$w/$l.log is not the shard's log"
+		[ $w = tiny ] || cmp -s "$T/job/logs/$w/$l.tests.log" "$T/other/$w/$l.tests.log" ||
+			fail "$T/other/$w/$l.tests.log is not the shard's test log"
 	done
 done
 [ "$failures" = 0 ] && ok "3 - merge --logs into another folder copies them from the shards' folder"
@@ -84,4 +97,18 @@ done
 grep -q "0 conflicts" elsewhere/two.out || fail "two log folders were a conflict: $(cat elsewhere/two.out)"
 grep -qx "$T/all: 4 build logs kept" elsewhere/two.out || fail "two log folders: $(cat elsewhere/two.out)"
 [ "$failures" = 0 ] && ok "4 - shards with their own log folders merge without a conflict, every log found"
+# 5. the sweep table names a failing test suite's own log: tiny2's O1
+# build marked tests_failed in the merged database (only a Debian
+# package's test step gives that outcome)
+python3 - "$T/merged.db" <<'P'
+import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+n = d.execute("update builds set status = 'tests_failed', detail = 'tests failed: t_x' where workload = 'tiny2'"
+              " and config_id = (select id from configs where label = 'O1')").rowcount
+assert n == 1, n
+d.commit()
+P
+fs report --db "$T/merged.db" --pivot sweep >sweep.txt 2>&1 || fail "report --pivot sweep: $(cat sweep.txt)"
+grep -q "log: $T/job/logs/tiny2/O1.tests.log$" sweep.txt || fail "the sweep table does not name the test log: $(cat sweep.txt)"
+[ "$failures" = 0 ] && ok "5 - the sweep table names the kept test log of a failing test suite"
 finish_counted
