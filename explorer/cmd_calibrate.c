@@ -24,6 +24,7 @@
 #include "explorer/options.h"
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
+#include "harness/build.h"
 #include "harness/layout.h"
 #include "pipeline/pipeline.h"
 
@@ -161,11 +162,7 @@ static int step_status(enum pipeline_status s, struct strbuf *err)
 static int build_pass(struct study_plan *p, struct store *st, const struct pipeline_options *po)
 {
 	struct strbuf err = {0};
-	struct pipeline pl;
-	pipeline_init(&pl, p, st, po);
-	enum pipeline_status s = pipeline_build(&pl, NULL, &err);
-	pipeline_release(&pl);
-	return step_status(s, &err);
+	return step_status(pipeline_execute(p, st, po, 1, NULL, &err), &err);
 }
 
 /* Round rep of a pass: its runs up to repetition rep (the rounds before
@@ -175,15 +172,13 @@ static int run_round(struct study_plan *p, int rep, int aslr_off, struct store *
 		     const struct pipeline_options *po, int *done)
 {
 	struct strbuf err = {0};
-	struct pipeline pl;
+	struct pipeline_counts n = {0};
 	int repeat = p->study.repeat, cur = personality(0xffffffff);
 	p->study.repeat = rep;
 	if (aslr_off)
 		personality((unsigned long)cur | ADDR_NO_RANDOMIZE);
-	pipeline_init(&pl, p, st, po);
-	enum pipeline_status s = pipeline_run(&pl, &err);
-	*done += pl.runs_done;
-	pipeline_release(&pl);
+	enum pipeline_status s = pipeline_execute_runs(p, st, po, &n, &err);
+	*done += n.runs_done;
 	if (aslr_off)
 		personality((unsigned long)cur);
 	p->study.repeat = repeat;

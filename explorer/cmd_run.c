@@ -15,6 +15,7 @@
 #include "explorer/progress.h"
 #include "explorer/study_path.h"
 #include "flagsets/settings.h"
+#include "harness/build.h"
 #include "harness/meter.h"
 #include "harness/runner.h"
 #include "pipeline/pipeline.h"
@@ -117,7 +118,9 @@ const struct command_spec run_cmd = {
 		   "flight is killed with its process group and nothing of it is stored,\n"
 		   "nothing new starts, every result stored so far is kept, and the run says\n"
 		   "what it stopped in one line (no ranking) and exits 1.  Run the same\n"
-		   "command again to resume: only what is missing is built and run.",
+		   "command again to resume: only what is missing is built and run.  Killed\n"
+		   "outright (SIGKILL: a lost node, the OOM killer), it takes its builds and\n"
+		   "runs in flight with it and holds no lock; the same command resumes too.",
 	.opts = run_options,
 	.more_help = run_plugins_help,
 };

@@ -24,6 +24,7 @@
 #include "explorer/study_path.h"
 #include "harness/machine.h"
 #include "harness/meter_cachegrind.h"
+#include "pipeline/parts.h"
 #include "pipeline/pipeline.h"
 
 static const char *const metric_choices[] = {"time", "insns", "size", NULL};
@@ -470,7 +471,7 @@ int cmd_search(int argc, char **argv)
 		print_error_lines(sb_str(&err));
 		goto out_path;
 	}
-	probe_space(&s.ec, &s.sp, s.pl.tc->id, &s.bad);
+	probe_space(&s.ec, &s.sp, pipeline_toolchain_id(s.pl.tc), &s.bad);
 	search_make_id(s.pl.context, opt.strategy, (uint64_t)opt.seed, &s.sp, s.id);
 	search_prepare_space(&s.ec, s.id, &s.sp, &s.bad);
 	if (!s.sp.ndims) {

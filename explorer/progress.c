@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "harness/build.h"
+#include "harness/execute.h"
 
 static int quiet = 1;
 static int tty;

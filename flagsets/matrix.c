@@ -223,14 +223,33 @@ static void config_fill(const struct study *s, const size_t *levels, struct conf
 	config_compute_id(c);
 }
 
-const char *matrix_layout_flag(int v)
+/* Why alignments cycle 32, 64, the default: a few small paddings on top
+ * of the order give every variant other addresses mod 64 as well, where
+ * 16 << v would make the binary grow to page-aligned functions by v = 8
+ * and hide the order behind the padding. */
+static int layout_align(int v)
 {
-	static const char *const flags[] = {
-		"", "-falign-functions=32", "-falign-functions=64", "-falign-functions=128",
-		"-falign-functions=256", "-falign-functions=512", "-falign-functions=1024",
-		"-falign-functions=2048", "-falign-functions=4096",
-	};
-	return v > 0 && (size_t)v < ARRAY_SIZE(flags) ? flags[v] : "";
+	static const int align[] = {32, 64, 0};
+	return v > 0 ? align[(v - 1) % 3] : 0;
+}
+
+void matrix_layout_flags(int v, struct strbuf *cflags, struct strbuf *ldflags)
+{
+	if (v <= 0)
+		return;
+	sb_addf(cflags, "%s-ffunction-sections", cflags->len ? " " : "");
+	if (layout_align(v))
+		sb_addf(cflags, " -falign-functions=%d", layout_align(v));
+	sb_addf(ldflags, "%s-fuse-ld=lld -Wl,--shuffle-sections=" LAYOUT_SHUFFLE_GLOB "=%d "
+			 "-Wl,--emit-relocs",
+		ldflags->len ? " " : "", v);
+}
+
+void matrix_layout_describe(int v, struct strbuf *out)
+{
+	sb_addf(out, "function order seed %d", v);
+	if (layout_align(v))
+		sb_addf(out, ", functions aligned to %d", layout_align(v));
 }
 
 /* layouts = N: the variants of every configuration after them (matrix.h) */
@@ -246,12 +265,16 @@ static void add_layouts(const struct study *s, struct matrix *m)
 			struct config *lv = &m->configs[m->n++];
 			config_fill(s, m->configs[i].levels, lv);
 			char *label = xasprintf(LAYOUT_LABEL_FMT, lv->label, v);
-			char *flags = xasprintf("%s%s%s", lv->cflags, *lv->cflags ? " " : "",
-						matrix_layout_flag(v));
+			struct strbuf cflags = {0}, ldflags = {0};
+			sb_add(&cflags, lv->cflags);
+			sb_add(&ldflags, lv->ldflags);
+			matrix_layout_flags(v, &cflags, &ldflags);
 			free(lv->label);
 			free(lv->cflags);
+			free(lv->ldflags);
 			lv->label = label;
-			lv->cflags = flags;
+			lv->cflags = sb_detach(&cflags);
+			lv->ldflags = sb_detach(&ldflags);
 			lv->layout = v;
 			lv->layout_of = i;
 			config_compute_id(lv);

@@ -30,7 +30,7 @@ struct config {
 	int noise_floor; /* run --noise-floor's copy of the baseline: its own
 			    id and build, never sharing another's runs */
 	int layout;        /* layouts = N: 0 the plain build, 1..N-1 a layout
-			      variant of configs[layout_of] (matrix_layout_flag) */
+			      variant of configs[layout_of] (matrix_layout_flags) */
 	size_t layout_of;  /* a variant's plain configuration (its own index
 			      when layout is 0) */
 };
@@ -44,10 +44,21 @@ struct matrix {
 
 /* What a layout variant's label ends with: "gcc O2 [layout 2]" */
 #define LAYOUT_LABEL_FMT "%s [layout %d]"
-/* The flag that makes layout variant v (1..): -falign-functions=(16 << v),
- * every function's start aligned to 32, 64, 128... bytes where the plain
- * build aligns to 16 (doc/layout.md says why this flag).  Static string. */
-const char *matrix_layout_flag(int v);
+/* What makes layout variant v (1..) out of its plain build (doc/layout.md,
+ * "Layout variants"): the functions in sections of their own
+ * (-ffunction-sections), linked by lld in an order shuffled by seed v
+ * (--shuffle-sections=.text.*=v: the same order for the same objects and
+ * seed, so a variant rebuilds byte for byte), every other variant's
+ * functions aligned to 32 or 64 bytes (v = 1, 4, 7: 32; v = 2, 5: 64; v =
+ * 3, 6: the compiler's default), and the link's relocations kept
+ * (--emit-relocs) so that harness/layout_check.h can tell address fields
+ * from other code.  matrix_layout_flags appends them to cflags and ldflags
+ * (a blank first where they are not empty); nothing for v <= 0.
+ * matrix_layout_describe appends the words the dry run's cost line says
+ * ("function order seed 2, functions aligned to 64"). */
+#define LAYOUT_SHUFFLE_GLOB ".text.*"
+void matrix_layout_flags(int v, struct strbuf *cflags, struct strbuf *ldflags);
+void matrix_layout_describe(int v, struct strbuf *out);
 
 /* What a noise floor's label ends with (analysis/noise_floor.h reads it) */
 #define NOISE_FLOOR_SUFFIX " (noise floor)"
@@ -55,7 +66,7 @@ const char *matrix_layout_flag(int v);
 /* Expand.  With s->layouts = N > 1, after the study's configurations (and
  * the noise floor) come N - 1 layout variants of each of them (not of the
  * noise floor), configuration-major: the same levels, its flags plus
- * matrix_layout_flag(v), the label LAYOUT_LABEL_FMT, layout = v,
+ * matrix_layout_flags(v), the label LAYOUT_LABEL_FMT, layout = v,
  * layout_of its index, and an id of its own ("layout=v" hashed in).
  * With s->noise_floor a copy of the baseline comes last,
  * labelled "LABEL (noise floor)", with its own id (and build key).  The baseline is the configuration whose levels include every

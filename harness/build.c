@@ -17,6 +17,7 @@
 
 #include "harness/configcache.h"
 #include "harness/elf.h"
+#include "harness/guard.h"
 #include "harness/libc.h"
 #include "harness/pgo.h"
 #include "harness/strays.h"
@@ -403,17 +404,16 @@ static pid_t build_start(struct build *b, int jobs_each, int lock_fd)
 	char *script = recipe_build_script(b->recipe);
 	int seeded = 0;
 	b->config_seeded = configcache_ready(b);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid == 0) {
 		/* its own group: a terminal's Ctrl-C reaches flagscope, which
 		 * stops the builds itself (a build killed under it was stored
-		 * as failed) */
+		 * as failed).  The group's guard holds the key's lock and kills
+		 * the group when flagscope dies, so a SIGKILLed flagscope
+		 * leaves neither a build running nor its lock held */
 		setpgid(0, 0);
-		/* the script holds its key's lock too (only its own: the others
-		 * are close-on-exec), so a build left running by a flagscope
-		 * killed under it is never built again beside it */
-		if (lock_fd >= 0)
-			fcntl(lock_fd, F_SETFD, 0);
+		if (guard_fork(parent, lock_fd))
+			_exit(126);
 		remove_tree(b->dir); /* a killed build's remains; the pool holds the lock */
 		if (mkdir_p(b->out_dir, 0755))
 			_exit(126);
@@ -439,11 +439,11 @@ static pid_t build_start(struct build *b, int jobs_each, int lock_fd)
 		unsetenv("MAKEFLAGS");
 		unsetenv("CPPFLAGS");
 		strays_child_setup(0, 0); /* the log, /dev/null, others' files: not the build's */
-		if (lock_fd >= 0)
-			fcntl(lock_fd, F_SETFD, 0);
 		execl("/bin/sh", "sh", "-e", "-c", script, (char *)NULL);
 		_exit(127);
 	}
+	if (pid > 0)
+		setpgid(pid, pid); /* before a stop can kill its group */
 	free(script);
 	free(log);
 	free(cflags);
@@ -860,12 +860,15 @@ void build_all(struct build *builds, size_t n, int jobs, build_progress_fn progr
 static int input_script_run(const struct recipe *r, const char *tmp, const char *log,
 			    const volatile sig_atomic_t *stop, int *timed_out)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		/* its own group: a stop kills the script's children too */
+		/* its own group: a stop kills the script's children too, and
+		 * its guard kills them when flagscope dies */
 		setpgid(0, 0);
+		if (guard_fork(parent, -1))
+			_exit(126);
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int null = open("/dev/null", O_RDONLY);
 		if (fd < 0 || null < 0 || chdir(tmp))

@@ -16,11 +16,23 @@ struct fn {
 	const unsigned char *bytes; /* NULL when not in the file (NOBITS) */
 };
 
+/* bytes [start, end) that a relocation patched: an address field */
+struct span {
+	GElf_Addr start, end;
+};
+
 struct fn_table {
 	int fd;
 	Elf *elf;
 	struct fn *v;
 	size_t n;
+	struct span *reloc; /* sorted by start */
+	size_t nreloc;
+};
+
+/* a matched function's address in each file */
+struct pair {
+	GElf_Addr plain, variant;
 };
 
 static int cmp_name_order(const void *pa, const void *pb)
@@ -60,6 +72,68 @@ static void add_symbols(struct fn_table *t, Elf_Scn *scn, const GElf_Shdr *sh)
 	}
 }
 
+static int cmp_span(const void *pa, const void *pb)
+{
+	const struct span *a = pa, *b = pb;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* x86-64's relocation types that patch 8 bytes (R_X86_64_64, DTPMOD64,
+ * DTPOFF64, TPOFF64, PC64, GOTOFF64, GOT64 to PLTOFF64, SIZE64); every
+ * other type of every machine is taken as a 4-byte field: rel32/abs32, or
+ * the instruction word a RISC relocation patches bits of. */
+static GElf_Addr reloc_width(GElf_Half machine, unsigned type)
+{
+	if (machine == EM_X86_64 &&
+	    (type == 1 || (type >= 16 && type <= 18) || (type >= 24 && type <= 31) || type == 33))
+		return 8;
+	return 4;
+}
+
+/* The relocations an --emit-relocs link kept for executable sections: in
+ * a linked file their r_offset is the address of the field. */
+static void add_relocs(struct fn_table *t, Elf_Scn *scn, const GElf_Shdr *sh, GElf_Half machine)
+{
+	GElf_Shdr target;
+	Elf_Scn *tscn = elf_getscn(t->elf, sh->sh_info);
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d || !tscn || !gelf_getshdr(tscn, &target) || !(target.sh_flags & SHF_EXECINSTR))
+		return;
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	t->reloc = xrealloc(t->reloc, (t->nreloc + n + 1) * sizeof(*t->reloc));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Rel rel;
+		if (sh->sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &r)
+					    : !gelf_getrel(d, (int)i, &rel))
+			continue;
+		if (sh->sh_type == SHT_REL)
+			r.r_offset = rel.r_offset, r.r_info = rel.r_info;
+		if (!GELF_R_TYPE(r.r_info)) /* R_*_NONE patches nothing */
+			continue;
+		t->reloc[t->nreloc++] = (struct span){
+			r.r_offset, r.r_offset + reloc_width(machine, GELF_R_TYPE(r.r_info))};
+	}
+}
+
+/* 1 when addr is inside one of t's address fields */
+static int in_reloc(const struct fn_table *t, GElf_Addr addr)
+{
+	size_t lo = 0, hi = t->nreloc; /* the first span starting after addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->reloc[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* fields are at most 8 bytes: one of the two before it covers addr */
+	for (size_t i = lo; i > 0 && i + 2 > lo; i--)
+		if (addr < t->reloc[i - 1].end)
+			return 1;
+	return 0;
+}
+
 static int table_open(struct fn_table *t, const char *path, struct strbuf *why)
 {
 	memset(t, 0, sizeof(*t));
@@ -69,11 +143,19 @@ static int table_open(struct fn_table *t, const char *path, struct strbuf *why)
 		sb_addf(why, "%s: not an ELF file libelf can read", path);
 		return -1;
 	}
+	GElf_Ehdr eh;
+	GElf_Half machine = gelf_getehdr(t->elf, &eh) ? eh.e_machine : EM_NONE;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(t->elf, scn));) {
 		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
 			add_symbols(t, scn, &sh);
+		else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
+			add_relocs(t, scn, &sh, machine);
 	}
+	if (t->nreloc)
+		qsort(t->reloc, t->nreloc, sizeof(*t->reloc), cmp_span);
 	if (!t->n) {
 		sb_addf(why, "%s: no function symbols (stripped?): cannot compare layouts", path);
 		return -1;
@@ -90,6 +172,7 @@ static void table_close(struct fn_table *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->v[i].name);
 	free(t->v);
+	free(t->reloc);
 	if (t->elf)
 		elf_end(t->elf);
 	if (t->fd >= 0)
@@ -102,7 +185,25 @@ static int cmp_fn(const struct fn *a, const struct fn *b)
 	return c ? c : (a->occurrence > b->occurrence) - (a->occurrence < b->occurrence);
 }
 
-static void compare_fn(const struct fn *a, const struct fn *b, struct layout_diff *d)
+/* a's and b's bytes, b's address fields aside (layout_check.h) */
+static void compare_bytes(const struct fn *a, const struct fn *b, const struct fn_table *tb,
+			  struct layout_diff *d)
+{
+	for (GElf_Xword k = 0; a->bytes && b->bytes && k < a->size; k++) {
+		if (a->bytes[k] == b->bytes[k])
+			continue;
+		if (in_reloc(tb, b->addr + k)) {
+			d->address_bytes++;
+			continue;
+		}
+		if (!d->other_bytes++)
+			snprintf(d->first_other, sizeof(d->first_other), "%.64s+0x%llx", a->name,
+				 (unsigned long long)k);
+	}
+}
+
+static void compare_fn(const struct fn *a, const struct fn *b, const struct fn_table *tb,
+		       struct layout_diff *d)
 {
 	d->functions++;
 	d->moved += a->addr != b->addr;
@@ -111,8 +212,24 @@ static void compare_fn(const struct fn *a, const struct fn *b, struct layout_dif
 		return;
 	}
 	d->code_bytes += a->size;
-	for (GElf_Xword k = 0; a->bytes && b->bytes && k < a->size; k++)
-		d->bytes_differ += a->bytes[k] != b->bytes[k];
+	compare_bytes(a, b, tb, d);
+}
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+	const struct pair *a = pa, *b = pb;
+	return (a->plain > b->plain) - (a->plain < b->plain);
+}
+
+/* whether the matched functions follow each other in another order */
+static int pairs_reordered(struct pair *v, size_t n)
+{
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_pair);
+	for (size_t i = 1; i < n; i++)
+		if (v[i].variant < v[i - 1].variant)
+			return 1;
+	return 0;
 }
 
 int layout_compare_files(const char *plain, const char *variant, struct layout_diff *d,
@@ -124,6 +241,9 @@ int layout_compare_files(const char *plain, const char *variant, struct layout_d
 		rc = table_open(&b, variant, why);
 	else
 		memset(&b, 0, sizeof(b)), b.fd = -1;
+	struct pair *pairs = xcalloc(a.n + 1, sizeof(*pairs));
+	size_t npairs = 0;
+	d->relocations += b.nreloc;
 	/* both sorted by (name, occurrence): one merge walk */
 	for (size_t i = 0, j = 0; !rc && (i < a.n || j < b.n);) {
 		int c = i == a.n ? 1 : j == b.n ? -1 : cmp_fn(&a.v[i], &b.v[j]);
@@ -132,8 +252,11 @@ int layout_compare_files(const char *plain, const char *variant, struct layout_d
 			c < 0 ? i++ : j++;
 			continue;
 		}
-		compare_fn(&a.v[i++], &b.v[j++], d);
+		pairs[npairs++] = (struct pair){a.v[i].addr, b.v[j].addr};
+		compare_fn(&a.v[i++], &b.v[j++], &b, d);
 	}
+	d->reordered |= pairs_reordered(pairs, npairs);
+	free(pairs);
 	table_close(&a);
 	table_close(&b);
 	return rc;
@@ -146,6 +269,12 @@ int layout_diff_ok(const struct layout_diff *d, struct strbuf *why)
 	else if (d->resized)
 		sb_addf(why, "%zu of %zu functions changed size (other code, not another layout)",
 			d->resized, d->functions);
+	else if (d->other_bytes)
+		sb_addf(why, "%zu of %zu bytes of code differ outside address fields, the first at %s "
+			     "(other instructions, not another layout%s)",
+			d->other_bytes, d->code_bytes, d->first_other,
+			d->relocations ? "" : "; the variant kept no relocations to tell address "
+					      "fields by: its link did not take LDFLAGS' --emit-relocs?");
 	else if (!d->moved)
 		sb_addf(why, "none of %zu functions moved (the same layout as the plain build)",
 			d->functions);
@@ -170,8 +299,9 @@ int layout_check_builds(const struct build *plain, const struct build *variant,
 		return -1;
 	if (!layout_diff_ok(&d, why))
 		return 0;
-	sb_addf(why, "%zu functions, same sizes, %zu moved, %.0f%% of their bytes differ",
-		d.functions, d.moved,
-		d.code_bytes ? 100.0 * (double)d.bytes_differ / (double)d.code_bytes : 0.0);
+	sb_addf(why, "%zu functions, the same instructions (%zu address bytes of %zu differ), "
+		     "%zu moved, in %s order",
+		d.functions, d.address_bytes, d.code_bytes, d.moved,
+		d.reordered ? "another" : "the same");
 	return 1;
 }

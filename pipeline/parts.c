@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/build.h"
+#include "harness/execute.h"
 #include "harness/meter.h"
 #include "harness/runner.h"
 #include "harness/study_names.h"
@@ -23,6 +24,30 @@ enum outcome pipeline_probe_flags(const struct config *cfg, const struct toolcha
 const char *pipeline_record_flag(const struct toolchain *tc)
 {
 	return toolchain_record_flag(tc);
+}
+
+const char *pipeline_toolchain_id(const struct toolchain *tc)
+{
+	return tc->id;
+}
+
+const char *pipeline_toolchain_version(const struct toolchain *tc)
+{
+	return tc->version;
+}
+
+void pipeline_build_line(const struct build *b, size_t done, size_t total, struct strbuf *out)
+{
+	sb_addf(out, "[build %zu/%zu] %s %s: %s%s%s", done, total, b->cfg->label, b->recipe->name,
+		outcome_name(b->outcome), b->detail ? ": " : "", b->detail ? b->detail : "");
+}
+
+void pipeline_run_line(const struct pipeline_run_event *e, struct strbuf *out)
+{
+	sb_addf(out, "[run %d/%d] %s %s%s%s rep %d: %s%s%s", e->done, e->total,
+		e->build->cfg->label, e->build->recipe->name, *e->run->name ? "/" : "",
+		e->run->name, e->rep, outcome_name(e->res->outcome), e->res->detail ? ": " : "",
+		e->res->detail ? e->res->detail : "");
 }
 
 char *pipeline_build_dir(const char *key)

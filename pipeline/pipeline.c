@@ -159,8 +159,8 @@ static int store_study(struct pipeline *pl)
 		const struct config *cfg = pc->cfg;
 		struct store_config sc = {
 			.study = st->name, .id = cfg->id, .label = cfg->label, .cc = cfg->cc,
-			.toolchain_id = pc->tc_ok ? pc->tc.id : "",
-			.toolchain_version = pc->tc_ok ? pc->tc.version : "",
+			.toolchain_id = pc->tc_ok ? pc->tc->id : "",
+			.toolchain_version = pc->tc_ok ? pc->tc->version : "",
 			.cflags = cfg->cflags, .ldflags = cfg->ldflags,
 			.link = cfg->link == 1 ? "static" : cfg->link == 0 ? "dynamic" : "default",
 			.is_baseline = cfg->is_baseline, .order = (int)c,
@@ -483,6 +483,21 @@ enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
 	/* a stop during the builds: no input script, no run starts */
 	if (status == PIPELINE_OK && !build_only && !pipeline_interrupted)
 		status = pipeline_run(&pl, err);
+	if (counts) {
+		counts->runs_done = pl.runs_done;
+		counts->runs_total = pl.total_runs;
+	}
+	pipeline_release(&pl);
+	return status;
+}
+
+enum pipeline_status pipeline_execute_runs(struct study_plan *p, struct store *st,
+					   const struct pipeline_options *o,
+					   struct pipeline_counts *counts, struct strbuf *err)
+{
+	struct pipeline pl;
+	pipeline_init(&pl, p, st, o);
+	enum pipeline_status status = pipeline_run(&pl, err);
 	if (counts) {
 		counts->runs_done = pl.runs_done;
 		counts->runs_total = pl.total_runs;

@@ -6,14 +6,20 @@
  *   study_plan_init(&plan, &study, NULL, &err); // matrix + recipes
  *   pipeline_prepare(&plan, &opt);             // toolchains, sysroots, sources,
  *                                              // final ids, shard, build keys
- *   pipeline_init(&pl, &plan, &store, &opt);
- *   pipeline_build(&pl, &counts, &err);        // store the study, build, store builds
- *   pipeline_run(&pl, &err);                   // meters, boards, the measured runs
- *   pipeline_release(&pl); study_plan_release(&plan);
+ *   pipeline_execute(&plan, &store, &opt, 0, &counts, &err);
+ *                                              // store the study, build, store
+ *                                              // builds, meters, boards, runs
+ *   study_plan_release(&plan);
  *
- * pipeline_execute() is init, build, run and release in one call (search's
- * batches, `run`); pipeline_plan_study() is `run`'s way from a study file
- * to a prepared plan (its options applied, the machine checked).
+ * pipeline_execute() is its steps (pipeline_init, _build, _run, _release:
+ * pipeline_internal.h) in one call, for search's batches and `run`;
+ * pipeline_plan_study() is `run`'s way from a study file to a prepared
+ * plan (its options applied, the machine checked).
+ *
+ * The harness's types appear here only by pointer (struct toolchain,
+ * build, exec_result), so a layer above the pipeline (search/) compiles
+ * without harness/'s headers (CMakeLists.txt: its include tree has none);
+ * what it asks of them goes through pipeline/parts.h.
  *
  * The pipeline prints nothing itself: what a user sees goes through the
  * callbacks of struct pipeline_events (explorer/progress.c draws them).
@@ -30,12 +36,11 @@
 #include "analysis/store.h"
 #include "flagsets/matrix.h"
 #include "flagsets/study.h"
-#include "harness/build.h"
-#include "harness/execute.h"
-#include "harness/machine.h"
-#include "harness/runner.h"
-#include "harness/toolchain.h"
 #include "workloads/recipe.h"
+
+struct build;       /* harness/build.h */
+struct exec_result; /* harness/execute.h */
+struct toolchain;   /* harness/toolchain.h */
 
 /* One configuration of the plan.  cfg->id is final after
  * pipeline_prepare(): a hash of the compiler, flags, libc and sysroot it
@@ -44,7 +49,7 @@
  * results. */
 struct plan_config {
 	struct config *cfg; /* in plan->matrix */
-	struct toolchain tc;
+	struct toolchain *tc;    /* its compiler (heap, the plan's), NULL until probed */
 	int tc_ok;               /* tc was probed */
 	int sysroot_pending;     /* a dry run: cfg->sysroot is not built yet */
 	enum outcome outcome;    /* before building: unsupported flag / toolchain */
@@ -83,10 +88,8 @@ struct study_plan {
 	int shard_by_workload; /* pipeline_options' */
 };
 
-static inline struct build *plan_build(const struct study_plan *p, size_t c, size_t w)
-{
-	return &p->builds[c * p->nworkloads + w];
-}
+/* The build of configuration c and workload w. */
+struct build *plan_build(const struct study_plan *p, size_t c, size_t w);
 
 struct pipeline_run_event {
 	const struct build *build;
@@ -104,7 +107,8 @@ struct pipeline_events {
 	/* a line that states a result (repeat = stable's end, a shard's
 	 * share of the judging): shown with -q too; NULL: through say */
 	void (*result)(const char *line, void *user);
-	build_progress_fn build_done;                      /* user: events.user */
+	/* a build done (harness/build.h's build_progress_fn); user: events.user */
+	void (*build_done)(const struct build *b, size_t done, size_t total, void *user);
 	/* the builds build_all is about to make (their running_since says
 	 * which are running) until builds_end; either may be NULL */
 	void (*builds_begin)(const struct build *builds, size_t n, void *user);
@@ -193,48 +197,10 @@ enum pipeline_status {
  * stored). */
 extern volatile sig_atomic_t pipeline_interrupted;
 
-struct pipeline {
-	struct study_plan *plan;
-	struct store *store;
-	const struct pipeline_options *opt;
-	const char *metric; /* what repeat = auto closes items on */
-	struct exec_ctx exec;
-	struct machine_state machine; /* read by pipeline_init, stored by pipeline_run */
-	struct run_target target; /* [run] host: boards over ssh */
-	int total_runs, runs_done;
-	double started;
-	/* on boards the schedule's workers share the store, the counts and
-	 * the events: they hold this to touch them */
-	pthread_mutex_t lock;
-	int store_failed;        /* the first failed write stops everything */
-	struct strbuf store_error;
-};
-
-void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
-		   const struct pipeline_options *o);
-void pipeline_release(struct pipeline *pl);
-
 struct pipeline_counts {
 	int built, cached, failed;
 	int runs_done, runs_total; /* pipeline_execute: the measured runs */
 };
-
-/* Store the study and its configurations, build everything (opt->jobs at a
- * time), store the builds and the counts (counts may be NULL). */
-enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
-				    struct strbuf *err);
-
-/* Pick the meters, ask the boards, then every measured run: the baseline's
- * warm-ups first (they make the references), the other warm-ups, the
- * study's extra warm-ups, then the repetitions interleaved A B C A B C
- * (repeat = auto: until each item's interval on the study's metric is within the
- * target).  Stored repetitions are skipped, so a rerun resumes; a plan run
- * again in one process (calibrate's rounds, a higher study.repeat each
- * time) keeps the inputs it made and measures what is not stored.  On boards
- * each round's items run on one worker thread per board and per_board; a
- * round starts after the one before ends.  Native and qemu runs are one at
- * a time. */
-enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err);
 
 /* The whole of a prepared study into an open, locked store: pipeline_init,
  * pipeline_build, then (unless build_only, or pipeline_interrupted is set)
@@ -244,5 +210,14 @@ enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err);
 enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
 				      const struct pipeline_options *o, int build_only,
 				      struct pipeline_counts *counts, struct strbuf *err);
+
+/* The runs of a study pipeline_execute built in this process (build_only):
+ * pipeline_init, pipeline_run, pipeline_release.  A plan may be run so
+ * again and again (calibrate's rounds, a higher study.repeat each time):
+ * stored repetitions are skipped, the inputs it made are kept.  counts
+ * gets runs_done and runs_total (may be NULL). */
+enum pipeline_status pipeline_execute_runs(struct study_plan *p, struct store *st,
+					   const struct pipeline_options *o,
+					   struct pipeline_counts *counts, struct strbuf *err);
 
 #endif

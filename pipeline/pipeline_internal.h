@@ -5,7 +5,50 @@
 #ifndef FLAGSCOPE_PIPELINE_INTERNAL_H
 #define FLAGSCOPE_PIPELINE_INTERNAL_H
 
+#include "harness/build.h"
+#include "harness/execute.h"
+#include "harness/machine.h"
+#include "harness/runner.h"
+#include "harness/toolchain.h"
 #include "pipeline/pipeline.h"
+
+/* pipeline_execute's steps (pipeline.h), one study's state through them */
+struct pipeline {
+	struct study_plan *plan;
+	struct store *store;
+	const struct pipeline_options *opt;
+	const char *metric; /* what repeat = auto closes items on */
+	struct exec_ctx exec;
+	struct machine_state machine; /* read by pipeline_init, stored by pipeline_run */
+	struct run_target target; /* [run] host: boards over ssh */
+	int total_runs, runs_done;
+	double started;
+	/* on boards the schedule's workers share the store, the counts and
+	 * the events: they hold this to touch them */
+	pthread_mutex_t lock;
+	int store_failed;        /* the first failed write stops everything */
+	struct strbuf store_error;
+};
+
+void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
+		   const struct pipeline_options *o);
+void pipeline_release(struct pipeline *pl);
+
+/* Store the study and its configurations, build everything (opt->jobs at a
+ * time), store the builds and the counts (counts may be NULL). */
+enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
+				    struct strbuf *err);
+
+/* Pick the meters, ask the boards, then every measured run: the baseline's
+ * warm-ups first (they make the references), the other warm-ups, the
+ * study's extra warm-ups, then the repetitions interleaved A B C A B C
+ * (repeat = auto: until each item's interval on the study's metric is within the
+ * target).  Stored repetitions are skipped, so a rerun resumes; a plan run
+ * again in one process keeps the inputs it made.  On boards
+ * each round's items run on one worker thread per board and per_board; a
+ * round starts after the one before ends.  Native and qemu runs are one at
+ * a time. */
+enum pipeline_status pipeline_run(struct pipeline *pl, struct strbuf *err);
 
 /* A line to keep, through o->ev.say (nothing when it is NULL). */
 void pipeline_say(const struct pipeline_options *o, const char *fmt, ...)

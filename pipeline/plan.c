@@ -51,8 +51,11 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
 		return -1;
 	p->nconfigs = p->matrix.n;
 	p->configs = xcalloc(p->nconfigs ? p->nconfigs : 1, sizeof(*p->configs));
-	for (size_t c = 0; c < p->nconfigs; c++)
+	for (size_t c = 0; c < p->nconfigs; c++) {
 		p->configs[c].cfg = &p->matrix.configs[c];
+		/* empty until probed: the builds point at it either way */
+		p->configs[c].tc = xcalloc(1, sizeof(*p->configs[c].tc));
+	}
 	p->nworkloads = p->study.workloads.n;
 	p->workloads = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*p->workloads));
 	struct recipe **recipes = xcalloc(p->nworkloads ? p->nworkloads : 1, sizeof(*recipes));
@@ -216,17 +219,40 @@ static void prepare_config(struct plan_config *pc, const struct pipeline_options
 	final_id(cfg);
 	if (pc->sysroot_pending) /* a dry run: no compiler to ask yet */
 		goto out;
-	if (toolchain_probe(cfg->cc, &pc->tc, &err))
+	if (toolchain_probe(cfg->cc, pc->tc, &err))
 		goto unsupported;
 	pc->tc_ok = 1;
 	/* a dry run probes too: a mistyped flag is said before the real run */
-	pc->outcome = build_probe_flags(cfg, &pc->tc, &pc->detail);
+	pc->outcome = build_probe_flags(cfg, pc->tc, &pc->detail);
 out:
 	sb_release(&err);
 	return;
 unsupported:
 	pc->outcome = OUTCOME_UNSUPPORTED;
 	pc->detail = sb_detach(&err);
+}
+
+/* A layout variant whose probe fails where its plain build's passed
+ * failed on the variant's own flags: its toolchain cannot link functions
+ * in a seeded order (no ld.lld, one before --shuffle-sections=GLOB=SEED
+ * (lld 13), or a flag of the study lld refuses with them: -s with
+ * --emit-relocs).  Said as such, and unsupported for that reason: the
+ * variant's flags are not the study's.  Plain configurations come first
+ * (matrix.h). */
+static void explain_layout_probe(struct study_plan *p, size_t c)
+{
+	struct plan_config *pc = &p->configs[c];
+	if (!pc->cfg->layout || pc->outcome != OUTCOME_UNSUPPORTED_FLAG ||
+	    p->configs[pc->cfg->layout_of].outcome != OUTCOME_OK)
+		return;
+	char *why = xasprintf("layout variant %d not built: the link of its flags failed where "
+			      "the plain build's passed (a seeded function order needs "
+			      "-fuse-ld=lld with --shuffle-sections and --emit-relocs: ld.lld 13 "
+			      "or later, Debian's lld package): %s",
+			      pc->cfg->layout, pc->detail ? pc->detail : "(no message)");
+	free(pc->detail);
+	pc->detail = why;
+	pc->outcome = OUTCOME_UNSUPPORTED;
 }
 
 /* The recipe's source.NAME = SPEC trees; pw->src_id becomes a hash over
@@ -343,7 +369,7 @@ static void prepare_builds(struct study_plan *p)
 			struct plan_workload *pw = &p->workloads[w];
 			struct build *b = plan_build(p, c, w);
 			b->cfg = pc->cfg;
-			b->tc = &pc->tc;
+			b->tc = pc->tc;
 			b->recipe = &pw->recipe;
 			b->src_dir = pw->src_dir ? pw->src_dir : pw->recipe.dir;
 			b->src_id = pw->src_dir ? pw->src_id : "unavailable";
@@ -380,8 +406,10 @@ int pipeline_prepare(struct study_plan *p, const struct pipeline_options *o, str
 	p->shard_i = o->shard_n > 1 ? o->shard_i : 0;
 	p->shard_n = o->shard_n > 1 ? o->shard_n : 1;
 	p->shard_by_workload = o->shard_by_workload;
-	for (size_t c = 0; c < p->nconfigs; c++)
+	for (size_t c = 0; c < p->nconfigs; c++) {
 		prepare_config(&p->configs[c], o);
+		explain_layout_probe(p, c);
+	}
 	if (pipeline_check_flags(p, err))
 		return -1;
 	/* matrix_expand checked the ids the study names; the compilers and
@@ -423,8 +451,12 @@ static void print_layouts(const struct study_plan *p, size_t plain, FILE *out)
 	int n = p->study.layouts;
 	fprintf(out, "layouts %d: each configuration built %d times, differing only in code "
 		     "addresses (variant 0 the plain build", n, n);
-	for (int v = 1; v < n; v++)
-		fprintf(out, ", %d %s", v, matrix_layout_flag(v));
+	for (int v = 1; v < n; v++) {
+		struct strbuf what = {0};
+		matrix_layout_describe(v, &what);
+		fprintf(out, ", %d %s", v, what.buf);
+		sb_release(&what);
+	}
 	fprintf(out, "): %zu builds instead of %zu, and %d times the runs (each variant measured "
 		     "as repeat says); verdicts count layout as a random effect\n",
 		p->nconfigs * p->nworkloads, plain * p->nworkloads, n);
@@ -448,7 +480,7 @@ void study_plan_print(const struct study_plan *p, FILE *out)
 		const struct config *cfg = pc->cfg;
 		fprintf(out, "\nconfig %s  %s%s\n  cc: %s%s%s\n  cflags: %s\n  ldflags: %s\n", cfg->id,
 		        cfg->label, cfg->is_baseline ? "  (baseline)" : "", cfg->cc,
-		        pc->tc_ok ? " = " : "", pc->tc_ok ? pc->tc.version : "", cfg->cflags,
+		        pc->tc_ok ? " = " : "", pc->tc_ok ? pc->tc->version : "", cfg->cflags,
 		        cfg->ldflags);
 		if (pc->sysroot_pending) {
 			fprintf(out, "  sysroot: %s, not built yet (run builds it first)\n", cfg->sysroot);
@@ -479,6 +511,11 @@ void study_plan_print(const struct study_plan *p, FILE *out)
 	fprintf(out, "\n%zu builds cached, %zu would be built\n", cached, todo);
 }
 
+struct build *plan_build(const struct study_plan *p, size_t c, size_t w)
+{
+	return &p->builds[c * p->nworkloads + w];
+}
+
 void study_plan_release(struct study_plan *p)
 {
 	for (size_t i = 0; p->builds && i < p->nconfigs * p->nworkloads; i++)
@@ -489,7 +526,8 @@ void study_plan_release(struct study_plan *p)
 	free(p->binary_hash);
 	for (size_t c = 0; p->configs && c < p->nconfigs; c++) {
 		if (p->configs[c].tc_ok)
-			toolchain_release(&p->configs[c].tc);
+			toolchain_release(p->configs[c].tc);
+		free(p->configs[c].tc);
 		free(p->configs[c].detail);
 	}
 	free(p->configs);

@@ -8,6 +8,7 @@
 #include "base/native_cpu.h"
 #include "base/outcome.h"
 #include "analysis/recommend.h"
+#include "pipeline/parts.h"
 
 const char *search_report_flags(const struct search_report *r)
 {
@@ -111,7 +112,7 @@ void search_report_text(FILE *out, const struct search_report *r)
 	fprintf(out, "search %s: strategy %s, seed %llu, metric %s (%s)\n", r->id, r->strategy,
 		(unsigned long long)r->seed, r->pl->metric, r->pl->metric_desc);
 	fprintf(out, "space: %zu dimensions (2^%.1f flag sets) at %s, compiler %s\n", r->sp->ndims,
-		space_log2_size(r->sp), r->pl->level, r->pl->tc->version);
+		space_log2_size(r->sp), r->pl->level, pipeline_toolchain_version(r->pl->tc));
 	if (r->sp->dropped.n) {
 		fprintf(out, "left out:");
 		for (size_t i = 0; i < r->sp->dropped.n; i++)
@@ -273,7 +274,7 @@ void search_make_conf(FILE *out, const struct search_report *r)
 	fprintf(out, "# study %s; workloads:", pl->study.path);
 	for (size_t w = 0; w < pl->study.workloads.n; w++)
 		fprintf(out, " %s", pl->study.workloads.v[w]);
-	fprintf(out, "; compiler %s\n", pl->tc->version);
+	fprintf(out, "; compiler %s\n", pipeline_toolchain_version(pl->tc));
 	fprintf(out, "# geometric mean of %s relative to the baseline (%s): %.4f\n", pl->metric,
 		pl->base->cflags, report_obj(r));
 	if (r->minimal_flags && r->res->best_flags && strcmp(r->minimal_flags, r->res->best_flags))

@@ -59,7 +59,7 @@ static int plan_baseline(struct search_pipeline *pl, struct strbuf *err)
 			pc->detail ? pc->detail : "cannot be used");
 		return -1;
 	}
-	pl->tc = &pc->tc;
+	pl->tc = pc->tc;
 	return 0;
 }
 
@@ -69,7 +69,7 @@ static char *context_text(const struct search_pipeline *pl)
 {
 	struct strbuf ctx = {0};
 	sb_addf(&ctx, "toolchain=%s cc=%s cflags=%s ldflags=%s link=%d libc=%s target=%s cpu=%s metric=%s workloads=",
-		pl->tc->id, pl->base->cc, pl->base->cflags, pl->base->ldflags, pl->base->link,
+		pipeline_toolchain_id(pl->tc), pl->base->cc, pl->base->cflags, pl->base->ldflags, pl->base->link,
 		pl->base->libc ? pl->base->libc : "", pl->base->target ? pl->base->target : "",
 		pl->base->cpu ? pl->base->cpu : "", pl->metric);
 	for (size_t w = 0; w < pl->plan.nworkloads; w++) {
@@ -181,19 +181,18 @@ static void log_line(const char *line, void *user)
 
 static void log_build(const struct build *b, size_t done, size_t total, void *user)
 {
-	if (user)
-		fprintf(user, "flagscope: [build %zu/%zu] %s %s: %s%s%s\n", done, total,
-			b->cfg->label, b->recipe->name, outcome_name(b->outcome),
-			b->detail ? ": " : "", b->detail ? b->detail : "");
+	struct strbuf line = {0};
+	pipeline_build_line(b, done, total, &line);
+	log_line(sb_str(&line), user);
+	sb_release(&line);
 }
 
 static void log_run(const struct pipeline_run_event *e, void *user)
 {
-	if (user)
-		fprintf(user, "flagscope: [run %d/%d] %s %s%s%s rep %d: %s%s%s\n", e->done,
-			e->total, e->build->cfg->label, e->build->recipe->name,
-			*e->run->name ? "/" : "", e->run->name, e->rep, outcome_name(e->res->outcome),
-			e->res->detail ? ": " : "", e->res->detail ? e->res->detail : "");
+	struct strbuf line = {0};
+	pipeline_run_line(e, &line);
+	log_line(sb_str(&line), user);
+	sb_release(&line);
 }
 
 /* A batch's study through the pipeline, in this process (a compiler that
@@ -435,7 +434,7 @@ static void remember_rejection(struct search_pipeline *pl, const char *flags, en
 		char *entry = sl_join(&culprit, " ");
 		char *msg = xasprintf("%s%s", crash ? "crashed the compiler: " : "", *detail);
 		if (pl->ec)
-			evalcache_probe_put(pl->ec, pl->tc->id, entry, msg);
+			evalcache_probe_put(pl->ec, pipeline_toolchain_id(pl->tc), entry, msg);
 		if (pl->bad)
 			known_bad_add(pl->bad, entry, msg);
 		more = words.n == 1 ? xstrdup("")

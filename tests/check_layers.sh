@@ -11,8 +11,8 @@
 # and exits 1 when there is any; 0 and a count when there is none.
 # The build enforces the same rule (each layer compiles against its own
 # include tree, CMakeLists.txt; check_layer_includes.sh proves it); this
-# script also sees what the compiler cannot: search/ including harness/
-# headers itself (its tree has them for pipeline's headers' sake).
+# script also reads the files the build does not compile, and names the
+# rule a line breaks.
 set -euo pipefail
 
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}

@@ -10,10 +10,12 @@
 #     build's script ended, before that build was verified and marked
 #     done, and build the key again in the same folder)
 #  3. the second run stored the builds as cached
-#  4. a flagscope killed (SIGKILL) while it builds leaves the build's
-#     script running in its own group; a run started then waits for that
-#     script before it builds the key again (never two scripts of one key
-#     at once: builds.log's start and end lines alternate)
+#  4. a flagscope killed (SIGKILL) while it builds takes the build's
+#     script with it (it left it running in its own group, and a run
+#     started then waited for that script), so the run started then
+#     builds the key again at once: never two scripts of one key at once
+#     (orphan.log: the killed build's start, then the new build's start
+#     and end)
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_cache_race
 
@@ -44,17 +46,19 @@ echo "ok - each build key was built once"
 echo "ok - the second run reused the first one's builds"
 # 4. a killed flagscope's build still running
 log='"$RECIPE/../../../orphan.log"' # $T/orphan.log, in fewer characters
-tiny_copy orphan "tiny whose build logs its start and end" "echo start >>$log; sleep 2; echo end >>$log; "
+tiny_copy orphan "tiny whose build logs its start and end" "echo start >>$log; sleep 2.17; echo end >>$log; "
 printf '[study]\nname = orphan\nworkloads = orphan\nrepeat = 1\n[axis opt]\nO2 = -O2\n' >orphan.study
-"$FLAGSCOPE_BIN" run orphan.study --db k.db -q >k.out 2>&1 &
+setsid "$FLAGSCOPE_BIN" run orphan.study --db k.db -q >k.out 2>&1 &
 k=$!
 for i in $(seq 200); do [ -s orphan.log ] && break; sleep 0.05; done
 [ -s orphan.log ] || fail "the orphan build never started: $(cat k.out)"
 kill -KILL "$k"
 wait "$k" 2>/dev/null || true
+for i in $(seq 100); do pgrep -s "$k" -f '^sleep 2\.17$' >/dev/null || break; sleep 0.1; done
+! pgrep -s "$k" -f '^sleep 2\.17$' >/dev/null || fail "the killed flagscope's build still runs"
 fs run orphan.study --db c.db -q >c.out 2>&1 || fail "the run after the kill: $(tail -3 c.out)"
-[ "$(tr '\n' ' ' <orphan.log)" = "start end start end " ] ||
-	fail "two builds of one key at once after a kill: $(tr '\n' ' ' <orphan.log)"
-echo "ok - a killed flagscope's build still running: the next run waited for it, then built"
+[ "$(tr '\n' ' ' <orphan.log)" = "start start end " ] ||
+	fail "after a kill (want the killed build's start, then one whole build): $(tr '\n' ' ' <orphan.log)"
+echo "ok - a killed flagscope's build dies with it; the next run builds the key once, alone"
 echo PASS
 rm -rf "$T"

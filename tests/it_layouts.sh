@@ -1,26 +1,30 @@
 #!/bin/bash
 # it_layouts: layouts = 3 (issue 27, doc/layout.md) on tiny at -O2, -O0
-# and -O2 -falign-loops=64, 4 runs each.  Expected: PASS.  --dry-run says
-# what layouts costs (9 builds instead of 3); the run makes 3 builds per
-# configuration, each variant its own build key with "layout=v" in its
-# configuration, the layout checks of O2's and O0's variants ok (same
-# functions and sizes, some moved), 4 runs per variant.  gcc 12 aligns
-# functions to the loops' 64 bytes under -falign-loops=64, so O2al's
-# variant 1 (-falign-functions=32) moves nothing: it is rejected, stored
-# unsupported with the reason and never run, and O2al is judged over its
-# other 2 layouts.  The report ranks 3 configurations, O0's workload
-# judged over 3 layouts, its ratio the mean of the layouts' medians
-# (recomputed here from the stored samples), its verdict the nested
-# rule's (significant exactly when p < 0.05 and |ratio - 1| >= 1%); and
-# the study without layouts keeps one build per configuration.
+# and -O2 -s, 4 runs each.  Expected: PASS.  --dry-run says what layouts
+# costs (9 builds instead of 3, each variant's function order seed and
+# alignment); the run makes 3 builds per configuration, each variant its
+# own build key with "layout=v" in its configuration and its flags
+# (-ffunction-sections, lld's --shuffle-sections by seed v, --emit-relocs),
+# the layout checks of O2's and O0's variants ok (same functions, sizes and
+# bytes but for address fields, some moved), 4 runs per variant.  O2s is
+# stripped (-s): its variants cannot be compared (no symbol table), so both
+# are rejected, stored unsupported with the reason and never run, and O2s
+# is judged over its plain build alone.  The report ranks 3
+# configurations, O0's workload judged over 3 layouts, its ratio the mean
+# of the layouts' medians (recomputed here from the stored samples), its
+# verdict the nested rule's (significant exactly when p < 0.05 and |ratio
+# - 1| >= 1%); the study without layouts keeps one build per
+# configuration.  Then a compiler that refuses lld (a wrapper that says
+# what a gcc without -fuse-ld=lld says): its variant is unsupported with
+# the reason, its plain build measured, the study not stopped.
 set -u
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_layouts
 count_failures
 
 cat >s.study <<'S'
-; expect: 3 configurations x 3 layouts = 9 builds, O2al's layout 1
-; rejected by the layout check, every other check ok; the report ranks O2,
-; O0 (over 3 layouts) and O2al (over 2)
+; expect: 3 configurations x 3 layouts = 9 builds, O2s's layouts 1 and 2
+; rejected by the layout check (stripped), every other check ok; the report
+; ranks O2, O0 (over 3 layouts) and O2s (over its plain build alone)
 [study]
 workloads = tiny
 repeat = 4
@@ -30,31 +34,31 @@ baseline = O2
 [axis opt]
 O2 = -O2
 O0 = -O0
-O2al = -O2 -falign-loops=64
+O2s = -O2 -s
 S
 
 fs run s.study --db s.db --dry-run >dry.out 2>dry.err || fail "dry run: $(tail -2 dry.err)"
 grep -q "^study s: 3 configurations" dry.out || fail "dry run: not 2 configurations: $(head -1 dry.out)"
-grep -q "^layouts 3: .*9 builds instead of 3, and 3 times the runs" dry.out ||
+grep -q "^layouts 3: .*variant 0 the plain build, 1 function order seed 1, functions aligned to 32, 2 function order seed 2, functions aligned to 64): 9 builds instead of 3, and 3 times the runs" dry.out ||
 	fail "dry run does not say what layouts costs: $(grep layouts dry.out)"
 
 fs run s.study --db s.db --format json >s.json 2>s.err || fail "run: $(tail -3 s.err)"
-[ "$(sql s.db "select count(*) from builds where status = 'ok'")" = 8 ] ||
-	fail "builds ok (8 wanted): $(sql s.db "select config_id, status, detail from builds")"
+[ "$(sql s.db "select count(*) from builds where status = 'ok'")" = 7 ] ||
+	fail "builds ok (7 wanted): $(sql s.db "select config_id, status, detail from builds")"
 [ "$(sql s.db "select count(distinct key) from builds")" = 9 ] || fail "9 distinct build keys wanted"
-rejected=$(sql s.db "select c.label || ': ' || b.status || ': ' || b.detail from builds b join configs c on c.id = b.config_id where b.status <> 'ok'")
-[[ $rejected == "O2al [layout 1]: unsupported: layout variant 1 not used: none of "*" functions moved"* ]] ||
-	fail "O2al's layout 1 is not recorded as rejected: $rejected"
-[ "$(sql s.db "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'O2al [layout 1]'")" = 0 ] ||
+rejected=$(sql s.db "select c.label || ': ' || b.status || ': ' || b.detail from builds b join configs c on c.id = b.config_id where b.status <> 'ok' order by c.layout")
+[[ $rejected == "O2s [layout 1]: unsupported: layout variant 1 not built: the link of its flags failed"*"--strip-all and --emit-relocs may not be used together"*$'\n'"O2s [layout 2]: unsupported: layout variant 2 not built: "* ]] ||
+	fail "O2s's layouts are not recorded as unsupported: $rejected"
+[ "$(sql s.db "select count(*) from runs r join configs c on c.id = r.config_id where c.label like 'O2s [layout %'")" = 0 ] ||
 	fail "a rejected variant was run"
 got=$(sql s.db "select layout || ':' || count(*) from configs group by layout order by layout" | tr '\n' ' ')
 [ "$got" = "0:3 1:3 2:3 " ] || fail "configurations per layout: $got"
-[ "$(sql s.db "select count(*) from configs v join configs p on p.id = v.layout_of and p.layout = 0 where v.layout > 0 and v.cflags = p.cflags || ' -falign-functions=' || (16 << v.layout)")" = 6 ] ||
-	fail "variants do not name their plain configuration and flag: $(sql s.db "select label, cflags, layout, layout_of from configs")"
-checks=$(sql s.db "select count(*) from facts where key like 'layout.%' and value like 'ok: %moved%'")
-[ "$checks" = 5 ] || fail "layout checks ok: $checks of 5: $(sql s.db "select key, value from facts where key like 'layout.%'")"
-[ "$(sql s.db "select count(*) from facts where key like 'layout.%' and value like 'rejected: %'")" = 1 ] ||
-	fail "one layout check rejected wanted: $(sql s.db "select key, value from facts where key like 'layout.%'")"
+flags=$(sql s.db "select count(*) from configs v join configs p on p.id = v.layout_of and p.layout = 0 where v.layout > 0 and v.cflags like p.cflags || ' -ffunction-sections%' and v.ldflags like '%-fuse-ld=lld -Wl,--shuffle-sections=.text.*=' || v.layout || ' -Wl,--emit-relocs'")
+[ "$flags" = 6 ] || fail "variants do not name their plain configuration and flags: $(sql s.db "select label, cflags, ldflags, layout, layout_of from configs")"
+checks=$(sql s.db "select count(*) from facts where key like 'layout.%' and value like 'ok: %the same instructions%moved%'")
+[ "$checks" = 4 ] || fail "layout checks ok: $checks of 4: $(sql s.db "select key, value from facts where key like 'layout.%'")"
+[ "$(sql s.db "select count(*) from facts where key like 'layout.%' and value like 'rejected: %'")" = 0 ] ||
+	fail "no layout check rejected wanted: $(sql s.db "select key, value from facts where key like 'layout.%'")"
 per=$(sql s.db "select count(*) from runs where rep >= 1 and status = 'ok' group by config_id" | sort -u | tr '\n' ' ')
 [ "$per" = "4 " ] || fail "runs per variant: $per"
 
@@ -63,11 +67,11 @@ import json, sqlite3, statistics, sys
 db = sqlite3.connect(sys.argv[1])
 rep = json.load(open(sys.argv[2]))
 labels = [c["label"] for c in rep["configs"]]
-if sorted(labels) != ["O0", "O2", "O2al"]:
-    sys.exit(f"FAIL: the report ranks {labels}, want O0, O2 and O2al only")
-al = next(c for c in rep["configs"] if c["label"] == "O2al")["workloads"][0]
-if al["layouts"] != 2 or al["n"] != 8:
-    sys.exit(f"FAIL: O2al judged over {al['layouts']} layouts and {al['n']} runs, want 2 and 8 (its layout 1 rejected)")
+if sorted(labels) != ["O0", "O2", "O2s"]:
+    sys.exit(f"FAIL: the report ranks {labels}, want O0, O2 and O2s only")
+st = next(c for c in rep["configs"] if c["label"] == "O2s")["workloads"][0]
+if st.get("layouts", 1) != 1 or st["n"] != 4:
+    sys.exit(f"FAIL: O2s judged over {st.get('layouts')} layouts and {st['n']} runs, want 1 and 4 (its variants rejected)")
 def mean_of_medians(label):
     ids = [r[0] for r in db.execute(
         "select id from configs where label = ? or layout_of = (select id from configs where label = ?) order by layout", (label, label))]
@@ -97,4 +101,54 @@ sed -i 's/^layouts = 3$/layouts = 1/' s.study
 fs run s.study --db one.db --dry-run >one.out 2>&1 || fail "layouts = 1 dry run: $(tail -2 one.out)"
 grep -q "^layouts" one.out && fail "layouts = 1 says a cost: $(grep ^layouts one.out)"
 [ "$(grep -c ' build ' one.out)" = 3 ] || fail "layouts = 1: $(grep -c ' build ' one.out) builds listed, want 3"
+# a compiler whose link cannot order functions: unsupported, said, not a stop
+cat >nolld-gcc <<'W'
+#!/bin/sh
+for a; do
+	case $a in -fuse-ld=lld) echo "gcc: error: unrecognized command-line option '-fuse-ld=lld'" >&2; exit 1 ;; esac
+done
+exec gcc "$@"
+W
+chmod +x nolld-gcc
+cat >n.study <<S
+; expect: the plain build measured, its layout variant unsupported (no lld)
+[study]
+workloads = tiny
+repeat = 2
+layouts = 2
+meters = rusage
+[axis cc]
+nolld = $PWD/nolld-gcc
+[axis opt]
+O2 = -O2
+S
+fs run n.study --db n.db >n.out 2>n.err || fail "a toolchain without lld stopped the study: $(tail -3 n.err)"
+got=$(sql n.db "select c.layout || ':' || b.status || ':' || coalesce(b.detail, '') from builds b join configs c on c.id = b.config_id order by c.layout")
+[[ $got == "0:ok:"*$'\n'"1:unsupported:layout variant 1 not built: the link of its flags failed where the plain build's passed (a seeded function order needs -fuse-ld=lld"*"unrecognized command-line option '-fuse-ld=lld'"* ]] ||
+	fail "no lld: not one ok plain build and one unsupported variant with the reason: $got"
+[ "$(sql n.db "select count(*) from runs r join configs c on c.id = r.config_id where c.layout = 0 and r.rep >= 1 and r.status = 'ok'")" = 2 ] ||
+	fail "no lld: the plain build's runs: $(sql n.db "select config_id, rep, status from runs")"
+
+# a recipe whose link ignores LDFLAGS: the variants' functions are aligned
+# and in sections of their own, but no relocations kept: the check cannot
+# tell their moved calls from other code and rejects them, stored and said
+mkdir -p workloads && cp -r "$FLAGSCOPE_SRC/tests/fixtures/workloads/tiny" workloads/tinynold &&
+	sed -i 's/ \$LDFLAGS$//' workloads/tinynold/recipe.ini || fail "cannot copy tiny"
+grep -q 'LDFLAGS' workloads/tinynold/recipe.ini && fail "tinynold still links with LDFLAGS"
+cat >r.study <<'S'
+; expect: both variants rejected by the layout check (no relocations kept)
+[study]
+workloads = tinynold
+repeat = 4
+layouts = 3
+meters = rusage
+[axis opt]
+O2 = -O2
+S
+fs run r.study --db r.db >r.out 2>r.err || fail "LDFLAGS ignored: the study stopped: $(tail -3 r.err)"
+got=$(sql r.db "select count(*) from facts where key like 'layout.%' and value like 'rejected: %kept no relocations%'")
+[ "$got" = 2 ] || fail "LDFLAGS ignored: 2 variants rejected wanted: $(sql r.db "select key, value from facts where key like 'layout.%'")"
+[ "$(sql r.db "select count(*) from builds where status = 'unsupported' and detail like 'layout variant % not used: %'")" = 2 ] ||
+	fail "LDFLAGS ignored: the variants' builds are not unsupported: $(sql r.db "select config_id, status, detail from builds")"
+grep -q "layout check rejected: .*kept no relocations" r.err r.out || fail "LDFLAGS ignored: the rejection is not said"
 finish_counted
