@@ -93,7 +93,10 @@ int merge_signature(const char *path, struct strbuf *sig, struct strbuf *err)
 	return 0;
 }
 
-int merge_machine(const char *path, struct strlist *rows, struct strbuf *err)
+/* The rows of sql, a query over table, each its ncols columns joined by
+ * tabs; none when the database at path has no such table */
+static int query_rows(const char *path, const char *table, const char *sql, int ncols,
+		      struct strlist *rows, struct strbuf *err)
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -104,18 +107,15 @@ int merge_machine(const char *path, struct strlist *rows, struct strbuf *err)
 	sqlite3_busy_timeout(db, 10000);
 	sqlite3_stmt *st;
 	int rc = 0;
-	if (has_table(db, "main", "machine")) {
-		rc = sqlite3_prepare_v2(db, "SELECT study, key, value FROM machine ORDER BY study, ord",
-					-1, &st, NULL) == SQLITE_OK
-			     ? 0
-			     : -1;
+	if (has_table(db, "main", table)) {
+		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK ? 0 : -1;
 		while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-			const unsigned char *v[3];
-			for (int i = 0; i < 3; i++)
-				v[i] = sqlite3_column_text(st, i);
-			sl_push_owned(rows, xasprintf("%s\t%s\t%s", v[0] ? (const char *)v[0] : "",
-						      v[1] ? (const char *)v[1] : "",
-						      v[2] ? (const char *)v[2] : ""));
+			struct strbuf row = {0};
+			for (int i = 0; i < ncols; i++) {
+				const unsigned char *v = sqlite3_column_text(st, i);
+				sb_addf(&row, "%s%s", i ? "\t" : "", v ? (const char *)v : "");
+			}
+			sl_push_owned(rows, sb_detach(&row));
 		}
 		if (rc)
 			sb_addf(err, "%s: %s", path, sqlite3_errmsg(db));
@@ -123,6 +123,21 @@ int merge_machine(const char *path, struct strlist *rows, struct strbuf *err)
 			sqlite3_finalize(st);
 	}
 	sqlite3_close(db);
+	return rc;
+}
+
+int merge_machine(const char *path, struct strlist *rows, struct strbuf *err)
+{
+	return query_rows(path, "machine", "SELECT study, key, value FROM machine ORDER BY study, ord",
+			  3, rows, err);
+}
+
+int merge_fact_values(const char *path, const char *key, struct strlist *values,
+		      struct strbuf *err)
+{
+	char *sql = sqlite3_mprintf("SELECT DISTINCT value FROM facts WHERE key = %Q ORDER BY 1", key);
+	int rc = query_rows(path, "facts", sql, 1, values, err);
+	sqlite3_free(sql);
 	return rc;
 }
 
@@ -137,6 +152,16 @@ static const struct {
 	{"runs", " detail "},
 	/* each shard's machine state: the first database's is kept */
 	{"machine", " ord value "},
+};
+
+/* Rows whose values are each shard's own, never a conflict (the first
+ * merged is kept) */
+static const struct {
+	const char *table, *where;
+} own_rows[] = {
+	/* where a shard kept its build logs (run --logs): merge --logs reads
+	 * every shard's folder, then records its own */
+	{"facts", "s.key = 'build_logs'"},
 };
 
 static int compared(const char *table, const char *column)
@@ -233,12 +258,17 @@ static int find_conflicts(sqlite3 *db, const char *table, const struct strlist *
 		add_ident(&sql, pk->v[i]);
 	}
 	sb_add(&sql, " WHERE ");
+	sb_addc(&sql, '(');
 	for (size_t i = 0; i < cmp->n; i++) {
 		sb_add(&sql, i ? " OR s." : "s.");
 		add_ident(&sql, cmp->v[i]);
 		sb_add(&sql, " IS NOT m.");
 		add_ident(&sql, cmp->v[i]);
 	}
+	sb_addc(&sql, ')');
+	for (size_t i = 0; i < ARRAY_SIZE(own_rows); i++)
+		if (!strcmp(table, own_rows[i].table))
+			sb_addf(&sql, " AND NOT (%s)", own_rows[i].where);
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(db, sql.buf, -1, &st, NULL) == SQLITE_OK ? 0 : -1;
 	sb_release(&sql);

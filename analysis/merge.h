@@ -9,7 +9,8 @@
  *   - a row it has with other values is a conflict: the output's row (the
  *     first merged) is kept and the conflict reported.  Columns that say
  *     how a row came about rather than what it is (a build's seconds and
- *     cached flag, details, the study file's path) are not compared;
+ *     cached flag, details, the study file's path) are not compared, nor
+ *     rows that are each shard's own (the folder its build logs are in);
  *   - last_run (the counts of the latest run) is recomputed from the
  *     merged builds, as `run` counts them.
  * Tables other modules add later merge the same way (their primary keys
@@ -38,6 +39,12 @@ int merge_signature(const char *path, struct strbuf *sig, struct strbuf *err);
  * "STUDY\tKEY\tVALUE" line per row, by study in stored order; none
  * when the database has no such table.  0, or -1 with the reason. */
 int merge_machine(const char *path, struct strlist *rows, struct strbuf *err);
+
+/* The distinct values of the facts named key in the database at path
+ * (e.g. build_logs: each shard's log folder), in order; none when it has
+ * none.  0, or -1 with the reason. */
+int merge_fact_values(const char *path, const char *key, struct strlist *values,
+		      struct strbuf *err);
 
 struct merge_report {
 	long added;      /* rows the output did not have */

@@ -50,6 +50,14 @@ char *sweep_log_path(const char *dir, const char *workload, const char *label)
 	return path;
 }
 
+char *sweep_tests_log_path(const char *dir, const char *workload, const char *label)
+{
+	char *log = sweep_log_path(dir, workload, label);
+	char *tests = xasprintf("%.*s.tests.log", (int)(strlen(log) - strlen(".log")), log);
+	free(log);
+	return tests;
+}
+
 /* A build log's detail can run on for lines: the table shows the first,
  * which the harness makes the first error line. */
 static char *first_line(const char *s)
@@ -97,19 +105,32 @@ static int has_runs(struct store *st, const char *study, const char *id, const c
 	return yes;
 }
 
+/* 1 when the run section itself stored tests.time (a test suite stored
+ * as a run section); results_samples would also give the build's own
+ * (system = debian stores it with the build), which every [run] benchmark
+ * of the package would then seem to be */
+static int suite_section(struct store *st, const char *study, const char *id,
+			 const char *workload, const char *run)
+{
+	size_t n = 0;
+	free(store_get_samples(st, study, id, workload, run, SWEEP_TESTS_METRIC, &n));
+	return n > 0;
+}
+
 /* The cell of a finished build: its run sections decide (see the header) */
 static void runs_decide(struct store *st, const char *study, const char *id,
 			const char *workload, const struct strlist *runs, struct sweep_cell *c)
 {
 	int bad = 0;
 	for (size_t i = 0; i < runs->n; i++) {
-		double t = pivot_median(st, study, id, workload, runs->v[i], SWEEP_TESTS_METRIC);
+		int suite = suite_section(st, study, id, workload, runs->v[i]);
 		char *d;
 		enum outcome o = results_status(st, study, id, workload, runs->v[i], &d);
-		if (isnan(c->tests) && !isnan(t))
-			c->tests = t;
-		if (isnan(t) && o != OUTCOME_TESTS_FAILED && has_runs(st, study, id, workload,
-								      runs->v[i]))
+		if (isnan(c->tests) && suite)
+			c->tests = pivot_median(st, study, id, workload, runs->v[i],
+						SWEEP_TESTS_METRIC);
+		if (!suite && o != OUTCOME_TESTS_FAILED && has_runs(st, study, id, workload,
+								     runs->v[i]))
 			c->ran = 1;
 		if (o != OUTCOME_OK && !bad) {
 			bad = 1;
@@ -119,6 +140,9 @@ static void runs_decide(struct store *st, const char *study, const char *id,
 		}
 		free(d);
 	}
+	/* the build's test step, beside any [run] benchmarks */
+	if (isnan(c->tests))
+		c->tests = pivot_median(st, study, id, workload, "", SWEEP_TESTS_METRIC);
 	if (bad || c->ran)
 		c->state = SWEEP_OUTCOME;
 	else
@@ -180,8 +204,9 @@ static void summarise(struct sweep_table *t)
 			s->built += c->built;
 			if (c->state == SWEEP_NOT_TRIED)
 				s->not_tried++;
-			else if (c->state == SWEEP_TESTS_PASSED)
-				s->tests_passed++;
+			else if (c->state == SWEEP_TESTS_PASSED ||
+				 (c->status == OUTCOME_OK && !isnan(c->tests)))
+				s->tests_passed++; /* its [run] benchmarks ok, and its suite */
 			else if (c->state == SWEEP_OUTCOME && c->status == OUTCOME_TESTS_FAILED)
 				s->tests_failed++;
 			else if (c->status == OUTCOME_BUILD_FAILED ||

@@ -20,7 +20,10 @@
  *                 is not ok over its run sections, else ok, as today.
  *
  * A run section counts as the test suite (not a [run] result) when it
- * stored tests.time or its outcome is tests_failed.  With every cell the
+ * stored tests.time itself or its outcome is tests_failed; the build's
+ * own tests.time (system = debian stores it with the build) is the
+ * suite's time beside a package's [run] benchmarks, whose outcome is then
+ * the cell's (ok counts as tests passed too).  With every cell the
  * size.text of the build and the test-suite time (median of tests.time)
  * and their change in percent against the baseline's cell of the row,
  * 100 * (this / baseline - 1), NAN where either side has no value (a
@@ -41,10 +44,11 @@
 #include <stdio.h>
 
 #include "analysis/formats.h"
+#include "analysis/results.h"
 #include "analysis/store.h"
 #include "base/outcome.h"
 
-#define SWEEP_TESTS_METRIC "tests.time"
+#define SWEEP_TESTS_METRIC RESULTS_TESTS_TIME
 
 enum sweep_state {
 	SWEEP_NOT_TRIED,
@@ -87,6 +91,8 @@ struct sweep_table {
  * the label's characters other than letters, digits and . - + = , made
  * '_'.  Heap. */
 char *sweep_log_path(const char *dir, const char *workload, const char *label);
+/* Beside it, a Debian package's test step's log: DIR/WORKLOAD/LABEL.tests.log */
+char *sweep_tests_log_path(const char *dir, const char *workload, const char *label);
 
 /* The word a cell is shown by: "not tried", "built", "tests passed",
  * "tests failed", "build failed", or the outcome's stored name. */

@@ -226,8 +226,9 @@ int recommend_choose(struct store *st, struct recommendation *rec, const char *l
 		return -1;
 	}
 	rec->chosen = i;
-	/* a choice the rule did not make is no claim that it beat the baseline */
-	rec->beats = i == rec->rule_choice && rec->beats;
+	/* beats_baseline says what the choice measured, whoever chose it */
+	rec->beats = r->configs[i].status == OUTCOME_OK && r->configs[i].verdict == VERDICT_IMPROVED &&
+		     i != r->baseline;
 	free(rec->cxx);
 	free(rec->chost);
 	free(rec->cflags);
@@ -326,6 +327,8 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	if (str_starts_with(r->metric, "insns"))
 		fprintf(out, "# %s: instructions counted by %s, not timed; deterministic\n",
 			r->metric, ranking_insns_counter(r));
+	else if (results_metric_caveat(r->metric))
+		fprintf(out, "# %s\n", results_metric_caveat(r->metric));
 	for (size_t i = 0; i < r->nleft_out; i++)
 		fprintf(out, "# left out: %s: %s\n", r->left_out[i].name, r->left_out[i].why);
 	char effect[96];
@@ -360,6 +363,10 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 		c->nitems, c->nitems == 1 ? "" : "s");
 	for (size_t w = 0; w < c->nitems; w++) {
 		const struct rank_item *it = &c->items[w];
+		if (it->status != OUTCOME_OK) { /* a choice made with --choose */
+			fprintf(out, "#   %-20s %s\n", it->name, outcome_name(it->status));
+			continue;
+		}
 		fmt_interval(iv, sizeof(iv), it->ratio, it->lo, it->hi);
 		fprintf(out, "#   %-20s %s n=%zu %s\n", it->name, iv, it->s.n,
 			verdict_name(it->verdict));

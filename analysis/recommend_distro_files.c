@@ -486,7 +486,8 @@ static void debian_breaks(FILE *out, const struct distro_advice *a)
 			const struct distro_pick *p = pick_of(a, b->workloads.v[w]);
 			fprintf(out, " %s", p && p->deb_source ? p->deb_source : b->workloads.v[w]);
 		}
-		fputc('\n', out);
+		/* the choice's: debian_choice includes it for them */
+		fputs(b->config == a->rec.chosen ? " (done above, by DEB_SOURCE)\n" : "\n", out);
 	}
 }
 

@@ -148,6 +148,8 @@ char *rep_rule_text(const struct ranking *r)
 	else if (r->deterministic)
 		sb_add(&sb, "A deterministic metric: one value is a measurement, equal values are "
 			    "exact (no interval).\n");
+	else if (results_metric_caveat(r->metric))
+		sb_addf(&sb, "%s.\n", results_metric_caveat(r->metric));
 	sb_addf(&sb, "Ratio = median / baseline median; per configuration the geometric mean "
 		     "over the workloads; intervals %g%% bootstrap.\nSignificant: Mann-Whitney "
 		     "p < %g and |ratio - 1| >= %g%%; a configuration not significantly "
@@ -169,7 +171,7 @@ char *rep_rule_text(const struct ranking *r)
 	else if (r->opt.min_effect_auto && !r->deterministic)
 		sb_addf(&sb, "\nNo calibration of this machine was found: the minimum effect is "
 			     "the fixed %g%% (flagscope calibrate measures one).", 100 * r->opt.min_effect);
-	if (rep_any_untested(r))
+	if (rep_any_untested(r) && !results_metric_caveat(r->metric))
 		sb_add(&sb, "\nOne run of a noisy metric is not tested: its ratio is shown, never "
 			    "significant (use repeat >= 2).");
 	if (rank_tie_band(r) > r->opt.min_effect)

@@ -44,12 +44,19 @@ static void pct_text(char *buf, size_t n, double v)
 		snprintf(buf, n, "%+.1f%%", v);
 }
 
-/* The build log of a cell that broke (merge --logs), or NULL.  Heap. */
+/* The build log of a cell that broke (merge --logs), or NULL; of a
+ * failing test suite its test step's log, where it was kept.  Heap. */
 static char *cell_log(const struct sweep_table *t, size_t r, size_t k)
 {
 	const struct sweep_cell *c = &t->rows[r].cells[k];
 	if (!t->logs || c->state != SWEEP_OUTCOME || c->status == OUTCOME_OK)
 		return NULL;
+	if (c->status == OUTCOME_TESTS_FAILED) {
+		char *tests = sweep_tests_log_path(t->logs, t->rows[r].workload, t->labels[k]);
+		if (file_exists(tests))
+			return tests;
+		free(tests);
+	}
 	return sweep_log_path(t->logs, t->rows[r].workload, t->labels[k]);
 }
 

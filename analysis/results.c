@@ -500,6 +500,15 @@ int results_metric_deterministic(const char *metric)
 	return str_starts_with(metric, "insns") || str_starts_with(metric, "size.");
 }
 
+const char *results_metric_caveat(const char *metric)
+{
+	if (strcmp(metric, RESULTS_TESTS_TIME))
+		return NULL;
+	return RESULTS_TESTS_TIME ": each package's own test suite (its debian/rules test step), "
+	       "wall time, one value per build: a test-suite time, not a benchmark; one value a "
+	       "side is never significant (repeat reruns [run] benchmarks, not test suites)";
+}
+
 /* ---- selectors ---- */
 
 /* Up to a dozen stored names for a message: "time, user, ...". */

@@ -143,6 +143,15 @@ int results_has_metric(struct store *st, const char *study, const char *metric);
  * metric (times, memory, perf counters, a recipe's score) is noisy. */
 int results_metric_deterministic(const char *metric);
 
+/* A package's test-suite wall time (system = debian): its debian/rules
+ * test step, timed once per build and stored with it (build_sizes) as
+ * sizes are.  Not a benchmark, and noisy: one value a side is never
+ * significant, and `repeat` reruns [run] benchmarks, never a suite. */
+#define RESULTS_TESTS_TIME "tests.time"
+/* One line saying what metric is when a reader must be told (tests.time:
+ * a test-suite time, not a benchmark; one per build), else NULL. */
+const char *results_metric_caveat(const char *metric);
+
 /*
  * A metric selector, as report, recommend, compare and --pareto take it:
  *

@@ -26,31 +26,73 @@ static const char *text(sqlite3_stmt *s, int i)
 	return t ? (const char *)t : "";
 }
 
-/* why a row's samples do not count, or "counted" */
-static char *verdict(sqlite3_stmt *s, int csv)
+/* One run row, as the writers print it. */
+struct origin_row {
+	const char *label, *item, *status, *value; /* value "-": no sample of the metric */
+	const char *build_key, *binary_hash;
+	const char *now_key; /* the build stored now */
+	int rep, current;    /* current: its build is the one stored now */
+};
+
+/* why a row's samples do not count, or "counted"; full: the whole key */
+static char *verdict(const struct origin_row *r, int full)
 {
-	int rep = sqlite3_column_int(s, 3);
-	if (!sqlite3_column_int(s, 9))
-		return csv ? xasprintf("not counted: another build (now %s)", text(s, 8))
-			   : xasprintf("not counted: another build (now %.12s)", text(s, 8));
-	if (!outcome_ranked(outcome_parse(text(s, 4))))
-		return xasprintf("not counted: %s", text(s, 4));
-	return xstrdup(rep ? "counted" : "warm-up");
+	if (!r->current)
+		return full ? xasprintf("not counted: another build (now %s)", r->now_key)
+			    : xasprintf("not counted: another build (now %.12s)", r->now_key);
+	if (!outcome_ranked(outcome_parse(r->status)))
+		return xasprintf("not counted: %s", r->status);
+	return xstrdup(r->rep ? "counted" : "warm-up");
 }
 
-/* one walk over the runs; csv differs only in its separators and full hashes */
-static const enum format writes[] = {FORMAT_TABLE, FORMAT_CSV};
+static void table_head(FILE *out, const char *metric)
+{
+	fprintf(out, "%-20s %-20s %4s %-12s %12s %-12s %-12s %s\n", "config", "workload", "rep",
+		"status", metric, "build", "binary", "counted");
+}
+
+static void table_row(FILE *out, const struct origin_row *r)
+{
+	char *why = verdict(r, 0);
+	fprintf(out, "%-20s %-20s %4d %-12s %12s %-12.12s %-12.12s %s\n", r->label, r->item,
+		r->rep, r->status, r->value, *r->build_key ? r->build_key : "?",
+		*r->binary_hash ? r->binary_hash : "?", why);
+	free(why);
+}
+
+/* csv: the same walk, separators and full hashes */
+static void csv_head(FILE *out, const char *metric)
+{
+	fprintf(out, "config,workload,rep,status,%s,build_key,binary_hash,counted\n", metric);
+}
+
+static void csv_row(FILE *out, const struct origin_row *r)
+{
+	char *why = verdict(r, 1);
+	fprintf(out, "\"%s\",\"%s\",%d,%s,%s,%s,%s,\"%s\"\n", r->label, r->item, r->rep, r->status,
+		r->value, r->build_key, r->binary_hash, why);
+	free(why);
+}
+
+static const struct origins_writer {
+	enum format format;
+	void (*head)(FILE *out, const char *metric);
+	void (*row)(FILE *out, const struct origin_row *r);
+} writers[] = {
+	{FORMAT_TABLE, table_head, table_row},
+	{FORMAT_CSV, csv_head, csv_row},
+};
 
 format_set sample_origins_formats(struct strbuf *err)
 {
-	return format_family("sample list formats", writes, ARRAY_SIZE(writes), sizeof(writes[0]), err);
+	return FORMAT_WRITERS("sample list formats", writers, err);
 }
 
 int sample_origins_print(FILE *out, struct store *st, const char *study, const char *metric,
 			 const char *format)
 {
-	int csv = format_is(format, FORMAT_CSV);
-	if (!csv && !format_is(format, FORMAT_TABLE))
+	const struct origins_writer *w = FORMAT_WRITER(writers, format);
+	if (!w)
 		return -1;
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(st->db, origins_sql, -1, &s, NULL) != SQLITE_OK)
@@ -58,27 +100,19 @@ int sample_origins_print(FILE *out, struct store *st, const char *study, const c
 	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, metric, -1, SQLITE_STATIC);
 	int n = 0;
-	if (csv)
-		fprintf(out, "config,workload,rep,status,%s,build_key,binary_hash,counted\n", metric);
-	else
-		fprintf(out, "%-20s %-20s %4s %-12s %12s %-12s %-12s %s\n", "config", "workload",
-			"rep", "status", metric, "build", "binary", "counted");
+	w->head(out, metric);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		char *item = *text(s, 2) ? xasprintf("%s/%s", text(s, 1), text(s, 2))
 					 : xstrdup(text(s, 1));
 		char value[32] = "-";
 		if (sqlite3_column_type(s, 5) != SQLITE_NULL)
 			snprintf(value, sizeof(value), "%.6g", sqlite3_column_double(s, 5));
-		char *why = verdict(s, csv);
-		if (csv)
-			fprintf(out, "\"%s\",\"%s\",%d,%s,%s,%s,%s,\"%s\"\n", text(s, 0), item,
-				sqlite3_column_int(s, 3), text(s, 4), value, text(s, 6), text(s, 7),
-				why);
-		else
-			fprintf(out, "%-20s %-20s %4d %-12s %12s %-12.12s %-12.12s %s\n", text(s, 0),
-				item, sqlite3_column_int(s, 3), text(s, 4), value,
-				*text(s, 6) ? text(s, 6) : "?", *text(s, 7) ? text(s, 7) : "?", why);
-		free(why);
+		struct origin_row r = {
+			.label = text(s, 0), .item = item, .status = text(s, 4), .value = value,
+			.build_key = text(s, 6), .binary_hash = text(s, 7), .now_key = text(s, 8),
+			.rep = sqlite3_column_int(s, 3), .current = sqlite3_column_int(s, 9),
+		};
+		w->row(out, &r);
 		free(item);
 		n++;
 	}

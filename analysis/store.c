@@ -1,5 +1,9 @@
-/* store.c - see store.h */
+/* store.c - see store.h: the database opened, locked, made and migrated,
+ * and the write helpers the other store_*.c files share
+ * (store_internal.h).  The study's rows are in store_rows.c, the named
+ * baselines in store_baseline.c. */
 #include "analysis/store.h"
+#include "analysis/store_internal.h"
 
 #include <stdlib.h>
 #include <errno.h>
@@ -375,10 +379,7 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* Bind text/double/int parameters described by a format: 't' text,
- * 'd' double, 'i' int, 'n' a double stored as NULL when 0; then step
- * once.  0, or -1 with the cause recorded. */
-static int exec_bound(struct store *st, const char *sql, const char *fmt, ...)
+int store_exec(struct store *st, const char *sql, const char *fmt, ...)
 {
 	sqlite3_stmt *stmt;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
@@ -414,122 +415,23 @@ static int exec_bound(struct store *st, const char *sql, const char *fmt, ...)
 	return ok ? 0 : -1;
 }
 
-static int exec_plain(struct store *st, const char *sql)
+int store_exec_plain(struct store *st, const char *sql)
 {
 	return sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : write_failed(st);
 }
 
-/* A write of several statements: begin, and end with commit when rc is
- * 0.  A failed statement or COMMIT rolls everything back, so a row is
- * stored whole or not at all; the first cause is kept. */
-static int begin(struct store *st)
+int store_begin(struct store *st)
 {
-	return exec_plain(st, "BEGIN IMMEDIATE");
+	return store_exec_plain(st, "BEGIN IMMEDIATE");
 }
 
-static int end(struct store *st, int rc)
+int store_end(struct store *st, int rc)
 {
-	if (!rc && !exec_plain(st, "COMMIT"))
+	if (!rc && !store_exec_plain(st, "COMMIT"))
 		return 0;
 	if (!sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
-}
-
-int store_put_study(struct store *st, const struct store_study *s)
-{
-	int aut = s->repeat_target > 0;
-	/* NULLs when the study repeats a fixed number of times */
-	return exec_bound(st,
-			  "INSERT OR REPLACE INTO studies(name, path, metric, updated, repeat_target, "
-			  "repeat_min, repeat_max) VALUES(?,?,?,datetime('now'),?,?,?)",
-			  "tttnnn", s->name, s->path, s->metric, aut ? s->repeat_target : 0.0,
-			  aut ? (double)s->repeat_min : 0.0, aut ? (double)s->repeat_max : 0.0);
-}
-int store_put_config(struct store *st, const struct store_config *c)
-{
-	return exec_bound(st,
-			  "INSERT OR REPLACE INTO configs(study, id, label, cc, toolchain_id, "
-			  "toolchain_version, cflags, ldflags, link, is_baseline, ord, target, cpu, "
-			  "libc, sysroot, notes, pgo, in_study, layout, layout_of) "
-			  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,?,?)",
-			  "tttttttttiitttttiit", c->study, c->id, c->label, c->cc, c->toolchain_id,
-			  c->toolchain_version, c->cflags, c->ldflags, c->link, c->is_baseline,
-			  c->order, c->target ? c->target : "", c->cpu ? c->cpu : "",
-			  c->libc ? c->libc : "", c->sysroot ? c->sysroot : "",
-			  c->notes ? c->notes : "", c->pgo, c->layout,
-			  c->layout_of ? c->layout_of : "");
-}
-
-int store_put_build(struct store *st, const struct store_build *b)
-{
-	/* Runs stored before runs kept their build (an older flagscope's) were
-	 * made by the build stored beside them: they are given its key before
-	 * it is replaced, so a new build never counts them as its own.  Done
-	 * here, by the writer, not when a database is opened: a reader or a
-	 * merge changes no row. */
-	int rc = begin(st);
-	if (!rc)
-		rc = exec_bound(st, "UPDATE runs SET build_key=(SELECT key FROM builds b WHERE "
-				"b.study=?1 AND b.config_id=?2 AND b.workload=?3) WHERE study=?1 AND "
-				"config_id=?2 AND workload=?3 AND build_key='' AND EXISTS(SELECT 1 "
-				"FROM builds b WHERE b.study=?1 AND b.config_id=?2 AND b.workload=?3)",
-				"ttt", b->study, b->config_id, b->workload);
-	if (!rc)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO builds(study, config_id, workload, key, "
-				"status, detail, seconds, cached, facts, binary_hash) "
-				"VALUES(?,?,?,?,?,?,?,?,?,?)",
-				"ttttttditt", b->study, b->config_id, b->workload, b->key, b->status,
-				b->detail ? b->detail : "", b->seconds, b->cached,
-				b->facts ? b->facts : "{}", b->binary_hash ? b->binary_hash : "");
-	return end(st, rc);
-}
-
-int store_put_build_sizes(struct store *st, const char *study, const char *config_id,
-			  const char *workload, const struct store_metric *sizes, size_t n)
-{
-	int rc = begin(st);
-	if (!rc)
-		rc = exec_bound(st, "DELETE FROM build_sizes WHERE study=? AND config_id=? AND workload=?",
-				"ttt", study, config_id, workload);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = exec_bound(st, "INSERT INTO build_sizes VALUES(?,?,?,?,?,?)", "ttttdt", study,
-				config_id, workload, sizes[i].name, sizes[i].value, sizes[i].unit);
-	return end(st, rc);
-}
-
-int store_put_run_of(struct store *st, const struct store_run *r,
-		     const struct store_metric *metrics, size_t nmetrics)
-{
-	int rc = begin(st);
-	/* another build's samples of this repetition go with its row (a
-	 * metric the new run lacks is not left behind as the new build's) */
-	if (!rc && r->build_key && *r->build_key)
-		rc = exec_bound(st, "DELETE FROM samples WHERE study=?1 AND config_id=?2 AND "
-				"workload=?3 AND run=?4 AND rep=?5 AND EXISTS(SELECT 1 FROM runs u "
-				"WHERE u.study=?1 AND u.config_id=?2 AND u.workload=?3 AND u.run=?4 "
-				"AND u.rep=?5 AND u.build_key<>?6)",
-				"ttttit", r->study, r->config_id, r->workload, r->run, r->rep,
-				r->build_key);
-	if (!rc)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO runs(study, config_id, workload, run, "
-				"rep, status, detail, build_key, binary_hash, layout) VALUES(?,?,?,?,?,?,?,?,?,?)",
-				"ttttittttt", r->study, r->config_id, r->workload, r->run, r->rep,
-				r->status, r->detail ? r->detail : "", r->build_key ? r->build_key : "",
-				r->binary_hash ? r->binary_hash : "", r->layout ? r->layout : "");
-	for (size_t i = 0; i < nmetrics && !rc; i++)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?,?,?,?)",
-				"ttttitdt", r->study, r->config_id, r->workload, r->run, r->rep,
-				metrics[i].name, metrics[i].value, metrics[i].unit);
-	return end(st, rc);
-}
-
-int store_put_run(struct store *st, const char *study, const char *config_id,
-		  const char *workload, const char *run, int rep, const char *status,
-		  const char *detail, const struct store_metric *metrics, size_t nmetrics)
-{
-	struct store_run r = {study, config_id, workload, run, rep, status, detail, NULL, NULL};
-	return store_put_run_of(st, &r, metrics, nmetrics);
 }
 
 /* What the older layouts left, moved in one pass (see store.h).  The
@@ -573,362 +475,9 @@ int store_migrate(struct store *st)
 	if (!has_old_rows(st))
 		return 0;
 	int own = sqlite3_get_autocommit(st->db);
-	int rc = own ? begin(st) : 0;
+	int rc = own ? store_begin(st) : 0;
 	for (size_t i = 0; i < ARRAY_SIZE(migrations) && !rc; i++)
-		rc = exec_plain(st, migrations[i]);
-	return own ? end(st, rc) : rc;
+		rc = store_exec_plain(st, migrations[i]);
+	return own ? store_end(st, rc) : rc;
 }
 
-int store_run_origin(struct store *st, const char *study, const char *config_id,
-		     const char *workload, const char *run, int rep, struct store_run_origin *o)
-{
-	sqlite3_stmt *stmt;
-	memset(o, 0, sizeof(*o));
-	o->outcome = OUTCOME_COUNT;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT status, build_key, binary_hash FROM runs WHERE study=? AND "
-			       "config_id=? AND workload=? AND run=? AND rep=?",
-			       -1, &stmt, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(stmt, 1, study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, config_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 3, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 4, run, -1, SQLITE_STATIC);
-	sqlite3_bind_int(stmt, 5, rep);
-	int found = sqlite3_step(stmt) == SQLITE_ROW;
-	if (found) {
-		const char *k = (const char *)sqlite3_column_text(stmt, 1);
-		const char *h = (const char *)sqlite3_column_text(stmt, 2);
-		o->outcome = outcome_parse((const char *)sqlite3_column_text(stmt, 0));
-		snprintf(o->build_key, sizeof(o->build_key), "%s", k ? k : "");
-		snprintf(o->binary_hash, sizeof(o->binary_hash), "%s", h ? h : "");
-	}
-	sqlite3_finalize(stmt);
-	return found ? 0 : -1;
-}
-
-int store_run_origin_is(const struct store_run_origin *o, const char *build_key,
-			const char *binary_hash)
-{
-	return *o->build_key && !strcmp(o->build_key, build_key) &&
-	       (!*o->binary_hash || !binary_hash || !*binary_hash ||
-		!strcmp(o->binary_hash, binary_hash));
-}
-
-int store_runs_of_other_build(struct store *st, const char *study, const char *config_id,
-			      const char *workload, const char *build_key,
-			      const char *binary_hash, int *same_key)
-{
-	sqlite3_stmt *s;
-	int n = 0;
-	*same_key = 0;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT count(*), coalesce(sum(build_key=?4), 0) FROM runs WHERE "
-			       "study=?1 AND config_id=?2 AND workload=?3 AND NOT (build_key=?4 AND "
-			       "(binary_hash='' OR ?5='' OR binary_hash=?5))",
-			       -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, config_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, build_key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 5, binary_hash ? binary_hash : "", -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		n = sqlite3_column_int(s, 0);
-		*same_key = sqlite3_column_int(s, 1);
-	}
-	sqlite3_finalize(s);
-	return n;
-}
-
-int store_put_progress(struct store *st, const char *study, const char *shard,
-		       const struct store_progress_part *parts, size_t n, int only_these,
-		       int complete)
-{
-	shard = shard ? shard : "";
-	int rc = begin(st);
-	/* an older flagscope's row says nothing per workload: it stands for
-	 * the workloads this run leaves alone */
-	if (!rc && only_these)
-		rc = exec_bound(st, "INSERT INTO progress_parts SELECT study, shard, '*', expected, "
-				    "complete FROM progress p WHERE study=?1 AND shard=?2 AND NOT "
-				    "EXISTS (SELECT 1 FROM progress_parts q WHERE q.study=?1 AND "
-				    "q.shard=?2)", "tt", study, shard);
-	if (!rc && !only_these)
-		rc = exec_bound(st, "DELETE FROM progress_parts WHERE study=? AND shard=?", "tt",
-				study, shard);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO progress_parts VALUES(?,?,?,?,?)", "tttii",
-				study, shard, parts[i].workload, parts[i].expected, complete);
-	if (!rc)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO progress SELECT ?1, ?2, "
-				    "coalesce(sum(expected), 0), coalesce(min(complete), ?3) FROM "
-				    "progress_parts WHERE study=?1 AND shard=?2", "tti", study, shard,
-				complete);
-	return end(st, rc);
-}
-
-int store_configs_leave_study(struct store *st, const char *study)
-{
-	return exec_bound(st, "UPDATE configs SET in_study=0 WHERE study=?", "t", study);
-}
-
-int store_has_run(struct store *st, const char *study, const char *config_id,
-		  const char *workload, const char *run, int rep)
-{
-	struct store_run_origin o;
-	return !store_run_origin(st, study, config_id, workload, run, rep, &o) &&
-	       !outcome_retried(o.outcome);
-}
-
-enum outcome store_run_outcome(struct store *st, const char *study, const char *config_id,
-			       const char *workload, const char *run, int rep)
-{
-	struct store_run_origin o;
-	store_run_origin(st, study, config_id, workload, run, rep, &o);
-	return o.outcome;
-}
-
-int store_unreproducible_runs(struct store *st, const char *study, const char *baseline_id,
-			      const char *baseline_label)
-{
-	/* rows another configuration stored against the reference before the
-	 * baseline's repetitions showed it unreproducible change too: the
-	 * schedule runs every configuration's first repetition before them */
-	int rc = exec_bound(
-		st,
-		"UPDATE runs SET status='no_reference', detail='the baseline''s own output is not "
-		"reproducible (see '||?3||' '||workload||CASE WHEN run='' THEN '' ELSE '/'||run END||"
-		"': " OUTCOME_NOT_REPRODUCIBLE "); not judged: '||coalesce(detail,'') "
-		"WHERE study=?1 AND config_id<>?2 AND status='wrong_output' AND EXISTS(SELECT 1 FROM "
-		"runs b WHERE b.study=?1 AND b.config_id=?2 AND b.workload=runs.workload AND "
-		"b.run=runs.run AND b.status='wrong_output' AND substr(b.detail,1,?4)=?5)",
-		"tttit", study, baseline_id, baseline_label, (int)strlen(OUTCOME_NOT_REPRODUCIBLE),
-		OUTCOME_NOT_REPRODUCIBLE);
-	return rc ? -1 : sqlite3_changes(st->db);
-}
-
-int store_put_last_run(struct store *st, const char *study, int built, int cached, int failed)
-{
-	return exec_bound(st, "INSERT OR REPLACE INTO last_run VALUES(?,?,?,?,datetime('now'))",
-			  "tiii", study, built, cached, failed);
-}
-
-int store_put_fact(struct store *st, const char *study, const char *key, const char *value)
-{
-	return exec_bound(st, "INSERT OR REPLACE INTO facts VALUES(?,?,?)", "ttt", study, key,
-			  value);
-}
-
-char *store_latest_study(struct store *st)
-{
-	sqlite3_stmt *stmt;
-	char *name = NULL;
-	/* a saved baseline is the latest only when nothing else is stored */
-	if (sqlite3_prepare_v2(st->db, "SELECT name FROM studies ORDER BY name LIKE '"
-			       STORE_BASELINE_PREFIX "%', updated DESC, rowid DESC LIMIT 1",
-			       -1, &stmt, NULL) != SQLITE_OK)
-		return NULL;
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		name = xstrdup((const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	return name;
-}
-
-double *store_get_samples(struct store *st, const char *study, const char *config_id,
-			  const char *workload, const char *run, const char *metric, size_t *n)
-{
-	sqlite3_stmt *s;
-	double *v = NULL;
-	*n = 0;
-	/* the warm-up's value only for a metric no repetition has: a wrapping
-	 * meter's (perf, cachegrind) one run after the warm-up */
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT s.value FROM samples s JOIN current_runs r USING(study, "
-			       "config_id, workload, run, rep) WHERE s.study=?1 AND s.config_id=?2 AND "
-			       "s.workload=?3 AND s.run=?4 AND s.metric=?5 AND outcome_ranked(r.status) "
-			       "AND (s.rep>=1 OR NOT EXISTS(SELECT 1 FROM samples t JOIN current_runs u "
-			       "USING(study, config_id, workload, run, rep) WHERE t.study=?1 "
-			       "AND t.config_id=?2 AND t.workload=?3 AND t.run=?4 AND t.metric=?5 "
-			       "AND t.rep>=1)) ORDER BY s.rep",
-			       -1, &s, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, config_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, run, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 5, metric, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		v = xrealloc(v, (*n + 1) * sizeof(double));
-		v[(*n)++] = sqlite3_column_double(s, 0);
-	}
-	sqlite3_finalize(s);
-	return v;
-}
-
-int store_put_machine(struct store *st, const char *study, const char *const *keys,
-		      char *const *values, size_t n)
-{
-	int rc = begin(st);
-	if (!rc)
-		rc = exec_bound(st, "DELETE FROM machine WHERE study=?", "t", study);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = exec_bound(st, "INSERT INTO machine VALUES(?,?,?,?)", "titt", study, (int)i,
-				keys[i], values[i] ? values[i] : "unknown");
-	return end(st, rc);
-}
-
-void store_get_machine(struct store *st, const char *study, struct strlist *keys,
-		       struct strlist *values)
-{
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM machine WHERE study=? ORDER BY ord",
-			       -1, &s, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		sl_push(keys, (const char *)sqlite3_column_text(s, 0));
-		sl_push(values, (const char *)sqlite3_column_text(s, 1));
-	}
-	sqlite3_finalize(s);
-}
-
-/* The tables a study's rows live in, and the column naming the study */
-static const struct {
-	const char *table, *key;
-} study_tables[] = {
-	{"studies", "name"}, {"configs", "study"}, {"builds", "study"},
-	{"build_sizes", "study"}, {"runs", "study"}, {"samples", "study"},
-	{"last_run", "study"}, {"facts", "study"}, {"machine", "study"},
-};
-
-/* Copy the rows of study `from` in one table as study `to`: the column
- * list is read from the table, so a column added later is copied too. */
-static int copy_study_rows(struct store *st, const char *table, const char *key,
-			   const char *from, const char *to)
-{
-	char *q = xasprintf("SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
-	sqlite3_stmt *s;
-	struct strbuf cols = {0}, sel = {0};
-	if (sqlite3_prepare_v2(st->db, q, -1, &s, NULL) == SQLITE_OK) {
-		while (sqlite3_step(s) == SQLITE_ROW) {
-			const char *c = (const char *)sqlite3_column_text(s, 0);
-			sb_addf(&cols, "%s%s", cols.len ? "," : "", c);
-			sb_addf(&sel, "%s%s", sel.len ? "," : "", strcmp(c, key) ? c : "?1");
-		}
-		sqlite3_finalize(s);
-	}
-	free(q);
-	char *del = xasprintf("DELETE FROM %s WHERE %s=?", table, key);
-	char *ins = xasprintf("INSERT INTO %s(%s) SELECT %s FROM %s WHERE %s=?2", table,
-			      sb_str(&cols), sb_str(&sel), table, key);
-	int rc = exec_bound(st, del, "t", to);
-	if (!rc)
-		rc = exec_bound(st, ins, "tt", to, from);
-	free(del);
-	free(ins);
-	sb_release(&cols);
-	sb_release(&sel);
-	return rc;
-}
-
-static int count_runs(struct store *st, const char *study)
-{
-	sqlite3_stmt *s;
-	int n = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM runs WHERE study=? AND rep>=1", -1,
-			       &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, study, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
-int store_baseline_save(struct store *st, const char *name, const char *study, int clear,
-			int *replaced)
-{
-	*replaced = 0;
-	if (!count_runs(st, study))
-		return 1;
-	char *to = xasprintf(STORE_BASELINE_PREFIX "%s", name);
-	*replaced = store_baseline_exists(st, name);
-	int rc = begin(st);
-	for (size_t i = 0; i < ARRAY_SIZE(study_tables) && !rc; i++)
-		rc = copy_study_rows(st, study_tables[i].table, study_tables[i].key, study, to);
-	if (!rc)
-		rc = exec_bound(st, "INSERT OR REPLACE INTO baselines VALUES(?,?,datetime('now'))",
-				"tt", name, study);
-	if (!rc && clear)
-		rc = exec_bound(st, "DELETE FROM samples WHERE study=?", "t", study);
-	if (!rc && clear)
-		rc = exec_bound(st, "DELETE FROM runs WHERE study=?", "t", study);
-	free(to);
-	return end(st, rc);
-}
-
-int store_baseline_exists(struct store *st, const char *name)
-{
-	size_t n;
-	int found = 0;
-	struct store_baseline *b = store_baselines(st, &n);
-	for (size_t i = 0; i < n; i++)
-		found |= !strcmp(b[i].name, name);
-	store_baselines_free(b, n);
-	return found;
-}
-
-int store_baseline_delete(struct store *st, const char *name)
-{
-	char *study = xasprintf(STORE_BASELINE_PREFIX "%s", name);
-	int found = store_baseline_exists(st, name);
-	int rc = found ? begin(st) : 0;
-	for (size_t i = 0; found && i < ARRAY_SIZE(study_tables) && !rc; i++) {
-		char *sql = xasprintf("DELETE FROM %s WHERE %s=?", study_tables[i].table,
-				      study_tables[i].key);
-		rc = exec_bound(st, sql, "t", study);
-		free(sql);
-	}
-	if (found && !rc)
-		rc = exec_bound(st, "DELETE FROM baselines WHERE name=?", "t", name);
-	free(study);
-	if (!found)
-		return 1;
-	return end(st, rc);
-}
-
-struct store_baseline *store_baselines(struct store *st, size_t *n)
-{
-	sqlite3_stmt *s;
-	struct store_baseline *v = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT name, study, saved, (SELECT count(*) FROM runs WHERE "
-			       "runs.study='" STORE_BASELINE_PREFIX "' || name AND rep>=1) "
-			       "FROM baselines ORDER BY saved, rowid",
-			       -1, &s, NULL) != SQLITE_OK)
-		return NULL;
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		v = xrealloc(v, (*n + 1) * sizeof(*v));
-		v[*n] = (struct store_baseline){
-			.name = xstrdup((const char *)sqlite3_column_text(s, 0)),
-			.study = xstrdup((const char *)sqlite3_column_text(s, 1)),
-			.saved = xstrdup((const char *)sqlite3_column_text(s, 2)),
-			.runs = sqlite3_column_int(s, 3),
-		};
-		(*n)++;
-	}
-	sqlite3_finalize(s);
-	return v;
-}
-
-void store_baselines_free(struct store_baseline *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(b[i].name);
-		free(b[i].study);
-		free(b[i].saved);
-	}
-	free(b);
-}

@@ -13,6 +13,7 @@
 #include "explorer/options.h"
 #include "harness/build.h"
 #include "harness/machine.h"
+#include "pipeline/build_logs.h"
 
 static struct {
 	int quiet, mixed;
@@ -24,8 +25,9 @@ static const struct option_spec merge_options[] = {
 	{"allow-mixed-machines", 0, OPT_FLAG, &opt.mixed, NULL,
 	 "merge shards measured on machines that differ (CPU, cores, kernel, ...)"},
 	{"logs", 0, OPT_STRING, &opt.logs, "DIR",
-	 "copy every merged build's log from the build cache to DIR/WORKLOAD/LABEL.log, and record "
-	 "DIR in OUT.db (report --pivot sweep names the logs of what broke)"},
+	 "copy every merged build's log to DIR/WORKLOAD/LABEL.log, from the folder its shard kept it "
+	 "in (run --logs, as flagscope slurm's shards do) or else from this machine's build cache, "
+	 "and record DIR in OUT.db (report --pivot sweep names the logs of what broke)"},
 	{NULL},
 };
 
@@ -48,34 +50,33 @@ const struct command_spec merge_cmd = {
 	.opts = merge_options,
 };
 
-/* One build's log into dir: 1 copied, 0 not in this machine's cache
- * (a shard's node kept it), -1 not written */
-static int copy_log(const char *dir, const char *workload, const char *label, const char *key)
+/* The folders the databases' shards kept their build logs in (run
+ * --logs; the fact build_logs): every input's, and the output's own */
+static void log_folders(struct store *st, const struct strlist *dbs, struct strlist *from)
 {
-	char *bdir = build_dir_of_key(key), *from = xasprintf("%s/build.log", bdir);
-	char *to = sweep_log_path(dir, workload, label);
-	size_t len;
-	char *text = file_read(from, &len);
-	*strrchr(to, '/') = 0;
-	int rc = !text ? 0 : mkdir_p(to, 0755) ? -1 : 1;
-	to[strlen(to)] = '/';
-	if (rc > 0 && file_write(to, text, len))
-		rc = -1;
-	if (rc < 0)
-		error_msg("%s: cannot write the build log (check --logs)", to);
-	free(text);
-	free(bdir);
-	free(from);
-	free(to);
-	return rc;
+	struct strbuf err = {0};
+	for (size_t i = 1; i < dbs->n; i++)
+		if (merge_fact_values(dbs->v[i], BUILD_LOGS_FACT, from, &err))
+			sb_release(&err); /* read a moment ago by the merge: not missing */
+	sqlite3_stmt *s;
+	if (!sqlite3_prepare_v2(st->db, "SELECT DISTINCT value FROM facts WHERE key = ?", -1, &s,
+				NULL)) {
+		sqlite3_bind_text(s, 1, BUILD_LOGS_FACT, -1, SQLITE_STATIC);
+		while (sqlite3_step(s) == SQLITE_ROW)
+			sl_push(from, (const char *)sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+	}
+	sb_release(&err);
 }
 
-/* --logs: every build's log of the merged database, and DIR recorded as
+/* --logs: every build's log of the merged database, from the shards' log
+ * folders first, this machine's build cache after, and DIR recorded as
  * each study's fact build_logs.  0, or -1 after saying what failed. */
-static int copy_logs(struct store *st, const char *dir)
+static int copy_logs(struct store *st, const char *dir, const struct strlist *dbs)
 {
 	sqlite3_stmt *s;
-	long copied = 0, missing = 0;
+	struct build_logs_count n = {0};
+	struct strlist from = {0};
 	int rc = 0;
 	if (mkdir_p(dir, 0755) ||
 	    sqlite3_prepare_v2(st->db, "SELECT b.study, b.workload, c.label, b.key FROM builds b "
@@ -84,21 +85,24 @@ static int copy_logs(struct store *st, const char *dir)
 		error_msg("%s: cannot make the log folder (check --logs)", dir);
 		return -1;
 	}
+	log_folders(st, dbs, &from);
 	char *abs = realpath(dir, NULL);
 	while (!rc && sqlite3_step(s) == SQLITE_ROW) {
 		const char *study = (const char *)sqlite3_column_text(s, 0);
-		int k = copy_log(dir, (const char *)sqlite3_column_text(s, 1),
-				 (const char *)sqlite3_column_text(s, 2),
-				 (const char *)sqlite3_column_text(s, 3));
-		rc = k < 0 || store_put_fact(st, study, "build_logs", abs ? abs : dir) ? -1 : 0;
-		copied += k > 0;
-		missing += k == 0;
+		rc = build_log_keep(dir, (const char *)sqlite3_column_text(s, 1),
+				    (const char *)sqlite3_column_text(s, 2),
+				    (const char *)sqlite3_column_text(s, 3), &from, &n) ||
+				     store_put_fact(st, study, BUILD_LOGS_FACT, abs ? abs : dir)
+			     ? -1
+			     : 0;
 	}
 	sqlite3_finalize(s);
-	if (!rc)
-		printf("%s: %ld build logs copied%s\n", dir, copied,
-		       missing ? ", some not in this machine's build cache (a shard's node kept "
-				 "them: give the shards one cache)" : "");
+	if (!rc) {
+		char *said = build_logs_summary(dir, &n);
+		puts(said);
+		free(said);
+	}
+	sl_release(&from);
 	free(abs);
 	return rc;
 }
@@ -302,7 +306,7 @@ int cmd_merge(int argc, char **argv)
 		       total.conflicts ? " (the first value of each kept)" : "");
 		rc = total.conflicts ? 1 : 0;
 	}
-	if (rc != 2 && opt.logs && copy_logs(&st, opt.logs))
+	if (rc != 2 && opt.logs && copy_logs(&st, opt.logs, &pos))
 		rc = 2;
 	store_close(&st);
 	sb_release(&err);

@@ -31,7 +31,7 @@ static struct {
 	 * --force, --source: applied into the study before it is planned */
 	struct run_overrides study;
 	int jobs, dry_run, quiet, build_only;
-	const char *db, *format, *shard, *shard_by;
+	const char *db, *format, *shard, *shard_by, *logs;
 } opt;
 
 static const char *const shard_by_choices[] = {"pair", "package", NULL};
@@ -61,6 +61,10 @@ static const struct option_spec run_options[] = {
 	 "with --shard: pair (default: a share of the configuration x workload pairs) or package "
 	 "(whole workloads, workload k in shard k mod N: a package's configurations share its "
 	 "source and build dependencies)", shard_by_choices},
+	{"logs", 0, OPT_STRING, &opt.logs, "DIR",
+	 "keep the log of every build of this run (its shard's) in DIR/WORKLOAD/LABEL.log once "
+	 "the builds are done, and record DIR in the database (report --pivot sweep names the "
+	 "logs of what broke; flagscope merge --logs reads them there before the build cache)"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL,
 	 "no progress lines (lines that state results, as repeat = stable's end and a shard's share of the judging, still print)"},
 	{"source", 0, OPT_LIST, &opt.study.sources, "NAME=SPEC",
@@ -264,6 +268,7 @@ int cmd_run(int argc, char **argv)
 	struct pipeline_options po = {
 		.jobs = opt.jobs, .dry_run = opt.dry_run, .shard_n = 1, .no_ranking = opt.build_only,
 		.shard_by_workload = opt.shard_by && !strcmp(opt.shard_by, "package"),
+		.logs_dir = opt.logs,
 	};
 	progress_start(&po.ev, opt.quiet, &builds_started);
 	rc = 2;

@@ -5,12 +5,14 @@
  *
  * Written into the job folder (--dir, default ./flagscope-slurm-NAME):
  *   NAME.array.sbatch   the array 0..N-1; task I writes shard-I.db, its log
- *                       shard-I.log and, when flagscope run ends, its exit
- *                       status in shard-I.status
+ *                       shard-I.log, its builds' logs into logs/WORKLOAD/
+ *                       LABEL.log (run --logs: a node's own build cache is
+ *                       out of the merge job's reach) and, when flagscope
+ *                       run ends, its exit status in shard-I.status
  *   NAME.merge.sbatch   needs every shard's status (a shard killed by its
  *                       time limit has none) and merges the shard databases
- *                       into the output database, the builds' logs into
- *                       logs/WORKLOAD/LABEL.log (merge --logs)
+ *                       into the output database; merge --logs finds the
+ *                       builds' logs in logs/ (or else in its build cache)
  *   submit.sh           sbatch the array, then the merge with
  *                       --dependency=afterany on it (--submit does this)
  * Every value in the scripts is one quoted shell word (sh_quote); the
@@ -70,12 +72,13 @@ const struct command_spec slurm_cmd = {
 		   "them with `flagscope merge`.  --submit submits them.",
 	.details = "The job folder and the merged database should be on storage every node\n"
 		   "shares; FLAGSCOPE_HOME, FLAGSCOPE_CACHE and XDG_CACHE_HOME are written into\n"
-		   "the scripts as they are now.  The merge job copies every build's log into\n"
-		   "DIR/logs/WORKLOAD/LABEL.log (flagscope merge --logs; the build cache must be\n"
-		   "one the merge job sees), so report --pivot sweep names the logs of what\n"
-		   "broke.  --by-package (a sweep of Debian packages) gives each task whole\n"
-		   "workloads, workload k to task k mod N in study order, listed in the array\n"
-		   "script; a task killed mid-package resumes there when run again.\n"
+		   "the scripts as they are now.  Each task keeps its builds' logs in\n"
+		   "DIR/logs/WORKLOAD/LABEL.log (run --logs), so a node's own build cache may\n"
+		   "be local; the merge job (merge --logs) takes them from there, and\n"
+		   "report --pivot sweep names the logs of what broke.  --by-package (a sweep of\n"
+		   "Debian packages) gives each task whole workloads, workload k to task k\n"
+		   "mod N in study order, listed in the array script; a task killed\n"
+		   "mid-package (even with SIGKILL) resumes at that package when run again.\n"
 		   "Exit status: 0 written (and submitted),\n"
 		   "2 bad input, 1 sbatch refused a job.",
 	.opts = slurm_options,
@@ -168,7 +171,8 @@ static int write_scripts(const struct job *j)
 	quoted_line(&a, "dir=", j->dir, "\n");
 	quoted_line(&a, "", j->self, " run ");
 	sh_quote(&a, j->study_path);
-	sb_addf(&a, " --shard \"$i/%d\"%s --db \"$dir/shard-$i.db\" -j %d -q", opt.shards,
+	sb_addf(&a, " --shard \"$i/%d\"%s --db \"$dir/shard-$i.db\" --logs \"$dir/logs\" -j %d -q",
+		opt.shards,
 		opt.by_package ? " --shard-by package" : "", opt.cpus);
 	for (size_t i = 0; i < j->sources.n; i++) {
 		sb_add(&a, " --source ");

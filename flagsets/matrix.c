@@ -233,16 +233,31 @@ static int layout_align(int v)
 	return v > 0 ? align[(v - 1) % 3] : 0;
 }
 
+/* a word "-static" in either */
+static int links_static(const struct strbuf *cflags, const struct strbuf *ldflags)
+{
+	struct strlist words = {0};
+	sl_split_ws(&words, sb_str(cflags));
+	sl_split_ws(&words, sb_str(ldflags));
+	int yes = sl_find(&words, "-static") >= 0;
+	sl_release(&words);
+	return yes;
+}
+
 void matrix_layout_flags(int v, struct strbuf *cflags, struct strbuf *ldflags)
 {
 	if (v <= 0)
 		return;
+	/* musl-gcc's specs name its dynamic linker in static links too: GNU
+	 * ld drops it there, lld writes it as the interpreter of a static
+	 * program, which then crashes at start */
+	int no_interp = links_static(cflags, ldflags);
 	sb_addf(cflags, "%s-ffunction-sections", cflags->len ? " " : "");
 	if (layout_align(v))
 		sb_addf(cflags, " -falign-functions=%d", layout_align(v));
 	sb_addf(ldflags, "%s-fuse-ld=lld -Wl,--shuffle-sections=" LAYOUT_SHUFFLE_GLOB "=%d "
-			 "-Wl,--emit-relocs",
-		ldflags->len ? " " : "", v);
+			 "-Wl,--emit-relocs%s",
+		ldflags->len ? " " : "", v, no_interp ? " -Wl,--no-dynamic-linker" : "");
 }
 
 void matrix_layout_describe(int v, struct strbuf *out)

@@ -52,8 +52,11 @@ struct matrix {
  * functions aligned to 32 or 64 bytes (v = 1, 4, 7: 32; v = 2, 5: 64; v =
  * 3, 6: the compiler's default), and the link's relocations kept
  * (--emit-relocs) so that harness/layout_check.h can tell address fields
- * from other code.  matrix_layout_flags appends them to cflags and ldflags
- * (a blank first where they are not empty); nothing for v <= 0.
+ * from other code; where cflags or ldflags hold the word -static, also
+ * -Wl,--no-dynamic-linker (a static program has no interpreter: lld would
+ * write the one musl-gcc's specs name).  matrix_layout_flags appends them
+ * to cflags and ldflags (a blank first where they are not empty); nothing
+ * for v <= 0.
  * matrix_layout_describe appends the words the dry run's cost line says
  * ("function order seed 2, functions aligned to 64"). */
 #define LAYOUT_SHUFFLE_GLOB ".text.*"

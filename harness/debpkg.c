@@ -263,8 +263,99 @@ static char *unmet_of(const char *out)
 	return s;
 }
 
+/* ---- apt's words without the archive's address ---- */
+
+static int is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* "scheme://": the length of the scheme and its "://", or 0 */
+static size_t url_scheme(const char *s)
+{
+	size_t n = 0;
+	while ((s[n] >= 'a' && s[n] <= 'z') || s[n] == '+')
+		n++;
+	return n && !strncmp(s + n, "://", 3) ? n + 3 : 0;
+}
+
+/* A host name's length at s, or 0: dot-joined labels of letters, digits
+ * and '-', the last one letters (a name: deb.example.org) or all four
+ * numbers (an IPv4 address).  A package file's name holds '_', '+' or
+ * '~' and a version's last label is a number: neither is a host. */
+static size_t host_at(const char *s, int *numeric)
+{
+	size_t n = 0, labels = 0, letters = 0, digits = 0;
+	for (;;) {
+		size_t start = n;
+		letters = digits = 0;
+		for (; is_alnum(s[n]) || s[n] == '-'; n++) {
+			letters += !(s[n] >= '0' && s[n] <= '9');
+			digits += s[n] >= '0' && s[n] <= '9';
+		}
+		if (n == start)
+			return 0;
+		labels++;
+		if (s[n] != '.' || !(is_alnum(s[n + 1])))
+			break;
+		n++;
+	}
+	if (s[n] == '_' || s[n] == '+' || s[n] == '~' || labels < 2)
+		return 0;
+	*numeric = labels == 4 && !letters;
+	return *numeric || (letters >= 2 && !digits) ? n : 0;
+}
+
+/* Is the host word at s (n long) to go: a name of three or more labels
+ * or one a port follows or that apt says it resolves ("resolving 'H'");
+ * an address in parentheses or before a port.  A package's name with one
+ * dot ('python3-zope.interface') and a four-part version stay. */
+static int host_drops(const char *line, const char *s, size_t n, int numeric)
+{
+	size_t dots = 0;
+	for (size_t i = 0; i < n; i++)
+		dots += s[i] == '.';
+	if (numeric)
+		return (s > line && s[-1] == '(') || s[n] == ':';
+	size_t back = (size_t)(s - line) < 12 ? (size_t)(s - line) : 12;
+	return dots >= 2 || s[n] == ':' || (back && s[-1] == '\'' && memmem(s - back, back, "resolv", 6));
+}
+
+char *debpkg_apt_scrub(const char *line)
+{
+	struct strbuf sb = {0};
+	for (const char *p = line; *p;) {
+		int word_start = p == line || !(is_alnum(p[-1]) || strchr("._-+~/", p[-1]));
+		size_t n = word_start ? url_scheme(p) : 0;
+		int numeric = 0;
+		if (n) {
+			/* a URL: its last part names the file (a package's .deb) */
+			const char *end = p + n + strcspn(p + n, " \t'\"");
+			const char *base = end;
+			while (base > p + n && base[-1] != '/')
+				base--;
+			if (base > p + n && base < end)
+				sb_addn(&sb, base, (size_t)(end - base));
+			else
+				sb_add(&sb, "(the archive)");
+			p = end;
+		} else if (str_starts_with(p, " [IP: ") && strchr(p, ']')) {
+			p = strchr(p, ']') + 1; /* apt's "[IP: ADDRESS PORT]" */
+		} else if (word_start && (n = host_at(p, &numeric)) && host_drops(line, p, n, numeric)) {
+			sb_add(&sb, "(host)");
+			p += n;
+			if (*p == ':' && p[1] >= '0' && p[1] <= '9')
+				for (p++; *p >= '0' && *p <= '9';)
+					p++; /* its port */
+		} else {
+			sb_addc(&sb, *p++);
+		}
+	}
+	return sb_detach(&sb);
+}
+
 /* apt-get's first "E: " line, else its last line */
-static char *apt_error(const char *out)
+static char *apt_error_line(const char *out)
 {
 	const char *e = !out ? NULL : str_starts_with(out, "E: ") ? out : strstr(out, "\nE: ");
 	if (e && *e == '\n')
@@ -280,6 +371,15 @@ static char *apt_error(const char *out)
 		}
 	free(copy);
 	return last.len ? sb_detach(&last) : xstrdup("(apt-get said nothing)");
+}
+
+/* apt-get's first "E: " line, else its last line, without host names */
+static char *apt_error(const char *out)
+{
+	char *raw = apt_error_line(out);
+	char *clean = debpkg_apt_scrub(raw);
+	free(raw);
+	return clean;
 }
 
 int debpkg_build_deps(const char *name, const char *src_dir, int may_install, debpkg_say_fn say,

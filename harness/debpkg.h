@@ -53,6 +53,13 @@ int debpkg_log_ran_nothing(const char *log, int by_dh);
  * leaves the outcome.  Nothing changes for a build without tests.result. */
 void debpkg_tests_read(struct build *b);
 
+/* apt's line without where the archive is (a new string, the caller frees):
+ * a URL becomes its last part (the file: "pkg_1.0_amd64.deb"), a host name
+ * of three or more labels, or one a port follows or quotes enclose, and an
+ * IPv4 address become "(host)", apt's " [IP: ADDRESS PORT]" goes; the rest
+ * ("404  Not Found", package names, versions) stays as apt wrote it. */
+char *debpkg_apt_scrub(const char *line);
+
 /* say(line, user): a line for the user before something happens */
 typedef void (*debpkg_say_fn)(const char *line, void *user);
 
@@ -61,7 +68,8 @@ typedef void (*debpkg_say_fn)(const char *line, void *user);
  * else, when may_install, says what it installs and runs apt-get
  * build-dep --arch-only on the tree (waiting up to 900 s for dpkg's
  * lock).  0, or -1 with why in why: installs refused (the missing
- * dependencies and what to do), or apt-get's first error. */
+ * dependencies and what to do), or apt-get's first error, scrubbed as
+ * debpkg_apt_scrub() does. */
 int debpkg_build_deps(const char *name, const char *src_dir, int may_install, debpkg_say_fn say,
 		      void *user, struct strbuf *why);
 

@@ -9,8 +9,7 @@
 
 struct fn {
 	char *name;
-	size_t order; /* index in the symbol table: pairs same-named statics */
-	size_t occurrence;
+	size_t order; /* index in the symbol table: a stable sort */
 	GElf_Addr addr;
 	GElf_Xword size;
 	const unsigned char *bytes; /* NULL when not in the file (NOBITS) */
@@ -67,7 +66,7 @@ static void add_symbols(struct fn_table *t, Elf_Scn *scn, const GElf_Shdr *sh)
 			continue;
 		const char *name = elf_strptr(t->elf, sh->sh_link, sym.st_name);
 		t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
-		t->v[t->n++] = (struct fn){xstrdup(name ? name : ""), i, 0, sym.st_value,
+		t->v[t->n++] = (struct fn){xstrdup(name ? name : ""), i, sym.st_value,
 					   sym.st_size, fn_bytes(t->elf, &sym)};
 	}
 }
@@ -78,16 +77,32 @@ static int cmp_span(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* x86-64's relocation types that patch 8 bytes (R_X86_64_64, DTPMOD64,
- * DTPOFF64, TPOFF64, PC64, GOTOFF64, GOT64 to PLTOFF64, SIZE64); every
- * other type of every machine is taken as a 4-byte field: rel32/abs32, or
- * the instruction word a RISC relocation patches bits of. */
-static GElf_Addr reloc_width(GElf_Half machine, unsigned type)
+/* The bytes a relocation of type at offset may change.  x86-64's 64-bit
+ * types (R_X86_64_64, DTPMOD64, DTPOFF64, TPOFF64, PC64, GOTOFF64, GOT64
+ * to PLTOFF64, SIZE64) patch 8.  Its relaxable types name an instruction
+ * the linker may rewrite, and two linkers rewrite differently (GNU ld
+ * turns a GOT load in a static program into `mov $imm32`, lld into `lea`):
+ * GOTPCRELX, REX_GOTPCRELX, GOTTPOFF and GOTPC32_TLSDESC from the
+ * instruction's REX prefix (3 bytes before the field), TLSGD's and
+ * TLSLD's whole sequence with its call, TLSDESC_CALL's call.  Every other
+ * type of every machine patches a 4-byte field: rel32/abs32, or the
+ * instruction word a RISC relocation patches bits of. */
+#define RELOC_SPAN_MAX 16
+static struct span reloc_span(GElf_Half machine, unsigned type, GElf_Addr at)
 {
-	if (machine == EM_X86_64 &&
-	    (type == 1 || (type >= 16 && type <= 18) || (type >= 24 && type <= 31) || type == 33))
-		return 8;
-	return 4;
+	if (machine == EM_X86_64) {
+		if (type == 1 || (type >= 16 && type <= 18) || (type >= 24 && type <= 31) || type == 33)
+			return (struct span){at, at + 8};
+		if (type == 41 || type == 42 || type == 22 || type == 34)
+			return (struct span){at - 3, at + 4};
+		if (type == 19) /* data16 lea x@tlsgd(%rip); data16 data16 rex64 call */
+			return (struct span){at - 4, at + 12};
+		if (type == 20) /* lea x@tlsld(%rip); call */
+			return (struct span){at - 3, at + 9};
+		if (type == 35) /* call *(%rax) */
+			return (struct span){at, at + 2};
+	}
+	return (struct span){at, at + 4};
 }
 
 /* The relocations an --emit-relocs link kept for executable sections: in
@@ -111,8 +126,7 @@ static void add_relocs(struct fn_table *t, Elf_Scn *scn, const GElf_Shdr *sh, GE
 			r.r_offset = rel.r_offset, r.r_info = rel.r_info;
 		if (!GELF_R_TYPE(r.r_info)) /* R_*_NONE patches nothing */
 			continue;
-		t->reloc[t->nreloc++] = (struct span){
-			r.r_offset, r.r_offset + reloc_width(machine, GELF_R_TYPE(r.r_info))};
+		t->reloc[t->nreloc++] = reloc_span(machine, GELF_R_TYPE(r.r_info), r.r_offset);
 	}
 }
 
@@ -127,8 +141,9 @@ static int in_reloc(const struct fn_table *t, GElf_Addr addr)
 		else
 			hi = mid;
 	}
-	/* fields are at most 8 bytes: one of the two before it covers addr */
-	for (size_t i = lo; i > 0 && i + 2 > lo; i--)
+	/* spans overlap (a TLS sequence holds its call's field) but none is
+	 * longer than RELOC_SPAN_MAX: only those starting that close count */
+	for (size_t i = lo; i > 0 && t->reloc[i - 1].start + RELOC_SPAN_MAX > addr; i--)
 		if (addr < t->reloc[i - 1].end)
 			return 1;
 	return 0;
@@ -161,9 +176,6 @@ static int table_open(struct fn_table *t, const char *path, struct strbuf *why)
 		return -1;
 	}
 	qsort(t->v, t->n, sizeof(*t->v), cmp_name_order);
-	for (size_t i = 1; i < t->n; i++)
-		if (!strcmp(t->v[i].name, t->v[i - 1].name))
-			t->v[i].occurrence = t->v[i - 1].occurrence + 1;
 	return 0;
 }
 
@@ -177,12 +189,6 @@ static void table_close(struct fn_table *t)
 		elf_end(t->elf);
 	if (t->fd >= 0)
 		close(t->fd);
-}
-
-static int cmp_fn(const struct fn *a, const struct fn *b)
-{
-	int c = strcmp(a->name, b->name);
-	return c ? c : (a->occurrence > b->occurrence) - (a->occurrence < b->occurrence);
 }
 
 /* a's and b's bytes, b's address fields aside (layout_check.h) */
@@ -232,6 +238,55 @@ static int pairs_reordered(struct pair *v, size_t n)
 	return 0;
 }
 
+/* 1 when a and b are the same code but for b's address fields */
+static int same_code(const struct fn *a, const struct fn *b, const struct fn_table *tb)
+{
+	struct layout_diff scratch = {0};
+	if (a->size != b->size)
+		return 0;
+	compare_bytes(a, b, tb, &scratch);
+	return !scratch.other_bytes;
+}
+
+/* The functions of one name: one each, or several (static functions of
+ * several files).  The symbol tables of two linkers list same-named
+ * locals in other orders, so each of a's is paired with the first of b's
+ * left that is the same code, else of the same size, else any; what is
+ * left over is in one file only. */
+static void compare_group(const struct fn *a, size_t na, const struct fn *b, size_t nb,
+			  const struct fn_table *tb, struct layout_diff *d, struct pair *pairs,
+			  size_t *npairs)
+{
+	unsigned char *used = xcalloc(nb + 1, 1);
+	for (size_t i = 0; i < na; i++) {
+		size_t pick = nb;
+		for (int pass = 0; pass < 3 && pick == nb; pass++)
+			for (size_t j = 0; j < nb && pick == nb; j++)
+				if (!used[j] && (pass == 2 || (pass == 1 && a[i].size == b[j].size) ||
+						 (nb > 1 && same_code(&a[i], &b[j], tb))))
+					pick = j;
+		if (pick == nb) {
+			d->only_one++;
+			continue;
+		}
+		used[pick] = 1;
+		pairs[(*npairs)++] = (struct pair){a[i].addr, b[pick].addr};
+		compare_fn(&a[i], &b[pick], tb, d);
+	}
+	for (size_t j = 0; j < nb; j++)
+		d->only_one += !used[j];
+	free(used);
+}
+
+/* the length of the run of functions named as v[0] */
+static size_t group_len(const struct fn *v, size_t n)
+{
+	size_t k = 1;
+	while (k < n && !strcmp(v[k].name, v[0].name))
+		k++;
+	return k;
+}
+
 int layout_compare_files(const char *plain, const char *variant, struct layout_diff *d,
 			 struct strbuf *why)
 {
@@ -244,16 +299,18 @@ int layout_compare_files(const char *plain, const char *variant, struct layout_d
 	struct pair *pairs = xcalloc(a.n + 1, sizeof(*pairs));
 	size_t npairs = 0;
 	d->relocations += b.nreloc;
-	/* both sorted by (name, occurrence): one merge walk */
+	/* both sorted by name: one merge walk over the runs of one name */
 	for (size_t i = 0, j = 0; !rc && (i < a.n || j < b.n);) {
-		int c = i == a.n ? 1 : j == b.n ? -1 : cmp_fn(&a.v[i], &b.v[j]);
+		int c = i == a.n ? 1 : j == b.n ? -1 : strcmp(a.v[i].name, b.v[j].name);
 		if (c) {
 			d->only_one++;
 			c < 0 ? i++ : j++;
 			continue;
 		}
-		pairs[npairs++] = (struct pair){a.v[i].addr, b.v[j].addr};
-		compare_fn(&a.v[i++], &b.v[j++], &b, d);
+		size_t na = group_len(a.v + i, a.n - i), nb = group_len(b.v + j, b.n - j);
+		compare_group(a.v + i, na, b.v + j, nb, &b, d, pairs, &npairs);
+		i += na;
+		j += nb;
 	}
 	d->reordered |= pairs_reordered(pairs, npairs);
 	free(pairs);

@@ -5,8 +5,10 @@
  * What is compared, per binary of the recipe, with libelf: the functions
  * of the symbol table (.symtab, STT_FUNC symbols with a size, defined in
  * a section), matched by name and, for names defined more than once
- * (static functions of several files), by their order in the table; and
- * each matched pair's bytes, except those inside an address field.  The
+ * (static functions of several files, listed by two linkers in other
+ * orders), each with the first left of the other file's that is the same
+ * code, else of the same size; and each matched pair's bytes, except
+ * those inside an address field.  The
  * address fields are the variant's: the places its link's relocations
  * patched (a variant is linked with --emit-relocs, which keeps them in the
  * file: REL/RELA sections that apply to executable sections, their

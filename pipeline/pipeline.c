@@ -342,6 +342,10 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 		o->ev.builds_end(o->ev.user);
 	if (store_pgo_facts(pl) || check_layouts(pl) || store_builds(pl, &n))
 		return store_failed(pl, err);
+	if (o->logs_dir)
+		pipeline_keep_logs(pl);
+	if (pl->store_failed)
+		return store_failed(pl, err);
 	if (counts)
 		*counts = n;
 	return PIPELINE_OK;

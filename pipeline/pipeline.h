@@ -130,6 +130,7 @@ struct pipeline_options {
 				  0: a fixed share of the (configuration, workload) pairs */
 	int no_ranking;     /* nothing will be ranked (run --build-only): the study's
 			       metric is not checked unless an option set it */
+	const char *logs_dir; /* run --logs: keep the builds' logs there (build_logs.h) */
 	struct pipeline_events ev;
 };
 

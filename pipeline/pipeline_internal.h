@@ -5,6 +5,7 @@
 #ifndef FLAGSCOPE_PIPELINE_INTERNAL_H
 #define FLAGSCOPE_PIPELINE_INTERNAL_H
 
+#include "analysis/results.h"
 #include "harness/build.h"
 #include "harness/execute.h"
 #include "harness/machine.h"
@@ -67,6 +68,11 @@ int pipeline_stored(struct pipeline *pl, int rc);
  * (identical.c). */
 void pipeline_find_identical(struct pipeline *pl);
 
+/* run --logs (o->logs_dir): every build of this run that has a log, kept
+ * in that folder (build_logs.h), and the folder stored as the study's
+ * fact build_logs; said in one line (build_logs.c). */
+void pipeline_keep_logs(struct pipeline *pl);
+
 /* The measured runs (schedule.c). */
 void pipeline_schedule(struct pipeline *pl);
 
@@ -84,6 +90,6 @@ extern const char *const build_size_names[BUILD_NSIZES];
 /* A package's test-suite wall time (system = debian, harness/debpkg.h),
  * stored with the sizes as a build's own metric: the time of its own
  * test step, labelled so, never a benchmark's */
-#define BUILD_TESTS_TIME "tests.time"
+#define BUILD_TESTS_TIME RESULTS_TESTS_TIME
 
 #endif

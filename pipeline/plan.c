@@ -64,11 +64,17 @@ int study_plan_init(struct study_plan *p, struct study *study, const struct strl
 		recipes[w] = &p->workloads[w].recipe;
 		const char *name = p->study.workloads.v[w];
 		char *own = workload_find(p->study.path, name);
-		/* a package without a recipe of its own is built as Debian builds it */
-		if (!own && sl_find(&p->study.packages, name) >= 0)
-			recipe_package(recipes[w], name);
-		else
+		int package = sl_find(&p->study.packages, name) >= 0;
+		if (own)
 			rc = recipe_load(name, p->study.path, recipes[w], err);
+		/* a package is built as Debian builds it unless its recipe does
+		 * so too (system = debian, adding [run] benchmarks): a benchmark
+		 * recipe of the same name (gzip, bzip2: the upstream program
+		 * built alone) would build no package and run no test suite */
+		if (package && (!own || (!rc && !recipe_is_package(recipes[w])))) {
+			recipe_release(recipes[w]);
+			recipe_package(recipes[w], name);
+		}
 		free(own);
 	}
 	/* [sources] and --source replace a recipe's source before it is checked */
@@ -232,6 +238,20 @@ unsupported:
 	pc->detail = sb_detach(&err);
 }
 
+/* A cross configuration's probe compiles only (its libc is the sysroot's
+ * business), but a variant's link needs lld where the cross compiler
+ * looks for a linker (Debian 12's cross gcc does not find ld.lld): linked
+ * here without any libc (-nostdlib, main the entry), so that a toolchain
+ * that cannot is told before the build, like a native one. */
+static void probe_cross_layout_link(struct plan_config *pc)
+{
+	struct config bare = *pc->cfg;
+	bare.target = NULL; /* build_probe_flags links what is not cross */
+	bare.cflags = xasprintf("%s -nostdlib -Wl,--entry=main", pc->cfg->cflags);
+	pc->outcome = build_probe_flags(&bare, pc->tc, &pc->detail);
+	free(bare.cflags);
+}
+
 /* A layout variant whose probe fails where its plain build's passed
  * failed on the variant's own flags: its toolchain cannot link functions
  * in a seeded order (no ld.lld, one before --shuffle-sections=GLOB=SEED
@@ -242,6 +262,8 @@ unsupported:
 static void explain_layout_probe(struct study_plan *p, size_t c)
 {
 	struct plan_config *pc = &p->configs[c];
+	if (pc->cfg->layout && pc->cfg->target && pc->tc_ok && pc->outcome == OUTCOME_OK)
+		probe_cross_layout_link(pc);
 	if (!pc->cfg->layout || pc->outcome != OUTCOME_UNSUPPORTED_FLAG ||
 	    p->configs[pc->cfg->layout_of].outcome != OUTCOME_OK)
 		return;

@@ -16,7 +16,10 @@
 # - 1| >= 1%); the study without layouts keeps one build per
 # configuration.  Then a compiler that refuses lld (a wrapper that says
 # what a gcc without -fuse-ld=lld says): its variant is unsupported with
-# the reason, its plain build measured, the study not stopped.
+# the reason, its plain build measured, the study not stopped; a cross
+# compiler that does not find ld.lld (Debian 12's mips64el gcc) gets its
+# variant unsupported in the dry run; a recipe whose link ignores LDFLAGS
+# gets its variants rejected by the check.
 set -u
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_layouts
 count_failures
@@ -128,6 +131,35 @@ got=$(sql n.db "select c.layout || ':' || b.status || ':' || coalesce(b.detail, 
 	fail "no lld: not one ok plain build and one unsupported variant with the reason: $got"
 [ "$(sql n.db "select count(*) from runs r join configs c on c.id = r.config_id where c.layout = 0 and r.rep >= 1 and r.status = 'ok'")" = 2 ] ||
 	fail "no lld: the plain build's runs: $(sql n.db "select config_id, rep, status from runs")"
+
+# a cross compiler that does not find ld.lld (Debian 12's): its variant is
+# unsupported before anything is built (a link probe without a libc)
+if command -v mips64el-linux-gnuabi64-gcc >/dev/null; then
+	cat >x.study <<'S'
+; expect: the n64 build would be built, its layout variant unsupported
+[study]
+workloads = tiny
+repeat = 1
+layouts = 2
+[axis target]
+n64 = mips64el-linux-gnuabi64
+[axis libc]
+glibc =
+[axis opt]
+O2 = -O2
+S
+	fs run x.study --db x.db --dry-run >x.out 2>x.err || fail "cross dry run: $(tail -2 x.err)"
+	got=$(awk '/^config / { c = $0 } / build / { print (c ~ /layout 1/ ? "v1" : "v0"), $NF, $(NF - 1) }' x.out | tr '\n' ' ')
+	if ! out_has -q . ld.lld --version; then
+		echo "note: no ld.lld: the cross probe not tried"
+	elif mips64el-linux-gnuabi64-gcc -fuse-ld=lld -nostdlib -Wl,--entry=main -x c - -o x.probe <<<'int main(void) { return 0; }' 2>/dev/null; then
+		echo "note: this cross gcc finds ld.lld: its variants are built ($got)"
+	else
+		[[ $got == "v0 build would v1 unsupported "* ]] || fail "cross variant not unsupported: $got"
+	fi
+else
+	echo "note: no mips64el-linux-gnuabi64-gcc: the cross probe not tried"
+fi
 
 # a recipe whose link ignores LDFLAGS: the variants' functions are aligned
 # and in sections of their own, but no relocations kept: the check cannot

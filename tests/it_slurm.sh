@@ -17,7 +17,8 @@
 #     an extra source's too (W.EXTRA=SPEC); a bad kind gets run's one line
 #  5. with `flagscope run --shard`: the study through Slurm (--submit, 4
 #     shards, the merge job after them) gives the unsharded run's runs and
-#     configurations; without --shard in `flagscope run --help` this part
+#     configurations, and the merge job finds every build's log where the
+#     tasks kept them; without --shard in `flagscope run --help` this part
 #     is skipped and says so
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_slurm
@@ -204,5 +205,7 @@ for i in 0 1 2 3; do
 done
 [ -f "$T/slurm.db" ] || fail "the merge job made no database: $(cat "$T/j/merge.log")"
 same_runs full.db "$T/slurm.db" || fail "the study through Slurm differs from the unsharded run"
+grep -qx "$T/j/logs: 6 build logs kept" "$T/j/merge.log" ||
+	fail "the merge job did not find the tasks' 6 build logs: $(grep 'logs' "$T/j/merge.log")"
 echo "ok 5 - 4 shards through Slurm and the merge job: the unsharded run's runs ($(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s)"
 echo "it_slurm: all passed"

@@ -8,8 +8,8 @@
 #     --shard-by package and lists task 0: tiny tiny3, task 1: tiny2; each
 #     task (run here by sh) builds whole packages: shard-0.db holds every
 #     configuration of tiny and tiny3 and nothing of tiny2;
-#  2. the merge job merges them (complete) and copies every build's log
-#     to job/logs/WORKLOAD/LABEL.log;
+#  2. the merge job merges them (complete) and finds every build's log in
+#     job/logs/WORKLOAD/LABEL.log, where the tasks kept them;
 #  3. report --pivot sweep: tiny3 unroll "build failed" with the first
 #     error line only and its log's path, tiny2 O3 wrong_output, the
 #     per-configuration summary, and the same cells in csv and json;
@@ -57,7 +57,7 @@ echo "ok 1 - slurm --by-package: each task builds whole packages"
 
 # 2
 sh job/sweep.merge.sbatch >merge.out 2>&1 || fail "merge job: $(cat merge.out)"
-grep -q "logs: 9 build logs copied" merge.out || fail "merge --logs: $(cat merge.out)"
+grep -q "logs: 9 build logs kept" merge.out || fail "merge --logs: $(cat merge.out)"
 grep -q "needs IEEE NaNs" job/logs/tiny3/unroll.log 2>/dev/null ||
 	fail "tiny3's log: $(ls -R job/logs 2>&1 | head)"
 [ -f job/logs/tiny2/O3.log ] || fail "tiny2's O3 log missing"

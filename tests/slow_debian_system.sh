@@ -19,6 +19,7 @@
 #   - `flagscope verify --expect -O3` over the O3 build's tree (the shipped
 #     libyaml-0.so.2 found in debian/libyaml-0-2/) as expected, and the O2
 #     tree refused for the same -O3 (exit 1)
+#   - packages = gzip is the Debian package, not workloads/gzip's benchmark
 #   - a package whose build dependencies are missing, under build_deps =
 #     refuse: its build unsupported, "build dependencies not installed" and
 #     the missing ones in its detail, the study's exit 0 (SKIP line when
@@ -99,6 +100,13 @@ out_has "libyaml-0-2/usr/lib/.*/libyaml-0.so" fs verify --expect -O3 "$O3" || fa
 out_has -E "api.c +.* -O3( |$)" fs verify "$O3" || fail "verify does not show -O3 in the O3 build's units"
 fs verify --expect -O3 "$O2" >/dev/null 2>&1
 [ $? = 1 ] || fail "verify --expect -O3 over the O2 tree was not a mismatch"
+
+# a package whose name a benchmark recipe has too (workloads/gzip builds
+# the upstream program alone, with [run] benchmarks and no test suite) is
+# the package, built the Debian way (it was the benchmark)
+fs run s.study --packages gzip --dry-run >g.out 2>g.err
+grep -q '^flagscope: source gzip: debian:gzip patched$' g.err ||
+	fail "packages = gzip is not the Debian package: $(grep 'source gzip' g.err)"
 
 # a candidate whose build dependencies are missing here and whose source
 # the archive serves (a newest security version may 404: the next is tried)

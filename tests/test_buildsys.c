@@ -5,6 +5,9 @@
  *     must not say; every script passes `sh -n`
  *   - lookup, names, and the guess from a tree's files (debhelper's order)
  *   - a recipe with a script of its own gets it back unchanged
+ *   - system = debian's test step, run with stand-ins for dpkg-buildpackage
+ *     and dh_auto_test: dh's options from the build log (-O--builddirectory=
+ *     ...) reach dh_auto_test, and an override through DH_INTERNAL_OPTIONS
  *   - recipe_override_source: a relative local: path from the base folder,
  *     the recipe's own source kept, a second override replacing the first,
  *     a malformed spec refused with the recipe unchanged
@@ -205,11 +208,71 @@ static void check_override(const char *tmp)
 	free(fact);
 }
 
+/* The test step of system = debian after a build whose dh said its options
+ * in the log: dh_auto_test (or the override's) gets them.  Stand-ins for
+ * dpkg-buildpackage, dpkg-buildflags and dh_auto_test; debian/rules is
+ * run by make. */
+static void check_debian_test_step(const char *tmp)
+{
+	static const struct {
+		const char *rules, *want;
+	} steps[] = {
+		{"%:\n\tdh $@ --buildsystem=cmake --builddirectory=b\n",
+		 "args: -a -O--buildsystem=cmake -O--builddirectory=b|internal: "},
+		{"%:\n\tdh $@ --buildsystem=cmake --builddirectory=b\n"
+		 "override_dh_auto_test:\n\tdh_auto_test\n",
+		 "args: |internal: -a,-O--buildsystem=cmake,-O--builddirectory=b,"},
+	};
+	char *bin = xasprintf("%s/debbin", tmp);
+	mkdir_p(bin, 0755);
+	free(test_write(bin, "dpkg-buildpackage", "#!/bin/sh\necho '   dh_auto_build done'\n"));
+	free(test_write(bin, "dpkg-buildflags", "#!/bin/sh\n"));
+	free(test_write(bin, "dh_auto_test", "#!/bin/sh\necho \"args: $*|internal: $(printf %s "
+					     "\"$DH_INTERNAL_OPTIONS\" | tr '\\036' ,)\"\n"));
+	struct recipe r = {.name = "t"};
+	recipe_package(&r, "t");
+	char *script = recipe_build_script(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		char *top = xasprintf("%s/deb%zu", tmp, i), *out = xasprintf("%s/out", top);
+		char *src = xasprintf("%s/src", top), *rules_dir = xasprintf("%s/debian", src);
+		mkdir_p(out, 0755);
+		mkdir_p(rules_dir, 0755);
+		char *rules = xasprintf("#!/usr/bin/make -f\n%s", steps[i].rules);
+		free(test_write(rules_dir, "rules", rules));
+		/* what dh says of each command under DH_VERBOSE, as the harness logs it */
+		free(test_write(top, "build.log", "+ dpkg-buildpackage -B -uc -us\n"
+						  "   dh_auto_build -a -O--buildsystem=cmake -O--builddirectory=b\n"
+						  "\tcd b && make -j1\n"
+						  "   dh_builddeb -a -O--buildsystem=cmake -O--builddirectory=b\n"));
+		char *path = test_write(top, "script.sh", script);
+		char *cmd = xasprintf("chmod +x '%s'/* '%s/rules' && cd '%s' && PATH='%s':$PATH SRC='%s' "
+				      "CC=gcc CFLAGS=-O2 LDFLAGS= JOBS=1 sh -e '%s' >/dev/null 2>&1 && "
+				      "cat ../tests.log",
+				      bin, rules_dir, out, bin, src, path);
+		char *got = NULL;
+		int rc = run_shell_capture(cmd, &got);
+		T_CHECK(!rc && got && strstr(got, steps[i].want), "test step %zu: rc %d, '%s', want '%s'",
+			i, rc, got ? got : "", steps[i].want);
+		free(got);
+		free(cmd);
+		free(path);
+		free(rules);
+		free(rules_dir);
+		free(src);
+		free(out);
+		free(top);
+	}
+	free(script);
+	recipe_release(&r);
+	free(bin);
+}
+
 int main(void)
 {
 	char *tmp = test_tmpdir("test_buildsys");
 	check_scripts(tmp);
 	check_guess(tmp);
+	check_debian_test_step(tmp);
 	check_override(tmp);
 	remove_tree(tmp);
 	free(tmp);

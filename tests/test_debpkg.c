@@ -11,6 +11,8 @@
  *     names and the log in its detail, its time), passed, none
  *   - packages_resolve (flagsets/settings.h): names, a file of names with
  *     comments, a word that is neither refused
+ *   - apt's error lines without the archive's address (URLs, host names,
+ *     addresses), the package, version and "404  Not Found" kept
  * Expected: all checks pass.  The real build is tests/slow_debian_system.sh.
  */
 #include "flagsets/settings.h"
@@ -167,6 +169,40 @@ static void check_packages(const char *tmp)
 	}
 }
 
+/* apt's words as it writes them, hosts from the documentation ranges */
+static void check_apt_scrub(void)
+{
+	static const struct {
+		const char *apt, *want;
+	} cases[] = {
+		{"E: Failed to fetch http://deb.example.org/debian/pool/main/f/foo/libfoo-dev_1.2-3_amd64.deb"
+		 "  404  Not Found [IP: 192.0.2.7 80]",
+		 "E: Failed to fetch libfoo-dev_1.2-3_amd64.deb  404  Not Found"},
+		{"E: Failed to fetch http://deb.example.org/debian/dists/bookworm/InRelease  "
+		 "Temporary failure resolving 'deb.example.org'",
+		 "E: Failed to fetch InRelease  Temporary failure resolving '(host)'"},
+		{"E: Could not connect to mirror.example.net:80 (192.0.2.7). - connect (111: Connection refused)",
+		 "E: Could not connect to (host) ((host)). - connect (111: Connection refused)"},
+		{"E: Failed to fetch https://example.net/x.deb  Could not resolve 'example.net'",
+		 "E: Failed to fetch x.deb  Could not resolve '(host)'"},
+		{"E: The repository 'http://deb.example.org/debian bookworm Release' does not have a Release file.",
+		 "E: The repository 'debian bookworm Release' does not have a Release file."},
+		{"E: Failed to fetch http://[2001:db8::1]/", "E: Failed to fetch (the archive)"},
+		/* what is not a host stays */
+		{"E: Unable to locate package libfoo1.2-dev", NULL},
+		{"E: Package 'python3-zope.interface' has no installation candidate", NULL},
+		{" libbar-dev : Depends: libbaz (>= 1.2.3.4) but it is not going to be installed", NULL},
+		{"E: Sub-process /usr/bin/dpkg returned an error code (1)", NULL},
+		{"", NULL},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *got = debpkg_apt_scrub(cases[i].apt);
+		const char *want = cases[i].want ? cases[i].want : cases[i].apt;
+		T_CHECK(!strcmp(got, want), "scrub '%s': '%s', want '%s'", cases[i].apt, got, want);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	char *tmp = test_tmpdir("test_debpkg");
@@ -174,6 +210,7 @@ int main(void)
 	check_shipped(tmp);
 	check_tests_read(tmp);
 	check_packages(tmp);
+	check_apt_scrub();
 	remove_tree(tmp);
 	free(tmp);
 	return test_summary("test_debpkg");

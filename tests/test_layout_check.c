@@ -14,6 +14,8 @@
  *    reads them from the ELF files) are not all the same where there are
  *    two functions to order (clang's crc32 has main only), and variant 1
  *    built again is the same file byte for byte (the seed decides);
+ *  - static links (gcc with glibc's libc.a, musl-gcc where installed):
+ *    variant 1 passes and prints what the plain build prints;
  *  - the same -O2 build again (nothing moved), an -O0 build (other
  *    functions or sizes), variant 1 linked without --emit-relocs (its moved calls
  *    cannot be told from other code) and variant 1 with one byte of main
@@ -51,11 +53,13 @@ static int build(const char *cc, const char *name, const char *cflags, const cha
 	return rc;
 }
 
-/* variant v of -O2: its flags from the matrix, as a study builds it */
-static int build_variant(const char *cc, const char *name, int v, int relocs, const char *out)
+/* variant v of -O2 (and -static): its flags from the matrix, as a study
+ * builds it */
+static int build_variant_of(const char *cc, const char *name, const char *base, int v,
+			    int relocs, const char *out)
 {
 	struct strbuf cflags = {0}, ldflags = {0};
-	sb_add(&cflags, "-O2");
+	sb_add(&cflags, base);
 	matrix_layout_flags(v, &cflags, &ldflags);
 	char *keep = strstr(ldflags.buf, " -Wl,--emit-relocs"); /* the last of them */
 	if (!relocs && keep)
@@ -64,6 +68,11 @@ static int build_variant(const char *cc, const char *name, int v, int relocs, co
 	sb_release(&cflags);
 	sb_release(&ldflags);
 	return rc;
+}
+
+static int build_variant(const char *cc, const char *name, int v, int relocs, const char *out)
+{
+	return build_variant_of(cc, name, "-O2", v, relocs, out);
 }
 
 static int compare(const char *a, const char *b, struct layout_diff *d, struct strbuf *why)
@@ -207,6 +216,41 @@ static void check_workload(const char *cc, const char *name)
 	check_fails(tag, plain, file, "outside address fields, the first at main+0x0", NULL);
 }
 
+/* DIR/FILE ARGS's stdout (heap), or NULL when it did not exit 0 */
+static char *output_of(const char *file, const char *args)
+{
+	char *cmd = xasprintf("'%s/%s' %s", dir, file, args);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL}, *out = NULL;
+	if (run_capture(argv, &out)) {
+		free(out);
+		out = NULL;
+	}
+	free(cmd);
+	return out;
+}
+
+/* Static links (glibc's libc.a, musl's): variant 1 passes the check and
+ * prints what the plain build prints.  (A static libc's own .text.*
+ * sections are shuffled too; musl-gcc's specs name an interpreter that
+ * lld would keep without -Wl,--no-dynamic-linker.) */
+static void check_static(const char *cc, const char *name, const char *args)
+{
+	char plain[96], var[96];
+	snprintf(plain, sizeof(plain), "%s-%s-static", cc, name);
+	snprintf(var, sizeof(var), "%s-%s-static-layout1", cc, name);
+	T_CHECK(!build(cc, name, "-O2 -static", "", plain) &&
+			!build_variant_of(cc, name, "-O2 -static", 1, 1, var),
+		"%s %s -static: builds", cc, name);
+	char tag[64];
+	snprintf(tag, sizeof(tag), "%s %s -static", cc, name);
+	check_variant(tag, plain, var, 1);
+	char *a = output_of(plain, args), *b = output_of(var, args);
+	T_CHECK(a && b && !strcmp(a, b), "%s: variant 1's output is not the plain build's: %s / %s",
+		tag, a ? a : "(failed)", b ? b : "(failed)");
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	if (sh("gcc --version >/dev/null 2>&1") || sh("ld.lld --version >/dev/null 2>&1")) {
@@ -226,6 +270,11 @@ int main(void)
 		check_workload(ccs[i], "crc32");
 		check_workload(ccs[i], "alias4k");
 	}
+	check_static("gcc", "crc32", "1");
+	if (!sh("musl-gcc --version >/dev/null 2>&1"))
+		check_static("musl-gcc", "crc32", "1");
+	else
+		printf("musl-gcc: not here, not tried\n");
 	struct layout_diff d = {0};
 	struct strbuf why = {0};
 	T_CHECK(layout_compare_files("/nonexistent", "/nonexistent", &d, &why) == -1 &&

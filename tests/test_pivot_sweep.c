@@ -186,6 +186,36 @@ static void test_formats(const struct sweep_table *t)
 	free(json);
 }
 
+/* A package with [run] benchmarks and its test suite's time stored with
+ * the build (system = debian with a recipe's [run]): the cell is its
+ * [run]'s outcome (ok, not "tests passed": the benchmark ran), the tests
+ * column its suite's time all the same (12 s against 10 s: +20.0%). */
+static void test_run_and_suite(const char *dir)
+{
+	struct store st;
+	struct strbuf err = {0};
+	struct sweep_table t;
+	synth_open(&st, dir, "both.db", "s", "time", labels, cflags, 2);
+	for (size_t i = 0; i < 2; i++) {
+		synth_run(&st, "s", labels[i], "pkge", "speed", "ok", NULL, "time", "s", 1.0, 0.01, 3,
+			  800, 10 + i);
+		struct store_metric m = {SWEEP_TESTS_METRIC, i ? 12 : 10, "s"};
+		store_put_build_sizes(&st, "s", synth_id(labels[i]), "pkge", &m, 1);
+	}
+	T_CHECK(!sweep_table_compute(&st, "s", NULL, &t, &err), "%s", sb_str(&err));
+	const struct sweep_cell *b = cell(&t, "pkge", 0), *o3 = cell(&t, "pkge", 1);
+	T_CHECK(b && o3 && b->ran && o3->ran && !strcmp(sweep_cell_key(b), "ok") &&
+			!strcmp(sweep_cell_key(o3), "ok") && b->tests == 10 &&
+			fabs(o3->tests_pct - 20.0) < 1e-9,
+		"pkge: %s (ran %d, tests %g) / %s (tests %+.3f%%)", b ? sweep_cell_key(b) : "-",
+		b ? b->ran : -1, b ? b->tests : NAN, o3 ? sweep_cell_key(o3) : "-",
+		o3 ? o3->tests_pct : NAN);
+	T_CHECK(t.summary[0].tests_passed == 1, "its suite passed: %zu", t.summary[0].tests_passed);
+	sweep_table_release(&t);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("pivot_sweep");
@@ -206,6 +236,7 @@ int main(void)
 	sweep_table_release(&t);
 	sb_release(&err);
 	store_close(&st);
+	test_run_and_suite(dir);
 	remove_tree(dir);
 	free(dir);
 	return test_summary("test_pivot_sweep");

@@ -502,6 +502,25 @@ static void test_one_run(const char *dir)
 	free(table);
 	ranking_release(&r);
 
+	/* a package's test-suite time beside its [run] benchmark (system =
+	 * debian stores it with the build): ranked by it, one value a build,
+	 * labelled a test-suite time and not sent to repeat = N */
+	for (int c = 0; c < 3; c++) {
+		struct store_metric m = {RESULTS_TESTS_TIME, 10.0 - c, "s"};
+		store_put_build_sizes(&st, "o", synth_id(l[c]), "w", &m, 1);
+	}
+	T_CHECK(!ranking_compute(&st, "o", RESULTS_TESTS_TIME, &r, &err), "%s", sb_str(&err));
+	f = config(&r, "faster");
+	T_CHECK(f->nitems == 1 && f->items[0].from_build && fabs(f->items[0].ratio - 0.8) < 1e-9 &&
+			f->items[0].untested,
+		"tests.time: ratio %g", f->nitems ? f->items[0].ratio : NAN);
+	table = print(&r, "table");
+	T_CHECK(strstr(table, "a test-suite time, not a benchmark") &&
+			!strstr(table, "use repeat >= 2"),
+		"%s", table);
+	free(table);
+	ranking_release(&r);
+
 	/* instruction counts: one run is the measurement; with repeat = auto
 	 * they are never NOISY */
 	store_put_study(&st, &(struct store_study){.name = "o", .path = "synthetic.study",

@@ -449,6 +449,38 @@ static void test_counts_workloads_and_runs(const char *dir)
 	store_close(&st);
 }
 
+/* recommend_choose: clang (2% faster, improved, not the rule's best) by
+ * hand still beats the baseline; wrong (refused by the rule) is written
+ * with what it was not valid on; an unknown label lists the labels */
+static void test_choose(const char *dir)
+{
+	struct store st;
+	struct recommendation rec;
+	struct strbuf err = {0};
+	make_study(&st, dir, "choose.db", 1);
+	T_CHECK(!recommend_compute(&st, "s", "time", NULL, &rec, &err), "%s", sb_str(&err));
+	T_CHECK(!recommend_choose(&st, &rec, "clang", &err) && rec.beats &&
+			!strcmp(rec.r.configs[rec.rule_choice].label, "mixed"),
+		"clang by hand: beats %d, %s", rec.beats, sb_str(&err));
+	T_CHECK(!recommend_choose(&st, &rec, "wrong", &err) && !rec.beats &&
+			!strcmp(rec.cflags, "-O3 -ffast-math"),
+		"wrong by hand: %s", rec.cflags);
+	char *mc = print(&rec, "make.conf");
+	T_CHECK(strstr(mc, "# chosen with --choose: wrong (the rule's choice: mixed)\n") &&
+			strstr(mc, "#   not valid on every workload: wrong_output: w2:") &&
+			strstr(mc, "#   w2                   wrong_output\n") &&
+			strstr(mc, "COMMON_FLAGS=\"-O3 -ffast-math\"\n"),
+		"make.conf:\n%s", mc);
+	free(mc);
+	T_CHECK(recommend_choose(&st, &rec, "nope", &err) == -1 &&
+			strstr(sb_str(&err), "'base', 'wrong', 'mixed', 'clang', 'split')") &&
+			!strcmp(rec.r.configs[rec.chosen].label, "wrong"),
+		"unknown label: %s", sb_str(&err));
+	recommend_release(&rec);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_recommend");
@@ -461,6 +493,7 @@ int main(void)
 	test_metrics_and_target(dir);
 	test_pgo_left_out(dir);
 	test_higher_better(dir);
+	test_choose(dir);
 	free(dir);
 	return test_summary("test_recommend");
 }

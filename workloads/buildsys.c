@@ -385,13 +385,26 @@ static void debian_script(const struct recipe *r, struct strbuf *sb)
 	       "set +x\n"
 	       "DEB_BUILD_OPTIONS=\"nostrip parallel=$JOBS\"\n"
 	       "eval \"$(dpkg-buildflags --export=sh)\"\n"
-	       "set -- dh_auto_test\n"
+	       /* and with dh's own options (--buildsystem=cmake
+		* --builddirectory=build ...), which dh passes to each command
+		* and says in the build's log (DH_VERBOSE: "   dh_X -a -O...");
+		* without them dh_auto_test looks for another build folder and
+		* tests nothing.  An override gets them as dh gives them,
+		* through DH_INTERNAL_OPTIONS. */
+	       "dhopts=$(sed -n 's/^   dh_[a-z_]* \\(-.*\\)$/\\1/p' ../build.log | tail -n 1)\n"
+	       "set -f\n"
+	       "set -- dh_auto_test $dhopts\n"
 	       "for t in override_dh_auto_test-arch override_dh_auto_test; do\n"
 	       "\tif grep -Eq \"^([^#:]*[[:space:]])?$t([[:space:]][^:]*)?:\" debian/rules; then\n"
 	       "\t\tset -- debian/rules \"$t\"\n"
+	       "\t\tif [ -n \"$dhopts\" ]; then\n"
+	       "\t\t\tDH_INTERNAL_OPTIONS=$(printf '%s\\036' $dhopts)\n"
+	       "\t\t\texport DH_INTERNAL_OPTIONS\n"
+	       "\t\tfi\n"
 	       "\t\tbreak\n"
 	       "\tfi\n"
 	       "done\n"
+	       "set +f\n"
 	       "if [ \"$1\" = dh_auto_test ] && ! grep -Eq '(^|[[:space:]])dh[[:space:]]|dh_' debian/rules; then\n"
 	       "\techo 'flagscope: debian/rules does not use debhelper: no test step apart from the build' >../tests.log\n"
 	       "\techo \"none 0 debian/rules\" >../tests.result\n"
