@@ -157,11 +157,28 @@ static int meson_line(const char *l, size_t len, struct strlist *names)
 	return found;
 }
 
+/* Is the line after l (len long) a row of exactly len '=': the heading of a
+ * test's section in automake's test-suite.log, which a failing check prints
+ * ("FAIL: tests/x" over its own "====" row, the name without the .sh its
+ * result line had; the summary's banner is longer) */
+static int underlined(const char *l, size_t len)
+{
+	if (l[len] != '\n')
+		return 0;
+	const char *u = l + len + 1;
+	size_t n = strspn(u, "=");
+	return n == len && (u[n] == '\n' || !u[n]);
+}
+
 void debpkg_failed_tests(const char *log, struct strlist *names)
 {
 	int in_ctest = 0;
 	for (const char *l = log; *l;) {
 		size_t len = strcspn(l, "\n");
+		if (!in_ctest && underlined(l, len)) {
+			l += len + 1;
+			continue;
+		}
 		if (in_ctest && !ctest_line(l, len, names))
 			in_ctest = 0;
 		if (memmem(l, len, "The following tests FAILED:", 27))

@@ -518,3 +518,18 @@ enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
 	pipeline_release(&pl);
 	return status;
 }
+
+enum pipeline_status pipeline_execute_runs(struct study_plan *p, struct store *st,
+					   const struct pipeline_options *o,
+					   struct pipeline_counts *counts, struct strbuf *err)
+{
+	struct pipeline pl;
+	pipeline_init(&pl, p, st, o);
+	enum pipeline_status status = pipeline_run(&pl, err);
+	if (counts) {
+		counts->runs_done = pl.runs_done;
+		counts->runs_total = pl.total_runs;
+	}
+	pipeline_release(&pl);
+	return status;
+}

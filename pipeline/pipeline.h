@@ -216,4 +216,13 @@ enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
 				      const struct pipeline_options *o, int build_only,
 				      struct pipeline_counts *counts, struct strbuf *err);
 
+/* The runs of a study pipeline_execute built in this process (build_only):
+ * pipeline_init, pipeline_run, pipeline_release.  A plan may be run so
+ * again and again (calibrate's rounds, a higher study.repeat each time):
+ * stored repetitions are skipped, the inputs it made are kept.  counts
+ * gets runs_done and runs_total (may be NULL). */
+enum pipeline_status pipeline_execute_runs(struct study_plan *p, struct store *st,
+					   const struct pipeline_options *o,
+					   struct pipeline_counts *counts, struct strbuf *err);
+
 #endif

@@ -574,13 +574,17 @@ void pipeline_schedule(struct pipeline *pl)
 	for (size_t w = 0; w < nw; w++) {
 		struct plan_workload *pw = &p->workloads[w];
 		struct strbuf err = {0};
-		/* after a stop no input script starts (the runs will not either) */
-		if (stopping(pl))
+		/* after a stop no input script starts (the runs will not either);
+		 * a plan run again (calibrate's rounds) keeps the inputs it made */
+		int made = pw->in_dir || pw->in_error;
+		if (!made && stopping(pl))
 			pw->in_error = xstrdup("interrupted before its inputs were made");
-		else if (workload_inputs_stop(&pw->recipe, &pw->in_dir, &pipeline_interrupted, &err))
+		else if (!made &&
+			 workload_inputs_stop(&pw->recipe, &pw->in_dir, &pipeline_interrupted, &err))
 			pw->in_error = sb_detach(&err);
 		sb_release(&err);
 		size_t n = nc * pw->recipe.nruns;
+		free(pw->open);
 		pw->open = xcalloc(n ? n : 1, 1);
 		memset(pw->open, 1, n);
 	}

@@ -7,7 +7,9 @@
  *   - a recipe with a script of its own gets it back unchanged
  *   - system = debian's test step, run with stand-ins for dpkg-buildpackage
  *     and dh_auto_test: dh's options from the build log (-O--builddirectory=
- *     ...) reach dh_auto_test, and an override through DH_INTERNAL_OPTIONS
+ *     ...) reach dh_auto_test, and an override through DH_INTERNAL_OPTIONS;
+ *     a debian/rules without dh and dh_auto_test has no test step; the
+ *     tree's copy keeps its files' times
  *   - recipe_override_source: a relative local: path from the base folder,
  *     the recipe's own source kept, a second override replacing the first,
  *     a malformed spec refused with the recipe unchanged
@@ -20,6 +22,8 @@
 #include "tests/testlib.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <utime.h>
 #include <string.h>
 
 struct script_case {
@@ -222,6 +226,9 @@ static void check_debian_test_step(const char *tmp)
 		{"%:\n\tdh $@ --buildsystem=cmake --builddirectory=b\n"
 		 "override_dh_auto_test:\n\tdh_auto_test\n",
 		 "args: |internal: -a,-O--buildsystem=cmake,-O--builddirectory=b,"},
+		/* debhelper's commands called by hand (gzip): no test step */
+		{"build-arch:\n\tdh_testdir\n\t$(MAKE) -C b check\n",
+		 "runs neither dh nor dh_auto_test: no test step"},
 	};
 	char *bin = xasprintf("%s/debbin", tmp);
 	mkdir_p(bin, 0755);
@@ -244,6 +251,10 @@ static void check_debian_test_step(const char *tmp)
 						  "   dh_auto_build -a -O--buildsystem=cmake -O--builddirectory=b\n"
 						  "\tcd b && make -j1\n"
 						  "   dh_builddeb -a -O--buildsystem=cmake -O--builddirectory=b\n"));
+		/* an old file (a shipped generated one) keeps its time in the copy */
+		char *old_path = test_write(src, "generated.h", "");
+		struct utimbuf old = {.actime = 1000000000, .modtime = 1000000000};
+		utime(old_path, &old);
 		char *path = test_write(top, "script.sh", script);
 		char *cmd = xasprintf("chmod +x '%s'/* '%s/rules' && cd '%s' && PATH='%s':$PATH SRC='%s' "
 				      "CC=gcc CFLAGS=-O2 LDFLAGS= JOBS=1 sh -e '%s' >/dev/null 2>&1 && "
@@ -253,6 +264,12 @@ static void check_debian_test_step(const char *tmp)
 		int rc = run_shell_capture(cmd, &got);
 		T_CHECK(!rc && got && strstr(got, steps[i].want), "test step %zu: rc %d, '%s', want '%s'",
 			i, rc, got ? got : "", steps[i].want);
+		char *copied = xasprintf("%s/generated.h", out);
+		struct stat st;
+		T_CHECK(!stat(copied, &st) && st.st_mtime == old.modtime,
+			"test step %zu: the copy's generated.h lost its time", i);
+		free(copied);
+		free(old_path);
 		free(got);
 		free(cmd);
 		free(path);
