@@ -476,16 +476,22 @@ static char *debian_break_mk(const struct distro_advice *a, const struct distro_
 	return buf;
 }
 
+/* " gz mp3": the Debian source packages that broke under b */
+static void put_sources(FILE *out, const struct distro_advice *a, const struct distro_break *b)
+{
+	for (size_t w = 0; w < b->workloads.n; w++) {
+		const struct distro_pick *p = pick_of(a, b->workloads.v[w]);
+		fprintf(out, " %s", p && p->deb_source ? p->deb_source : b->workloads.v[w]);
+	}
+}
+
 static void debian_breaks(FILE *out, const struct distro_advice *a)
 {
 	for (size_t i = 0; i < a->nbreaks; i++) {
 		const struct distro_break *b = &a->breaks[i];
 		fprintf(out, "# broke under %s (%s): include %s.mk in the debian/rules of:",
 			cfg(a, b->config)->label, cfg(a, b->config)->cflags, b->name);
-		for (size_t w = 0; w < b->workloads.n; w++) {
-			const struct distro_pick *p = pick_of(a, b->workloads.v[w]);
-			fprintf(out, " %s", p && p->deb_source ? p->deb_source : b->workloads.v[w]);
-		}
+		put_sources(out, a, b);
 		/* the choice's: debian_choice includes it for them */
 		fputs(b->config == a->rec.chosen ? " (done above, by DEB_SOURCE)\n" : "\n", out);
 	}
@@ -515,10 +521,7 @@ static void debian_choice(FILE *out, const struct distro_advice *a)
 		     "(beside this file)\nflagscope_dir := $(dir $(lastword $(MAKEFILE_LIST)))\n"
 		     "DEB_SOURCE ?= $(shell dpkg-parsechangelog -SSource)\nifeq (,$(filter",
 		cfg(a, b->config)->label, b->workloads.n, cfg(a, a->rec.r.baseline)->label, b->name);
-	for (size_t w = 0; w < b->workloads.n; w++) {
-		const struct distro_pick *p = pick_of(a, b->workloads.v[w]);
-		fprintf(out, " %s", p && p->deb_source ? p->deb_source : b->workloads.v[w]);
-	}
+	put_sources(out, a, b);
 	fputs(",$(DEB_SOURCE)))\n", out);
 	debian_lines(out, "", cfg(a, a->rec.chosen), a->rec.cflags);
 	fputs("else\n", out);

@@ -6,9 +6,10 @@
  * A calibration is a study run through the pipeline like any other: the
  * calibrate preset (or the study given) holds a baseline and builds of it
  * that differ only in code alignment; calibrate adds the baseline's copy
- * (run --noise-floor), runs it, then runs it again as STUDY.aslr-off with
- * ASLR off for its children (the runner pads the environment per run
- * then, harness/layout.h), and stores one floor per item for this machine.
+ * (run --noise-floor), builds it, runs it and, a round at a time in turn
+ * with it, the same builds as STUDY.aslr-off with ASLR off for its
+ * children (the runner pads the environment per run then,
+ * harness/layout.h), and stores one floor per item for this machine.
  */
 #include <math.h>
 #include <signal.h>
@@ -66,10 +67,12 @@ const struct command_spec calibrate_cmd = {
 		   "that differ only in code layout (-falign-functions=N, -falign-loops=N,\n"
 		   "-falign-jumps=N).  calibrate adds the baseline's copy (the same flags\n"
 		   "built again, as run --noise-floor), runs every build `repeat` times\n"
-		   "interleaved through the same pipeline as run, then runs them again as\n"
-		   "the study STUDY.aslr-off with ASLR off (the personality setarch -R sets;\n"
-		   "skipped where the kernel refuses it or ASLR is off already), where the\n"
-		   "environment is padded per run.  Per workload (or run section) it prints:\n"
+		   "interleaved through the same pipeline as run, and as often as the study\n"
+		   "STUDY.aslr-off with ASLR off (the personality setarch -R sets; skipped\n"
+		   "where the kernel refuses it or ASLR is off already), where the\n"
+		   "environment is padded per run: a round (one run of every build) of each\n"
+		   "in turn, so load drift lands on both alike.  repeat = auto or stable\n"
+		   "count as their minimum.  Per workload (or run section) it prints:\n"
 		   "  noise   the 95th percentile of |log ratio| of the medians of two halves\n"
 		   "          of one binary's runs, over 2000 random splits (N runs a side);\n"
 		   "  layout  the largest |log ratio| of the medians of two of the builds;\n"
@@ -92,11 +95,13 @@ static void on_signal(int sig)
 	pipeline_interrupted = 1;
 }
 
-/* The runs a pass takes: per build and run section one warm-up, the
- * study's extra warm-ups and its repetitions. */
+/* The runs a pass takes: per build and run section the validating
+ * warm-up, its repetitions, and the study's extra warm-ups (warmup = N:
+ * N - 1) once a round: a round follows the other pass's, whose runs had
+ * the caches. */
 static long pass_runs(const struct study_plan *p)
 {
-	long per = 1 + p->study.warmup + p->study.repeat, n = 0;
+	long per = 1 + p->study.repeat + (long)(p->study.warmup - 1) * p->study.repeat, n = 0;
 	for (size_t w = 0; w < p->nworkloads; w++)
 		n += (long)p->workloads[w].recipe.nruns;
 	return n * (long)p->nconfigs * per;
@@ -135,32 +140,73 @@ static int dry_run(const struct study_plan *p, int second, const char *why)
 	       p->study.name, p->nconfigs * p->nworkloads, p->nconfigs, p->nworkloads,
 	       cached_builds(p), runs, second ? "" : "\n");
 	if (second)
-		printf(", then %ld runs again with ASLR off (no new builds): %ld runs in all\n", runs,
-		       2 * runs);
+		printf(", and %ld with ASLR off, a round of each in turn (no new builds): %ld runs in "
+		       "all\n", runs, 2 * runs);
 	else
 		printf("no second pass with ASLR off: %s\n", why);
 	return 0;
 }
 
-/* Build and run one pass into the store: 0, 1 interrupted or failed, 2
- * store failure. */
-static int run_pass(struct study_plan *p, struct store *st, const struct pipeline_options *po)
+/* A pipeline step's status, its errors printed: 0, 1 failed, 2 store
+ * failure. */
+static int step_status(enum pipeline_status s, struct strbuf *err)
+{
+	progress_end();
+	if (err->len)
+		print_error_lines(sb_str(err));
+	sb_release(err);
+	return s == PIPELINE_OK ? 0 : s == PIPELINE_STORE_FAILED ? 2 : 1;
+}
+
+/* Store a pass's study and make (or find cached) its builds. */
+static int build_pass(struct study_plan *p, struct store *st, const struct pipeline_options *po)
+{
+	struct strbuf err = {0};
+	return step_status(pipeline_execute(p, st, po, 1, NULL, &err), &err);
+}
+
+/* Round rep of a pass: its runs up to repetition rep (the rounds before
+ * stored the others: they are skipped), with ASLR off for every program
+ * it starts when aslr_off.  *done counts the runs made. */
+static int run_round(struct study_plan *p, int rep, int aslr_off, struct store *st,
+		     const struct pipeline_options *po, int *done)
 {
 	struct strbuf err = {0};
 	struct pipeline_counts n = {0};
-	enum pipeline_status s = pipeline_execute(p, st, po, 0, &n, &err);
-	progress_end();
-	if (err.len)
-		print_error_lines(sb_str(&err));
-	sb_release(&err);
-	if (s != PIPELINE_OK)
-		return s == PIPELINE_STORE_FAILED ? 2 : 1;
-	if (pipeline_interrupted) {
-		error_msg("interrupted during the calibration (%d of %d runs done): run the same "
-			  "command again to resume", n.runs_done, n.runs_total);
-		return 1;
+	int repeat = p->study.repeat, cur = personality(0xffffffff);
+	p->study.repeat = rep;
+	if (aslr_off)
+		personality((unsigned long)cur | ADDR_NO_RANDOMIZE);
+	enum pipeline_status s = pipeline_execute_runs(p, st, po, &n, &err);
+	*done += n.runs_done;
+	if (aslr_off)
+		personality((unsigned long)cur);
+	p->study.repeat = repeat;
+	return step_status(s, &err);
+}
+
+/* Both passes a round at a time, ABBA (on off, off on, ...): drift of the
+ * machine's load lands on ASLR on and off alike, as the runs of one pass
+ * interleave its builds.  p2 NULL: the first pass alone. */
+static int run_rounds(struct study_plan *p, struct study_plan *p2, struct store *st,
+		      const struct pipeline_options *po)
+{
+	int rc = build_pass(p, st, po), done = 0;
+	if (!rc && p2)
+		rc = build_pass(p2, st, po);
+	for (int rep = 1; rep <= p->study.repeat && !rc && !pipeline_interrupted; rep++) {
+		int off_first = p2 && rep % 2 == 0;
+		for (int k = 0; k < (p2 ? 2 : 1) && !rc && !pipeline_interrupted; k++) {
+			int off = k == 0 ? off_first : !off_first;
+			rc = run_round(off ? p2 : p, rep, off, st, po, &done);
+		}
 	}
-	return 0;
+	if (!rc && pipeline_interrupted) {
+		error_msg("interrupted during the calibration (%d of %ld runs done): run the same "
+			  "command again to resume", done, pass_runs(p) * (p2 ? 2 : 1));
+		rc = 1;
+	}
+	return rc;
 }
 
 /* The plan of STUDY again as STUDY.aslr-off. */
@@ -402,27 +448,6 @@ static int check_plan(const struct study_plan *p, struct strbuf *err)
 	return err->len ? -1 : 0;
 }
 
-/* The second pass, with ASLR off for every program started; its study's
- * name, or NULL when it did not run.  *rc set on failure. */
-static const char *second_pass(const char *path, const struct pipeline_options *po,
-			       struct store *st, struct study_plan *p2, int *rc)
-{
-	struct strbuf err = {0};
-	int cur = personality(0xffffffff);
-	progress_say("calibrate: the same builds again with ASLR off (the environment padded "
-		     "per run)");
-	if (plan_aslr_off(p2, path, po, &err)) {
-		print_error_lines(sb_str(&err));
-		sb_release(&err);
-		*rc = 2;
-		return NULL;
-	}
-	personality((unsigned long)cur | ADDR_NO_RANDOMIZE);
-	*rc = run_pass(p2, st, po);
-	personality((unsigned long)cur);
-	return *rc ? NULL : p2->study.name;
-}
-
 static int calibrate(const char *path, struct study_plan *p, const struct pipeline_options *po)
 {
 	struct strbuf err = {0};
@@ -433,6 +458,10 @@ static int calibrate(const char *path, struct study_plan *p, const struct pipeli
 	if (opt.aslr_on_only)
 		why = "--aslr-on-only";
 	int rc = 2;
+	/* calibrate measures exactly `repeat` runs a build: a round is one
+	 * repetition of every build (repeat = auto or stable would run them
+	 * all in the first) */
+	p->study.repeat_auto = p->study.repeat_stable = 0;
 	if (opt.dry_run) {
 		rc = dry_run(p, second, why);
 		goto out;
@@ -442,17 +471,18 @@ static int calibrate(const char *path, struct study_plan *p, const struct pipeli
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	progress_say("calibrate: %zu builds, %ld runs (ASLR as the machine has it)",
-		     p->nconfigs * p->nworkloads, pass_runs(p));
-	if ((rc = run_pass(p, &st, po)))
+	if (second && plan_aslr_off(&p2, path, po, &err))
 		goto out;
-	const char *off = NULL;
-	if (second && !(off = second_pass(path, po, &st, &p2, &rc)) && rc)
-		goto out;
+	p2.study.repeat_auto = p2.study.repeat_stable = 0;
+	progress_say("calibrate: %zu builds, %ld runs%s", p->nconfigs * p->nworkloads,
+		     pass_runs(p) * (second ? 2 : 1),
+		     second ? ": a round with ASLR as the machine has it and one with ASLR off (the "
+			      "environment padded per run) in turn" : "");
 	if (!second)
 		progress_say("calibrate: no second pass with ASLR off: %s", why);
-	progress_end();
-	rc = finish(&st, p, off);
+	if ((rc = run_rounds(p, second ? &p2 : NULL, &st, po)))
+		goto out;
+	rc = finish(&st, p, second ? p2.study.name : NULL);
 out:
 	if (err.len)
 		print_error_lines(sb_str(&err));

@@ -260,6 +260,21 @@ void matrix_layout_flags(int v, struct strbuf *cflags, struct strbuf *ldflags)
 		ldflags->len ? " " : "", v, no_interp ? " -Wl,--no-dynamic-linker" : "");
 }
 
+/* Why variant 0 has its functions in sections too: gas encodes a jump
+ * (short or near) and pads inside a function by what it knows of the
+ * distances, and it knows them differently for a function in a section of
+ * its own; with -ffunction-sections in every variant each function is
+ * assembled alike in all of them, and only the linker's addresses differ
+ * (lz4, bzip2 and libcbench each had functions with other jump encodings
+ * against a build without it). */
+void matrix_layout_base(struct config *c)
+{
+	char *flags = xasprintf("%s%s-ffunction-sections", c->cflags, *c->cflags ? " " : "");
+	free(c->cflags);
+	c->cflags = flags;
+	config_compute_id(c);
+}
+
 void matrix_layout_describe(int v, struct strbuf *out)
 {
 	sb_addf(out, "function order seed %d", v);
@@ -276,6 +291,7 @@ static void add_layouts(const struct study *s, struct matrix *m)
 	m->configs = xrealloc(m->configs, (plain * (size_t)s->layouts + 1) * sizeof(*m->configs));
 	for (size_t i = 0; i < plain; i++) {
 		m->configs[i].layout_of = i;
+		matrix_layout_base(&m->configs[i]);
 		for (int v = 1; v < s->layouts && !m->configs[i].noise_floor; v++) {
 			struct config *lv = &m->configs[m->n++];
 			config_fill(s, m->configs[i].levels, lv);

@@ -60,6 +60,11 @@ struct matrix {
  * matrix_layout_describe appends the words the dry run's cost line says
  * ("function order seed 2, functions aligned to 64"). */
 #define LAYOUT_SHUFFLE_GLOB ".text.*"
+/* Variant 0 of layouts = N > 1: the configuration's own build with
+ * -ffunction-sections added (and its id recomputed), linked as the
+ * configuration links, in the compiler's order: its functions assembled
+ * as in every other variant (matrix.c says why). */
+void matrix_layout_base(struct config *c);
 void matrix_layout_flags(int v, struct strbuf *cflags, struct strbuf *ldflags);
 void matrix_layout_describe(int v, struct strbuf *out);
 
@@ -68,8 +73,9 @@ void matrix_layout_describe(int v, struct strbuf *out);
 
 /* Expand.  With s->layouts = N > 1, after the study's configurations (and
  * the noise floor) come N - 1 layout variants of each of them (not of the
- * noise floor), configuration-major: the same levels, its flags plus
- * matrix_layout_flags(v), the label LAYOUT_LABEL_FMT, layout = v,
+ * noise floor), configuration-major, and every configuration (the noise
+ * floor too) becomes variant 0 (matrix_layout_base): the same levels, its
+ * flags plus matrix_layout_flags(v), the label LAYOUT_LABEL_FMT, layout = v,
  * layout_of its index, and an id of its own ("layout=v" hashed in).
  * With s->noise_floor a copy of the baseline comes last,
  * labelled "LABEL (noise floor)", with its own id (and build key).  The baseline is the configuration whose levels include every

@@ -70,7 +70,7 @@ const struct study_setting study_settings[] = {
 	 .help = "unrecorded runs before the repetitions (the first validates the output)"},
 	{"layouts", "study", NULL, SETTING_INT, 1, 8, .def = "1", .field = F(layouts), .line = NONE,
 	 .set = NONE, .bad = "must be a whole number from 1 to 8",
-	 .hint = "each configuration is built that many times, variant 0 the plain build",
+	 .hint = "each configuration is built that many times, variant 0 in the compiler's function order",
 	 .help = "builds per configuration differing only in code addresses (doc/layout.md); runs per build as repeat says"},
 	{"timeout", "study", NULL, SETTING_SECONDS, .field = F(timeout), .line = NONE, .set = NONE,
 	 .bad = "must be a positive number of seconds", .example = "60",

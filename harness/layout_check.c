@@ -333,7 +333,7 @@ int layout_diff_ok(const struct layout_diff *d, struct strbuf *why)
 			d->relocations ? "" : "; the variant kept no relocations to tell address "
 					      "fields by: its link did not take LDFLAGS' --emit-relocs?");
 	else if (!d->moved)
-		sb_addf(why, "none of %zu functions moved (the same layout as the plain build)",
+		sb_addf(why, "none of %zu functions moved (the same layout as variant 0)",
 			d->functions);
 	else
 		return 1;

@@ -62,6 +62,7 @@ void pipeline_find_identical(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
 	size_t nc = p->nconfigs, nw = p->nworkloads;
+	free(p->twin); /* a plan run again finds them again */
 	p->twin = xcalloc(nc * nw + 1, sizeof(*p->twin));
 	char (*hash)[65] = xcalloc(nc ? nc : 1, sizeof(*hash));
 	for (size_t w = 0; w < nw; w++) {

@@ -91,6 +91,10 @@ struct study_plan {
 /* The build of configuration c and workload w. */
 struct build *plan_build(const struct study_plan *p, size_t c, size_t w);
 
+/* 1 when some workload has a run to measure, 0 when none has: Debian
+ * packages without a recipe are built and tested, not measured or ranked. */
+int plan_measures(const struct study_plan *p);
+
 struct pipeline_run_event {
 	const struct build *build;
 	const struct recipe_run *run;
@@ -211,5 +215,14 @@ struct pipeline_counts {
 enum pipeline_status pipeline_execute(struct study_plan *p, struct store *st,
 				      const struct pipeline_options *o, int build_only,
 				      struct pipeline_counts *counts, struct strbuf *err);
+
+/* The runs of a study pipeline_execute built in this process (build_only):
+ * pipeline_init, pipeline_run, pipeline_release.  A plan may be run so
+ * again and again (calibrate's rounds, a higher study.repeat each time):
+ * stored repetitions are skipped, the inputs it made are kept.  counts
+ * gets runs_done and runs_total (may be NULL). */
+enum pipeline_status pipeline_execute_runs(struct study_plan *p, struct store *st,
+					   const struct pipeline_options *o,
+					   struct pipeline_counts *counts, struct strbuf *err);
 
 #endif

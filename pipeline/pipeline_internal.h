@@ -44,7 +44,8 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
  * warm-ups first (they make the references), the other warm-ups, the
  * study's extra warm-ups, then the repetitions interleaved A B C A B C
  * (repeat = auto: until each item's interval on the study's metric is within the
- * target).  Stored repetitions are skipped, so a rerun resumes.  On boards
+ * target).  Stored repetitions are skipped, so a rerun resumes; a plan run
+ * again in one process keeps the inputs it made.  On boards
  * each round's items run on one worker thread per board and per_board; a
  * round starts after the one before ends.  Native and qemu runs are one at
  * a time. */

@@ -252,7 +252,7 @@ static void probe_cross_layout_link(struct plan_config *pc)
 	free(bare.cflags);
 }
 
-/* A layout variant whose probe fails where its plain build's passed
+/* A layout variant whose probe fails where variant 0's passed
  * failed on the variant's own flags: its toolchain cannot link functions
  * in a seeded order (no ld.lld, one before --shuffle-sections=GLOB=SEED
  * (lld 13), or a flag of the study lld refuses with them: -s with
@@ -268,7 +268,7 @@ static void explain_layout_probe(struct study_plan *p, size_t c)
 	    p->configs[pc->cfg->layout_of].outcome != OUTCOME_OK)
 		return;
 	char *why = xasprintf("layout variant %d not built: the link of its flags failed where "
-			      "the plain build's passed (a seeded function order needs "
+			      "variant 0's passed (a seeded function order needs "
 			      "-fuse-ld=lld with --shuffle-sections and --emit-relocs: ld.lld 13 "
 			      "or later, Debian's lld package): %s",
 			      pc->cfg->layout, pc->detail ? pc->detail : "(no message)");
@@ -472,7 +472,7 @@ static void print_layouts(const struct study_plan *p, size_t plain, FILE *out)
 {
 	int n = p->study.layouts;
 	fprintf(out, "layouts %d: each configuration built %d times, differing only in code "
-		     "addresses (variant 0 the plain build", n, n);
+		     "addresses (variant 0 the compiler's function order", n, n);
 	for (int v = 1; v < n; v++) {
 		struct strbuf what = {0};
 		matrix_layout_describe(v, &what);

@@ -3,6 +3,10 @@
 # nbody at their `; test-args =` sizes: gcc -O2 and two alignment-only
 # builds of it, 4 runs each.  Expected: PASS, with
 #   - --dry-run saying the builds and runs it will take, building nothing;
+#   - each round in its own order of the configurations (seeded);
+#   - the ASLR-off pass (where the kernel allows it) run round by round
+#     with the first, not after it: no run of repetition k + 1 of either
+#     stored before every run of repetition k;
 #   - calibrate storing one floor per workload (table calibrations, the
 #     machine's id and CPU, metric time), printing them (table and JSON);
 #   - report --min-effect auto (and the default) of the calibration's own
@@ -37,6 +41,41 @@ else
 		fail "stored calibrations: '$rows' (want crc32 and nbody, metric time, a floor, a 16-digit machine)"
 	grep -q "^crc32 " cal.out && grep -q "^nbody " cal.out || fail "calibrate does not print both workloads: $(cat cal.out)"
 	[ "$failures" = 0 ] && ok "floors stored: $(sql r.db "select item || '=' || round(100 * floor, 2) || '%' from calibrations" | tr '\n' ' ')"
+fi
+
+# a round runs the configurations in an order of its own (seeded by the
+# round): with one order for all, the same place of every round fell to
+# the same configuration (doc/layout.md "A/A with layouts")
+python3 - r.db <<'P' || fail "every round runs the configurations in one order"
+import sqlite3, sys
+orders = {}
+for cfg, w, rep in sqlite3.connect(sys.argv[1]).execute(
+        "select config_id, workload, rep from runs where study = 'cal' and rep >= 1 order by rowid"):
+    orders.setdefault((w, rep), []).append(cfg)
+per_w = {}
+for (w, rep), o in orders.items():
+    assert len(set(o)) == len(o) == 4, (w, rep, o)
+    per_w.setdefault(w, set()).add(tuple(o))
+assert all(len(v) > 1 for v in per_w.values()), per_w
+print(f"ok: {len(orders)} rounds, {sum(len(v) for v in per_w.values())} orders of the 4 configurations")
+P
+
+# the ASLR-off pass runs round by round with the first: every run of
+# repetition k of either pass is stored before any of repetition k + 1
+# (the runs table's rowid is the order they were stored in)
+if grep -q "no second pass with ASLR off" dry.out; then
+	echo "note: $(grep -o 'no second pass.*' dry.out): its rounds not checked here"
+else
+	python3 - r.db <<'P' || fail "the ASLR-off pass is not interleaved with the first round by round"
+import sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute(
+    "select study, rep from runs where rep >= 1 order by rowid").fetchall()
+studies = {s for s, _ in rows}
+assert studies == {"cal", "cal.aslr-off"}, studies
+reps = [r for _, r in rows]
+assert reps == sorted(reps), reps
+print(f"ok: {len(rows)} runs of cal and cal.aslr-off stored round by round, repetitions 1 to {reps[-1]}")
+P
 fi
 
 fs calibrate c.study --db r.db -q --aslr-on-only --format json >cal.json 2>cal2.err ||

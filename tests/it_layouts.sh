@@ -4,7 +4,8 @@
 # costs (9 builds instead of 3, each variant's function order seed and
 # alignment); the run makes 3 builds per configuration, each variant its
 # own build key with "layout=v" in its configuration and its flags
-# (-ffunction-sections, lld's --shuffle-sections by seed v, --emit-relocs),
+# (-ffunction-sections, which variant 0 has too, lld's --shuffle-sections
+# by seed v, --emit-relocs, alignment 32 and 64),
 # the layout checks of O2's and O0's variants ok (same functions, sizes and
 # bytes but for address fields, some moved), 4 runs per variant.  O2s is
 # stripped (-s): its variants cannot be compared (no symbol table), so both
@@ -42,7 +43,7 @@ S
 
 fs run s.study --db s.db --dry-run >dry.out 2>dry.err || fail "dry run: $(tail -2 dry.err)"
 grep -q "^study s: 3 configurations" dry.out || fail "dry run: not 2 configurations: $(head -1 dry.out)"
-grep -q "^layouts 3: .*variant 0 the plain build, 1 function order seed 1, functions aligned to 32, 2 function order seed 2, functions aligned to 64): 9 builds instead of 3, and 3 times the runs" dry.out ||
+grep -q "^layouts 3: .*variant 0 the compiler's function order, 1 function order seed 1, functions aligned to 32, 2 function order seed 2, functions aligned to 64): 9 builds instead of 3, and 3 times the runs" dry.out ||
 	fail "dry run does not say what layouts costs: $(grep layouts dry.out)"
 
 fs run s.study --db s.db --format json >s.json 2>s.err || fail "run: $(tail -3 s.err)"
@@ -56,7 +57,7 @@ rejected=$(sql s.db "select c.label || ': ' || b.status || ': ' || b.detail from
 	fail "a rejected variant was run"
 got=$(sql s.db "select layout || ':' || count(*) from configs group by layout order by layout" | tr '\n' ' ')
 [ "$got" = "0:3 1:3 2:3 " ] || fail "configurations per layout: $got"
-flags=$(sql s.db "select count(*) from configs v join configs p on p.id = v.layout_of and p.layout = 0 where v.layout > 0 and v.cflags like p.cflags || ' -ffunction-sections%' and v.ldflags like '%-fuse-ld=lld -Wl,--shuffle-sections=.text.*=' || v.layout || ' -Wl,--emit-relocs'")
+flags=$(sql s.db "select count(*) from configs v join configs p on p.id = v.layout_of and p.layout = 0 where v.layout > 0 and p.cflags like '% -ffunction-sections' and v.cflags = p.cflags || ' -falign-functions=' || (16 << v.layout) and v.ldflags like '%-fuse-ld=lld -Wl,--shuffle-sections=.text.*=' || v.layout || ' -Wl,--emit-relocs' and p.ldflags not like '%lld%'")
 [ "$flags" = 6 ] || fail "variants do not name their plain configuration and flags: $(sql s.db "select label, cflags, ldflags, layout, layout_of from configs")"
 checks=$(sql s.db "select count(*) from facts where key like 'layout.%' and value like 'ok: %the same instructions%moved%'")
 [ "$checks" = 4 ] || fail "layout checks ok: $checks of 4: $(sql s.db "select key, value from facts where key like 'layout.%'")"
@@ -104,6 +105,7 @@ sed -i 's/^layouts = 3$/layouts = 1/' s.study
 fs run s.study --db one.db --dry-run >one.out 2>&1 || fail "layouts = 1 dry run: $(tail -2 one.out)"
 grep -q "^layouts" one.out && fail "layouts = 1 says a cost: $(grep ^layouts one.out)"
 [ "$(grep -c ' build ' one.out)" = 3 ] || fail "layouts = 1: $(grep -c ' build ' one.out) builds listed, want 3"
+grep -q -- "-ffunction-sections" one.out && fail "layouts = 1 adds -ffunction-sections: $(grep cflags one.out)"
 # a compiler whose link cannot order functions: unsupported, said, not a stop
 cat >nolld-gcc <<'W'
 #!/bin/sh
@@ -127,7 +129,7 @@ O2 = -O2
 S
 fs run n.study --db n.db >n.out 2>n.err || fail "a toolchain without lld stopped the study: $(tail -3 n.err)"
 got=$(sql n.db "select c.layout || ':' || b.status || ':' || coalesce(b.detail, '') from builds b join configs c on c.id = b.config_id order by c.layout")
-[[ $got == "0:ok:"*$'\n'"1:unsupported:layout variant 1 not built: the link of its flags failed where the plain build's passed (a seeded function order needs -fuse-ld=lld"*"unrecognized command-line option '-fuse-ld=lld'"* ]] ||
+[[ $got == "0:ok:"*$'\n'"1:unsupported:layout variant 1 not built: the link of its flags failed where variant 0's passed (a seeded function order needs -fuse-ld=lld"*"unrecognized command-line option '-fuse-ld=lld'"* ]] ||
 	fail "no lld: not one ok plain build and one unsupported variant with the reason: $got"
 [ "$(sql n.db "select count(*) from runs r join configs c on c.id = r.config_id where c.layout = 0 and r.rep >= 1 and r.status = 'ok'")" = 2 ] ||
 	fail "no lld: the plain build's runs: $(sql n.db "select config_id, rep, status from runs")"
