@@ -161,8 +161,10 @@ char *rep_rule_text(const struct ranking *r)
 	if (rep_layouts(r) > 1)
 		sb_addf(&sb, "\nLayouts: each configuration built %zu times at other code addresses "
 			     "(layouts, doc/layout.md): a workload's ratio is of the mean of its "
-			     "layouts' medians and is significant when a nested bootstrap (layouts, "
-			     "then runs) gives p < %g, not Mann-Whitney.", rep_layouts(r), r->opt.alpha);
+			     "layouts' medians, its interval from a nested bootstrap (layouts, then "
+			     "runs); it is significant when Welch's t test on the logs of the "
+			     "layouts' medians gives p < %g, not Mann-Whitney.", rep_layouts(r),
+			r->opt.alpha);
 	if (r->floors.n)
 		sb_addf(&sb, "\nMinimum effect: this machine's calibrated floor per workload "
 			     "(flagscope calibrate; %s), %g%% where it has none; a workload "

@@ -315,6 +315,33 @@ static int check_layouts(struct pipeline *pl)
 	return 0;
 }
 
+int plan_measures(const struct study_plan *p)
+{
+	for (size_t w = 0; w < p->nworkloads; w++)
+		if (p->workloads[w].recipe.nruns)
+			return 1;
+	return 0;
+}
+
+/* The study's first line: what will be built, and what measured; a sweep
+ * of packages measures nothing, so it names no repetitions */
+static void say_study(const struct study_plan *p, const struct pipeline_options *o)
+{
+	const char *cs = p->nconfigs == 1 ? "" : "s";
+	if (!plan_measures(p)) {
+		pipeline_say(o, "study %s: %zu configuration%s x %zu package%s, built and tested "
+				"(nothing to measure), %d build jobs",
+			     p->study.name, p->nconfigs, cs, p->nworkloads,
+			     p->nworkloads == 1 ? "" : "s", o->jobs);
+		return;
+	}
+	pipeline_say(o, "study %s: %zu configuration%s x %zu workload%s, %d repetitions%s, %d build jobs",
+		     p->study.name, p->nconfigs, cs, p->nworkloads, p->nworkloads == 1 ? "" : "s",
+		     p->study.repeat,
+		     p->study.repeat_stable ? " and more until the ranks are settled (repeat = stable)"
+					    : "", o->jobs);
+}
+
 enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts *counts,
 				    struct strbuf *err)
 {
@@ -323,10 +350,7 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 	struct pipeline_counts n = {0};
 	if (store_study(pl))
 		return store_failed(pl, err);
-	pipeline_say(o, "study %s: %zu configurations x %zu workloads, %d repetitions%s, %d build jobs",
-		     p->study.name, p->nconfigs, p->nworkloads, p->study.repeat,
-		     p->study.repeat_stable ? " and more until the ranks are settled (repeat = stable)"
-					    : "", o->jobs);
+	say_study(p, o);
 	size_t nbuilds = p->nconfigs * p->nworkloads, npgo = 0;
 	for (size_t i = 0; i < nbuilds; i++)
 		npgo += p->builds[i].pgo_phase == PGO_USE && !p->builds[i].settled;

@@ -91,6 +91,10 @@ struct study_plan {
 /* The build of configuration c and workload w. */
 struct build *plan_build(const struct study_plan *p, size_t c, size_t w);
 
+/* 1 when some workload has a run to measure, 0 when none has: Debian
+ * packages without a recipe are built and tested, not measured or ranked. */
+int plan_measures(const struct study_plan *p);
+
 struct pipeline_run_event {
 	const struct build *build;
 	const struct recipe_run *run;

@@ -566,6 +566,25 @@ static int unreproducible_after_round(struct pipeline *pl)
 	return n > 0 ? n : 0;
 }
 
+/* The configurations of round rep in a random order, seeded by the round
+ * (a resumed study runs the same order).  A fixed order gave each
+ * configuration one place in every round, and a configuration's layout
+ * variants neighbouring places: on a loaded machine the wall time rose
+ * through a round by 10%, which the nested rule read as a difference of
+ * configurations (doc/layout.md, bench/aa_layouts.sh). */
+static void round_order(size_t *order, size_t nc, int rep)
+{
+	struct rng r;
+	rng_seed(&r, STATS_DEFAULT_SEED + (uint64_t)rep);
+	for (size_t i = 0; i < nc; i++)
+		order[i] = i;
+	for (size_t i = nc; i > 1; i--) {
+		size_t j = (size_t)rng_below(&r, i), t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
+
 void pipeline_schedule(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -620,14 +639,19 @@ void pipeline_schedule(struct pipeline *pl)
 		crew_round(&k);
 	}
 	int relabelled = 0;
-	/* A B C A B C: drift lands on every configuration alike; on boards a
-	 * round ends before the next starts, so it holds there too */
+	/* A B C B C A: drift lands on every configuration alike, and not on
+	 * one place of a round (round_order); on boards a round ends before
+	 * the next starts, so it holds there too */
+	size_t *order = xmalloc((nc ? nc : 1) * sizeof(*order));
 	for (int rep = 1; rep <= last && !stopping(pl); rep++) {
+		round_order(order, nc, rep);
 		for (size_t w = 0; w < nw; w++)
 			for (size_t r = 0; r < p->workloads[w].recipe.nruns; r++)
-				for (size_t c = 0; c < nc; c++)
+				for (size_t i = 0; i < nc; i++) {
+					size_t c = order[i];
 					if (measured_here(p, c, w) && *open_item(p, c, w, r))
 						crew_add(&k, c, w, r, rep);
+				}
 		if (!k.n)
 			break;
 		crew_round(&k);
@@ -638,6 +662,7 @@ void pipeline_schedule(struct pipeline *pl)
 		if (st->repeat_stable && enough && stable_enough(pl, rep))
 			break;
 	}
+	free(order);
 	crew_release(&k);
 	if (relabelled)
 		pipeline_say_result(pl->opt, "%d run(s) of other configurations are no_reference, "

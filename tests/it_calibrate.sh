@@ -3,6 +3,7 @@
 # nbody at their `; test-args =` sizes: gcc -O2 and two alignment-only
 # builds of it, 4 runs each.  Expected: PASS, with
 #   - --dry-run saying the builds and runs it will take, building nothing;
+#   - each round in its own order of the configurations (seeded);
 #   - the ASLR-off pass (where the kernel allows it) run round by round
 #     with the first, not after it: no run of repetition k + 1 of either
 #     stored before every run of repetition k;
@@ -41,6 +42,23 @@ else
 	grep -q "^crc32 " cal.out && grep -q "^nbody " cal.out || fail "calibrate does not print both workloads: $(cat cal.out)"
 	[ "$failures" = 0 ] && ok "floors stored: $(sql r.db "select item || '=' || round(100 * floor, 2) || '%' from calibrations" | tr '\n' ' ')"
 fi
+
+# a round runs the configurations in an order of its own (seeded by the
+# round): with one order for all, the same place of every round fell to
+# the same configuration (doc/layout.md "A/A with layouts")
+python3 - r.db <<'P' || fail "every round runs the configurations in one order"
+import sqlite3, sys
+orders = {}
+for cfg, w, rep in sqlite3.connect(sys.argv[1]).execute(
+        "select config_id, workload, rep from runs where study = 'cal' and rep >= 1 order by rowid"):
+    orders.setdefault((w, rep), []).append(cfg)
+per_w = {}
+for (w, rep), o in orders.items():
+    assert len(set(o)) == len(o) == 4, (w, rep, o)
+    per_w.setdefault(w, set()).add(tuple(o))
+assert all(len(v) > 1 for v in per_w.values()), per_w
+print(f"ok: {len(orders)} rounds, {sum(len(v) for v in per_w.values())} orders of the 4 configurations")
+P
 
 # the ASLR-off pass runs round by round with the first: every run of
 # repetition k of either pass is stored before any of repetition k + 1
