@@ -104,7 +104,14 @@ static int automake_line(const char *l, size_t len, struct strlist *names)
 			const char *name = l + m;
 			/* the older serial harness: "FAIL: NAME (exit status: 1)" */
 			const char *paren = memmem(name, len - m, " (", 2);
-			push_once(names, name, paren ? (size_t)(paren - name) : len - m);
+			size_t n = paren ? (size_t)(paren - name) : len - m;
+			while (n && (name[n - 1] == ' ' || name[n - 1] == '\r'))
+				n--;
+			/* automake's names are file names; a blank or a quote is a
+			 * test's own words (json-c: ERROR: "NAME DIR" (NAME) failed) */
+			if (memchr(name, ' ', n) || name[0] == '"')
+				return 0;
+			push_once(names, name, n);
 			return 1;
 		}
 	}
