@@ -10,6 +10,7 @@
 #include "analysis/report.h"
 #include "analysis/results.h"
 #include "analysis/verdict.h"
+#include "base/util.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/progress.h"
@@ -240,6 +241,17 @@ static int build_and_run(struct study_plan *plan, struct store *store,
 	return 0;
 }
 
+/* --logs DIR made before any build: a folder that cannot be made is said
+ * now, not after every build is done and the logs are due */
+static int logs_folder(struct strbuf *err)
+{
+	int rc = opt.logs ? mkdir_p(opt.logs, 0755) : 0;
+	if (rc)
+		sb_addf(err, "%s: cannot make the log folder: %s (give --logs a folder you can write)",
+			opt.logs, strerror(-rc));
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct strlist pos = {0};
@@ -279,6 +291,8 @@ int cmd_run(int argc, char **argv)
 		say_power(&plan);
 		study_plan_print(&plan, stdout);
 		rc = 0;
+	} else if (logs_folder(&err)) {
+		rc = 2;
 	} else if (!store_open(&store, opt.db, 1, &err) && !store_lock(&store, &err)) {
 		if (plan_measures(&plan))
 			say_power(&plan);

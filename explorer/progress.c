@@ -267,7 +267,8 @@ void progress_run(const struct pipeline_run_event *e, void *user)
 	const struct recipe_run *run = e->run;
 	const struct exec_result *res = e->res;
 	char eta[64], what[32];
-	progress_eta(eta, sizeof(eta), e->elapsed, e->done, e->total);
+	/* the time left from the runs made now, not the ones found stored */
+	progress_eta(eta, sizeof(eta), e->elapsed, e->done - e->stored, e->total - e->stored);
 	if (e->rep)
 		snprintf(what, sizeof(what), "rep %d", e->rep);
 	else

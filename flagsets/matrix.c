@@ -292,14 +292,19 @@ static void add_layouts(const struct study *s, struct matrix *m)
 	for (size_t i = 0; i < plain; i++) {
 		m->configs[i].layout_of = i;
 		matrix_layout_base(&m->configs[i]);
-		for (int v = 1; v < s->layouts && !m->configs[i].noise_floor; v++) {
+		for (int v = 1; v < s->layouts; v++) {
 			struct config *lv = &m->configs[m->n++];
 			config_fill(s, m->configs[i].levels, lv);
-			char *label = xasprintf(LAYOUT_LABEL_FMT, lv->label, v);
+			/* the noise floor's variants are copies too, of other seeds
+			 * than the baseline's (N..2N-2): a pure A/A pair whose
+			 * layouts differ as two configurations' do */
+			lv->noise_floor = m->configs[i].noise_floor;
+			int seed = lv->noise_floor ? v + s->layouts - 1 : v;
+			char *label = xasprintf(LAYOUT_LABEL_FMT, m->configs[i].label, v);
 			struct strbuf cflags = {0}, ldflags = {0};
 			sb_add(&cflags, lv->cflags);
 			sb_add(&ldflags, lv->ldflags);
-			matrix_layout_flags(v, &cflags, &ldflags);
+			matrix_layout_flags(seed, &cflags, &ldflags);
 			free(lv->label);
 			free(lv->cflags);
 			free(lv->ldflags);

@@ -72,8 +72,8 @@ void matrix_layout_describe(int v, struct strbuf *out);
 #define NOISE_FLOOR_SUFFIX " (noise floor)"
 
 /* Expand.  With s->layouts = N > 1, after the study's configurations (and
- * the noise floor) come N - 1 layout variants of each of them (not of the
- * noise floor), configuration-major, and every configuration (the noise
+ * the noise floor) come N - 1 layout variants of each of them (the noise
+ * floor's are noise-floor copies too, of seeds N..2N-2), configuration-major, and every configuration (the noise
  * floor too) becomes variant 0 (matrix_layout_base): the same levels, its
  * flags plus matrix_layout_flags(v), the label LAYOUT_LABEL_FMT, layout = v,
  * layout_of its index, and an id of its own ("layout=v" hashed in).

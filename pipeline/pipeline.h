@@ -101,6 +101,7 @@ struct pipeline_run_event {
 	int rep;   /* 0 a warm-up, >= 1 a repetition */
 	const struct exec_result *res;
 	int done, total;     /* runs */
+	int stored;          /* of done: found stored (a resumed study), not run now */
 	size_t builds_total;
 	double elapsed;      /* seconds since the runs started */
 };

@@ -23,6 +23,7 @@ struct pipeline {
 	struct machine_state machine; /* read by pipeline_init, stored by pipeline_run */
 	struct run_target target; /* [run] host: boards over ssh */
 	int total_runs, runs_done;
+	int runs_stored; /* of total_runs: found stored (a resume), not run now */
 	double started;
 	/* on boards the schedule's workers share the store, the counts and
 	 * the events: they hold this to touch them */

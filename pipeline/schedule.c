@@ -66,7 +66,8 @@ static void run_done(struct pipeline *pl, const struct build *b, const struct re
 	if (!pl->opt->ev.run_done)
 		return;
 	struct pipeline_run_event e = {
-		.build = b, .run = run, .rep = rep, .res = res, .done = pl->runs_done,
+		.build = b, .run = run, .rep = rep, .res = res,
+		.done = pl->runs_done + pl->runs_stored, .stored = pl->runs_stored,
 		.total = pl->total_runs, .builds_total = p->nconfigs * p->nworkloads,
 		.elapsed = now_seconds() - pl->started,
 	};
@@ -159,6 +160,17 @@ static void say_unvalidated(struct pipeline *pl, const struct build *b,
 	free(what);
 }
 
+static int measured_here(const struct study_plan *p, size_t c, size_t w);
+
+/* A run a resume finds stored counts as done in the progress ("[run 9/16]"
+ * after 8 stored), but not in runs_done: that says what was measured now. */
+static void run_stored(struct pipeline *pl, size_t c, size_t w)
+{
+	pthread_mutex_lock(&pl->lock);
+	pl->runs_stored += measured_here(pl->plan, c, w);
+	pthread_mutex_unlock(&pl->lock);
+}
+
 static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 {
 	struct study_plan *p = pl->plan;
@@ -169,6 +181,7 @@ static void run_one(struct pipeline *pl, size_t c, size_t w, size_t r, int rep)
 	int recorded = p->in_shard[c * p->nworkloads + w];
 	int is_base = (int)c == p->matrix.baseline;
 	if (already_done(pl, b, run, rep, is_base, ref)) {
+		run_stored(pl, c, w);
 		free(ref);
 		return;
 	}
@@ -219,8 +232,10 @@ static void warm_one(struct pipeline *pl, size_t c, size_t w, size_t r)
 	pthread_mutex_lock(&pl->lock);
 	enum outcome stored = stored_outcome(pl, b, run, 1);
 	pthread_mutex_unlock(&pl->lock);
-	if (stored != OUTCOME_COUNT && !outcome_retried(stored))
+	if (stored != OUTCOME_COUNT && !outcome_retried(stored)) {
+		run_stored(pl, c, w);
 		return;
+	}
 	char *ref = ref_dir(pl, w, run);
 	struct exec_result res;
 	execute_run(&pl->exec, b, run, pw->in_dir, 0, ref, NULL, &res);

@@ -185,4 +185,24 @@ got=$(sql r.db "select count(*) from facts where key like 'layout.%' and value l
 [ "$(sql r.db "select count(*) from builds where status = 'unsupported' and detail like 'layout variant % not used: %'")" = 2 ] ||
 	fail "LDFLAGS ignored: the variants' builds are not unsupported: $(sql r.db "select config_id, status, detail from builds")"
 grep -q "layout check rejected: .*kept no relocations" r.err r.out || fail "LDFLAGS ignored: the rejection is not said"
+# --noise-floor with layouts: the baseline's copy gets variants of its own,
+# other seeds than the baseline's (a pure A/A pair whose layouts differ as
+# two configurations' do), and its verdict is over its layouts too
+cat >f.study <<'S'
+[study]
+workloads = tiny
+repeat = 3
+layouts = 2
+meters = rusage
+[axis opt]
+O2 = -O2
+S
+fs run f.study --db f.db --noise-floor --format json >f.json 2>f.err || fail "noise floor with layouts: $(tail -3 f.err)"
+got=$(sql f.db "select label || '|' || layout || '|' || ldflags from configs where label like 'O2 (noise floor)%' order by layout")
+[[ $got == "O2 (noise floor)|0|"*$'\n'"O2 (noise floor) [layout 1]|1|"*"--shuffle-sections=.text.*=2 "* ]] ||
+	fail "the noise floor has no variant of its own seed: $got"
+[ "$(sql f.db "select count(*) from runs r join configs c on c.id = r.config_id where c.label like 'O2 (noise floor)%' and r.status = 'ok' and r.rep > 0")" = 6 ] ||
+	fail "the noise floor's 2 layouts x 3 runs were not all run"
+fs report --db f.db >f.rep 2>&1 || fail "report: $(tail -2 f.rep)"
+grep -Eq '^ +tiny +n=6 .*' <(sed -n '/O2 (noise floor)/,$p' f.rep) || fail "the noise floor's row is not over its 6 runs: $(cat f.rep)"
 finish_counted
