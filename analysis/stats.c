@@ -894,8 +894,11 @@ double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
 	for (size_t i = 0; i < nb; i++)
 		vb += (b[i] - mb) * (b[i] - mb) / (double)(nb - 1);
 	double sa = va / (double)na, sb = vb / (double)nb, se2 = sa + sb;
+	/* no spread on either side: equal means are no difference; different
+	 * ones are no evidence either (t is infinite only because every value
+	 * repeats, as medians of a tick-counted time do), so untestable */
 	if (!(se2 > 0))
-		return ma == mb ? 1 : 0;
+		return ma == mb ? 1 : NAN;
 	double t = (ma - mb) / sqrt(se2);
 	/* Welch-Satterthwaite degrees of freedom */
 	double df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));

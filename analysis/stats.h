@@ -207,7 +207,8 @@ int stats_nested_ratio_ci(const struct sample_pair *p, double conf, int iters, s
 /* Two-sided p of Welch's t test (unequal variances, Welch-Satterthwaite
  * degrees of freedom, the t distribution through the regularised
  * incomplete beta function); NAN with fewer than two values on a side or
- * a NaN; both variances 0: 1 when the means are equal, else 0. */
+ * a NaN; both variances 0: 1 when the means are equal, else NAN (no
+ * spread is no evidence: values that repeat are a coarse meter's). */
 double stats_welch_p(const double *a, size_t na, const double *b, size_t nb);
 
 /* A part judged with layout as a random effect: the nested bootstrap's

@@ -85,7 +85,9 @@ def per_binary(db, study, metric):
     pairs, sig = 0, []
     for (plain, layout, w), v in sorted(runs.items()):
         b = runs.get((base, layout, w))
-        if plain == base or not b or len(v) < 2 or len(b) < 2:
+        # a median of 0 (a part shorter than the meter's tick) has no ratio,
+        # as report leaves it out
+        if plain == base or not b or len(v) < 2 or len(b) < 2 or not statistics.median(b):
             continue
         pairs += 1
         ratio = statistics.median(v) / statistics.median(b)

@@ -17,7 +17,18 @@
 # same number.  Counts and ratios only; it asserts nothing and times
 # nothing.  Results are kept in DIR (default a fresh folder under /tmp): a
 # DIR that holds the study resumes it.
+# bench/aa_layouts.sh --pure [REPEAT] [LAYOUTS] [DIR]: the pure A/A study
+# instead: gcc -O2 against run --noise-floor's copy of itself (the same
+# code under two names, built and run apart, its layout variants of other
+# seeds than -O2's), on eight bundled workloads whose parts are judged
+# each (alias4k crc32 nbody sortmem libcbench memtouch ops lz4: about 50
+# pairs a study).
 set -euo pipefail
+pure=
+if [ "${1:-}" = --pure ]; then
+	pure=1
+	shift
+fi
 repeat=${1:-10}
 layouts=${2:-3}
 dir=${3:-$(mktemp -d /tmp/flagscope-aa.XXXXXX)}
@@ -31,10 +42,15 @@ echo "bench/aa_layouts.sh: repeat $repeat, layouts $layouts, results in $dir;" \
 
 set -- # lib_it.sh's helpers only (an argument would make a scratch folder)
 . "$here/tests/lib_it.sh"
-aa_study aa.study aa "crc32 nbody sortmem alias4k" "$repeat" "$layouts" l8=-falign-loops=8 \
-	l32=-falign-loops=32 lab8=-falign-labels=8 lab16=-falign-labels=16 lab32=-falign-labels=32 \
-	nol=-fno-align-loops
-"$bin" run aa.study --db r.db -q >/dev/null || true
+if [ -n "$pure" ]; then
+	aa_study aa.study aa "alias4k crc32 nbody sortmem libcbench memtouch ops lz4" "$repeat" "$layouts"
+	"$bin" run aa.study --db r.db --noise-floor -q >/dev/null || true
+else
+	aa_study aa.study aa "crc32 nbody sortmem alias4k" "$repeat" "$layouts" l8=-falign-loops=8 \
+		l32=-falign-loops=32 lab8=-falign-labels=8 lab16=-falign-labels=16 lab32=-falign-labels=32 \
+		nol=-fno-align-loops
+	"$bin" run aa.study --db r.db -q >/dev/null || true
+fi
 echo "runs: $(sqlite3 r.db "select count(*) from runs where study = 'aa' and rep >= 1 and status = 'ok'") ok;" \
 	"layout variants rejected by the check (their side judged over fewer layouts):" \
 	"$(sqlite3 r.db "select count(*) from facts where study = 'aa' and key like 'layout.%' and value like 'rejected:%'")" \

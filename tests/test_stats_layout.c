@@ -233,8 +233,8 @@ static void test_welch(void)
 	double p = stats_welch_p(a, 3, b, 3);
 	T_CHECK(fabs(p - 0.0213116374) < 1e-7, "welch p %.10f, want 0.0213116374", p);
 	T_CHECK(stats_welch_p(b, 3, a, 3) == p, "symmetric");
-	T_CHECK(stats_welch_p(c, 2, d, 2) == 0 && stats_welch_p(c, 2, c, 2) == 1,
-		"no spread: 0 when the means differ, 1 when not");
+	T_CHECK(isnan(stats_welch_p(c, 2, d, 2)) && stats_welch_p(c, 2, c, 2) == 1,
+		"no spread: untestable (NAN) when the means differ, 1 when not");
 	T_CHECK(isnan(stats_welch_p(a, 1, b, 3)), "one value a side: NAN");
 }
 
