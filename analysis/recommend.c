@@ -203,6 +203,16 @@ int recommend_compute(struct store *st, const char *study, const char *metric,
 	return 0;
 }
 
+/* Its build failed on every ranked item: no flags of it were ever run, so
+ * the evidence would have nothing to show for the choice. */
+static int built_nowhere(const struct rank_config *c)
+{
+	for (size_t k = 0; k < c->nitems; k++)
+		if (c->items[k].status != OUTCOME_BUILD_FAILED)
+			return 0;
+	return c->nitems > 0;
+}
+
 int recommend_choose(struct store *st, struct recommendation *rec, const char *label,
 		     struct strbuf *err)
 {
@@ -223,6 +233,13 @@ int recommend_choose(struct store *st, struct recommendation *rec, const char *l
 		sb_addf(err, "%s: --choose '%s': a profile-guided configuration (pgo gen-use): its "
 			     "flags alone are not what was measured (choose one without a profile)",
 			st->path, label);
+		return -1;
+	}
+	if (built_nowhere(&r->configs[i])) {
+		const char *d = r->configs[i].detail;
+		sb_addf(err, "%s: --choose '%s': %s did not build (build_failed): nothing to "
+			     "recommend from it (its first failure: %.*s; choose one that built)",
+			st->path, label, label, d ? (int)strcspn(d, "\n") : 4, d ? d : "none");
 		return -1;
 	}
 	rec->chosen = i;
@@ -359,7 +376,8 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	}
 	print_pgo_note(out, rec);
 	size_t nw = count_workloads(c);
-	fprintf(out, "# measured on %zu workload%s, %zu run%s:\n", nw, nw == 1 ? "" : "s",
+	/* "runs" read as repetitions: these are [run] sections */
+	fprintf(out, "# measured on %zu workload%s, %zu run section%s:\n", nw, nw == 1 ? "" : "s",
 		c->nitems, c->nitems == 1 ? "" : "s");
 	for (size_t w = 0; w < c->nitems; w++) {
 		const struct rank_item *it = &c->items[w];
@@ -382,6 +400,8 @@ void recommend_print_evidence(FILE *out, const struct recommendation *rec)
 	fputs(worse ? "\n" : "# significantly worse on: none\n", out);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rank_config *x = &r->configs[i];
+		if (x->status != OUTCOME_OK && (int)i == rec->chosen)
+			continue; /* chosen by hand: print_chosen_by_hand said it is not valid */
 		if (x->status != OUTCOME_OK)
 			/* a build log's detail may run on: a comment line holds its first */
 			fprintf(out, "# refused %s: %s%s%.*s\n", x->label, outcome_name(x->status),

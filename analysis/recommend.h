@@ -72,7 +72,8 @@ void recommend_release(struct recommendation *rec);
  * on every workload or not; rule_choice keeps the rule's, and the
  * evidence names both).  Its flags are made explicit again.  0, or -1
  * with one line in err: no configuration of that label (the study's
- * labels listed), or a profile-guided one (its flags alone are not what
+ * labels listed), a profile-guided one (its flags alone are not what
+ * was measured), or one whose build failed on every item (nothing of it
  * was measured). */
 int recommend_choose(struct store *st, struct recommendation *rec, const char *label,
 		     struct strbuf *err);

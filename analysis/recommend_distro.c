@@ -44,8 +44,9 @@ static void pick_recipe(struct distro_pick *p, const char *study_file)
 	struct strbuf err = {0};
 	if (recipe_load(p->workload, study_file, &r, &err)) {
 		/* a package a sweep built with no recipe (packages =) is its
-		 * Debian source package */
-		p->why_no_atom = xasprintf("no recipe names its Gentoo package (%s)", sb_str(&err));
+		 * Debian source package; the lookup's error would only say so
+		 * at length */
+		p->why_no_atom = xstrdup("a Debian package built without a recipe");
 		p->deb_source = xstrdup(p->workload);
 	} else {
 		p->deb_source = deb_source(r.source_own ? r.source_own : r.source);

@@ -38,7 +38,7 @@ static const struct option_spec recommend_options[] = {
 	 "choose (valid on every workload or not): its flags are written, and the packages "
 	 "that broke under it get their package.env lines and debian/rules lines for real "
 	 "(other configurations' stay comments); an unknown label is refused with the "
-	 "study's labels"},
+	 "study's labels, one that built nowhere too"},
 	{"allow-incomplete", 0, OPT_FLAG, &opt.allow_incomplete, NULL,
 	 "recommend from a study that is incomplete (its run stopped before the end, a shard "
 	 "not merged, runs waiting to be made again); refused without it"},

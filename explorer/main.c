@@ -73,9 +73,10 @@ void commands_usage(FILE *out)
 		     "matrices, check they still work, and rank them.\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'flagscope COMMAND --help' describes one command; --version prints the version;\n"
-		     "'flagscope --parse-only COMMAND ARGS...' checks a command line (its options\n"
-		     "and arguments, as COMMAND would) and does nothing.\n");
+	fprintf(out, "\n'flagscope COMMAND --help' (or 'flagscope help COMMAND') describes one\n"
+		     "command; --version prints the version; 'flagscope --parse-only COMMAND\n"
+		     "ARGS...' checks a command line (its options and arguments, as COMMAND\n"
+		     "would) and does nothing.\n");
 }
 
 /* Output is a result too (perf's run_builtin): a command that printed

@@ -27,6 +27,8 @@ known=0
 
 commands=$(fs --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1}')
 [ "$(wc -w <<<"$commands")" -ge 10 ] || fail "flagscope --help lists $(wc -w <<<"$commands") commands"
+fs --help | grep -q "'flagscope COMMAND --help' (or 'flagscope help COMMAND')" ||
+	fail "flagscope --help's footer does not name both ways to a command's help: $(fs --help | tail -4)"
 
 # "S --name" per option (S the short letter, 0 for none), sorted
 table_options() {

@@ -9,11 +9,16 @@
 #     tiny2's line is active, debian-rules.mk gives tiny2 (by DEB_SOURCE)
 #     the baseline's lines and no-O3.mk; JSON recommends O3 with
 #     rule_choice O2;
-#   - --choose O4: exit 2 and one line naming the study's labels.
+#   - --choose O4: exit 2 and one line naming the study's labels;
+#   - --choose broken (its build fails on every workload): exit 2 and one
+#     line saying it did not build, no contradicting "chosen" evidence;
+#   - --choose half (its build fails on tiny2 only): chosen, said once as
+#     not valid on every workload, not also "refused".
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_recommend_choose
 count_failures
-tiny_copy tiny2 "tiny, wrong under -O3" 'case "$CFLAGS" in *-O3*) CFLAGS="$CFLAGS -DPLANT_WRONG";; esac; '
+sed -i 's/^script = /script = case "$CFLAGS" in *BREAK_ALL*) exit 1;; esac; /' home/workloads/tiny/recipe.ini
+tiny_copy tiny2 "tiny, wrong under -O3" 'case "$CFLAGS" in *-O3*) CFLAGS="$CFLAGS -DPLANT_WRONG";; *BREAK_TWO*) exit 1;; esac; '
 sed -i 's/^source = bundled/source = bundled\ngentoo = app-misc\/tiny2/' home/workloads/tiny2/recipe.ini
 cat >c.study <<'S'
 ; expect: tiny2 wrong_output at O3, the rest ok
@@ -25,6 +30,8 @@ baseline = O2
 [axis opt]
 O2 = -O2
 O3 = -O3
+broken = -O2 -DBREAK_ALL
+half = -O2 -DBREAK_TWO
 S
 fs run c.study -q >run.out 2>&1 || fail "run: $(tail -3 run.out)"
 
@@ -53,4 +60,16 @@ fs recommend --choose O4 >bad.out 2>bad.err || rc=$?
 [ $rc = 2 ] || fail "--choose O4: exit $rc, expected 2"
 [ "$(wc -l <bad.err)" = 1 ] && grep -q "^flagscope: .*--choose 'O4'.*'O2', 'O3'" bad.err ||
 	fail "--choose O4 is not one line naming the labels: $(cat bad.err)"
+
+rc=0
+fs recommend --choose broken >broken.out 2>broken.err || rc=$?
+[ $rc = 2 ] || fail "--choose broken (built nowhere): exit $rc, expected 2: $(cat broken.out)"
+[ "$(wc -l <broken.err)" = 1 ] &&
+	grep -qx "flagscope: .*broken did not build (build_failed): nothing to recommend from it.*" broken.err ||
+	fail "--choose broken is not one line saying it did not build: $(cat broken.err)"
+
+fs recommend --choose half >half.out 2>half.err || fail "--choose half: $(cat half.err)"
+grep -q '^# chosen with --choose: half ' half.out && grep -q '^#   not valid on every workload: build_failed' half.out ||
+	fail "--choose half's evidence: $(grep -i 'chosen\|valid' half.out)"
+! grep -q '^# refused half:' half.out || fail "--choose half is both chosen and refused: $(grep half half.out)"
 finish_counted

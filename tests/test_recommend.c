@@ -415,7 +415,8 @@ static void test_nothing_measured(const char *dir)
 }
 
 /* the evidence counts workloads and run sections apart: w1's two runs are
- * one workload (it said "measured on 3 workload(s)") */
+ * one workload (it said "measured on 3 workload(s)"), and they are said
+ * run sections, not runs (which read as repetitions) */
 static void test_counts_workloads_and_runs(const char *dir)
 {
 	static const char *const l[] = {"base", "fast"};
@@ -434,7 +435,7 @@ static void test_counts_workloads_and_runs(const char *dir)
 	struct strbuf err = {0};
 	T_CHECK(!recommend_compute(&st, "r", NULL, NULL, &rec, &err), "%s", sb_str(&err));
 	char *mc = print(&rec, "make.conf");
-	T_CHECK(strstr(mc, "# measured on 2 workloads, 3 runs:\n"), "evidence:\n%s", mc);
+	T_CHECK(strstr(mc, "# measured on 2 workloads, 3 run sections:\n"), "evidence:\n%s", mc);
 	free(mc);
 	recommend_release(&rec);
 	/* one workload, one run: singular */
@@ -442,7 +443,7 @@ static void test_counts_workloads_and_runs(const char *dir)
 			    "DELETE FROM builds WHERE workload='w1'", NULL, NULL, NULL);
 	T_CHECK(!recommend_compute(&st, "r", NULL, NULL, &rec, &err), "%s", sb_str(&err));
 	mc = print(&rec, "make.conf");
-	T_CHECK(strstr(mc, "# measured on 1 workload, 1 run:\n"), "evidence:\n%s", mc);
+	T_CHECK(strstr(mc, "# measured on 1 workload, 1 run section:\n"), "evidence:\n%s", mc);
 	free(mc);
 	recommend_release(&rec);
 	sb_release(&err);
