@@ -489,10 +489,15 @@ void study_plan_print(const struct study_plan *p, FILE *out)
 	size_t plain = 0;
 	for (size_t c = 0; c < p->nconfigs; c++)
 		plain += !p->configs[c].cfg->layout;
-	fprintf(out, "study %s: %zu configuration%s (%zu excluded) x %zu workload%s, repeat ",
-	        p->study.name, plain, plain == 1 ? "" : "s", p->matrix.excluded,
-	        p->nworkloads, p->nworkloads == 1 ? "" : "s");
-	print_repeat(&p->study, out);
+	fprintf(out, "study %s: %zu configuration%s (%zu excluded) x %zu ", p->study.name, plain,
+		plain == 1 ? "" : "s", p->matrix.excluded, p->nworkloads);
+	if (plan_measures(p)) {
+		fprintf(out, "workload%s, repeat ", p->nworkloads == 1 ? "" : "s");
+		print_repeat(&p->study, out);
+	} else { /* a sweep of packages: as the run's first line says it */
+		fprintf(out, "package%s, built and tested (nothing to measure)",
+			p->nworkloads == 1 ? "" : "s");
+	}
 	fputc('\n', out);
 	if (p->study.layouts > 1)
 		print_layouts(p, plain, out);

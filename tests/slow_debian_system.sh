@@ -107,6 +107,9 @@ fs verify --expect -O3 "$O2" >/dev/null 2>&1
 fs run s.study --packages gzip --dry-run >g.out 2>g.err
 grep -q '^flagscope: source gzip: debian:gzip patched$' g.err ||
 	fail "packages = gzip is not the Debian package: $(grep 'source gzip' g.err)"
+# a packages-only study measures nothing: the dry run says so, as the run does
+grep -Eq '^study [^:]+: [0-9]+ configurations? \([0-9]+ excluded\) x 1 package, built and tested \(nothing to measure\)$' g.out ||
+	fail "the dry run of a packages-only study names repetitions: $(head -1 g.out)"
 
 # a candidate whose build dependencies are missing here and whose source
 # the archive serves (a newest security version may 404: the next is tried)
