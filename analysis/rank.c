@@ -224,7 +224,15 @@ static void load_states(struct store *st, struct ranking *r, struct item_state *
 			have += x->n[c] > 0;
 		}
 		x->kind = have ? ITEM_RANKED : ITEM_CHECKED;
-		if (!have) {
+		size_t b = r->baseline >= 0 ? (size_t)r->baseline : 0;
+		if (!have && r->n && x->status[b] != OUTCOME_OK) {
+			/* the others' no_reference follows from it: name the cause */
+			x->left_status = OUTCOME_OK;
+			x->why = xasprintf("no configuration measured: the baseline is %s%s%.*s%s",
+					   outcome_name(x->status[b]), *x->detail[b] ? " (" : "",
+					   (int)strcspn(x->detail[b], "\n"), x->detail[b],
+					   *x->detail[b] ? ")" : "");
+		} else if (!have) {
 			x->left_status = OUTCOME_OK;
 			x->why = xasprintf("no samples of metric '%s' in any configuration", r->metric);
 		}
