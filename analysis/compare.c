@@ -84,10 +84,12 @@ struct summary_acc {
 	char *last_build; /* a build property counts once per workload */
 	struct calib_floors floors; /* --min-effect auto: the new side's machine's */
 	double effects;   /* the parts' min_effects: the summary's is their mean */
+	char *resolution; /* the meter's resolution for a reader, or NULL */
 };
 
-static void acc_init(struct summary_acc *acc, const struct compare_side *new,
-		     const struct rank_options *o, const char *metric, size_t cap)
+static void acc_init(struct summary_acc *acc, const struct compare_side *old,
+		     const struct compare_side *new, const struct rank_options *o,
+		     const char *metric, size_t cap)
 {
 	*acc = (struct summary_acc){
 		.metric = metric, .all = 1,
@@ -100,6 +102,18 @@ static void acc_init(struct summary_acc *acc, const struct compare_side *new,
 	if (o->min_effect_auto && !acc->rule.deterministic)
 		calibration_floors_load(new->st, new->study, metric, &acc->floors);
 	acc->rule.floors = acc->floors.n ? &acc->floors : NULL;
+	/* two studies, maybe two machines: the coarser meter decides */
+	char *old_text = NULL;
+	double qo = results_metric_resolution(old->st, old->study, metric, &old_text);
+	acc->rule.resolution = results_metric_resolution(new->st, new->study, metric,
+							 &acc->resolution);
+	if (qo > acc->rule.resolution) {
+		acc->rule.resolution = qo;
+		free(acc->resolution);
+		acc->resolution = old_text;
+	} else {
+		free(old_text);
+	}
 	verdict_parts_init(&acc->parts, cap);
 }
 
@@ -144,6 +158,7 @@ static void acc_finish(struct compare_result *res, const char *label, struct sum
 	free(acc->names);
 	free(acc->last_build);
 	calib_floors_release(&acc->floors);
+	free(acc->resolution);
 	verdict_parts_release(&acc->parts);
 }
 
@@ -200,6 +215,8 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 		double floor = verdict_layout_noise(&ir, &l->c);
 		l->detail = l->c.error	      ? xstrdup("the ratio is undefined (a zero median)")
 			    : l->c.untested   ? xstrdup("one run on a side: not tested")
+			    : l->c.below_resolution
+				? xasprintf("below the meter's resolution (%s)", acc->resolution)
 			    : !isnan(floor) ? xasprintf("within layout noise (\u00b1%.1f%%)", 100 * floor)
 					      : xstrdup("");
 		size_t had = acc->parts.n;
@@ -246,7 +263,7 @@ void compare_configs(const struct compare_side *old, const struct compare_side *
 	union_items(old, new, &workloads, &runs);
 	struct summary_acc *acc = xcalloc(nsel + 1, sizeof(*acc));
 	for (size_t m = 0; m < nsel; m++)
-		acc_init(&acc[m], new, &res->opt, sel[m].metric, workloads.n);
+		acc_init(&acc[m], old, new, &res->opt, sel[m].metric, workloads.n);
 	for (size_t i = 0; i < workloads.n; i++)
 		for (size_t m = 0; m < nsel; m++)
 			if (results_select_match(&sel[m], workloads.v[i], runs.v[i]))
