@@ -241,6 +241,16 @@ int store_put_machine(struct store *st, const char *study, const char *const *ke
 void store_get_machine(struct store *st, const char *study, struct strlist *keys,
 		       struct strlist *values);
 
+/* A stored build as its log is named (build_logs.h): its study, workload,
+ * its configuration's label and its cache key. */
+struct store_build_ref {
+	char *study, *workload, *label, *key;
+};
+/* Every build with a cache key, by study, workload and configuration
+ * order; heap array (*n set, NULL when none). */
+struct store_build_ref *store_builds_keyed(struct store *st, size_t *n);
+void store_build_refs_free(struct store_build_ref *b, size_t n);
+
 /*
  * Baselines: `baseline save NAME` copies every row of a study (configs,
  * builds, sizes, runs, samples, facts, machine state, counts) to the study

@@ -319,3 +319,38 @@ void store_get_machine(struct store *st, const char *study, struct strlist *keys
 	sqlite3_finalize(s);
 }
 
+
+struct store_build_ref *store_builds_keyed(struct store *st, size_t *n)
+{
+	sqlite3_stmt *s;
+	struct store_build_ref *v = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT b.study, b.workload, c.label, b.key FROM builds b "
+				       "JOIN configs c ON c.study = b.study AND c.id = b.config_id "
+				       "WHERE b.key != '' ORDER BY 1, 2, c.ord",
+			       -1, &s, NULL) != SQLITE_OK)
+		return NULL;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		v = xrealloc(v, (*n + 1) * sizeof(*v));
+		v[*n] = (struct store_build_ref){
+			.study = xstrdup((const char *)sqlite3_column_text(s, 0)),
+			.workload = xstrdup((const char *)sqlite3_column_text(s, 1)),
+			.label = xstrdup((const char *)sqlite3_column_text(s, 2)),
+			.key = xstrdup((const char *)sqlite3_column_text(s, 3)),
+		};
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	return v;
+}
+
+void store_build_refs_free(struct store_build_ref *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(b[i].study);
+		free(b[i].workload);
+		free(b[i].label);
+		free(b[i].key);
+	}
+	free(b);
+}

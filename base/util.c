@@ -134,14 +134,19 @@ void sb_addc(struct strbuf *sb, char c)
 	sb_addn(sb, &c, 1);
 }
 
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	char *p = xvasprintf(fmt, ap);
+	sb_add(sb, p);
+	free(p);
+}
+
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *p = xvasprintf(fmt, ap);
+	sb_vaddf(sb, fmt, ap);
 	va_end(ap);
-	sb_add(sb, p);
-	free(p);
 }
 
 void sh_quote(struct strbuf *sb, const char *word)

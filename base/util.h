@@ -39,6 +39,7 @@ struct strbuf {
 void sb_add(struct strbuf *sb, const char *s);
 void sb_addn(struct strbuf *sb, const char *s, size_t n);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_addc(struct strbuf *sb, char c);
 /* Append s as a JSON string literal, quotes included. */
 void sb_add_json(struct strbuf *sb, const char *s);

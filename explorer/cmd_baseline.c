@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/results_args.h"
@@ -114,17 +115,17 @@ static int baseline_save(struct store *st, const char *name)
 static void print_json(const struct store_baseline *b, size_t n)
 {
 	struct strbuf sb = {0};
-	sb_add(&sb, "[");
+	json_open(&sb, NULL, '[');
 	for (size_t i = 0; i < n; i++) {
-		sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
-		sb_add_json(&sb, b[i].name);
-		sb_add(&sb, ",\"study\":");
-		sb_add_json(&sb, b[i].study);
-		sb_add(&sb, ",\"saved\":");
-		sb_add_json(&sb, b[i].saved);
-		sb_addf(&sb, ",\"runs\":%d}", b[i].runs);
+		json_open(&sb, NULL, '{');
+		json_put_str(&sb, "name", b[i].name);
+		json_put_str(&sb, "study", b[i].study);
+		json_put_str(&sb, "saved", b[i].saved);
+		json_put_fmt(&sb, "runs", "%d", b[i].runs);
+		json_close(&sb, '}');
 	}
-	printf("%s]\n", sb_str(&sb));
+	json_close(&sb, ']');
+	printf("%s\n", sb_str(&sb));
 	sb_release(&sb);
 }
 

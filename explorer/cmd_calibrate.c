@@ -20,6 +20,7 @@
 #include "analysis/calibration.h"
 #include "analysis/results.h"
 #include "analysis/stats.h"
+#include "base/json.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/progress.h"
@@ -328,49 +329,34 @@ static void print_table(const struct calib_output *o)
 	       "recommend and compare judge time with it (--min-effect auto, their default)\n", db);
 }
 
-static void json_figure(const char *key, double v)
-{
-	printf(",\"%s\":", key);
-	if (isnan(v))
-		fputs("null", stdout);
-	else
-		printf("%.6g", v);
-}
-
 static void print_json(const struct calib_output *o)
 {
-	const struct calib_row *rows = o->rows;
-	size_t n = o->n;
-	const char *cpu = o->cpu, *id = o->id, *study = o->study;
 	struct strbuf sb = {0};
-	sb_add(&sb, "{\"machine\":");
-	sb_add_json(&sb, id);
-	sb_add(&sb, ",\"cpu\":");
-	sb_add_json(&sb, cpu);
-	sb_add(&sb, ",\"study\":");
-	sb_add_json(&sb, study);
-	sb_add(&sb, ",\"items\":[");
-	fputs(sb_str(&sb), stdout);
-	sb_release(&sb);
-	for (size_t i = 0; i < n; i++) {
-		const struct calib_row *r = &rows[i];
-		sb_add(&sb, i ? ",{\"item\":" : "{\"item\":");
-		sb_add_json(&sb, r->item);
-		sb_add(&sb, ",\"metric\":");
-		sb_add_json(&sb, r->metric);
-		fputs(sb_str(&sb), stdout);
-		sb_release(&sb);
-		printf(",\"runs\":%d,\"builds\":%d", r->runs, r->builds);
+	json_open(&sb, NULL, '{');
+	json_put_str(&sb, "machine", o->id);
+	json_put_str(&sb, "cpu", o->cpu);
+	json_put_str(&sb, "study", o->study);
+	json_open(&sb, "items", '[');
+	for (size_t i = 0; i < o->n; i++) {
+		const struct calib_row *r = &o->rows[i];
+		json_open(&sb, NULL, '{');
+		json_put_str(&sb, "item", r->item);
+		json_put_str(&sb, "metric", r->metric);
+		json_put_fmt(&sb, "runs", "%d", r->runs);
+		json_put_fmt(&sb, "builds", "%d", r->builds);
 		/* relative differences, as --min-effect takes them */
-		json_figure("floor", r->floor);
-		json_figure("noise", exp(r->noise) - 1);
-		json_figure("layout", exp(r->layout) - 1);
-		json_figure("aslr", isnan(r->aslr) ? NAN : exp(r->aslr) - 1);
-		json_figure("env", r->env);
-		json_figure("spread", r->spread);
-		fputs("}", stdout);
+		json_put_num(&sb, "floor", r->floor);
+		json_put_num(&sb, "noise", exp(r->noise) - 1);
+		json_put_num(&sb, "layout", exp(r->layout) - 1);
+		json_put_num(&sb, "aslr", isnan(r->aslr) ? NAN : exp(r->aslr) - 1);
+		json_put_num(&sb, "env", r->env);
+		json_put_num(&sb, "spread", r->spread);
+		json_close(&sb, '}');
 	}
-	fputs("]}\n", stdout);
+	json_close(&sb, ']');
+	json_close(&sb, '}');
+	printf("%s\n", sb_str(&sb));
+	sb_release(&sb);
 }
 
 static const struct calib_writer {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "flagsets/study.h"
@@ -58,56 +59,50 @@ struct listed {
 };
 
 /* One output format of every listing (STYLE.md §6): the walks are
- * shared, these write.  first: the listing's first row. */
+ * shared, these write (each row after the listing's open, in one
+ * strbuf: the JSON writer places its commas from what came before). */
 struct list_writer {
 	enum format format;
 	const char *open, *close; /* around a toolchains, workloads or presets listing */
 	const char *metrics_open, *metrics_close;
-	void (*toolchain)(struct strbuf *sb, const struct toolchain *t, int first);
-	void (*metric)(struct strbuf *sb, const struct metric_row *m, int first);
-	void (*entry)(struct strbuf *sb, const struct listed *l, int first);
+	void (*toolchain)(struct strbuf *sb, const struct toolchain *t);
+	void (*metric)(struct strbuf *sb, const struct metric_row *m);
+	void (*entry)(struct strbuf *sb, const struct listed *l);
 };
 
-static void toolchain_text(struct strbuf *sb, const struct toolchain *t, int first)
+static void toolchain_text(struct strbuf *sb, const struct toolchain *t)
 {
-	(void)first;
 	sb_addf(sb, "%-32s %-22s %s  [%s]  %s\n", t->command, t->target, t->id, t->path,
 		t->version);
 }
 
-static void toolchain_json(struct strbuf *sb, const struct toolchain *t, int first)
+static void toolchain_json(struct strbuf *sb, const struct toolchain *t)
 {
-	sb_add(sb, first ? "{\"command\":" : ",{\"command\":");
-	sb_add_json(sb, t->command);
-	sb_add(sb, ",\"path\":");
-	sb_add_json(sb, t->path);
-	sb_add(sb, ",\"kind\":");
-	sb_add_json(sb, t->kind == TC_GCC ? "gcc" : "clang");
-	sb_add(sb, ",\"version\":");
-	sb_add_json(sb, t->version);
-	sb_add(sb, ",\"target\":");
-	sb_add_json(sb, t->target);
-	sb_addf(sb, ",\"id\":\"%s\"}", t->id);
+	json_open(sb, NULL, '{');
+	json_put_str(sb, "command", t->command);
+	json_put_str(sb, "path", t->path);
+	json_put_str(sb, "kind", t->kind == TC_GCC ? "gcc" : "clang");
+	json_put_str(sb, "version", t->version);
+	json_put_str(sb, "target", t->target);
+	json_put_str(sb, "id", t->id);
+	json_close(sb, '}');
 }
 
-static void metric_text(struct strbuf *sb, const struct metric_row *m, int first)
+static void metric_text(struct strbuf *sb, const struct metric_row *m)
 {
-	(void)first;
 	sb_addf(sb, "%-22s %-10s %-8s %s%s\n", m->name, m->meter, m->set, m->here ? "yes" : "no: ",
 		m->why);
 }
 
-static void metric_json(struct strbuf *sb, const struct metric_row *m, int first)
+static void metric_json(struct strbuf *sb, const struct metric_row *m)
 {
-	sb_add(sb, first ? "{\"name\":" : ",{\"name\":");
-	sb_add_json(sb, m->name);
-	sb_add(sb, ",\"meter\":");
-	sb_add_json(sb, m->meter);
-	sb_add(sb, ",\"set\":");
-	sb_add_json(sb, m->set);
-	sb_addf(sb, ",\"here\":%s,\"why\":", m->here ? "true" : "false");
-	sb_add_json(sb, m->why);
-	sb_addc(sb, '}');
+	json_open(sb, NULL, '{');
+	json_put_str(sb, "name", m->name);
+	json_put_str(sb, "meter", m->meter);
+	json_put_str(sb, "set", m->set);
+	json_put_bool(sb, "here", m->here);
+	json_put_str(sb, "why", m->why);
+	json_close(sb, '}');
 }
 
 /* Where an entry came from, for the text listing: the level's name, and
@@ -121,9 +116,8 @@ static void origin_text(struct strbuf *sb, const struct searchpath *sp, const st
 		sb_addf(sb, "%s %s", sp_origin_name(lv->origin), lv->dir);
 }
 
-static void entry_text(struct strbuf *sb, const struct listed *l, int first)
+static void entry_text(struct strbuf *sb, const struct listed *l)
 {
-	(void)first;
 	sb_addf(sb, "%-*s ", l->width, l->e->name);
 	origin_text(sb, l->sp, l->e);
 	sb_add(sb, "  ");
@@ -138,47 +132,35 @@ static void entry_text(struct strbuf *sb, const struct listed *l, int first)
 
 static void origin_json(struct strbuf *sb, const struct searchpath *sp, const struct sp_entry *e)
 {
-	sb_add(sb, ",\"origin\":");
-	sb_add_json(sb, sp_origin_name(sp->levels[e->level].origin));
-	sb_add(sb, ",\"folder\":");
-	sb_add_json(sb, sp->levels[e->level].dir);
-	sb_add(sb, ",\"path\":");
-	sb_add_json(sb, e->path);
-	sb_add(sb, ",\"shadows\":[");
-	for (size_t k = 0; k < e->shadows.n; k++) {
-		if (k)
-			sb_addc(sb, ',');
-		sb_add_json(sb, e->shadows.v[k]);
-	}
-	sb_addc(sb, ']');
+	json_put_str(sb, "origin", sp_origin_name(sp->levels[e->level].origin));
+	json_put_str(sb, "folder", sp->levels[e->level].dir);
+	json_put_str(sb, "path", e->path);
+	json_open(sb, "shadows", '[');
+	for (size_t k = 0; k < e->shadows.n; k++)
+		json_put_str(sb, NULL, e->shadows.v[k]);
+	json_close(sb, ']');
 }
 
 /* a workload that loads: its description, source, slowness and runs; one
  * that does not: why; a preset: its description */
-static void entry_json(struct strbuf *sb, const struct listed *l, int first)
+static void entry_json(struct strbuf *sb, const struct listed *l)
 {
-	sb_add(sb, first ? "{\"name\":" : ",{\"name\":");
-	sb_add_json(sb, l->e->name);
+	json_open(sb, NULL, '{');
+	json_put_str(sb, "name", l->e->name);
 	origin_json(sb, l->sp, l->e);
-	if (l->error) {
-		sb_add(sb, ",\"error\":");
-		sb_add_json(sb, l->error);
-	} else {
-		sb_add(sb, ",\"description\":");
-		sb_add_json(sb, l->loaded && l->description ? l->description : "");
-	}
+	if (l->error)
+		json_put_str(sb, "error", l->error);
+	else
+		json_put_str(sb, "description", l->loaded && l->description ? l->description : "");
 	if (l->recipe) {
-		sb_add(sb, ",\"source\":");
-		sb_add_json(sb, l->recipe->source);
-		sb_addf(sb, ",\"slow\":%s,\"runs\":[", l->recipe->slow ? "true" : "false");
-		for (size_t k = 0; k < l->recipe->nruns; k++) {
-			if (k)
-				sb_addc(sb, ',');
-			sb_add_json(sb, l->recipe->runs[k].name);
-		}
-		sb_addc(sb, ']');
+		json_put_str(sb, "source", l->recipe->source);
+		json_put_bool(sb, "slow", l->recipe->slow);
+		json_open(sb, "runs", '[');
+		for (size_t k = 0; k < l->recipe->nruns; k++)
+			json_put_str(sb, NULL, l->recipe->runs[k].name);
+		json_close(sb, ']');
 	}
-	sb_addc(sb, '}');
+	json_close(sb, '}');
 }
 
 static const struct list_writer writers[] = {
@@ -205,7 +187,7 @@ static int list_toolchains(const struct list_writer *w)
 	struct strbuf sb = {0};
 	sb_add(&sb, w->open);
 	for (size_t i = 0; i < n; i++)
-		w->toolchain(&sb, &tcs[i], !i);
+		w->toolchain(&sb, &tcs[i]);
 	sb_add(&sb, w->close);
 	fputs(sb_str(&sb), stdout);
 	sb_release(&sb);
@@ -238,7 +220,6 @@ static int metric_here(const struct meter_ops *m, const struct meter_state *st,
 static int list_metrics(const struct list_writer *w)
 {
 	struct strbuf sb = {0};
-	size_t k = 0;
 	sb_add(&sb, w->metrics_open);
 	for (size_t i = 0; meter_at(i); i++) {
 		const struct meter_ops *m = meter_at(i);
@@ -256,7 +237,7 @@ static int list_metrics(const struct list_writer *w)
 				row.why = !usable ? sb_str(&fact)
 					: "this machine does not count it (perf stat says <not supported>: "
 					  "no hardware counters here)";
-			w->metric(&sb, &row, !k++);
+			w->metric(&sb, &row);
 		}
 		sl_release(&names);
 		sb_release(&fact);
@@ -269,7 +250,7 @@ static int list_metrics(const struct list_writer *w)
 
 /* A workload's entry: its recipe loaded (or why not), then written. */
 static void describe_workload(struct listed *l, const char *study_file,
-			      const struct list_writer *w, struct strbuf *sb, int first)
+			      const struct list_writer *w, struct strbuf *sb)
 {
 	struct recipe r;
 	struct strbuf err = {0};
@@ -277,20 +258,20 @@ static void describe_workload(struct listed *l, const char *study_file,
 	l->description = l->loaded ? r.description : NULL;
 	l->error = l->loaded ? NULL : sb_str(&err);
 	l->recipe = l->loaded ? &r : NULL;
-	w->entry(sb, l, first);
+	w->entry(sb, l);
 	recipe_release(&r); /* it keeps what it read before an error */
 	sb_release(&err);
 }
 
 static void describe_preset(struct listed *l, const char *study_file,
-			    const struct list_writer *w, struct strbuf *sb, int first)
+			    const struct list_writer *w, struct strbuf *sb)
 {
 	struct study s;
 	struct strbuf err = {0};
 	(void)study_file;
 	l->loaded = !pipeline_study_load(l->e->path, &s, &err);
 	l->description = l->loaded ? s.description : NULL;
-	w->entry(sb, l, first);
+	w->entry(sb, l);
 	study_release(&s);
 	sb_release(&err);
 }
@@ -299,7 +280,7 @@ static void describe_preset(struct listed *l, const char *study_file,
  * where it came from, and what describe() found of it. */
 static int list_entries(enum sp_kind kind, const char *study_file, int width,
 			void (*describe)(struct listed *l, const char *study_file,
-					 const struct list_writer *w, struct strbuf *sb, int first),
+					 const struct list_writer *w, struct strbuf *sb),
 			const struct list_writer *w)
 {
 	struct searchpath sp;
@@ -311,15 +292,20 @@ static int list_entries(enum sp_kind kind, const char *study_file, int width,
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(e[i].name) > width)
 			width = (int)strlen(e[i].name);
-	fputs(w->open, stdout);
+	/* each entry printed as soon as it is described (a recipe loads
+	 * slowly), from one strbuf the writer reads its commas from */
+	struct strbuf sb = {0};
+	size_t printed = 0;
+	sb_add(&sb, w->open);
 	for (size_t i = 0; i < n; i++) {
-		struct strbuf sb = {0};
 		struct listed l = {.sp = &sp, .e = &e[i], .width = width};
-		describe(&l, study_file, w, &sb, !i);
-		fputs(sb_str(&sb), stdout);
-		sb_release(&sb);
+		describe(&l, study_file, w, &sb);
+		fputs(sb_str(&sb) + printed, stdout);
+		printed = sb.len;
 	}
-	fputs(w->close, stdout);
+	sb_add(&sb, w->close);
+	fputs(sb_str(&sb) + printed, stdout);
+	sb_release(&sb);
 	sp_entries_free(e, n);
 	searchpath_release(&sp);
 	return 0;

@@ -51,20 +51,14 @@ const struct command_spec merge_cmd = {
 };
 
 /* The folders the databases' shards kept their build logs in (run
- * --logs; the fact build_logs): every input's, and the output's own */
-static void log_folders(struct store *st, const struct strlist *dbs, struct strlist *from)
+ * --logs; the fact build_logs): every input's, and the output's own last */
+static void log_folders(const struct strlist *dbs, struct strlist *from)
 {
 	struct strbuf err = {0};
-	for (size_t i = 1; i < dbs->n; i++)
-		if (merge_fact_values(dbs->v[i], BUILD_LOGS_FACT, from, &err))
+	for (size_t i = 1; i <= dbs->n; i++) {
+		const char *db = dbs->v[i < dbs->n ? i : 0]; /* pos.v[0] is the output */
+		if (merge_fact_values(db, BUILD_LOGS_FACT, from, &err))
 			sb_release(&err); /* read a moment ago by the merge: not missing */
-	sqlite3_stmt *s;
-	if (!sqlite3_prepare_v2(st->db, "SELECT DISTINCT value FROM facts WHERE key = ?", -1, &s,
-				NULL)) {
-		sqlite3_bind_text(s, 1, BUILD_LOGS_FACT, -1, SQLITE_STATIC);
-		while (sqlite3_step(s) == SQLITE_ROW)
-			sl_push(from, (const char *)sqlite3_column_text(s, 0));
-		sqlite3_finalize(s);
 	}
 	sb_release(&err);
 }
@@ -74,34 +68,28 @@ static void log_folders(struct store *st, const struct strlist *dbs, struct strl
  * each study's fact build_logs.  0, or -1 after saying what failed. */
 static int copy_logs(struct store *st, const char *dir, const struct strlist *dbs)
 {
-	sqlite3_stmt *s;
 	struct build_logs_count n = {0};
 	struct strlist from = {0};
+	size_t nb;
 	int rc = 0;
-	if (mkdir_p(dir, 0755) ||
-	    sqlite3_prepare_v2(st->db, "SELECT b.study, b.workload, c.label, b.key FROM builds b "
-				       "JOIN configs c ON c.study = b.study AND c.id = b.config_id "
-				       "WHERE b.key != '' ORDER BY 1, 2, c.ord", -1, &s, NULL)) {
+	if (mkdir_p(dir, 0755)) {
 		error_msg("%s: cannot make the log folder (check --logs)", dir);
 		return -1;
 	}
-	log_folders(st, dbs, &from);
+	log_folders(dbs, &from);
+	struct store_build_ref *b = store_builds_keyed(st, &nb);
 	char *abs = realpath(dir, NULL);
-	while (!rc && sqlite3_step(s) == SQLITE_ROW) {
-		const char *study = (const char *)sqlite3_column_text(s, 0);
-		rc = build_log_keep(dir, (const char *)sqlite3_column_text(s, 1),
-				    (const char *)sqlite3_column_text(s, 2),
-				    (const char *)sqlite3_column_text(s, 3), &from, &n) ||
-				     store_put_fact(st, study, BUILD_LOGS_FACT, abs ? abs : dir)
+	for (size_t i = 0; i < nb && !rc; i++)
+		rc = build_log_keep(dir, b[i].workload, b[i].label, b[i].key, &from, &n) ||
+				     store_put_fact(st, b[i].study, BUILD_LOGS_FACT, abs ? abs : dir)
 			     ? -1
 			     : 0;
-	}
-	sqlite3_finalize(s);
 	if (!rc) {
 		char *said = build_logs_summary(dir, &n);
 		puts(said);
 		free(said);
 	}
+	store_build_refs_free(b, nb);
 	sl_release(&from);
 	free(abs);
 	return rc;

@@ -10,6 +10,7 @@
 #include "analysis/compare.h"
 #include "analysis/results.h"
 #include "analysis/why.h"
+#include "base/json.h"
 #include "explorer/commands.h"
 #include "explorer/options.h"
 #include "explorer/results_args.h"
@@ -95,21 +96,24 @@ static void print_json(const char *a, const char *b, const char *workload,
 		       const struct why_row *rows, size_t n)
 {
 	struct strbuf sb = {0};
-	sb_add(&sb, "{\"a\":");
-	sb_add_json(&sb, a);
-	sb_add(&sb, ",\"b\":");
-	sb_add_json(&sb, b);
-	sb_add(&sb, ",\"workload\":");
-	sb_add_json(&sb, workload);
-	sb_addf(&sb, ",\"event\":\"Ir\",\"total_a\":%.0f,\"total_b\":%.0f,\"functions\":[",
-		ca->total, cb->total);
+	json_open(&sb, NULL, '{');
+	json_put_str(&sb, "a", a);
+	json_put_str(&sb, "b", b);
+	json_put_str(&sb, "workload", workload);
+	json_put_str(&sb, "event", "Ir");
+	json_put_fmt(&sb, "total_a", "%.0f", ca->total);
+	json_put_fmt(&sb, "total_b", "%.0f", cb->total);
+	json_open(&sb, "functions", '[');
 	for (size_t i = 0; i < n; i++) {
-		sb_add(&sb, i ? ",{\"name\":" : "{\"name\":");
-		sb_add_json(&sb, rows[i].name);
-		sb_addf(&sb, ",\"a\":%.0f,\"b\":%.0f}", rows[i].a, rows[i].b);
+		json_open(&sb, NULL, '{');
+		json_put_str(&sb, "name", rows[i].name);
+		json_put_fmt(&sb, "a", "%.0f", rows[i].a);
+		json_put_fmt(&sb, "b", "%.0f", rows[i].b);
+		json_close(&sb, '}');
 	}
-	sb_add(&sb, "]}\n");
-	fputs(sb_str(&sb), stdout);
+	json_close(&sb, ']');
+	json_close(&sb, '}');
+	printf("%s\n", sb_str(&sb));
 	sb_release(&sb);
 }
 

@@ -61,6 +61,9 @@ full_fails compare --baseline O2 --candidate O1
 full_fails recommend
 fs baseline save before > /dev/null 2>&1 || fail "baseline save"
 full_fails baseline list
+full_fails baseline list --format json
+python3 -c 'import json, sys; b = json.load(open(sys.argv[1])); assert b[0]["name"] == "before", b' \
+	full.out || fail "baseline list --format json: $(head -c 300 full.out)"
 bin=$(find "$FLAGSCOPE_CACHE/builds" -type f -name tiny -perm -u+x | head -1)
 [ -n "$bin" ] || fail "no tiny binary in the build cache"
 full_fails verify "$bin"

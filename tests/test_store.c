@@ -358,6 +358,36 @@ static void check_provenance(void)
 	store_close(&st);
 }
 
+/* store_builds_keyed: the builds a log can be named for (a key), each
+ * with its configuration's label, by study, workload, configuration order */
+static void check_builds_keyed(void)
+{
+	struct store st;
+	open_fresh(&st, "keyed.db");
+	const char *ids[] = {"c2", "c1"}, *labels[] = {"second", "first"};
+	for (int i = 0; i < 2; i++)
+		T_CHECK(!store_put_config(&st, &(struct store_config){.study = "s", .id = ids[i],
+								      .label = labels[i],
+								      .order = 1 - i}),
+			"config %s: %s", ids[i], store_errmsg(&st));
+	struct store_build b[] = {
+		{.study = "s", .config_id = "c2", .workload = "w", .key = "k2", .status = "ok"},
+		{.study = "s", .config_id = "c1", .workload = "w", .key = "k1", .status = "ok"},
+		{.study = "s", .config_id = "c1", .workload = "v", .key = "", .status = "build_failed"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(b); i++)
+		T_CHECK(!store_put_build(&st, &b[i]), "build %zu: %s", i, store_errmsg(&st));
+	size_t n;
+	struct store_build_ref *r = store_builds_keyed(&st, &n);
+	T_CHECK(n == 2, "the two keyed builds (%zu)", n);
+	T_CHECK(n == 2 && !strcmp(r[0].label, "first") && !strcmp(r[0].key, "k1") &&
+			!strcmp(r[1].label, "second") && !strcmp(r[1].study, "s") &&
+			!strcmp(r[1].workload, "w"),
+		"in configuration order, with labels");
+	store_build_refs_free(r, n);
+	store_close(&st);
+}
+
 int main(void)
 {
 	dir = test_tmpdir("store");
@@ -369,6 +399,7 @@ int main(void)
 	check_sql_outcomes();
 	check_warmup_only();
 	check_provenance();
+	check_builds_keyed();
 	free(dir);
 	return test_summary("test_store");
 }
