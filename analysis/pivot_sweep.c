@@ -22,6 +22,8 @@ const char *sweep_cell_word(const struct sweep_cell *c)
 	case SWEEP_OUTCOME:
 		break;
 	}
+	if (c->at_baseline)
+		return "as baseline";
 	if (c->status == OUTCOME_TESTS_FAILED)
 		return "tests failed";
 	if (c->status == OUTCOME_BUILD_FAILED)
@@ -36,6 +38,8 @@ const char *sweep_cell_key(const struct sweep_cell *c)
 		[SWEEP_BUILT] = "built",
 		[SWEEP_TESTS_PASSED] = "tests_passed",
 	};
+	if (c->state == SWEEP_OUTCOME && c->at_baseline)
+		return "as_baseline";
 	return c->state == SWEEP_OUTCOME ? outcome_name(c->status) : keys[c->state];
 }
 
@@ -179,6 +183,70 @@ static double change(double v, double base)
 	return v > 0 && base > 0 ? 100 * (v / base - 1) : NAN;
 }
 
+/* The failing tests a detail names: "tests failed: A B | log: P" (as
+ * harness/debpkg.c words it) -> A B; 0 when it names none. */
+static int failed_names(const char *detail, struct strlist *names)
+{
+	static const char mark[] = "tests failed: ";
+	const char *p = strstr(detail, mark);
+	if (!p)
+		return 0;
+	p += strlen(mark);
+	const char *end = strstr(p, " | log: ");
+	char *list = xstrndup(p, end ? (size_t)(end - p) : strlen(p));
+	sl_split_ws(names, list);
+	free(list);
+	return names->n > 0;
+}
+
+/* x failed its tests where the baseline b failed some too: the tests only
+ * x fails, or 0 when there are none or either side names none (the
+ * baseline's failure may be all of it).  Then x's detail names only them. */
+static int new_failures(struct sweep_cell *x, const struct sweep_cell *b)
+{
+	struct strlist xs = {0}, bs = {0}, extra = {0};
+	if (failed_names(x->detail, &xs) && failed_names(b->detail, &bs))
+		for (size_t i = 0; i < xs.n; i++)
+			if (sl_find(&bs, xs.v[i]) < 0)
+				sl_push(&extra, xs.v[i]);
+	int n = (int)extra.n;
+	if (n) {
+		char *list = sl_join(&extra, " "), *old = sl_join(&bs, " ");
+		const char *log = strstr(x->detail, " | log: ");
+		char *d = xasprintf("tests failed: %s (%s fail%s at the baseline too)%s", list, old,
+				    bs.n == 1 ? "s" : "", log ? log : "");
+		free(x->detail);
+		x->detail = d;
+		free(list);
+		free(old);
+	}
+	sl_release(&xs);
+	sl_release(&bs);
+	sl_release(&extra);
+	return n;
+}
+
+/* A broken cell whose baseline cell is broken too is the package's, not
+ * the flags' (sed's tests fail as root at Debian's own flags): unless it
+ * broke further, at_baseline and its detail says so. */
+static void judge_at_baseline(struct sweep_cell *x, const struct sweep_cell *b)
+{
+	if (x->state != SWEEP_OUTCOME || x->status == OUTCOME_OK || b->state != SWEEP_OUTCOME ||
+	    b->status == OUTCOME_OK)
+		return;
+	int b_built = b->built;
+	if (b_built && x->status != b->status)
+		return; /* tests failed at the baseline, its build fails here: new */
+	if (x->status == OUTCOME_TESTS_FAILED && b->status == OUTCOME_TESTS_FAILED &&
+	    new_failures(x, b))
+		return;
+	x->at_baseline = 1;
+	char *d = xasprintf("fails at the baseline too (%s%s%s)", outcome_name(x->status),
+			    *x->detail ? ": " : "", x->detail);
+	free(x->detail);
+	x->detail = d;
+}
+
 static void fill_row(struct store *st, struct sweep_table *t, const struct result_config *c,
 		     const size_t *col, const struct strlist *runs, struct sweep_row *row)
 {
@@ -191,6 +259,7 @@ static void fill_row(struct store *st, struct sweep_table *t, const struct resul
 		x->size_pct = change(x->size, b->size);
 		if (x->status == OUTCOME_OK && b->status == OUTCOME_OK)
 			x->tests_pct = change(x->tests, b->tests);
+		judge_at_baseline(x, b);
 	}
 }
 
@@ -204,6 +273,8 @@ static void summarise(struct sweep_table *t)
 			s->built += c->built;
 			if (c->state == SWEEP_NOT_TRIED)
 				s->not_tried++;
+			else if (c->at_baseline)
+				s->at_baseline++;
 			else if (c->state == SWEEP_TESTS_PASSED ||
 				 (c->status == OUTCOME_OK && !isnan(c->tests)))
 				s->tests_passed++; /* its [run] benchmarks ok, and its suite */

@@ -15,6 +15,8 @@
  *                 stored for it) and passed;
  *   built         built, no test suite ran (the detail says why when the
  *                 store does: "no test suite");
+ *   as baseline   broken here as it is at the baseline (see At the
+ *                 baseline): the package's, not this configuration's;
  *   ok, wrong_output, crashed, ...  the package has ordinary [run]
  *                 results (a recipe's benchmarks): the first outcome that
  *                 is not ok over its run sections, else ok, as today.
@@ -29,9 +31,22 @@
  * 100 * (this / baseline - 1), NAN where either side has no value (a
  * failed build has no size; a time only where both suites passed).
  *
+ * At the baseline.  A cell of another configuration that is broken
+ * (build failed, tests failed, a [run]'s failure) where the baseline's
+ * cell is broken too is `at_baseline`, its detail "fails at the baseline
+ * too (OUTCOME: DETAIL)": a package whose suite fails at Debian's own
+ * flags (sed's tests as root) is not the flags' fault.  Unless it broke
+ * further: its build fails where the baseline's built, it ends otherwise
+ * than a baseline that built, or its suite fails tests the baseline's
+ * passed (both logs name them): then it is broken as any cell, its detail
+ * naming only those tests ("tests failed: NEW (OLD fail at the baseline
+ * too) | log: P").  A baseline that did not build makes every broken cell
+ * of its row at_baseline (nothing of the package was judged there).
+ *
  * Per configuration a summary: how many packages built (every build that
  * finished: tests passed, failed or none), passed tests, failed tests,
- * failed to build (build_failed, unsupported_flag), were not tried, and
+ * failed to build (build_failed, unsupported_flag), were not tried, fail
+ * at the baseline too (at_baseline; counted in nothing else), and
  * ended otherwise (flags_not_applied, build dependencies refused:
  * unsupported, a [run]'s outcome).
  *
@@ -62,6 +77,7 @@ struct sweep_cell {
 	enum outcome status; /* OUTCOME_OK unless state is SWEEP_OUTCOME */
 	int ran;             /* 1: ordinary [run] results decided the outcome */
 	int built;           /* 1: the build finished (its status ok or tests_failed) */
+	int at_baseline;     /* 1: broken as the baseline's cell is (At the baseline) */
 	char *detail;        /* one line; "" when none; heap */
 	double size, size_pct;   /* size.text in bytes; NAN when none */
 	double tests, tests_pct; /* tests.time median; NAN when none */
@@ -73,7 +89,7 @@ struct sweep_row {
 };
 
 struct sweep_summary {
-	size_t built, tests_passed, tests_failed, build_failed, not_tried, other;
+	size_t built, tests_passed, tests_failed, build_failed, not_tried, other, at_baseline;
 };
 
 struct sweep_table {
@@ -95,10 +111,12 @@ char *sweep_log_path(const char *dir, const char *workload, const char *label);
 char *sweep_tests_log_path(const char *dir, const char *workload, const char *label);
 
 /* The word a cell is shown by: "not tried", "built", "tests passed",
- * "tests failed", "build failed", or the outcome's stored name. */
+ * "tests failed", "build failed", "as baseline", or the outcome's stored
+ * name. */
 const char *sweep_cell_word(const struct sweep_cell *c);
 /* The same as one token for CSV and JSON: "not_tried", "built",
- * "tests_passed", or the outcome's stored name ("tests_failed"). */
+ * "tests_passed", "as_baseline", or the outcome's stored name
+ * ("tests_failed"). */
 const char *sweep_cell_key(const struct sweep_cell *c);
 
 /* workload: only that row (NULL: every package).  0, or -1 with "what is

@@ -201,6 +201,16 @@ static void load_states(struct store *st, struct ranking *r, struct item_state *
 					   *x->detail[b] ? ": " : "", x->detail[b]);
 			continue;
 		}
+		if (r->opt.base_failures_out && r->baseline >= 0 &&
+		    x->status[r->baseline] != OUTCOME_OK) {
+			size_t b = (size_t)r->baseline;
+			x->kind = ITEM_LEFT_OUT;
+			x->left_status = x->status[b];
+			x->why = xasprintf("fails at the baseline too (%s%s%.*s)",
+					   outcome_name(x->status[b]), *x->detail[b] ? ": " : "",
+					   (int)strcspn(x->detail[b], "\n"), x->detail[b]);
+			continue;
+		}
 		if (!results_select_match(&r->sel, x->workload, x->run)) {
 			x->kind = ITEM_CHECKED;
 			continue;

@@ -28,7 +28,11 @@
  * build_failed everywhere because its source cannot be fetched: it tells
  * nothing about any configuration), and a selected item that no
  * configuration has samples of the metric for (lame has no
- * iterations_per_sec: skipped, not a failure).
+ * iterations_per_sec: skipped, not a failure).  With the option
+ * base_failures_out (an archive sweep's recommendation) also an item the
+ * baseline itself failed: "fails at the baseline too (OUTCOME: DETAIL)",
+ * so a package whose suite fails at Debian's own flags (sed's tests run
+ * as root) neither refuses the baseline nor is put on any configuration.
  *
  * Statuses.  A configuration with a failed build or run, or wrong output,
  * on any item of the study (selected or not, unless left out as failing
@@ -123,6 +127,8 @@ struct rank_options {
 	int max_repeat;      /* repeat = stable's cap: the look at max_repeat
 				rounds has t = 1 (0: not stored) */
 	int rule;            /* enum stable_rule (flagsets/study.h) */
+	int base_failures_out; /* 1: an item the baseline failed is left out
+				  (Which items), not the baseline refused */
 	int min_effect_auto; /* --min-effect auto (the default): a noisy metric's
 				items take the floor `flagscope calibrate` stored
 				for the study's machine, where there is one

@@ -164,6 +164,15 @@ static int recommend_sweep_compute(struct store *st, const char *study, const ch
 				   struct strbuf *err)
 {
 	static const char *const fallback[] = {SWEEP_TESTS_METRIC, "size.text"};
+	/* a package broken at the baseline's flags is no flag's fault: left
+	 * out (rank.h), not a reason to refuse the baseline */
+	struct rank_options sweep;
+	if (o)
+		sweep = *o;
+	else
+		rank_options_default(&sweep);
+	sweep.base_failures_out = 1;
+	o = &sweep;
 	if (!recommend_compute(st, study, metric, o, rec, err) || metric)
 		return metric ? -1 : 0;
 	char *own = results_study_metric(st, study);
@@ -294,12 +303,6 @@ static int config_of(const struct ranking *r, const char *label)
 	return -1;
 }
 
-/* 1 when a sweep cell says the package is fine: built, tests passed, ok */
-static int cell_fine(const struct sweep_cell *c)
-{
-	return c->state != SWEEP_NOT_TRIED && c->status == OUTCOME_OK;
-}
-
 static int cell_broken(const struct sweep_cell *c)
 {
 	return c->state == SWEEP_OUTCOME && c->status != OUTCOME_OK;
@@ -323,7 +326,10 @@ static void pick_breaks(struct store *st, struct distro_advice *a)
 		struct distro_break *b = &a->breaks[a->nbreaks];
 		for (size_t w = 0; w < t.nrows; w++) {
 			const struct sweep_cell *c = &t.rows[w].cells[k];
-			if (!cell_broken(c) || !cell_fine(&t.rows[w].cells[0]))
+			/* a cell broken as the baseline's is the package's (sed's
+			 * tests as root); one that broke further names only that */
+			if (!cell_broken(c) || c->at_baseline ||
+			    t.rows[w].cells[0].state == SWEEP_NOT_TRIED)
 				continue;
 			sl_push(&b->workloads, t.rows[w].workload);
 			sl_push_owned(&b->why, xasprintf("%s%s%s", outcome_name(c->status),

@@ -32,10 +32,12 @@
  * What breaks.  From the sweep (pivot_sweep.h): per configuration other
  * than the baseline, the packages that broke under it (build failed,
  * tests failed, wrong output, crashed: any outcome but ok, not "not
- * tried") while their baseline cell is fine.  Each such configuration
- * is a need named after the flags it adds to the baseline's ("no-O3",
- * "no-lto", "no-fast-math", "no-x86-64-v3-O3"; its label when it adds
- * none), with the flags that undo them (the baseline's -O level and
+ * tried") while their baseline cell was tried and is not broken as
+ * theirs is (pivot_sweep.h: at_baseline; a package whose suite fails at
+ * the baseline is listed for tests that pass there only, its detail
+ * naming those).  Each such configuration is a need named after the
+ * flags it adds to the baseline's ("no-O3", "no-lto", "no-fast-math",
+ * "no-x86-64-v3-O3"; its label when it adds none), with the flags that undo them (the baseline's -O level and
  * -march=/-mtune=, -fno-X for -fX, -mno-X for -mX, -fno-lto), or, when
  * some flag has no such opposite, the baseline's whole CFLAGS.  The
  * files write them as env/NAME.conf and package.env lines (active when

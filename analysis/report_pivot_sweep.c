@@ -7,13 +7,13 @@
 #include "analysis/pivot_sweep.h"
 #include "analysis/report_internal.h"
 
-static const char *summary_keys[] = {"built",        "tests_passed", "tests_failed",
-				     "build_failed", "not_tried",    "other"};
+static const char *summary_keys[] = {"built",     "tests_passed", "tests_failed", "build_failed",
+				     "not_tried", "other",        "at_baseline"};
 
-static void summary_counts(const struct sweep_summary *s, size_t v[6])
+static void summary_counts(const struct sweep_summary *s, size_t v[7])
 {
-	size_t n[] = {s->built, s->tests_passed, s->tests_failed, s->build_failed, s->not_tried,
-		      s->other};
+	size_t n[] = {s->built,     s->tests_passed, s->tests_failed, s->build_failed,
+		      s->not_tried, s->other,        s->at_baseline};
 	memcpy(v, n, sizeof(n));
 }
 
@@ -25,6 +25,11 @@ static char *summary_text(const struct sweep_summary *s)
 			       s->built, s->tests_passed, s->tests_failed, s->build_failed);
 	if (s->not_tried) {
 		char *more = xasprintf("%s, %zu not tried", text, s->not_tried);
+		free(text);
+		text = more;
+	}
+	if (s->at_baseline) {
+		char *more = xasprintf("%s, %zu fail at the baseline too", text, s->at_baseline);
 		free(text);
 		text = more;
 	}
@@ -96,6 +101,7 @@ static void table_head(FILE *out, const struct sweep_table *t)
 		t->labels[0]);
 	fputs("each cell: built, tests passed, tests failed, build failed or not tried (a [run]\n"
 	      "  benchmark's outcome where the package has one: ok, wrong_output, ...);\n"
+	      "  as baseline: broken as at the baseline too (the package's, not the flags');\n"
 	      "text: size.text change in percent (exact); tests: test-suite time (tests.time,\n"
 	      "  not a benchmark) change in percent where both suites passed; '-': no value.\n",
 	      out);
@@ -150,9 +156,10 @@ static void print_table(FILE *out, const struct sweep_table *t)
 			if (!any++)
 				fputs("\ndetails:\n", out);
 			/* the harness's detail may begin with the cell's word
-			 * ("tests failed: misc_tests"): say it once */
+			 * ("tests failed: misc_tests"): say it once; an
+			 * at_baseline detail says its own */
 			const char *word = sweep_cell_word(c);
-			int said = str_starts_with(c->detail, word);
+			int said = str_starts_with(c->detail, word) || c->at_baseline;
 			fprintf(out, "  %s, %s: %s%s%s\n", t->rows[r].workload, t->labels[k],
 				said ? "" : word, said ? "" : ": ", c->detail);
 			char *log = cell_log(t, r, k);
@@ -232,7 +239,7 @@ static void print_json(FILE *out, const struct sweep_table *t)
 		fprintf(out, "%s{\"config\":", k ? "," : "");
 		rep_json_str(out, t->labels[k]);
 		rep_json_key_str(out, "cflags", t->cflags[k]);
-		size_t v[6];
+		size_t v[7];
 		summary_counts(&t->summary[k], v);
 		fputs(",\"summary\":{", out);
 		for (size_t i = 0; i < ARRAY_SIZE(v); i++)

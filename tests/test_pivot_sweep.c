@@ -216,6 +216,85 @@ static void test_run_and_suite(const char *dir)
 	store_close(&st);
 }
 
+/* A package that fails at the baseline too (sed's tests as root; a
+ * package that does not build at Debian's own flags):
+ *   sed: O2 tests failed (panic-tests follow-symlinks); O3 the same two
+ *     (as baseline); fast-math those and misc-nan (tests failed, the
+ *     detail naming misc-nan alone); lto build failed (new: the baseline
+ *     built);
+ *   gzip: O2 build failed; O3 build failed, fast-math tests failed (both
+ *     as baseline: the baseline never got to its tests);
+ *   mute: O2 tests failed naming no test, O3 naming one (as baseline:
+ *     nothing says O3 broke more).
+ * Summary, O3: 0 failed tests, 0 failed to build, 3 fail at the baseline
+ * too; fast-math: 1 failed tests, 1 at the baseline. */
+static void test_fails_at_baseline(const char *dir)
+{
+	struct store st;
+	struct strbuf err = {0};
+	struct sweep_table t;
+	synth_open(&st, dir, "basefails.db", "s", "time", labels, cflags, 4);
+	const char *sed2 = "tests failed: panic-tests follow-symlinks | log: /c/sed/tests.log";
+	build(&st, "O2", "sed", "tests_failed", sed2, 900);
+	build(&st, "O3", "sed", "tests_failed",
+	      "tests failed: follow-symlinks panic-tests | log: /c/sed/tests.log", 950);
+	build(&st, "fast-math", "sed", "tests_failed",
+	      "tests failed: panic-tests misc-nan follow-symlinks | log: /c/sed/tests.log", 900);
+	build(&st, "lto", "sed", "build_failed", "lto1: internal compiler error", 0);
+	build(&st, "O2", "gzip", "build_failed", "gzip.c:1: error: x", 0);
+	build(&st, "O3", "gzip", "build_failed", "gzip.c:1: error: x", 0);
+	build(&st, "fast-math", "gzip", "tests_failed", "tests failed: t1 | log: /c/g.log", 700);
+	build(&st, "O2", "mute", "tests_failed", "tests failed (exit status 2; the log names no "
+	      "failing test) | log: /c/m.log", 500);
+	build(&st, "O3", "mute", "tests_failed", "tests failed: t9 | log: /c/m.log", 500);
+	T_CHECK(!sweep_table_compute(&st, "s", NULL, &t, &err), "%s", sb_str(&err));
+	static const struct {
+		const char *workload;
+		size_t col;
+		const char *key, *detail;
+	} want[] = {
+		{"sed", 0, "tests_failed", "tests failed: panic-tests follow-symlinks | log: "
+					   "/c/sed/tests.log"},
+		{"sed", 1, "as_baseline", "fails at the baseline too (tests_failed: tests failed: "
+					  "follow-symlinks panic-tests | log: /c/sed/tests.log)"},
+		{"sed", 2, "tests_failed", "tests failed: misc-nan (panic-tests follow-symlinks fail "
+					   "at the baseline too) | log: /c/sed/tests.log"},
+		{"sed", 3, "build_failed", "lto1: internal compiler error"},
+		{"gzip", 1, "as_baseline", "fails at the baseline too (build_failed: gzip.c:1: "
+					   "error: x)"},
+		{"gzip", 2, "as_baseline", "fails at the baseline too (tests_failed: tests failed: "
+					   "t1 | log: /c/g.log)"},
+		{"mute", 1, "as_baseline", "fails at the baseline too (tests_failed: tests failed: "
+					   "t9 | log: /c/m.log)"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct sweep_cell *c = cell(&t, want[i].workload, want[i].col);
+		T_CHECK(c && !strcmp(sweep_cell_key(c), want[i].key) &&
+				!strcmp(c->detail, want[i].detail),
+			"%s %s: %s (%s)", want[i].workload, labels[want[i].col],
+			c ? sweep_cell_key(c) : "no cell", c ? c->detail : "");
+	}
+	const struct sweep_summary *o3 = &t.summary[1], *fm = &t.summary[2];
+	T_CHECK(o3->tests_failed == 0 && o3->build_failed == 0 && o3->at_baseline == 3 &&
+			fm->tests_failed == 1 && fm->at_baseline == 1,
+		"O3: %zu failed tests, %zu failed to build, %zu at the baseline; fast-math: %zu "
+		"failed tests, %zu at the baseline", o3->tests_failed, o3->build_failed,
+		o3->at_baseline, fm->tests_failed, fm->at_baseline);
+	char *txt = print(&t, "table"), *json = print(&t, "json");
+	T_CHECK(strstr(txt, "as baseline") &&
+			strstr(txt, "O3: 2 built, 0 passed tests, 0 failed tests, 0 failed to "
+				    "build, 3 fail at the baseline too") &&
+			strstr(txt, "sed, O3: fails at the baseline too (tests_failed: "),
+		"table:\n%s", txt);
+	T_CHECK(strstr(json, "\"result\":\"as_baseline\"") && strstr(json, "\"at_baseline\":3"),
+		"json:\n%s", json);
+	free(txt);
+	free(json);
+	sweep_table_release(&t);
+	sb_release(&err);
+	store_close(&st);
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("pivot_sweep");
@@ -237,6 +316,7 @@ int main(void)
 	sb_release(&err);
 	store_close(&st);
 	test_run_and_suite(dir);
+	test_fails_at_baseline(dir);
 	remove_tree(dir);
 	free(dir);
 	return test_summary("test_pivot_sweep");

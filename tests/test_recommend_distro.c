@@ -511,6 +511,89 @@ static void test_sweep_choose(const char *dir, const char *study_file)
 	sb_release(&err);
 }
 
+/* ---- a package that fails at the baseline too (issue 30) ----
+ * A sweep as system = debian stores it (no [run]: builds with size.text
+ * and the test step's tests.time): popt passes everywhere; cjson fails
+ * its tests under -ffast-math only; sed fails panic-tests and
+ * follow-symlinks at the baseline already (its builds ran as root) and
+ * under O3 the same two, under -ffast-math misc-nan beside them; bzip2
+ * does not build at the baseline nor under O3.  Expected: the advice is
+ * computed (the baseline is not refused for sed); no env/no-O3.conf
+ * (O3 broke nothing the baseline did not); env/no-fast-math.conf names
+ * cjson, and sed failing misc-nan (panic-tests and follow-symlinks said
+ * to fail at the baseline too); --choose O3 keeps
+ * sed and bzip2 out of no-O3 files and says they fail at the baseline too. */
+static void base_build(struct store *st, const char *label, const char *w, const char *status,
+		       const char *detail, double tests)
+{
+	sweep_failed(st, label, w, status, detail);
+	struct store_metric m[] = {{"size.text", 1000, "B"}, {"tests.time", tests, "s"}};
+	if (strcmp(status, "build_failed"))
+		store_put_build_sizes(st, "sw", synth_id(label), w, m, tests > 0 ? 2 : 1);
+}
+
+static void make_base_fails(struct store *st, const char *dir)
+{
+	synth_open(st, dir, "basefails.db", "sw", "time", sweep_labels, sweep_cflags, 3);
+	static const char *const sed_base = "tests failed: panic-tests follow-symlinks | log: "
+					    "/c/sed/tests.log";
+	for (size_t k = 0; k < 3; k++) {
+		base_build(st, sweep_labels[k], "popt", "ok", "", 5 + 0.1 * (double)k);
+		base_build(st, sweep_labels[k], "cjson", k == 2 ? "tests_failed" : "ok",
+			   k == 2 ? "tests failed: misc_tests | log: /c/cjson/tests.log" : "",
+			   k == 2 ? 0 : 1);
+		base_build(st, sweep_labels[k], "sed", "tests_failed",
+			   k == 2 ? "tests failed: follow-symlinks misc-nan panic-tests | log: "
+				    "/c/sed/tests.log" : sed_base, 0);
+		if (k < 2)
+			base_build(st, sweep_labels[k], "bzip2", "build_failed",
+				   "bzip2.c:1:1: error: no", 0);
+		else
+			base_build(st, sweep_labels[k], "bzip2", "ok", "", 2);
+	}
+}
+
+static void test_fails_at_baseline(const char *dir, const char *study_file)
+{
+	struct store st;
+	struct strbuf err = {0};
+	struct distro_advice a;
+	size_t n;
+	make_base_fails(&st, dir);
+	T_CHECK(!recommend_distro_compute(&st, "sw", NULL, NULL, study_file, NULL, &a, &err),
+		"a package failing at the baseline refused the advice: %s", sb_str(&err));
+	struct distro_file *f = recommend_distro_files(&a, "package.env", &n);
+	const struct distro_file *o3 = file(f, n, "env/no-O3.conf"),
+				 *fm = file(f, n, "env/no-fast-math.conf");
+	T_CHECK(!o3, "O3 broke nothing the baseline did not:\n%s", o3 ? o3->text : "");
+	T_CHECK(fm && strstr(fm->text, "#   cjson: tests_failed: tests failed: misc_tests") &&
+			strstr(fm->text, "#   sed: tests_failed: tests failed: misc-nan (panic-tests "
+					 "follow-symlinks fail at the baseline too) | log: ") &&
+			!strstr(fm->text, "bzip2"),
+		"env/no-fast-math.conf:\n%s", fm ? fm->text : "");
+	distro_files_free(f, n);
+	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
+	T_CHECK(!file(f, n, "no-O3.mk") && strstr(f[0].text, "no-fast-math.mk in the debian/rules "
+							 "of: cjson sed\n"),
+		"dpkg-buildflags:\n%s", f[0].text);
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+	sb_release(&err);
+	T_CHECK(!recommend_distro_compute(&st, "sw", NULL, NULL, study_file, "O3", &a, &err), "%s",
+		sb_str(&err));
+	f = recommend_distro_files(&a, "package.env", &n);
+	const struct distro_file *pe = file(f, n, "package.env"),
+				 *mc = file(f, n, "make.conf.fragment");
+	T_CHECK(pe && !strstr(pe->text, "no-O3") && mc && !strstr(mc->text, "refused O3"),
+		"--choose O3 blames O3:\n%s\n%s", mc ? mc->text : "", pe ? pe->text : "");
+	T_CHECK(mc && strstr(mc->text, "sed") && strstr(mc->text, "fails at the baseline too"),
+		"--choose O3: sed's failure said to be the baseline's too:\n%s", mc ? mc->text : "");
+	distro_files_free(f, n);
+	recommend_distro_release(&a);
+	store_close(&st);
+	sb_release(&err);
+}
+
 static void test_reasonable(void)
 {
 	static const struct {
@@ -539,6 +622,7 @@ int main(void)
 	test_dpkg_buildflags(dir, study_file);
 	test_sweep_breaks(dir, study_file);
 	test_sweep_choose(dir, study_file);
+	test_fails_at_baseline(dir, study_file);
 	free(study_file);
 	free(dir);
 	return test_summary("test_recommend_distro");
