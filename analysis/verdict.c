@@ -209,7 +209,10 @@ char *verdict_power_warning(size_t runs, double alpha, const char *where, const 
 		     "Mann-Whitney p is %.2g, not below %g, so no configuration can be called "
 		     "improved or regressed (",
 		where, runs, runs == 1 ? "" : "s", verdict_smallest_p(runs, runs), alpha);
-	if (need)
+	/* repeat = stable or auto is already adaptive: only its cap is short */
+	if (need && strcmp(key, "repeat"))
+		sb_addf(&sb, "it needs %zu runs a side: set %s = %zu or more)", need, key, need);
+	else if (need)
 		sb_addf(&sb, "it needs %zu runs a side: leave repeat out, as repeat = stable, the "
 			     "default, measures from 5 runs until every verdict is settled, or set "
 			     "%s = %zu or more)", need, key, need);
