@@ -72,6 +72,7 @@ static void load_meta(struct store *st, struct ranking *r)
 	r->unit = results_metric_unit(st, r->study, r->metric);
 	r->higher_better = results_higher_better(st, r->study, r->metric);
 	r->deterministic = results_metric_deterministic(r->metric);
+	r->resolution = results_metric_resolution(st, r->study, r->metric, &r->resolution_text);
 	r->built = r->cached = r->failed = -1;
 	sqlite3_stmt *s = NULL;
 	sqlite3_prepare_v2(st->db, "SELECT built, cached, failed FROM last_run WHERE study=?", -1,
@@ -480,6 +481,7 @@ char *ranking_selector_for(const struct ranking *r, const char *metric)
 void ranking_release(struct ranking *r)
 {
 	calib_floors_release(&r->floors);
+	free(r->resolution_text);
 	for (size_t c = 0; c < r->n; c++) {
 		struct rank_config *rc = &r->configs[c];
 		for (size_t w = 0; w < rc->nitems; w++) {
