@@ -7,7 +7,8 @@
 #   2. 'workloads = tinyy': "unknown workload 'tinyy' (did you mean
 #      'tiny'? ...)" at its line;
 #   3. 'baseline = o2' of a level O2: "did you mean 'O2'?";
-#   4. 'flagscope reprot': "did you mean 'report'?";
+#   4. 'flagscope reprot': "did you mean 'report'?"; 'run --repeats':
+#      "did you mean '--repeat'?";
 #   5. a name far from every known one gets no suggestion;
 #   6. report --study with a typo: the nearest stored study, else the
 #      studies the database holds;
@@ -32,6 +33,9 @@ grep -q "^flagscope: b.study:5: baseline names level 'o2', which no axis has (di
 fs reprot >e4 2>&1
 grep -qx "flagscope: 'reprot' is not a command (did you mean 'report'? see flagscope --help)" e4 ||
 	fail "a mistyped command: $(cat e4)"
+fs run good.study --repeats 4 >e8 2>&1
+grep -qx "flagscope: run: unknown option '--repeats' (did you mean '--repeat'? see flagscope run --help)" e8 ||
+	fail "a mistyped option: $(cat e8)"
 fs frobnicate >e5 2>&1
 grep -qx "flagscope: 'frobnicate' is not a command (see flagscope --help)" e5 ||
 	fail "a name near nothing got a suggestion: $(cat e5)"
