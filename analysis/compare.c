@@ -8,10 +8,11 @@
 #include "analysis/report.h"
 #include "analysis/results.h"
 #include "analysis/verdict.h"
+#include "analysis/verdict_item.h"
 #include "flagsets/matrix.h"
 
 /* The union of both sides' items, sorted, without repeats. */
-static void union_items(const struct compare_side *a, const struct compare_side *b,
+static void union_items(const struct verdict_side *a, const struct verdict_side *b,
 			struct strlist *workloads, struct strlist *runs)
 {
 	struct strlist w[2] = {{0}}, r[2] = {{0}};
@@ -86,20 +87,16 @@ struct summary_acc {
 	double effects;   /* the parts' min_effects: the summary's is their mean */
 };
 
-static void acc_init(struct summary_acc *acc, const struct compare_side *new,
+static void acc_init(struct summary_acc *acc, const struct verdict_side *new,
 		     const struct rank_options *o, const char *metric, size_t cap)
 {
 	*acc = (struct summary_acc){
 		.metric = metric, .all = 1,
-		.rule = {.alpha = o->alpha, .min_effect = o->min_effect, .iters = o->iters,
-			 .seed = o->seed, .deterministic = results_metric_deterministic(metric),
-			 .higher_better = results_higher_better(new->st, new->study, metric)},
 		.keep = xcalloc(4 * cap + 1, sizeof(void *)),
 		.names = xcalloc(cap + 1, sizeof(char *)),
 	};
-	if (o->min_effect_auto && !acc->rule.deterministic)
-		calibration_floors_load(new->st, new->study, metric, &acc->floors);
-	acc->rule.floors = acc->floors.n ? &acc->floors : NULL;
+	/* the floors are the new side's machine's */
+	verdict_rule_load(o, new->st, new->study, metric, &acc->rule, &acc->floors);
 	verdict_parts_init(&acc->parts, cap);
 }
 
@@ -147,32 +144,27 @@ static void acc_finish(struct compare_result *res, const char *label, struct sum
 	verdict_parts_release(&acc->parts);
 }
 
-static void add_line(struct compare_result *res, const struct compare_side *old,
-		     const struct compare_side *new, const char *label, const char *workload,
+static void add_line(struct compare_result *res, const struct verdict_side *old,
+		     const struct verdict_side *new, const char *label, const char *workload,
 		     const char *run, struct summary_acc *acc)
 {
 	const char *metric = acc->metric;
-	int from_build = 0;
 	char *od, *nd;
 	enum outcome os = results_status(old->st, old->study, old->config_id, workload, run, &od);
 	enum outcome ns = results_status(new->st, new->study, new->config_id, workload, run, &nd);
-	size_t no, nn;
-	int *la = NULL, *lb = NULL;
-	double *a = results_samples_layouts(old->st, old->study, old->config_id, workload, run,
-					    metric, &no, NULL, &la);
-	double *b = results_samples_layouts(new->st, new->study, new->config_id, workload, run,
-					    metric, &nn, &from_build, &lb);
-	struct sample_pair pair = {b, nn, a, no, lb, la};
+	/* the pair as every command judges it (analysis/verdict_item.h): the
+	 * rank table's verdict, ratio and interval */
+	struct verdict_item it;
+	verdict_item_judge(&acc->rule, new, old, workload, run, metric, &it);
+	struct sample_pair *pair = &it.pair;
+	size_t no = pair->nbase, nn = pair->ncand;
 	char *item = *run ? xasprintf("%s/%s", workload, run) : xstrdup(workload);
 	if (os == OUTCOME_OK && ns == OUTCOME_OK && !no && !nn) {
 		/* the metric is not measured on this item (lame has no
 		 * iterations_per_sec): nothing to compare, nothing wrong */
 		note_skipped(res, item, metric);
 		free(item);
-		free(a);
-		free(b);
-		free(la);
-		free(lb);
+		verdict_item_release(&it);
 		free(od);
 		free(nd);
 		return;
@@ -187,25 +179,20 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	l->c = (struct comparison){.ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN};
 	l->old_status = os;
 	l->new_status = ns;
-	l->old_median = no ? stats_median(a, no) : NAN;
-	l->new_median = nn ? stats_median(b, nn) : NAN;
+	l->old_median = no ? stats_median(pair->base, no) : NAN;
+	l->new_median = nn ? stats_median(pair->cand, nn) : NAN;
 	if (l->old_status == OUTCOME_OK && l->new_status == OUTCOME_OK && no && nn) {
-		/* the part rule every command reads (analysis/verdict.h): the
-		 * same pair gives the rank table's verdict and interval */
-		struct verdict_rule ir;
-		verdict_rule_for(&acc->rule, item, &ir);
-		verdict_pair(&ir, &pair, &l->c);
+		l->c = it.c;
 		l->verdict = l->c.verdict;
 		l->incomplete = l->c.error != 0;
-		double floor = verdict_layout_noise(&ir, &l->c);
 		l->detail = l->c.error	      ? xstrdup("the ratio is undefined (a zero median)")
 			    : l->c.untested   ? xstrdup("one run on a side: not tested")
-			    : !isnan(floor) ? xasprintf("within layout noise (\u00b1%.1f%%)", 100 * floor)
+			    : !isnan(it.floor) ? xasprintf("within layout noise (\u00b1%.1f%%)", 100 * it.floor)
 					      : xstrdup("");
 		size_t had = acc->parts.n;
 		if (!l->incomplete)
-			acc_add(acc, l, workload, from_build, &pair);
-		acc->effects += acc->parts.n > had ? ir.min_effect : 0;
+			acc_add(acc, l, workload, it.from_build, pair);
+		acc->effects += acc->parts.n > had ? it.rule.min_effect : 0;
 	} else {
 		l->c.na = nn;
 		l->c.nb = no;
@@ -221,10 +208,7 @@ static void add_line(struct compare_result *res, const struct compare_side *old,
 	res->incomplete += l->incomplete;
 	res->unsupported += l->unsupported;
 	res->unchanged += l->verdict == VERDICT_UNCHANGED && !l->incomplete && !l->unsupported;
-	free((void *)pair.cand);
-	free((void *)pair.base);
-	free((void *)pair.cand_layout);
-	free((void *)pair.base_layout);
+	verdict_item_release(&it);
 	free(od);
 	free(nd);
 }
@@ -237,7 +221,7 @@ static void compare_configs_opts(struct compare_result *res, const struct rank_o
 		rank_options_default(&res->opt);
 }
 
-void compare_configs(const struct compare_side *old, const struct compare_side *new,
+void compare_configs(const struct verdict_side *old, const struct verdict_side *new,
 		     const char *label, const struct result_select *sel, size_t nsel,
 		     const struct rank_options *o, struct compare_result *res)
 {
@@ -260,8 +244,8 @@ void compare_configs(const struct compare_side *old, const struct compare_side *
 
 /* Resolve the selectors against the new side, else the old (an item may
  * be stored on one side only).  NULL with err when one names nothing. */
-static struct result_select *resolve(const struct compare_side *old,
-				     const struct compare_side *new, const struct strlist *given,
+static struct result_select *resolve(const struct verdict_side *old,
+				     const struct verdict_side *new, const struct strlist *given,
 				     size_t *nsel, struct strbuf *err)
 {
 	size_t n = given && given->n ? given->n : 1;
@@ -342,7 +326,7 @@ int compare_studies(struct store *old, const char *old_study, struct store *new,
 	size_t no, nn;
 	struct result_config *co = results_configs(old, old_study, &no);
 	struct result_config *cn = results_configs(new, new_study, &nn);
-	struct compare_side so = {old, old_study, NULL}, sn = {new, new_study, NULL};
+	struct verdict_side so = {old, old_study, NULL}, sn = {new, new_study, NULL};
 	size_t nsel = 0;
 	struct result_select *sel = no && nn ? resolve(&so, &sn, metrics, &nsel, err) : NULL;
 	int paired = 0;
@@ -351,7 +335,7 @@ int compare_studies(struct store *old, const char *old_study, struct store *new,
 		int k = results_find_label(co, no, cn[i].label);
 		if (k < 0)
 			continue;
-		struct compare_side a = {old, old_study, co[k].id}, b = {new, new_study, cn[i].id};
+		struct verdict_side a = {old, old_study, co[k].id}, b = {new, new_study, cn[i].id};
 		compare_configs(&a, &b, cn[i].label, sel, nsel, o, res);
 		paired++;
 	}
@@ -409,7 +393,7 @@ int compare_labels(struct store *st, const char *study, const char *old_label,
 	} else {
 		res->old_name = xstrdup(c[a].label);
 		res->new_name = xstrdup(c[b].label);
-		struct compare_side sa = {st, study, c[a].id}, sb = {st, study, c[b].id};
+		struct verdict_side sa = {st, study, c[a].id}, sb = {st, study, c[b].id};
 		size_t nsel = 0;
 		struct result_select *sel = resolve(&sa, &sb, metrics, &nsel, err);
 		if (sel) {

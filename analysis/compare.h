@@ -40,12 +40,10 @@
 #include "analysis/rank.h"
 #include "analysis/store.h"
 #include "analysis/verdict.h"
+#include "analysis/verdict_item.h"
 
-struct compare_side {
-	struct store *st;
-	const char *study;
-	const char *config_id;
-};
+/* A side of a comparison is a struct verdict_side (analysis/verdict_item.h):
+ * a configuration of a study in a store. */
 
 struct compare_line {
 	char *config; /* label, or "OLD -> NEW" for two configurations */
@@ -88,7 +86,7 @@ struct compare_result {
 
 /* Append the lines of one pair of configurations: every item either side
  * has that a selector takes, with its metric.  label names the lines. */
-void compare_configs(const struct compare_side *old, const struct compare_side *new,
+void compare_configs(const struct verdict_side *old, const struct verdict_side *new,
 		     const char *label, const struct result_select *sel, size_t nsel,
 		     const struct rank_options *o, struct compare_result *res);
 

@@ -10,6 +10,7 @@
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/verdict.h"
+#include "analysis/verdict_item.h"
 #include "base/ini.h"
 #include "flagsets/libc_kind.h"
 
@@ -336,6 +337,10 @@ static void cell_ratios(const struct pivot *p, const struct pivot_cell *ref, str
 			int is_ref)
 {
 	double q = p->higher_better ? ratio(c->value, ref->value) : ratio(ref->value, c->value);
+	/* judged: the rule's ratio (with layouts, of the layouts' medians),
+	 * never one of its own beside the verdict */
+	if (c->judged)
+		q = p->higher_better ? c->ratio : 1 / c->ratio;
 	c->pct = is_ref ? NAN : 100 * (q - 1);
 	for (int k = 0; k < PIVOT_NMEM; k++) {
 		c->mem_ratio[k] = is_ref ? NAN : ratio(ref->mem[k], c->mem[k]);
@@ -343,34 +348,19 @@ static void cell_ratios(const struct pivot *p, const struct pivot_cell *ref, str
 	}
 }
 
-/* cand's verdict against ref on r by the part rule every command reads
- * (analysis/verdict.h) */
-static void cell_verdict(struct store *st, const struct pivot *p, const char *cand_id,
-			 const char *ref_id, const struct pivot_row *r, struct pivot_cell *cell)
+/* cand's ratio and verdict against ref on r: the one rule's
+ * (analysis/verdict_item.h), as report, compare and recommend show them */
+static void cell_verdict(struct store *st, const struct pivot *p, const struct verdict_rule *rule,
+			 const char *cand_id, const char *ref_id, const struct pivot_row *r,
+			 struct pivot_cell *cell)
 {
-	size_t na, nb;
-	int *la = NULL, *lb = NULL;
-	double *a = results_samples_layouts(st, p->study, cand_id, r->workload, r->run, p->metric,
-					    &na, NULL, &la);
-	double *b = results_samples_layouts(st, p->study, ref_id, r->workload, r->run, p->metric,
-					    &nb, NULL, &lb);
-	struct rank_options o;
-	rank_options_default(&o);
-	struct verdict_rule rule = {
-		.alpha = o.alpha, .min_effect = o.min_effect, .iters = o.iters, .seed = o.seed,
-		.deterministic = results_metric_deterministic(p->metric),
-		.higher_better = p->higher_better,
-	};
-	struct comparison c;
-	if (na && nb) {
-		verdict_pair(&rule, &(struct sample_pair){a, na, b, nb, la, lb}, &c);
-		cell->judged = !c.error;
-		cell->verdict = c.error ? VERDICT_UNCHANGED : c.verdict;
-	}
-	free(a);
-	free(b);
-	free(la);
-	free(lb);
+	struct verdict_item it;
+	const struct verdict_side cand = {st, p->study, cand_id}, ref = {st, p->study, ref_id};
+	cell->judged = !verdict_item_judge(rule, &cand, &ref, r->workload, r->run, p->metric, &it);
+	cell->verdict = cell->judged ? it.c.verdict : VERDICT_UNCHANGED;
+	cell->untested = cell->judged && it.c.untested;
+	cell->ratio = cell->judged ? it.c.ratio : NAN;
+	verdict_item_release(&it);
 }
 
 static void fill_ratios(const struct pivot *p, struct pivot_row *r)
@@ -384,7 +374,7 @@ static void fill_ratios(const struct pivot *p, struct pivot_row *r)
 
 static void cell_init(struct pivot_cell *cell)
 {
-	cell->value = cell->pct = NAN;
+	cell->value = cell->pct = cell->ratio = NAN;
 	for (int k = 0; k < PIVOT_NMEM; k++)
 		cell->mem[k] = cell->mem_ratio[k] = cell->mem_pct[k] = NAN;
 	for (int k = 0; k < PIVOT_NPUB; k++) {
@@ -441,7 +431,8 @@ static int noise_config(struct pivot *p, const struct result_config *c, size_t n
 }
 
 static void fill_rows(struct store *st, struct pivot *p, const struct result_config *c,
-		      size_t nc, const struct cfg_place *pl, const struct result_select *sel)
+		      size_t nc, const struct cfg_place *pl, const struct result_select *sel,
+		      const struct verdict_rule *rule)
 {
 	int nj = noise_config(p, c, nc, pl);
 	struct strlist all_w = {0}, all_r = {0}, workloads = {0}, runs = {0};
@@ -476,7 +467,7 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 				else
 					cell->detail = xstrdup("not in the study");
 				if (j >= 0 && rj >= 0 && j != rj && cell->status == OUTCOME_OK)
-					cell_verdict(st, p, c[j].id, c[rj].id, r, cell);
+					cell_verdict(st, p, rule, c[j].id, c[rj].id, r, cell);
 			}
 			cell_init(&r->ref);
 			if (rj >= 0)
@@ -486,6 +477,8 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 			cell_init(&r->noise);
 			if (blk->has_noise)
 				fill_cell(st, p, &c[nj], r, &r->noise);
+			if (blk->has_noise && rj >= 0 && r->noise.status == OUTCOME_OK)
+				cell_verdict(st, p, rule, c[nj].id, c[rj].id, r, &r->noise);
 			fill_ratios(p, r);
 		}
 	}
@@ -494,7 +487,8 @@ static void fill_rows(struct store *st, struct pivot *p, const struct result_con
 }
 
 int pivot_compute(struct store *st, const char *study, const char *axis, const char *metric,
-		  const char *const memory[PIVOT_NMEM], struct pivot *p, struct strbuf *err)
+		  const char *const memory[PIVOT_NMEM], const struct rank_options *o,
+		  struct pivot *p, struct strbuf *err)
 {
 	memset(p, 0, sizeof(*p));
 	p->study = xstrdup(study);
@@ -559,7 +553,11 @@ int pivot_compute(struct store *st, const char *study, const char *axis, const c
 			if (c[i].is_baseline)
 				p->ref = (size_t)pl[i].level;
 		label_levels(p, c, nc, pl);
-		fill_rows(st, p, c, nc, pl, &sel);
+		struct verdict_rule rule;
+		struct calib_floors floors;
+		verdict_rule_load(o, st, study, p->metric, &rule, &floors);
+		fill_rows(st, p, c, nc, pl, &sel, &rule);
+		calib_floors_release(&floors);
 		rc = pivot_published(st, p, err);
 	}
 	free(pl);

@@ -45,6 +45,11 @@
  *   mem_pct    = 100 * (mem_ratio - 1), the memory in the published
  *                tables' "performance ratio" form (glibc/musl - 1):
  *                positive when this level uses less.
+ * The metric's ratio and verdict are the one rule's (analysis/verdict_item.h:
+ * the ratio report, compare and recommend show for the same pair): with
+ * layouts = N the ratio of the means of each layout's medians, so pct is
+ * not always REF/LEVEL - 1 of the medians shown beside it (medians of every
+ * layout's runs pooled).  The memory ratios are of those pooled medians.
  * Values are medians over the good repetitions (results.h), and only an
  * item whose outcome is ok has them: a cell of a failed build, an
  * UNSUPPORTED combination, a wrong output, or a metric not measured has
@@ -80,6 +85,7 @@
 #include <stdio.h>
 
 #include "analysis/formats.h"
+#include "analysis/rank.h"
 #include "analysis/stats.h"
 #include "analysis/store.h"
 #include "base/outcome.h"
@@ -117,12 +123,16 @@ struct pivot_cell {
 	double mem_ratio[PIVOT_NMEM]; /* NAN likewise */
 	double mem_pct[PIVOT_NMEM];   /* NAN likewise */
 	double pub_pct[PIVOT_NPUB];   /* the published ratio; NAN when none */
+	double ratio;         /* judged: the rule's ratio this / reference
+				 (verdict_item.h), which pct shows; else NAN */
 	int judged;           /* 1: verdict is the metric's against the row's
 				 reference by analysis/verdict.h's part rule
 				 (the rank table's, when the reference is the
 				 baseline); 0: no verdict (the reference
 				 itself, or no samples on a side) */
 	enum verdict verdict; /* oriented: improved = better */
+	int untested;         /* judged, but a noisy metric with fewer than two
+				 runs on a side: never significant */
 	int same_sign[PIVOT_NPUB];    /* 1 yes, 0 no, -1 not compared (no
 					 published or no measured ratio) */
 };
@@ -183,12 +193,15 @@ double pivot_median(struct store *st, const char *study, const char *config_id,
  * (results.h: METRIC, WORKLOAD, WORKLOAD/RUN, WORKLOAD/METRIC,
  * WORKLOAD/RUN/METRIC): its metric is pivoted, over its items only (the
  * other rows are left out); NULL: the study's primary metric, every row.
- * memory NULL: pivot_default_memory.  Returns 0, or -1 with one line "what
+ * memory NULL: pivot_default_memory.  o: the options of the verdicts
+ * and ratios (report's --alpha, --min-effect; NULL: rank_options_default).
+ * Returns 0, or -1 with one line "what
  * is wrong (what to do)" in err: no such study or axis, a selector that
  * names nothing, a memory metric given that the study never stored, a
  * configuration whose level of the axis cannot be told. */
 int pivot_compute(struct store *st, const char *study, const char *axis, const char *metric,
-		  const char *const memory[PIVOT_NMEM], struct pivot *p, struct strbuf *err);
+		  const char *const memory[PIVOT_NMEM], const struct rank_options *o,
+		  struct pivot *p, struct strbuf *err);
 void pivot_release(struct pivot *p);
 
 /* Fill the rows' published figures (see Published figures) from the

@@ -9,6 +9,7 @@
 #include "analysis/results.h"
 #include "analysis/stats.h"
 #include "analysis/verdict.h"
+#include "analysis/verdict_item.h"
 
 void distro_ratio_release(struct distro_ratio *r)
 {
@@ -39,28 +40,17 @@ static int pair_status(struct store *st, const char *study, const char *cand_id,
 }
 
 /* The workload's runs as parts of one summary (analysis/verdict.h): each
- * run by the part rule, the workload by the summary rule. */
-static void judge_runs(const char *metric, int higher_better, const struct rank_options *o,
-		       const struct calib_floors *floors, const char *workload,
-		       struct sample_pair *pairs, char **names, struct distro_ratio *out)
+ * run judged as every command judges it (verdict_item.h), the workload
+ * by the summary rule. */
+static void judge_runs(struct verdict_rule rule, const struct verdict_item *its, char **names,
+		       struct distro_ratio *out)
 {
-	struct verdict_rule rule = {
-		.alpha = o->alpha, .min_effect = o->min_effect, .iters = o->iters,
-		.seed = o->seed, .deterministic = results_metric_deterministic(metric),
-		.higher_better = higher_better, .floors = floors->n ? floors : NULL,
-	};
 	struct verdict_parts parts;
 	verdict_parts_init(&parts, out->nruns);
 	double effects = 0; /* the summary's min_effect: the mean of the parts' */
 	for (size_t i = 0; i < out->nruns; i++) {
-		struct comparison c;
-		struct verdict_rule ir;
-		char *item = *names[i] ? xasprintf("%s/%s", workload, names[i]) : xstrdup(workload);
-		verdict_rule_for(&rule, item, &ir);
-		free(item);
-		verdict_pair(&ir, &pairs[i], &c);
-		verdict_parts_add(&parts, pairs[i], *names[i] ? names[i] : "(run)", &c);
-		effects += ir.min_effect;
+		verdict_parts_add(&parts, its[i].pair, *names[i] ? names[i] : "(run)", &its[i].c);
+		effects += its[i].rule.min_effect;
 	}
 	if (out->nruns)
 		rule.min_effect = effects / (double)out->nruns;
@@ -84,8 +74,13 @@ void distro_workload_ratio(struct store *st, const char *study, const char *cand
 	out->detail = xstrdup("");
 	struct strlist ws = {0}, runs = {0};
 	results_items(st, study, &ws, &runs);
-	struct sample_pair *pairs = xcalloc(ws.n ? ws.n : 1, sizeof(*pairs));
+	struct verdict_item *its = xcalloc(ws.n ? ws.n : 1, sizeof(*its));
 	char **names = xcalloc(ws.n ? ws.n : 1, sizeof(*names));
+	struct verdict_rule rule;
+	struct calib_floors floors;
+	verdict_rule_load(o, st, study, metric, &rule, &floors);
+	rule.higher_better = higher_better;
+	const struct verdict_side cand = {st, study, cand_id}, ref = {st, study, ref_id};
 	int failed = 0;
 	for (size_t i = 0; i < ws.n && !failed; i++) {
 		if (strcmp(ws.v[i], workload))
@@ -94,39 +89,22 @@ void distro_workload_ratio(struct store *st, const char *study, const char *cand
 			failed = 1;
 			break;
 		}
-		struct sample_pair *p = &pairs[out->nruns];
-		int *lc = NULL, *lb = NULL;
-		p->cand = results_samples_layouts(st, study, cand_id, workload, runs.v[i], metric,
-						  &p->ncand, NULL, &lc);
-		p->base = results_samples_layouts(st, study, ref_id, workload, runs.v[i], metric,
-						  &p->nbase, NULL, &lb);
-		p->cand_layout = lc;
-		p->base_layout = lb;
-		if (!p->ncand || !p->nbase) {
+		struct verdict_item *it = &its[out->nruns];
+		verdict_item_judge(&rule, &cand, &ref, workload, runs.v[i], metric, it);
+		if (!it->pair.ncand || !it->pair.nbase) {
 			/* not measured in this run (a size of a run section) */
-			free((void *)p->cand);
-			free((void *)p->base);
-			free(lc);
-			free(lb);
-			memset(p, 0, sizeof(*p));
+			verdict_item_release(it);
 			continue;
 		}
 		names[out->nruns++] = runs.v[i];
 	}
-	struct calib_floors floors = {0};
-	if (!failed && out->nruns && o->min_effect_auto && !results_metric_deterministic(metric))
-		calibration_floors_load(st, study, metric, &floors);
 	if (!failed && out->nruns)
-		judge_runs(metric, higher_better, o, &floors, workload, pairs, names, out);
+		judge_runs(rule, its, names, out);
 	calib_floors_release(&floors);
-	for (size_t i = 0; i < out->nruns; i++) {
-		free((void *)pairs[i].cand);
-		free((void *)pairs[i].base);
-		free((void *)pairs[i].cand_layout);
-		free((void *)pairs[i].base_layout);
-	}
+	for (size_t i = 0; i < out->nruns; i++)
+		verdict_item_release(&its[i]);
 	free(names);
-	free(pairs);
+	free(its);
 	sl_release(&ws);
 	sl_release(&runs);
 }

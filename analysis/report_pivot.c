@@ -54,7 +54,8 @@ static int pct_width(const struct pivot *p, int min)
 							    c->mem_pct[2]};
 				memcpy(v + 4, c->pub_pct, sizeof(c->pub_pct));
 				for (size_t k = 0; k < ARRAY_SIZE(v); k++) {
-					int n = isnan(v[k]) ? 0 : snprintf(buf, sizeof(buf), "%+.1f%%", v[k]);
+					/* the metric's ratio carries its verdict's mark */
+					int n = isnan(v[k]) ? 0 : snprintf(buf, sizeof(buf), "%+.1f%%", v[k]) + !k;
 					if (n > w)
 						w = n;
 				}
@@ -101,6 +102,28 @@ static int level_width(const struct pivot *p, size_t l)
 {
 	size_t w = strlen(p->level_labels[l]);
 	return w > VAL_W ? (int)w : VAL_W;
+}
+
+/* After the metric's ratio, its verdict by the rule report, compare and
+ * recommend read (pivot.h): '~' not significant, '?' not tested (one run
+ * of a noisy metric), none when significant (the sign says which way). */
+static const char *verdict_mark(const struct pivot_cell *c)
+{
+	if (!c->judged)
+		return "";
+	if (c->untested)
+		return "?";
+	return c->verdict == VERDICT_UNCHANGED ? "~" : "";
+}
+
+static void put_ratio(FILE *out, const struct pivot_cell *c, int width)
+{
+	char buf[48];
+	if (isnan(c->pct))
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), "%+.1f%%%s", c->pct, verdict_mark(c));
+	fprintf(out, " %*s", width, buf);
 }
 
 static void put_num(FILE *out, double v, const char *fmt, int width)
@@ -153,6 +176,9 @@ static void table_begin(FILE *out, const struct pivot *p)
 			p->memory[0], p->memory[1], p->memory[2], r);
 	fprintf(out, "One block per combination of the other axes' levels; medians of the good "
 		     "repetitions.\n");
+	fputs("A ratio of the metric is the verdict's: marked '~' not significant, '?' not tested "
+	      "(one run a side), unmarked significant,\nthe verdict and ratio report, compare and "
+	      "recommend give this pair (with layouts, of the layouts' medians).\n", out);
 	for (size_t s = 0; s < p->npub_src; s++)
 		if (pub_shown(p, s))
 			table_source(out, p, s);
@@ -241,8 +267,10 @@ static void table_line(FILE *out, const struct pivot *p, const struct pivot_row 
 		/* sizes in bytes read better whole than as 6.431e+05 */
 		put_num(out, v, k >= 0 || (fabs(v) >= 1e4 && fabs(v) < 1e10) ? "%.0f" : "%.4g",
 			level_width(p, l));
-		if (l != p->ref)
-			put_num(out, k < 0 ? c->pct : c->mem_pct[k], "%+.1f%%", pct_width(p, NUM_W));
+		if (l != p->ref && k < 0)
+			put_ratio(out, c, pct_width(p, NUM_W));
+		else if (l != p->ref)
+			put_num(out, c->mem_pct[k], "%+.1f%%", pct_width(p, NUM_W));
 		if (l != p->ref)
 			table_pubs(out, p, c, k, NULL);
 	}
@@ -308,7 +336,7 @@ static void table_noise(FILE *out, const struct pivot *p, const struct pivot_blo
 		}
 		put_num(out, c->value, fabs(c->value) >= 1e4 && fabs(c->value) < 1e10 ? "%.0f" : "%.4g",
 			VAL_W);
-		put_num(out, c->pct, "%+.1f%%", pct_width(p, NUM_W));
+		put_ratio(out, c, pct_width(p, NUM_W));
 		fputc('\n', out);
 	}
 }
@@ -396,6 +424,7 @@ static void csv_begin(FILE *out, const struct pivot *p)
 		for (size_t f = 0; f < ARRAY_SIZE(mem_suffixes); f++)
 			for (int k = 0; k < PIVOT_NMEM; k++)
 				csv_head(out, n, pivot_memory_keys[k], mem_suffixes[f]);
+		csv_head(out, n, "verdict", "");
 	}
 	if (p->noise_label) {
 		const char *const keys[] = {"status", p->metric, "pct"};
@@ -433,6 +462,7 @@ static void csv_row(FILE *out, const struct pivot *p, const struct pivot_block *
 		rep_csv_nums(out, PIVOT_NMEM, c->mem);
 		rep_csv_nums(out, PIVOT_NMEM, c->mem_ratio);
 		rep_csv_nums(out, PIVOT_NMEM, c->mem_pct);
+		fprintf(out, ",%s", c->judged ? verdict_name(c->verdict) : "");
 	}
 	/* the noise floor's columns: empty outside the baseline's block */
 	if (p->noise_label) {

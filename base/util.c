@@ -97,6 +97,16 @@ void error_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *strerror_lc(int e)
+{
+	static __thread char buf[128];
+	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	/* only a capital followed by a lowercase letter: "EOF", "I/O error" stay */
+	if (isupper((unsigned char)buf[0]) && islower((unsigned char)buf[1]))
+		buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
 void warn_msg(const char *fmt, ...)
 {
 	va_list ap;

@@ -29,6 +29,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * stop and, where it helps, ends with "(what to do)". */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* strerror(e) lowercased as those messages are ("permission denied"); a
+ * buffer of the calling thread's, valid until its next call */
+const char *strerror_lc(int e);
 
 /* A growable NUL-terminated string.  init to {0}; release frees buf. */
 struct strbuf {

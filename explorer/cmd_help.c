@@ -1,7 +1,8 @@
 /* cmd_help.c - flagscope help [COMMAND | settings]: the command list, one
  * command's --help, or the study settings' reference from their table
  * (flagsets/settings.h), as `run --help` lists them or as the Markdown
- * table doc/study-format.md holds (scripts/settings-doc.sh writes it). */
+ * table doc/study-format.md holds (scripts/settings-doc.sh writes it
+ * there; --help names only what an installed copy has). */
 #include <string.h>
 
 #include "explorer/commands.h"
@@ -26,8 +27,9 @@ const struct command_spec help_cmd = {
 	.summary = "Print the list of commands, one command's --help, or the reference of the\n"
 		   "study file's settings: per setting its key, section, the run option that\n"
 		   "overrides it, its type, default and meaning, all from the one table the\n"
-		   "study loader, run's options and run --help read.  --format markdown is\n"
-		   "the table doc/study-format.md holds (scripts/settings-doc.sh puts it there).",
+		   "study loader, run's options and run --help read.\n"
+		   "'flagscope help settings --format markdown' prints it as the Markdown\n"
+		   "table of the page study-format.md (installed in share/doc/flagscope/).",
 	.opts = help_options,
 };
 

@@ -138,7 +138,7 @@ static int write_files(const struct distro_file *f, size_t n)
 		int bad = mkdir_p(path, 0755);
 		*slash = '/';
 		if (bad || file_write(path, f[i].text, strlen(f[i].text))) {
-			error_msg("%s: cannot write (%s; check -o DIR)", path, strerror(errno));
+			error_msg("%s: cannot write (%s; check -o DIR)", path, strerror_lc(errno));
 			free(path);
 			return -1;
 		}

@@ -98,6 +98,10 @@ const struct command_spec report_cmd = {
 		   "positive: LEVEL is faster), then one table each for the memory figures\n"
 		   "(VSZ, RSS, dirty) in the same form (positive: LEVEL uses less), REF\n"
 		   "being the baseline's level; csv and json also carry the plain ratios.\n"
+		   "The metric's ratio and verdict are the ones report, compare and\n"
+		   "recommend give the same pair, under --alpha and --min-effect (with\n"
+		   "layouts = N, of the layouts' medians); the table marks a ratio '~' not\n"
+		   "significant, '?' not tested, csv has LEVEL.verdict.\n"
 		   "Configurations are compared within each combination of the other axes'\n"
 		   "levels (one block each); a block without the reference level compares\n"
 		   "with the baseline.  The axes are those recorded with the study, so a\n"
@@ -295,7 +299,7 @@ static int print_sweep(struct store *st, const char *study)
 	return rc;
 }
 
-static int print_pivot(struct store *st, const char *study)
+static int print_pivot(struct store *st, const char *study, const struct rank_options *ro)
 {
 	if (format_offered("report --pivot", opt.format, pivot_formats(NULL)))
 		return 2;
@@ -310,7 +314,7 @@ static int print_pivot(struct store *st, const char *study)
 	struct strbuf err = {0};
 	int rc = 2;
 	if (pivot_compute(st, study, opt.pivot, opt.metric,
-			  opt.memory ? (const char *const *)mem : NULL, &pv, &err)) {
+			  opt.memory ? (const char *const *)mem : NULL, ro, &pv, &err)) {
 		error_msg("report: %s", sb_str(&err));
 	} else {
 		FILE *out = results_output_open(opt.output);
@@ -401,7 +405,7 @@ int cmd_report(int argc, char **argv)
 	if (opt.pivot) {
 		rc = !strcmp(opt.pivot, "distro")  ? print_distro(&st, study, &ro)
 		     : !strcmp(opt.pivot, "sweep") ? print_sweep(&st, study)
-						   : print_pivot(&st, study);
+						   : print_pivot(&st, study, &ro);
 		free(study);
 		store_close(&st);
 		return rc;

@@ -63,9 +63,11 @@ static const struct option_spec run_options[] = {
 	 "(whole workloads, workload k in shard k mod N: a package's configurations share its "
 	 "source and build dependencies)", shard_by_choices},
 	{"logs", 0, OPT_STRING, &opt.logs, "DIR",
-	 "keep the log of every build of this run (its shard's) in DIR/WORKLOAD/LABEL.log once "
-	 "the builds are done, and record DIR in the database (report --pivot sweep names the "
-	 "logs of what broke; flagscope merge --logs reads them there before the build cache)"},
+	 "keep the log of every build of this run (its shard's) in DIR/WORKLOAD/LABEL.log as "
+	 "each build ends, and record DIR in the database: a failed build's line, its report "
+	 "details and recommend's evidence name that copy, not the build cache's (report "
+	 "--pivot sweep names the logs of what broke; flagscope merge --logs reads them there "
+	 "before the build cache)"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL,
 	 "no progress lines (lines that state results, as repeat = stable's end and a shard's share of the judging, still print)"},
 	{"source", 0, OPT_LIST, &opt.study.sources, "NAME=SPEC",
@@ -248,7 +250,7 @@ static int logs_folder(struct strbuf *err)
 	int rc = opt.logs ? mkdir_p(opt.logs, 0755) : 0;
 	if (rc)
 		sb_addf(err, "%s: cannot make the log folder: %s (give --logs a folder you can write)",
-			opt.logs, strerror(-rc));
+			opt.logs, strerror_lc(-rc));
 	return rc;
 }
 

@@ -79,7 +79,12 @@ const struct command_spec search_cmd = {
 		   "only when no workload is slower by Mann-Whitney (p < 0.05) and at least the\n"
 		   "tolerance; with too few runs for any p below 0.05 (under 4 a side) it drops\n"
 		   "nothing.  The confirmation's verdicts are report's on the same runs (the one\n"
-		   "rule, doc/statistics.md).  The logs of the batches' builds\n"
+		   "rule, doc/statistics.md).  A study with layouts = N (doc/layout.md) has the\n"
+		   "confirmation and the minimisation with time build every flag set and the\n"
+		   "baseline N times, differing only in code addresses, run each `repeat` times\n"
+		   "and judge with layout as a random effect, as report does (N times the builds\n"
+		   "and runs of those steps); the exploration stays one build per flag set.\n"
+		   "Without ld.lld it says so once and uses one layout.  The logs of the batches' builds\n"
 		   "and runs are in DB.search/.  The study's pin = runs every measured program\n"
 		   "on those CPUs, and isolate = yes refuses to start on a busy machine unless\n"
 		   "--force, as flagscope run does.  SIGINT, SIGTERM and SIGHUP stop it as they\n"
@@ -314,6 +319,16 @@ static void say_power(const char *option, int runs, const char *what)
 			 option, runs, runs, what, verdict_min_runs(0.05), option);
 }
 
+/* " of each of 3 layout variants" when the verdicts build them, else "" */
+static const char *layouts_words(const struct search_pipeline *pl)
+{
+	static char words[64];
+	words[0] = 0;
+	if (pl->layouts > 1)
+		snprintf(words, sizeof(words), " of each of %d layout variants", pl->layouts);
+	return words;
+}
+
 /* Deterministic metrics: one exact value per flag set says it all; time:
  * fresh interleaved measurements and a significance test (minimise.h). */
 static int minimise(struct session *s, const struct evaluator *ev, double tol, struct strbuf *err)
@@ -325,8 +340,8 @@ static int minimise(struct session *s, const struct evaluator *ev, double tol, s
 	if (noisy)
 		say_power("minimise-repeat", mp.repeat, "no removal can be judged and every flag stays");
 	if (noisy && !opt.quiet)
-		fprintf(stderr, "flagscope: minimising '%s': each removal measured again with %d interleaved runs against it\n",
-			s->res.best_flags, mp.repeat);
+		fprintf(stderr, "flagscope: minimising '%s': each removal measured again with %d interleaved runs against it%s\n",
+			s->res.best_flags, mp.repeat, layouts_words(&s->pl));
 	struct sampler sm = {.sample = search_pipeline_sample, .ctx = &s->pl};
 	int rc = noisy ? search_minimise_noisy(&s->sp, &sm, s->res.best, &mp, s->minimal, &s->min, err)
 		       : search_minimise_exact(&s->ec, &s->sp, ev, s->res.best, s->res.best_obj, &mp,
@@ -334,7 +349,11 @@ static int minimise(struct session *s, const struct evaluator *ev, double tol, s
 	if (rc)
 		return -1;
 	s->minimal_flags = space_render(&s->sp, s->minimal);
-	if (noisy)
+	if (noisy && s->pl.layouts > 1)
+		s->minimal_how = xasprintf("no significant loss against the best set in %zu interleaved measurements of %d runs of each of %d layout variants: layout a random effect (Welch p >= 0.05 on the layouts' medians) or a change under %.2g%%; minimal/best %.4f [%.4f, %.4f]",
+					   s->min.measurements, mp.repeat, s->pl.layouts, tol * 100,
+					   s->min.vs_best, s->min.lo, s->min.hi);
+	else if (noisy)
 		s->minimal_how = xasprintf("no significant loss against the best set in %zu interleaved measurements of %d runs: Mann-Whitney p >= 0.05 or a change under %.2g%%; minimal/best %.4f [%.4f, %.4f]",
 					   s->min.measurements, mp.repeat, tol * 100, s->min.vs_best,
 					   s->min.lo, s->min.hi);
@@ -380,9 +399,9 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 	if (opt.confirm_repeat > 0 && isfinite(s->res.best_obj)) {
 		const char *flags = s->minimal_flags ? s->minimal_flags : s->res.best_flags;
 		if (!opt.quiet)
-			fprintf(stderr, "flagscope: confirming %s%s%s against -O2 and -O3 with %d interleaved runs\n",
+			fprintf(stderr, "flagscope: confirming %s%s%s against -O2 and -O3 with %d interleaved runs%s\n",
 				*flags ? "'" : "", *flags ? flags : "the baseline (no flag changed)",
-				*flags ? "'" : "", opt.confirm_repeat);
+				*flags ? "'" : "", opt.confirm_repeat, layouts_words(&s->pl));
 		say_power("confirm-repeat", opt.confirm_repeat, "the confirmation can only say unchanged");
 		if (search_confirm(&s->pl, flags, opt.confirm_repeat, &s->conf, &err)) {
 			print_error_lines(sb_str(&err));
@@ -463,6 +482,8 @@ int cmd_search(int argc, char **argv)
 		print_error_lines(sb_str(&err));
 		goto out_path;
 	}
+	if (s.pl.layouts_note) /* once, even under --quiet: the verdicts are weaker */
+		warn_msg("%s", s.pl.layouts_note);
 	s.pl.repeat = opt.repeat > 0 ? opt.repeat : s.pl.study.repeat;
 	s.pl.bad = &s.bad;
 	/* the id is of the space as loaded: dropping a flag found bad later

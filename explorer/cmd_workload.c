@@ -382,7 +382,7 @@ static int workload_new(const char *name)
 	if (!w)
 		w = file_write(path, text.buf, text.len);
 	if (w) {
-		error_msg("workload new: cannot write %s: %s", path, strerror(-w));
+		error_msg("workload new: cannot write %s: %s", path, strerror_lc(-w));
 		goto out;
 	}
 	printf("%s\n", path);

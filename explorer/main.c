@@ -99,7 +99,7 @@ static int output_written(int status)
 	if (flushed && clean && closed)
 		return status;
 	error_msg("standard output: cannot write%s%s (free space, or send it elsewhere)",
-		  e ? ": " : "", e ? strerror(e) : "");
+		  e ? ": " : "", e ? strerror_lc(e) : "");
 	return status ? status : 2;
 }
 

@@ -155,7 +155,7 @@ FILE *results_output_open(const char *path)
 		return NULL;
 	FILE *f = fopen(path, "w");
 	if (!f)
-		error_msg("%s: cannot write the output: %s (check the path)", path, strerror(errno));
+		error_msg("%s: cannot write the output: %s (check the path)", path, strerror_lc(errno));
 	return f;
 }
 

@@ -719,6 +719,7 @@ int sysroot_list(struct strlist *dirs)
 	if (d)
 		closedir(d);
 	free(root);
-	qsort(dirs->v + first, dirs->n - first, sizeof(char *), cmp_str);
+	if (dirs->n > first) /* none: dirs->v may be NULL, which qsort must not get */
+		qsort(dirs->v + first, dirs->n - first, sizeof(char *), cmp_str);
 	return 0;
 }

@@ -108,6 +108,58 @@ char *build_logs_summary(const char *dir, const struct build_logs_count *n)
 	return sb_detach(&sb);
 }
 
+/* s with every "<dir>/<name>" of a kept file replaced by its kept copy's
+ * path (heap; NULL when s names none) */
+static char *naming_kept(const char *s, const char *bdir, const char *dir,
+			 const struct build *b)
+{
+	char *out = NULL;
+	for (size_t f = 0; s && f < ARRAY_SIZE(kept_files); f++) {
+		char *from = xasprintf("%s/%s", bdir, kept_files[f].name);
+		char *to = kept_files[f].path(dir, b->recipe->name, b->cfg->label);
+		const char *cur = out ? out : s, *hit = strstr(cur, from);
+		if (hit && file_exists(to)) {
+			char *s2 = xasprintf("%.*s%s%s", (int)(hit - cur), cur, to, hit + strlen(from));
+			free(out);
+			out = s2;
+		}
+		free(from);
+		free(to);
+	}
+	return out;
+}
+
+/* The build's log kept as soon as it finished, and its detail naming that
+ * copy: the console line, the store and every report after name the log
+ * the user asked for, which outlives a cleaned build cache */
+static void keep_one_now(struct pipeline *pl, struct build *b)
+{
+	const char *dir = pl->opt->logs_dir;
+	struct build_logs_count n = {0};
+	char *abs = realpath(dir, NULL);
+	if (!abs || build_log_keep(abs, b->recipe->name, b->cfg->label, b->key, NULL, &n)) {
+		free(abs);
+		return;
+	}
+	char *named = naming_kept(b->detail, b->dir, abs, b);
+	if (named) {
+		free(b->detail);
+		b->detail = named;
+	}
+	free(abs);
+}
+
+void pipeline_build_kept(const struct build *done_build, size_t done, size_t total, void *user)
+{
+	struct pipeline *pl = user;
+	const struct pipeline_events *ev = &pl->opt->ev;
+	struct build *b = &pl->plan->builds[done_build - pl->plan->builds];
+	if (!b->interrupted && !b->settled)
+		keep_one_now(pl, b);
+	if (ev->build_done)
+		ev->build_done(b, done, total, ev->user);
+}
+
 /* run --logs: this run's builds (its shard's) that ran or were found
  * built; a build settled before building has no log */
 void pipeline_keep_logs(struct pipeline *pl)

@@ -360,8 +360,9 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 	pgo_train_all(p->builds, nbuilds, o->jobs, &pipeline_interrupted);
 	if (o->ev.builds_begin)
 		o->ev.builds_begin(p->builds, nbuilds, o->ev.user);
-	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs, o->ev.build_done, o->ev.user,
-		  &pipeline_interrupted);
+	build_all(p->builds, p->nconfigs * p->nworkloads, o->jobs,
+		  o->logs_dir ? pipeline_build_kept : o->ev.build_done,
+		  o->logs_dir ? (void *)pl : o->ev.user, &pipeline_interrupted);
 	if (o->ev.builds_end)
 		o->ev.builds_end(o->ev.user);
 	if (store_pgo_facts(pl) || check_layouts(pl) || store_builds(pl, &n))

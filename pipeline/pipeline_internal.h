@@ -74,6 +74,11 @@ void pipeline_find_identical(struct pipeline *pl);
  * fact build_logs; said in one line (build_logs.c). */
 void pipeline_keep_logs(struct pipeline *pl);
 
+/* run --logs: build_all's progress (user: the pipeline): each finished
+ * build's log kept at once and its detail's log path made the kept copy's,
+ * then the caller's build_done event (build_logs.c) */
+void pipeline_build_kept(const struct build *b, size_t done, size_t total, void *user);
+
 /* The measured runs (schedule.c). */
 void pipeline_schedule(struct pipeline *pl);
 

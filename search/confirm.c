@@ -27,14 +27,18 @@ struct measured {
 	struct strlist items;
 	double **v;
 	size_t *n;
+	int **layout; /* per item, NULL: one layout */
 };
 
 static void measured_release(struct measured *m)
 {
-	for (size_t i = 0; m->v && i < m->items.n; i++)
+	for (size_t i = 0; m->v && i < m->items.n; i++) {
 		free(m->v[i]);
+		free(m->layout ? m->layout[i] : NULL);
+	}
 	free(m->v);
 	free(m->n);
+	free(m->layout);
 	sl_release(&m->items);
 	memset(m, 0, sizeof(*m));
 }
@@ -44,7 +48,8 @@ static int fetch(struct search_pipeline *pl, struct confirmation *c, const char 
 {
 	enum outcome status;
 	struct strbuf why = {0};
-	int rc = search_pipeline_values(pl, c->study, name, metric, &m->items, &m->v, &m->n, &status, &why);
+	int rc = search_pipeline_values(pl, c->study, name, metric, &m->items, &m->v, &m->n,
+					&m->layout, &status, &why);
 	if (rc && c->status == OUTCOME_OK) {
 		c->status = status;
 		c->detail = xasprintf("%s: %s", name, sb_str(&why));
@@ -55,9 +60,9 @@ static int fetch(struct search_pipeline *pl, struct confirmation *c, const char 
 
 /* By the rule report reads (analysis/verdict.h) with report's defaults,
  * so `report` on the confirmation's study gives the same verdicts and
- * intervals. */
-void confirm_judge(struct confirm_side *d, char *const *items, double *const *best,
-		   const size_t *nbest, double *const *ref, const size_t *nref, size_t n)
+ * intervals: with layouts, nested (verdict_pair), as report judges them. */
+void confirm_judge_pairs(struct confirm_side *d, char *const *items,
+			 const struct sample_pair *pairs, size_t n)
 {
 	struct rank_options o;
 	rank_options_default(&o);
@@ -70,9 +75,8 @@ void confirm_judge(struct confirm_side *d, char *const *items, double *const *be
 	d->cmp = xcalloc(n ? n : 1, sizeof(*d->cmp));
 	for (size_t i = 0; i < n; i++) {
 		d->item[i] = xstrdup(items[i]);
-		verdict_part(&rule, best[i], nbest[i], ref[i], nref[i], &d->cmp[i]);
-		verdict_parts_add(&parts, (struct sample_pair){best[i], nbest[i], ref[i], nref[i]},
-				  d->item[i], &d->cmp[i]);
+		verdict_pair(&rule, &pairs[i], &d->cmp[i]);
+		verdict_parts_add(&parts, pairs[i], d->item[i], &d->cmp[i]);
 	}
 	struct verdict_summary sum;
 	verdict_summarise(&rule, &parts, &sum);
@@ -82,12 +86,37 @@ void confirm_judge(struct confirm_side *d, char *const *items, double *const *be
 	verdict_parts_release(&parts);
 }
 
+void confirm_judge(struct confirm_side *d, char *const *items, double *const *best,
+		   const size_t *nbest, double *const *ref, const size_t *nref, size_t n)
+{
+	struct sample_pair *pairs = xcalloc(n ? n : 1, sizeof(*pairs));
+	for (size_t i = 0; i < n; i++)
+		pairs[i] = (struct sample_pair){best[i], nbest[i], ref[i], nref[i]};
+	confirm_judge_pairs(d, items, pairs, n);
+	free(pairs);
+}
+
+/* best against ref, item by item, with their layouts (heap array). */
+static struct sample_pair *measured_pairs(const struct measured *best, const struct measured *ref)
+{
+	size_t n = best->items.n;
+	struct sample_pair *p = xcalloc(n ? n : 1, sizeof(*p));
+	for (size_t i = 0; i < n; i++)
+		p[i] = (struct sample_pair){best->v[i], best->n[i], ref->v[i], ref->n[i],
+					    best->layout ? best->layout[i] : NULL,
+					    ref->layout ? ref->layout[i] : NULL};
+	return p;
+}
+
+/* The geometric mean of the items' ratios, of their medians (with
+ * layouts, of the mean of each layout's median, as report's ratio). */
 static double insns_ratio(const struct measured *best, const struct measured *ref)
 {
-	double logsum = 0;
-	for (size_t i = 0; i < best->items.n; i++)
-		logsum += log(stats_median(best->v[i], best->n[i]) / stats_median(ref->v[i], ref->n[i]));
-	return best->items.n ? exp(logsum / (double)best->items.n) : NAN;
+	double gm, lo, hi;
+	struct sample_pair *p = measured_pairs(best, ref);
+	int err = stats_geomean_ratio(p, best->items.n, 0.95, 0, NULL, &gm, &lo, &hi);
+	free(p);
+	return err ? NAN : gm;
 }
 
 int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, struct confirmation *c,
@@ -123,16 +152,19 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 			values[n++] = (char *)flags;
 		}
 	}
-	if (search_pipeline_run_levels(pl, names, values, n, repeat, &c->study, err))
+	c->layouts = pl->layouts;
+	if (search_pipeline_run_levels(pl, names, values, n, repeat, pl->layouts, &c->study, err))
 		return -1;
 	struct measured best, ref[2];
 	memset(&best, 0, sizeof(best));
 	memset(ref, 0, sizeof(ref));
 	if (!fetch(pl, c, label[2], "time", &best) && !fetch(pl, c, label[0], "time", &ref[0]) &&
 	    !fetch(pl, c, label[1], "time", &ref[1]))
-		for (int s = 0; s < 2; s++)
-			confirm_judge(&c->side[s], best.items.v, best.v, best.n, ref[s].v,
-				      ref[s].n, best.items.n);
+		for (int s = 0; s < 2; s++) {
+			struct sample_pair *p = measured_pairs(&best, &ref[s]);
+			confirm_judge_pairs(&c->side[s], best.items.v, p, best.items.n);
+			free(p);
+		}
 	if (c->status == OUTCOME_OK && !strcmp(pl->metric, "insns")) {
 		struct measured bi = {0}, ri = {0};
 		for (int s = 0; s < 2; s++) {

@@ -8,6 +8,11 @@
  * and the items' own verdicts, so `report` on the study says the same.
  * Wall time is always confirmed; with the insns metric the instruction
  * counts are compared too (exact, one run each).
+ *
+ * With a study's layouts = N (search/pipeline.h: pl->layouts) every
+ * configuration of the study is built as N layout variants, each run
+ * `repeat` times, and each item is judged with layout as a random effect
+ * (verdict_pair), as report judges that study.
  */
 #ifndef FLAGSCOPE_SEARCH_CONFIRM_H
 #define FLAGSCOPE_SEARCH_CONFIRM_H
@@ -29,7 +34,8 @@ struct confirm_side {
 
 struct confirmation {
 	char *study; /* the generated study that measured it */
-	int repeat;
+	int repeat;  /* runs of each layout variant */
+	int layouts; /* layout variants of each configuration (1: the plain build) */
 	struct confirm_side side[2]; /* vs -O2, vs -O3 */
 	enum outcome status; /* OUTCOME_OK, or the outcome that broke a configuration */
 	char *detail;
@@ -47,5 +53,9 @@ void confirmation_release(struct confirmation *c);
  * d is released with its confirmation. */
 void confirm_judge(struct confirm_side *d, char *const *items, double *const *best,
 		   const size_t *nbest, double *const *ref, const size_t *nref, size_t n);
+/* The same for items given as pairs, with their layouts (stats.h:
+ * struct sample_pair; cand is the best set). */
+void confirm_judge_pairs(struct confirm_side *d, char *const *items,
+			 const struct sample_pair *pairs, size_t n);
 
 #endif

@@ -14,8 +14,11 @@ void eval_samples_release(struct eval_samples *s)
 {
 	for (size_t i = 0; s->v && i < s->nitems; i++)
 		free(s->v[i]);
+	for (size_t i = 0; s->layout && i < s->nitems; i++)
+		free(s->layout[i]);
 	free(s->v);
 	free(s->n);
+	free(s->layout);
 	free(s->detail);
 	memset(s, 0, sizeof(*s));
 }
@@ -111,6 +114,15 @@ int search_minimise_exact(struct evalcache *ec, const struct space *sp, const st
 	return 0;
 }
 
+/* Item i of cand against item i of ref, with their layouts. */
+static struct sample_pair item_pair(const struct eval_samples *cand,
+				    const struct eval_samples *ref, size_t i)
+{
+	return (struct sample_pair){cand->v[i], cand->n[i], ref->v[i], ref->n[i],
+				    cand->layout ? cand->layout[i] : NULL,
+				    ref->layout ? ref->layout[i] : NULL};
+}
+
 int minimise_worse(const struct eval_samples *cand, const struct eval_samples *ref,
 		   const struct minimise_params *p, double *gm, double *lo, double *hi)
 {
@@ -123,13 +135,12 @@ int minimise_worse(const struct eval_samples *cand, const struct eval_samples *r
 	verdict_parts_init(&parts, n);
 	for (size_t i = 0; i < n && !worse; i++) {
 		struct comparison c;
-		verdict_part(&rule, cand->v[i], cand->n[i], ref->v[i], ref->n[i], &c);
+		struct sample_pair pair = item_pair(cand, ref, i);
+		verdict_pair(&rule, &pair, &c);
 		/* too few runs for the test to find anything: not judged */
 		worse |= c.error || c.untested ||
 			 !verdict_can_be_significant(cand->n[i], ref->n[i], p->alpha);
-		verdict_parts_add(&parts,
-				  (struct sample_pair){cand->v[i], cand->n[i], ref->v[i], ref->n[i]},
-				  "", &c);
+		verdict_parts_add(&parts, pair, "", &c);
 	}
 	struct verdict_summary sum = {.ratio = NAN, .lo = NAN, .hi = NAN};
 	if (!worse)
@@ -196,15 +207,20 @@ static int samples_ok(const struct eval_samples *s, const struct eval_samples *r
 	return s->status == OUTCOME_OK && s->nitems && s->nitems == ref->nitems;
 }
 
-/* Geometric mean over the items of median(s) / median(base). */
+/* Geometric mean over the items of median(s) / median(base); with
+ * layouts, of the mean of each layout's median (stats.h: the statistic
+ * the verdicts read; no bootstrap). */
 static double objective(const struct eval_samples *s, const struct eval_samples *base)
 {
 	if (!samples_ok(s, base))
 		return INFINITY;
-	double logsum = 0;
+	struct sample_pair *pairs = xcalloc(s->nitems, sizeof(*pairs));
 	for (size_t i = 0; i < s->nitems; i++)
-		logsum += log(stats_median(s->v[i], s->n[i]) / stats_median(base->v[i], base->n[i]));
-	return exp(logsum / (double)s->nitems);
+		pairs[i] = item_pair(s, base, i);
+	double gm, lo, hi;
+	int err = stats_geomean_ratio(pairs, s->nitems, 0.95, 0, NULL, &gm, &lo, &hi);
+	free(pairs);
+	return err ? INFINITY : gm;
 }
 
 /* Measure cand against the best set; 1 when it may replace out (and then

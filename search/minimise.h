@@ -22,7 +22,10 @@
  *    significantly slower is not harm, as it is not in `report`.  A
  *    removal that cannot be judged (too few runs a side for any p below
  *    alpha: verdict_can_be_significant) is harmful: its flag stays
- *    (search_minimise_noisy).
+ *    (search_minimise_noisy).  Samples of several layout variants
+ *    (a study's layouts = N, search/pipeline.h) are judged by the same
+ *    rule's nested form (verdict_pair): a flag whose removal is "slower"
+ *    in one binary's layout only is not kept for it.
  *
  * Both first try each removal alone (one batch), then apply the harmless
  * ones, least harmful first, each checked against the best set itself so
@@ -42,6 +45,9 @@ struct eval_samples {
 	size_t nitems; /* items in the same order for every flag set of a call */
 	double **v;    /* v[item]: the samples */
 	size_t *n;
+	int **layout;  /* layout[item]: the layout variant of each sample
+			  (layouts = N: analysis/verdict.h judges them nested),
+			  or NULL (the array or an item's): one layout */
 };
 void eval_samples_release(struct eval_samples *s);
 
@@ -82,7 +88,8 @@ int search_minimise_noisy(const struct space *sp, const struct sampler *sm,
 			  unsigned char *out, struct minimise_result *r, struct strbuf *err);
 
 /* Is cand significantly worse than ref, or not to be judged (the rule
- * above, bootstrap seeded with p->seed)?  *gm (may be NULL) gets the
+ * above, bootstrap seeded with p->seed; samples of several layouts judged
+ * with layout as a random effect, verdict_pair)?  *gm (may be NULL) gets the
  * geometric mean of the median ratios, lo/hi its interval (NAN when not
  * judged).  Exposed for tests. */
 int minimise_worse(const struct eval_samples *cand, const struct eval_samples *ref,

@@ -79,7 +79,12 @@ static void confirm_lines(FILE *out, const char *prefix, const struct confirmati
 			c->detail);
 		return;
 	}
-	fprintf(out, "%sconfirmed with %d interleaved runs (study %s):\n", prefix, c->repeat, c->study);
+	if (c->layouts > 1)
+		fprintf(out, "%sconfirmed with %d interleaved runs of each of %d layout variants, layout a random effect (study %s):\n",
+			prefix, c->repeat, c->layouts, c->study);
+	else
+		fprintf(out, "%sconfirmed with %d interleaved runs (study %s):\n", prefix, c->repeat,
+			c->study);
 	for (int s = 0; s < 2; s++) {
 		const struct confirm_side *d = &c->side[s];
 		fprintf(out, "%s  time vs %s: %.4f [%.4f, %.4f] %s", prefix, d->against, d->gm, d->lo,
@@ -144,7 +149,8 @@ static void json_confirm(struct strbuf *sb, const struct confirmation *c)
 {
 	sb_add(sb, "{\"study\": ");
 	sb_add_json(sb, c->study ? c->study : "");
-	sb_addf(sb, ", \"repeat\": %d, \"status\": ", c->repeat);
+	sb_addf(sb, ", \"repeat\": %d, \"layouts\": %d, \"status\": ", c->repeat,
+		c->layouts > 1 ? c->layouts : 1);
 	sb_add_json(sb, outcome_name(c->status));
 	sb_add(sb, ", \"detail\": ");
 	sb_add_json(sb, c->detail ? c->detail : "");
@@ -171,7 +177,8 @@ static void json_confirm(struct strbuf *sb, const struct confirmation *c)
 			json_num(sb, d->cmp[i].ratio);
 			sb_add(sb, ", \"p\": ");
 			json_num(sb, d->cmp[i].p);
-			sb_addf(sb, ", \"n\": %zu, \"verdict\": ", d->cmp[i].na);
+			sb_addf(sb, ", \"n\": %zu, \"layouts\": %zu, \"verdict\": ", d->cmp[i].na,
+				d->cmp[i].layouts_cand ? d->cmp[i].layouts_cand : 1);
 			sb_add_json(sb, verdict_name(d->cmp[i].verdict));
 			sb_add(sb, "}");
 		}

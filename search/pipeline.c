@@ -39,19 +39,28 @@ static char *last_level(const char *cflags)
 	return level;
 }
 
-/* The baseline alone, planned as a dry run (pipeline_prepare): its
- * compiler probed, its recipes loaded with the study's [sources] applied,
- * and each workload's source identified by its content (the fetcher's
- * id: a tree's hash, a commit, a tarball's sha256), so an edited source
- * is a new context even where its spec reads the same. */
-static int plan_baseline(struct search_pipeline *pl, struct strbuf *err)
+/* The baseline alone with `layouts` variants, planned as a dry run
+ * (pipeline_prepare): its compiler probed (and each variant's link), its
+ * recipes loaded with the study's [sources] applied, and each workload's
+ * source identified by its content (the fetcher's id: a tree's hash, a
+ * commit, a tarball's sha256), so an edited source is a new context even
+ * where its spec reads the same.  The caller releases plan either way. */
+static int plan_reduced(const struct search_pipeline *pl, int layouts, struct study_plan *plan,
+			struct strbuf *err)
 {
 	struct study s;
 	struct pipeline_options o = {.jobs = 1, .shard_n = 1, .dry_run = 1, .no_ranking = 1};
-	int rc = study_init_reduced(&s, &pl->study, pl->base->levels, err) || study_check(&s, err) ||
-		 study_plan_init(&pl->plan, &s, NULL, err) || pipeline_prepare(&pl->plan, &o, err);
+	int rc = study_init_reduced(&s, &pl->study, pl->base->levels, err);
+	s.layouts = layouts;
+	rc = rc || study_check(&s, err) || study_plan_init(plan, &s, NULL, err) ||
+	     pipeline_prepare(plan, &o, err);
 	study_release(&s); /* what study_plan_init did not take */
-	if (rc)
+	return rc ? -1 : 0;
+}
+
+static int plan_baseline(struct search_pipeline *pl, struct strbuf *err)
+{
+	if (plan_reduced(pl, 1, &pl->plan, err))
 		return -1;
 	const struct plan_config *pc = &pl->plan.configs[0];
 	if (!pc->tc_ok) {
@@ -61,6 +70,38 @@ static int plan_baseline(struct search_pipeline *pl, struct strbuf *err)
 	}
 	pl->tc = pc->tc;
 	return 0;
+}
+
+/* Can the baseline's toolchain build the study's layout variants?  The
+ * pipeline's own probe says (a dry run of the baseline with them: a
+ * variant whose link fails where the plain build's passes, no ld.lld, is
+ * unsupported); where it cannot, the verdicts fall back to one layout and
+ * layouts_note says so. */
+static void probe_layouts(struct search_pipeline *pl)
+{
+	struct study_plan plan = {0};
+	struct strbuf err = {0};
+	char *why = NULL;
+	if (plan_reduced(pl, pl->layouts, &plan, &err))
+		why = sb_detach(&err);
+	for (size_t c = 0; !why && c < plan.nconfigs; c++) {
+		const struct plan_config *pc = &plan.configs[c];
+		if (pc->cfg->layout && pc->outcome != OUTCOME_OK)
+			why = xasprintf("%s: %s", outcome_name(pc->outcome),
+					pc->detail ? pc->detail : "(no message)");
+	}
+	if (why)
+		pl->layouts_note = xasprintf(
+			"%s: layouts = %d: the baseline's toolchain cannot build layout variants "
+			"(%s): search confirms and minimises with one layout, one build per flag "
+			"set, so a difference it calls may be that build's layout (install lld, "
+			"Debian's package, or set layouts = 1)",
+			pl->study_path, pl->layouts, why);
+	if (why)
+		pl->layouts = 1;
+	free(why);
+	study_plan_release(&plan);
+	sb_release(&err);
 }
 
 /* What the objective depends on: the compiler, the baseline, the metric,
@@ -87,6 +128,10 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 {
 	if (pipeline_study_load(pl->study_path, &pl->study, err))
 		return -1;
+	/* the baseline, the context and the exploration are of the plain
+	 * builds: layouts are the verdicts' (pipeline.h) */
+	pl->layouts = pl->study.layouts > 1 ? pl->study.layouts : 1;
+	pl->study.layouts = 1;
 	if (matrix_expand(&pl->study, &pl->matrix, err))
 		return -1;
 	if (pl->matrix.baseline < 0) {
@@ -97,6 +142,8 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 	pl->base = &pl->matrix.configs[pl->matrix.baseline];
 	if (plan_baseline(pl, err))
 		return -1;
+	if (pl->layouts > 1)
+		probe_layouts(pl);
 	pl->level = last_level(pl->base->cflags);
 	pl->context_text = context_text(pl);
 	sha256_hex(pl->context_text, strlen(pl->context_text), pl->context);
@@ -121,6 +168,7 @@ void search_pipeline_release(struct search_pipeline *pl)
 	free(pl->workdir);
 	free(pl->context_text);
 	free(pl->metric_desc);
+	free(pl->layouts_note);
 	sl_release(&pl->base_items);
 	free(pl->base_values);
 }
@@ -131,11 +179,12 @@ void search_pipeline_release(struct search_pipeline *pl)
  * "base" (the baseline itself, the study's baseline) and names[i] =
  * flags[i], added to the baseline's CFLAGS.  Checked as a study file is. */
 static int batch_study(const struct search_pipeline *pl, char *const *names, char *const *flags,
-		       size_t n, int repeat, struct study *s, struct strbuf *err)
+		       size_t n, int repeat, int layouts, struct study *s, struct strbuf *err)
 {
 	if (study_init_reduced(s, &pl->study, pl->base->levels, err))
 		return -1;
 	s->repeat = repeat;
+	s->layouts = layouts;
 	/* checked once before the search (machine_study_check) */
 	s->pin = pl->study.pin ? xstrdup(pl->study.pin) : NULL;
 	s->pin_line = pl->study.pin_line;
@@ -155,15 +204,18 @@ static int batch_study(const struct search_pipeline *pl, char *const *names, cha
 }
 
 /* A batch's name: a hash of what its results depend on (the search's
- * context, the baseline's levels, the batch's levels, repeat, meters and
- * timeout), so a batch killed half-way resumes where the pipeline
- * stopped. */
+ * context, the baseline's levels, the batch's levels, repeat, meters,
+ * timeout and layouts), so a batch killed half-way resumes where the
+ * pipeline stopped.  One layout adds nothing: the names of batches made
+ * before layouts stay theirs. */
 static char *batch_name(const struct search_pipeline *pl, const struct study *s)
 {
 	struct strbuf sb = {0};
 	char *meters = sl_join(&s->meters, " "), hash[65];
 	sb_addf(&sb, "%s\nbaseline=%s repeat=%d timeout=%g meters=%s", pl->context_text,
 		pl->base->label, s->repeat, s->timeout, meters);
+	if (s->layouts > 1)
+		sb_addf(&sb, " layouts=%d", s->layouts);
 	const struct axis *a = &s->axes[s->naxes - 1];
 	for (size_t l = 0; l < a->nlevels; l++)
 		sb_addf(&sb, "\n%s = %s", a->levels[l].name, a->levels[l].value);
@@ -226,11 +278,11 @@ static int run_study(struct search_pipeline *pl, struct study *study, const char
 }
 
 int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, char *const *flags, size_t n,
-			int repeat, char **study, struct strbuf *err)
+			int repeat, int layouts, char **study, struct strbuf *err)
 {
 	struct study s;
 	*study = NULL;
-	if (batch_study(pl, names, flags, n, repeat, &s, err)) {
+	if (batch_study(pl, names, flags, n, repeat, layouts, &s, err)) {
 		study_release(&s);
 		return -1;
 	}
@@ -278,14 +330,38 @@ static void free_values(double **v, size_t *c, size_t n)
 	free(c);
 }
 
+static void free_layouts(int **layout, size_t n)
+{
+	for (size_t i = 0; layout && i < n; i++)
+		free(layout[i]);
+	free(layout);
+}
+
+/* One item's values of config id; NULL where they are of one layout. */
+static double *item_values(struct store *st, const char *study, const char *id,
+			   const char *workload, const char *run, const char *metric, size_t *n,
+			   int **layout)
+{
+	int *l = NULL;
+	double *v = results_samples_layouts(st, study, id, workload, run, metric_name(metric), n,
+					    NULL, &l);
+	if (layout && stats_layout_count(l, *n) > 1)
+		*layout = l;
+	else
+		free(l);
+	return v;
+}
+
 int search_pipeline_values(struct search_pipeline *pl, const char *study, const char *name,
 			   const char *metric, struct strlist *items, double ***values,
-			   size_t **counts, enum outcome *status, struct strbuf *err)
+			   size_t **counts, int ***layout, enum outcome *status, struct strbuf *err)
 {
 	struct store st;
 	struct strlist workloads = {0}, runs = {0};
 	*values = NULL;
 	*counts = NULL;
+	if (layout)
+		*layout = NULL;
 	*status = OUTCOME_RUN_FAILED;
 	if (store_open(&st, pl->db, 0, err))
 		return -1;
@@ -303,6 +379,8 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 	}
 	*values = xcalloc(ni, sizeof(double *));
 	*counts = xcalloc(ni, sizeof(size_t));
+	if (layout)
+		*layout = xcalloc(ni, sizeof(int *));
 	for (size_t i = 0; i < ni && !rc; i++) {
 		char *item = *runs.v[i] ? xasprintf("%s/%s", workloads.v[i], runs.v[i])
 					: xstrdup(workloads.v[i]);
@@ -313,8 +391,8 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 			*status = o;
 			rc = -1;
 		} else {
-			(*values)[i] = results_samples(&st, study, id, workloads.v[i], runs.v[i],
-						       metric_name(metric), &(*counts)[i], NULL);
+			(*values)[i] = item_values(&st, study, id, workloads.v[i], runs.v[i], metric,
+						   &(*counts)[i], layout ? &(*layout)[i] : NULL);
 			if (!(*counts)[i]) {
 				sb_addf(err, "%s: no %s measured for %s (%s)", item, metric, name,
 					!strcmp(metric, "insns") ? "is valgrind installed?"
@@ -332,6 +410,10 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 		free_values(*values, *counts, ni);
 		*values = NULL;
 		*counts = NULL;
+		if (layout) {
+			free_layouts(*layout, ni);
+			*layout = NULL;
+		}
 	} else {
 		*status = OUTCOME_OK;
 	}
@@ -473,7 +555,8 @@ static int base_values(struct search_pipeline *pl, const char *study, struct str
 		return 0;
 	}
 	enum outcome status;
-	int rc = search_pipeline_values(pl, study, "base", pl->metric, items, bv, bc, &status, err);
+	int rc = search_pipeline_values(pl, study, "base", pl->metric, items, bv, bc, NULL, &status,
+					err);
 	if (!rc && exact) {
 		pl->base_values = xcalloc(items->n ? items->n : 1, sizeof(double));
 		for (size_t i = 0; i < items->n; i++) {
@@ -502,10 +585,10 @@ struct batch {
 	char *study;
 };
 
-/* Run flags[0..n) in one study, `repeat` measured runs each.  0, or -1
- * with a reason. */
+/* Run flags[0..n) in one study, `repeat` measured runs of each of
+ * `layouts` layout variants.  0, or -1 with a reason. */
 static int batch_run(struct search_pipeline *pl, char *const *flags, size_t n, int repeat,
-		     struct batch *b, struct strbuf *err)
+		     int layouts, struct batch *b, struct strbuf *err)
 {
 	b->n = n;
 	b->study = NULL;
@@ -522,7 +605,7 @@ static int batch_run(struct search_pipeline *pl, char *const *flags, size_t n, i
 			lflags[nl++] = flags[i];
 		}
 	}
-	int rc = search_pipeline_run_levels(pl, lnames, lflags, nl, repeat, &b->study, err);
+	int rc = search_pipeline_run_levels(pl, lnames, lflags, nl, repeat, layouts, &b->study, err);
 	free(lnames);
 	free(lflags);
 	return rc;
@@ -554,7 +637,8 @@ int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eva
 	struct search_pipeline *pl = ctx;
 	struct batch b;
 	int repeat = !strcmp(pl->metric, "time") ? pl->repeat : 1;
-	int rc = batch_run(pl, flags, n, repeat, &b, err);
+	/* the exploration: one layout (pipeline.h) */
+	int rc = batch_run(pl, flags, n, repeat, 1, &b, err);
 	struct strlist bitems = {0};
 	double **bv = NULL;
 	size_t *bc = NULL;
@@ -567,8 +651,8 @@ int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eva
 		enum outcome status;
 		struct strbuf why = {0};
 		res[i].batch = xstrdup(b.study);
-		if (search_pipeline_values(pl, b.study, b.names[i], pl->metric, &items, &v, &c, &status,
-					   &why)) {
+		if (search_pipeline_values(pl, b.study, b.names[i], pl->metric, &items, &v, &c, NULL,
+					   &status, &why)) {
 			res[i].obj = INFINITY;
 			res[i].status = status;
 			res[i].detail = sb_detach(&why);
@@ -611,13 +695,14 @@ int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, 
 {
 	struct search_pipeline *pl = ctx;
 	struct batch b;
-	int rc = batch_run(pl, flags, n, repeat, &b, err);
+	/* a minimisation's verdicts: every layout the study asks for */
+	int rc = batch_run(pl, flags, n, repeat, pl->layouts, &b, err);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strlist items = {0};
 		struct strbuf why = {0};
 		memset(&out[i], 0, sizeof(out[i]));
 		if (search_pipeline_values(pl, b.study, b.names[i], pl->metric, &items, &out[i].v,
-					   &out[i].n, &out[i].status, &why)) {
+					   &out[i].n, &out[i].layout, &out[i].status, &why)) {
 			out[i].detail = sb_detach(&why);
 		} else {
 			out[i].nitems = items.n;

@@ -30,6 +30,22 @@
  * batch killed half-way resumes where the pipeline stopped.  The log of
  * each batch's builds and runs (what `run` would print) is kept in
  * DB.search/NAME.log.
+ *
+ * Layouts.  A study with layouts = N > 1 (doc/layout.md) asks that every
+ * verdict count layout as a random effect.  The steps that decide a
+ * verdict, the confirmation and the minimisation with a noisy metric
+ * (time), build each flag set and the baseline as N layout variants (a
+ * batch study with layouts = N: the pipeline builds, checks and runs them
+ * as `run` does) and read every variant's samples with its layout
+ * (search_pipeline_values' *layout), for analysis/verdict.h's nested rule.
+ * The exploration (search_pipeline_evaluate) stays single-layout: it only
+ * ranks candidates for the strategy, at N times less cost, and the
+ * evaluation cache (evalcache.h) holds nothing else.  A batch's name
+ * includes its layouts, and so does every variant's configuration id and
+ * build key, so a layout batch and a single-layout one never share a
+ * result.  Where the baseline's toolchain cannot build variants (no
+ * ld.lld: the pipeline's probe calls them unsupported) init sets layouts
+ * to 1 and says why in layouts_note.
  */
 #ifndef FLAGSCOPE_SEARCH_PIPELINE_H
 #define FLAGSCOPE_SEARCH_PIPELINE_H
@@ -64,6 +80,11 @@ struct search_pipeline {
 	struct strlist base_items; /* insns: the baseline's counts, per item */
 	double *base_values;
 	size_t batches;     /* batch studies run in this session */
+	int layouts;        /* layout variants per flag set when a verdict is
+			       decided: the study's layouts = N, or 1 where the
+			       toolchain cannot build variants (above) */
+	char *layouts_note; /* why the study's layouts are not used, to say
+			       once ("layouts = 3: ..."), or NULL */
 };
 
 /* Load the study, find its baseline, identify its compiler, compute the
@@ -84,18 +105,22 @@ int search_pipeline_sample(void *ctx, char *const *flags, size_t n, int repeat, 
 
 /* Run a batch's study whose extra axis has the levels names[i] =
  * flags[i] (plus "base" = the baseline itself) with `repeat` measured
- * runs; *study gets its name (heap).  0, or -1 with a reason. */
+ * runs of each of `layouts` layout variants (1: the plain builds only);
+ * *study gets its name (heap).  0, or -1 with a reason. */
 int search_pipeline_run_levels(struct search_pipeline *pl, char *const *names, char *const *flags, size_t n,
-			int repeat, char **study, struct strbuf *err);
+			int repeat, int layouts, char **study, struct strbuf *err);
 
 /* The per-item values of the objective's metric for level `name` of a
  * study made by search_pipeline_run_levels ("base" for the baseline): one heap
  * array of samples per item (time: every good repetition; insns, size:
- * one value), in the order of *items.  0 and *status OUTCOME_OK, or -1
+ * one value; every layout variant's, results_samples_layouts), in the
+ * order of *items; *layout (may be NULL) gets per item the layout variant
+ * of each value (heap arrays) or NULL where every value is of one layout.
+ * 0 and *status OUTCOME_OK, or -1
  * with a reason (the configuration broke: *status gets its outcome and err
  * the evidence; OUTCOME_RUN_FAILED when nothing was measured). */
 int search_pipeline_values(struct search_pipeline *pl, const char *study, const char *name,
 		    const char *metric, struct strlist *items, double ***values, size_t **counts,
-		    enum outcome *status, struct strbuf *err);
+		    int ***layout, enum outcome *status, struct strbuf *err);
 
 #endif

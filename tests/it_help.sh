@@ -95,6 +95,13 @@ while IFS='|' read -r c o line; do
 done <stray.txt
 ok "$(wc -w <<<"$commands") commands: --help and option tables agree; $known KNOWN stray options"
 
+# an installed copy has no source tree: a --help names no script or file
+# of it (issue 28: help --help sent the user to scripts/settings-doc.sh)
+for c in $commands; do
+	stray=$(fs "$c" --help | grep -E "(^|[ (\`'])(scripts|tests|bench)/" || true)
+	[ -z "$stray" ] || fail "$c --help names a file of the source tree an installed copy lacks: $stray"
+done
+
 # each command's page: its synopsis and options are its --help's
 usage_of() { fs "$1" --help | awk '/^usage: / {sub(/^usage: /, ""); print; on = 1; next} on && /^       / {sub(/^ +/, ""); print; next} {on = 0}' | sed -n '1,/^$/p' | grep -v '^$'; }
 page_usage() { awk '/^## Synopsis/ {s = 1; next} s && /^```/ {if (b) exit; b = 1; next} s && b' "$1"; }

@@ -107,14 +107,7 @@ grep -q "^layouts" one.out && fail "layouts = 1 says a cost: $(grep ^layouts one
 [ "$(grep -c ' build ' one.out)" = 3 ] || fail "layouts = 1: $(grep -c ' build ' one.out) builds listed, want 3"
 grep -q -- "-ffunction-sections" one.out && fail "layouts = 1 adds -ffunction-sections: $(grep cflags one.out)"
 # a compiler whose link cannot order functions: unsupported, said, not a stop
-cat >nolld-gcc <<'W'
-#!/bin/sh
-for a; do
-	case $a in -fuse-ld=lld) echo "gcc: error: unrecognized command-line option '-fuse-ld=lld'" >&2; exit 1 ;; esac
-done
-exec gcc "$@"
-W
-chmod +x nolld-gcc
+nolld_gcc nolld-gcc
 cat >n.study <<S
 ; expect: the plain build measured, its layout variant unsupported (no lld)
 [study]

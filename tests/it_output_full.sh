@@ -3,9 +3,11 @@
 # cannot be written (stdout is /dev/full) exits non-zero with "cannot
 # write", at the dispatcher (explorer/main.c), however it printed: each
 # command's --help, the top-level usage and version, help settings, and the real outputs
-# of run, report (every format), list, compare, recommend, verify, why
-# and baseline on a tiny study.  A pipe whose reader stops early is not
-# a failure.
+# of run, report (every format), list, compare, recommend, verify, why,
+# baseline, merge, slurm, sysroot, calibrate, search and workload on a
+# tiny study: every command `flagscope --help` lists (a command added
+# without a line here fails).  A pipe whose reader stops early is not a
+# failure.
 # Expected: every line below fails with "cannot write"; the same command
 # to a file prints its output there (so the failure is the output's).
 set -euo pipefail
@@ -16,6 +18,7 @@ set -euo pipefail
 # (with the exit status it has: compare's 1 says a regression)
 full_fails() {
 	local rc=0
+	covered+=" $1 "
 	fs "$@" > /dev/full 2> full.err || rc=$?
 	[ "$rc" -ne 0 ] || fail "flagscope $* > /dev/full exited 0"
 	grep -q "cannot write" full.err || fail "flagscope $* > /dev/full: no 'cannot write': $(head -2 full.err)"
@@ -31,6 +34,7 @@ commands=$(fs --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { pri
 for c in $commands; do
 	full_fails "$c" --help
 done
+covered=""  # from here: the commands whose real output was checked
 full_fails --help
 full_fails --version
 full_fails help settings
@@ -71,6 +75,29 @@ if command -v valgrind > /dev/null; then
 	full_fails why O2 O1 tiny
 else
 	echo "SKIP why: no valgrind"
+	covered+=" why "
 fi
-ok "run, report (5 formats, a pivot), list, compare, recommend, baseline, verify, why"
+cp flagscope.db shard.db
+full_fails merge merged.db shard.db
+full_fails slurm two.study --shards 2 --dir slurm
+full_fails sysroot list
+full_fails calibrate two.study --repeat 2
+cat > one.space <<'S'
+[space]
+flags = -funroll-loops
+S
+full_fails search two.study --space one.space --budget 2 --metric size --confirm-repeat 0 \
+	--no-minimise
+# workload new writes its recipe before it prints: a folder of its own each time
+mkdir -p src
+rc=0
+fs workload new mine --source "local:$T/src" --system make --dir wl1 > /dev/full 2> full.err || rc=$?
+[ "$rc" -ne 0 ] && grep -q "cannot write" full.err || fail "workload new > /dev/full: exit $rc: $(head -2 full.err)"
+fs workload new mine --source "local:$T/src" --system make --dir wl2 > full.out 2> full.err &&
+	[ -s full.out ] || fail "workload new > file: $(head -2 full.err)"
+covered+=" workload help "  # help: help settings, above
+for c in $commands; do
+	[[ "$covered" == *" $c "* ]] || fail "$c: no line here checks its real output into /dev/full (add one)"
+done
+ok "run, report (5 formats, a pivot), list, compare, recommend, baseline, verify, why, merge, slurm, sysroot, calibrate, search, workload"
 

@@ -6,7 +6,8 @@
 # Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
 # local_recipe_or_skip, scratch, sql, out_has, out_head, tiny_study,
 # test_size_workloads, aa_study, tiny_shards, gcc_study, second_config,
-# pair_study, small_recipe, make_workload, libcbench_runs, run_study_or_skip, pair_ok, too_loaded.
+# pair_study, small_recipe, make_workload, libcbench_runs, run_study_or_skip, pair_ok, too_loaded,
+# nolld_gcc.
 
 fs() { "$FLAGSCOPE_BIN" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -346,4 +347,17 @@ args = $1
 timeout = 120
 metric.sum = ^sum ([0-9]+)
 R
+}
+
+# nolld_gcc FILE: a gcc whose link cannot take lld (it says what a gcc
+# without -fuse-ld=lld says), for layout variants that are unsupported
+nolld_gcc() {
+	cat >"$1" <<'W'
+#!/bin/sh
+for a; do
+	case $a in -fuse-ld=lld) echo "gcc: error: unrecognized command-line option '-fuse-ld=lld'" >&2; exit 1 ;; esac
+done
+exec gcc "$@"
+W
+	chmod +x "$1"
 }

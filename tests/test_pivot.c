@@ -148,7 +148,7 @@ static void check_libc_pivot(struct store *st)
 {
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(p.nlevels == 3 && !strcmp(p.levels[0], "glibc") && !strcmp(p.levels[1], "musl") &&
 			!strcmp(p.levels[2], "dietlibc"),
 		"levels in study order");
@@ -244,7 +244,7 @@ static void check_libc_pivot(struct store *st)
 
 	/* a build property pivots too, once per workload (not once per run:
 	 * a size is a fact of the build); an unsupported cell has no figure */
-	T_CHECK(!pivot_compute(st, "s", "libc", "size.file", NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", "size.file", NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(p.nblocks && p.blocks[0].nrows == 1 && !strcmp(p.blocks[0].rows[0].name, "wl"),
 		"size.file: one row 'wl' per block, got %zu ('%s')", p.nblocks ? p.blocks[0].nrows : 0,
 		p.nblocks && p.blocks[0].nrows ? p.blocks[0].rows[0].name : "");
@@ -265,7 +265,7 @@ static void check_other_axes(struct store *st, const char *study_path)
 {
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(st, "s", "link", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "link", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(p.nlevels == 2 && p.ref == 0 && !strcmp(p.levels[0], "dynamic"), "link levels");
 	T_CHECK(p.nblocks == 3, "one block per libc, got %zu", p.nblocks);
 	const struct pivot_cell *ms = cell(&p, "musl O2", "a", "static");
@@ -276,7 +276,7 @@ static void check_other_axes(struct store *st, const char *study_path)
 	pivot_release(&p);
 
 	sb_release(&err);
-	T_CHECK(pivot_compute(st, "s", "cc", NULL, NULL, &p, &err) == -1 &&
+	T_CHECK(pivot_compute(st, "s", "cc", NULL, NULL, NULL, &p, &err) == -1 &&
 			strstr(sb_str(&err), "has no axis 'cc' (its axes: libc, link, opt)"),
 		"unknown axis: %s", sb_str(&err));
 	pivot_release(&p);
@@ -285,14 +285,14 @@ static void check_other_axes(struct store *st, const char *study_path)
 	char *moved = xasprintf("%s.gone", study_path);
 	T_CHECK(!rename(study_path, moved), "move the study file");
 	sb_release(&err);
-	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(strstr(p.levels_from, "not readable") && p.nlevels == 3 && p.nblocks == 2,
 		"libc from level names: %s", p.levels_from);
 	T_CHECK(!strcmp(p.blocks[0].others_named, "link=dynamic O2"), "named where known: %s",
 		p.blocks[0].others_named);
 	pivot_release(&p);
 	sb_release(&err);
-	T_CHECK(pivot_compute(st, "s", "opt", NULL, NULL, &p, &err) == -1 &&
+	T_CHECK(pivot_compute(st, "s", "opt", NULL, NULL, NULL, &p, &err) == -1 &&
 			strstr(sb_str(&err), "restore the study file"),
 		"a generic axis needs the study file: %s", sb_str(&err));
 	pivot_release(&p);
@@ -308,7 +308,7 @@ static void check_outside_reference(const char *dir)
 	const char *mem[PIVOT_NMEM] = {"mem.virt", "mem.res", "mem.dirty"};
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, mem, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, mem, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(!strcmp(p.metric, "server_cpu"), "the study's metric, got %s", p.metric);
 	T_CHECK(p.nlevels == 2 && p.nblocks == 2, "2 levels, 2 blocks");
 	T_CHECK(p.nblocks == 2 && p.blocks[1].ref_outside &&
@@ -324,7 +324,7 @@ static void check_outside_reference(const char *dir)
 
 	/* a higher-is-better metric turns the fraction over */
 	store_put_fact(&st, "s", "higher_better.server_cpu", "1");
-	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	d = cell(&p, "static O2", "a", "dietlibc");
 	T_CHECK(p.higher_better && d && near(d->pct, 100 * (1.2 / 1.6 - 1)), "higher is better");
 	pivot_release(&p);
@@ -358,7 +358,7 @@ static void check_selectors(struct store *st)
 		const struct select_case *c = &select_cases[i];
 		struct pivot p;
 		struct strbuf err = {0}, rows = {0};
-		int rc = pivot_compute(st, "s", "libc", c->sel, NULL, &p, &err);
+		int rc = pivot_compute(st, "s", "libc", c->sel, NULL, NULL, &p, &err);
 		const char *name = c->sel ? c->sel : "(none)";
 		if (!c->metric) {
 			T_CHECK(rc == -1 && strstr(sb_str(&err), c->why), "%s: must be refused: %s", name,
@@ -382,7 +382,7 @@ static void check_selectors(struct store *st)
 	/* the selected run's median, not the other's (run b has twice the time) */
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(st, "s", "libc", "wl/b", NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", "wl/b", NULL, NULL, &p, &err), "%s", sb_str(&err));
 	const struct pivot_cell *g = cell(&p, "dynamic O2", "b", "glibc");
 	T_CHECK(g && near(g->value, 4.0), "wl/b glibc dynamic median %g, want 4",
 		g ? g->value : NAN);
@@ -390,7 +390,7 @@ static void check_selectors(struct store *st)
 	/* a memory metric asked for that the study never stored (a typo) is
 	 * refused, not shown as empty tables */
 	const char *typo[PIVOT_NMEM] = {"mem.virt", "mem.rss", "mem.dirty"};
-	T_CHECK(pivot_compute(st, "s", "libc", NULL, typo, &p, &err) == -1 &&
+	T_CHECK(pivot_compute(st, "s", "libc", NULL, typo, NULL, &p, &err) == -1 &&
 			strstr(sb_str(&err), "--memory: study 's' stored no metric 'mem.rss'"),
 		"unknown memory metric: '%s'", sb_str(&err));
 	pivot_release(&p);
@@ -421,7 +421,7 @@ static void check_search_labels(const char *dir)
 	}
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(&st, "b", "flagscope-search", NULL, NULL, &p, &err), "%s",
+	T_CHECK(!pivot_compute(&st, "b", "flagscope-search", NULL, NULL, NULL, &p, &err), "%s",
 		sb_str(&err));
 	const char *flags[] = {"", "-funroll-loops", "-funroll-loops -fno-tree-vrp", "-O3"};
 	const char *shown[] = {"base", "c1a2b3c4d5e6 (-funroll-loops)",
@@ -439,7 +439,7 @@ static void check_search_labels(const char *dir)
 	T_CHECK(strstr(csv, ",\"-funroll-loops -fno-tree-vrp\","), "csv row with the flags: %s", csv);
 	free(csv);
 	pivot_release(&p);
-	T_CHECK(!pivot_compute(&st, "b", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(&st, "b", "opt", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	csv = print_pivot(&p, "csv");
 	T_CHECK(strstr(csv, "block,block_labelled,workload") &&
 			strstr(csv, ",\"flagscope-search=c6e5d4c3b2a1\","
@@ -489,7 +489,7 @@ static void check_csv_header_quoting(const char *dir)
 	}
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(&st, "q", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(&st, "q", "opt", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	char *csv = print_pivot(&p, "csv");
 	const char *row = strchr(csv, '\n');
 	T_CHECK(row && csv_fields(csv) == csv_fields(row + 1) && strstr(csv, ",\"O2,x.status\","),
@@ -520,7 +520,7 @@ static void check_noise_floor(const char *dir)
 		put_item(&st, "n", &nf[i], "", 1, "time");
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(&st, "n", "opt", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(&st, "n", "opt", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(p.nblocks == 1 && p.nlevels == 2 && p.noise_label &&
 			!strcmp(p.noise_label, "O2 (noise floor)"),
 		"one block of O2, O3 and the noise floor, got %zu blocks '%s'", p.nblocks,
@@ -582,7 +582,7 @@ static void check_two_sources(struct store *st, const char *wl)
 			"[time a]\nrow = b_a\nruns = a\nglibc = 1\nmusl = 4\n"));
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	const struct pivot_cell *ma = cell(&p, "dynamic O2", "a", "musl");
 	T_CHECK(p.npub_src == 2 && ma && near(ma->pub_pct[PUB_COL(0, PUB_TIME)], 100) &&
 			near(ma->pub_pct[PUB_COL(1, PUB_TIME)], -75) &&
@@ -627,7 +627,7 @@ static void check_published(struct store *st, const char *dir)
 	struct pivot p;
 	struct strbuf err = {0};
 	char *table;
-	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(p.published && strstr(p.published, "planted (http://example.invalid/t)"),
 		"the source named: %s", p.published ? p.published : "(none)");
 	const struct pivot_cell *ma = cell(&p, "dynamic O2", "a", "musl");
@@ -693,7 +693,7 @@ static void check_published(struct store *st, const char *dir)
 	pivot_release(&p);
 
 	/* levels the file has no figures for (link): nothing published */
-	T_CHECK(!pivot_compute(st, "s", "link", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "link", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	table = print_pivot(&p, "table");
 	T_CHECK(!p.published && !p.pub_any[PUB_TIME] && !strstr(table, "published:"),
 		"link: no published figures, no source line:\n%s", table);
@@ -701,7 +701,7 @@ static void check_published(struct store *st, const char *dir)
 	pivot_release(&p);
 
 	/* another metric than time: no published time, the dirty table still */
-	T_CHECK(!pivot_compute(st, "s", "libc", "mem.res", NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", "mem.res", NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(!p.pub_any[PUB_TIME] && p.pub_rows[PUB_DIRTY] == 6, "mem.res: dirty only");
 	pivot_release(&p);
 
@@ -710,7 +710,7 @@ static void check_published(struct store *st, const char *dir)
 	/* a bad figure is said at its line; the pivot is refused */
 	free(test_write(wl, "published.ini", "[source]\nlibcs = musl glibc\n[time x]\nruns = a\n"
 						  "musl = fast\n"));
-	T_CHECK(pivot_compute(st, "s", "libc", NULL, NULL, &p, &err) == -1 &&
+	T_CHECK(pivot_compute(st, "s", "libc", NULL, NULL, NULL, &p, &err) == -1 &&
 			strstr(sb_str(&err), "published.ini:5: musl = 'fast' is not a positive number"),
 		"bad figure: %s", sb_str(&err));
 	pivot_release(&p);
@@ -718,7 +718,7 @@ static void check_published(struct store *st, const char *dir)
 
 	/* without published.ini nothing changes: no published columns */
 	unlink(ini);
-	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(st, "s", "libc", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	T_CHECK(!p.published && !p.pub_any[PUB_TIME] && !p.pub_any[PUB_DIRTY], "no published");
 	table = print_pivot(&p, "table");
 	csv = print_pivot(&p, "csv");
@@ -747,7 +747,7 @@ static void check_wide_ratio(const char *dir)
 	char *study = make_db(&st, dir, "wide.db", wide, ARRAY_SIZE(wide), "time");
 	struct pivot p;
 	struct strbuf err = {0};
-	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, NULL, &p, &err), "%s", sb_str(&err));
+	T_CHECK(!pivot_compute(&st, "s", "libc", NULL, NULL, NULL, &p, &err), "%s", sb_str(&err));
 	char *table = print_pivot(&p, "table");
 	T_CHECK(strstr(table, "+11999900.0%"), "the wide ratio:\n%s", table);
 	check_table_aligned(table);
