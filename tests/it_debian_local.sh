@@ -13,7 +13,8 @@
 # when the run may not install), never a stopped study.  Run by root, the
 # build and the check ran as the user nobody (the tree's built-by and
 # tested-by files say nobody's uid) and the tree copied back is root's
-# with nothing left under /var/tmp/flagscope-deb.*.
+# with nothing left under /var/tmp/flagscope-deb.*, a run stopped while
+# it builds (SIGTERM; the build's group is killed) included.
 # SKIP without dpkg-buildpackage or debhelper.  About 20-40 s (two small
 # dpkg-buildpackage runs and cmake --install).
 set -uo pipefail
@@ -63,6 +64,24 @@ EOS
 mkdir "$T/elsewhere"
 cd "$T/elsewhere" || exit 1
 before=$(ls -d /var/tmp/flagscope-deb.* 2>/dev/null | wc -l)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v fakeroot >/dev/null; then
+	# a run stopped while hello builds as nobody: its build is killed
+	# (SIGKILL: the script's own clean-up never runs) and the copy goes
+	"$T/prefix/bin/flagscope" run ../study/s.study --db stopped.db -j 1 >stopped.out 2>stopped.err &
+	pid=$!
+	copy=
+	for _ in $(seq 600); do
+		copy=$(cat "$FLAGSCOPE_CACHE"/builds/*/user-tree 2>/dev/null | head -n 1)
+		[ -n "$copy" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM $pid 2>/dev/null
+	wait $pid
+	[ -n "$copy" ] || fail "no build named its copy for nobody: $(tail -3 stopped.err)"
+	[ ! -e "$copy" ] || fail "the stopped build's copy $copy was left"
+	ok "a stopped build's copy for nobody removed ($copy)"
+fi
 "$T/prefix/bin/flagscope" run ../study/s.study --db r.db >run.out 2>run.err
 rc=$?
 [ $rc = 0 ] || fail "run exited $rc: $(tail -3 run.err)"
