@@ -85,10 +85,12 @@ struct summary_acc {
 	char *last_build; /* a build property counts once per workload */
 	struct calib_floors floors; /* --min-effect auto: the new side's machine's */
 	double effects;   /* the parts' min_effects: the summary's is their mean */
+	char *resolution; /* the meter's resolution for a reader, or NULL */
 };
 
-static void acc_init(struct summary_acc *acc, const struct verdict_side *new,
-		     const struct rank_options *o, const char *metric, size_t cap)
+static void acc_init(struct summary_acc *acc, const struct verdict_side *old,
+		     const struct verdict_side *new, const struct rank_options *o,
+		     const char *metric, size_t cap)
 {
 	*acc = (struct summary_acc){
 		.metric = metric, .all = 1,
@@ -97,6 +99,18 @@ static void acc_init(struct summary_acc *acc, const struct verdict_side *new,
 	};
 	/* the floors are the new side's machine's */
 	verdict_rule_load(o, new->st, new->study, metric, &acc->rule, &acc->floors);
+	/* two studies, maybe two machines: the coarser meter decides */
+	char *old_text = NULL;
+	double qo = results_metric_resolution(old->st, old->study, metric, &old_text);
+	acc->rule.resolution = results_metric_resolution(new->st, new->study, metric,
+							 &acc->resolution);
+	if (qo > acc->rule.resolution) {
+		acc->rule.resolution = qo;
+		free(acc->resolution);
+		acc->resolution = old_text;
+	} else {
+		free(old_text);
+	}
 	verdict_parts_init(&acc->parts, cap);
 }
 
@@ -141,6 +155,7 @@ static void acc_finish(struct compare_result *res, const char *label, struct sum
 	free(acc->names);
 	free(acc->last_build);
 	calib_floors_release(&acc->floors);
+	free(acc->resolution);
 	verdict_parts_release(&acc->parts);
 }
 
@@ -187,6 +202,8 @@ static void add_line(struct compare_result *res, const struct verdict_side *old,
 		l->incomplete = l->c.error != 0;
 		l->detail = l->c.error	      ? xstrdup("the ratio is undefined (a zero median)")
 			    : l->c.untested   ? xstrdup("one run on a side: not tested")
+			    : l->c.below_resolution
+				? xasprintf("below the meter's resolution (%s)", acc->resolution)
 			    : !isnan(it.floor) ? xasprintf("within layout noise (\u00b1%.1f%%)", 100 * it.floor)
 					      : xstrdup("");
 		size_t had = acc->parts.n;
@@ -230,7 +247,7 @@ void compare_configs(const struct verdict_side *old, const struct verdict_side *
 	union_items(old, new, &workloads, &runs);
 	struct summary_acc *acc = xcalloc(nsel + 1, sizeof(*acc));
 	for (size_t m = 0; m < nsel; m++)
-		acc_init(&acc[m], new, &res->opt, sel[m].metric, workloads.n);
+		acc_init(&acc[m], old, new, &res->opt, sel[m].metric, workloads.n);
 	for (size_t i = 0; i < workloads.n; i++)
 		for (size_t m = 0; m < nsel; m++)
 			if (results_select_match(&sel[m], workloads.v[i], runs.v[i]))

@@ -72,6 +72,7 @@ static void load_meta(struct store *st, struct ranking *r)
 	r->unit = results_metric_unit(st, r->study, r->metric);
 	r->higher_better = results_higher_better(st, r->study, r->metric);
 	r->deterministic = results_metric_deterministic(r->metric);
+	r->resolution = results_metric_resolution(st, r->study, r->metric, &r->resolution_text);
 	r->built = r->cached = r->failed = -1;
 	sqlite3_stmt *s = NULL;
 	sqlite3_prepare_v2(st->db, "SELECT built, cached, failed FROM last_run WHERE study=?", -1,
@@ -224,7 +225,15 @@ static void load_states(struct store *st, struct ranking *r, struct item_state *
 			have += x->n[c] > 0;
 		}
 		x->kind = have ? ITEM_RANKED : ITEM_CHECKED;
-		if (!have) {
+		size_t b = r->baseline >= 0 ? (size_t)r->baseline : 0;
+		if (!have && r->n && x->status[b] != OUTCOME_OK) {
+			/* the others' no_reference follows from it: name the cause */
+			x->left_status = OUTCOME_OK;
+			x->why = xasprintf("no configuration measured: the baseline is %s%s%.*s%s",
+					   outcome_name(x->status[b]), *x->detail[b] ? " (" : "",
+					   (int)strcspn(x->detail[b], "\n"), x->detail[b],
+					   *x->detail[b] ? ")" : "");
+		} else if (!have) {
 			x->left_status = OUTCOME_OK;
 			x->why = xasprintf("no samples of metric '%s' in any configuration", r->metric);
 		}
@@ -472,6 +481,7 @@ char *ranking_selector_for(const struct ranking *r, const char *metric)
 void ranking_release(struct ranking *r)
 {
 	calib_floors_release(&r->floors);
+	free(r->resolution_text);
 	for (size_t c = 0; c < r->n; c++) {
 		struct rank_config *rc = &r->configs[c];
 		for (size_t w = 0; w < rc->nitems; w++) {
@@ -534,15 +544,22 @@ static char *short_detail(const char *d)
 	const char *bar = strstr(d, " | ");
 	if (bar && (size_t)(bar - d) < n)
 		n = (size_t)(bar - d);
-	return n > 100 ? xasprintf("%.97s...", d) : xstrndup(d, n);
+	if (n <= 100)
+		return xstrndup(d, n);
+	/* at a word's end: "... 'took 65963 clocks' he..." reads as a fragment */
+	int cut = 97;
+	while (cut > 60 && d[cut] != ' ')
+		cut--;
+	return xasprintf("%.*s ...", cut, d);
 }
 
 char *ranking_why_unranked(const struct ranking *r)
 {
-	size_t failed = 0, noisy = 0, first = r->n;
+	size_t failed = 0, noisy = 0, first = r->n, no_ref = 0;
 	for (size_t c = 0; c < r->n; c++) {
 		if (r->configs[c].rank > 0)
 			return NULL;
+		no_ref += r->configs[c].status == OUTCOME_NO_REFERENCE;
 		failed += r->configs[c].status != OUTCOME_OK && r->configs[c].status != OUTCOME_NOISY;
 		noisy += r->configs[c].status == OUTCOME_NOISY;
 		if (first == r->n && r->configs[c].status != OUTCOME_OK)
@@ -555,7 +572,10 @@ char *ranking_why_unranked(const struct ranking *r)
 		const struct rank_config *c = base && base->status != OUTCOME_OK ? base
 									    : &r->configs[first];
 		char *d = short_detail(c->detail ? c->detail : outcome_name(c->status));
-		char *why = failed + noisy == r->n
+		/* the others failed only for want of the baseline's reference:
+		 * the baseline is the cause */
+		int base_only = c == base && no_ref + 1 == r->n;
+		char *why = failed + noisy == r->n && !base_only
 			? xasprintf("nothing ranked: every configuration %s (%s: %s%s)",
 				    noisy ? (failed ? "failed or is noisy" : "is noisy") : "failed",
 				    c->label, d, r->n > 1 ? ", and more above" : "")

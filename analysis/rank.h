@@ -159,6 +159,8 @@ struct rank_item {
 	char *detail;
 	double layout_noise; /* unchanged because within this calibrated
 				floor (verdict_layout_noise); NAN: not so */
+	int below_resolution; /* unchanged because below the meter's
+				 resolution (ranking.resolution, verdict.h) */
 };
 
 struct rank_config {
@@ -232,6 +234,8 @@ struct ranking {
 	size_t npareto;
 	struct result_progress progress; /* complete, or N of M runs (results.h) */
 	struct calib_floors floors; /* min_effect_auto: the machine's floors */
+	double resolution;      /* the meter's (results_metric_resolution); 0 none */
+	char *resolution_text;  /* it for a reader ("4 ms"), or NULL */
 };
 
 /* Compute from the store with the default options.  metric: a selector

@@ -37,6 +37,7 @@ static void rank_rule(const struct ranking *r, struct verdict_rule *rule)
 		.alpha = r->opt.alpha, .min_effect = r->opt.min_effect, .iters = r->opt.iters,
 		.seed = r->opt.seed, .deterministic = r->deterministic,
 		.higher_better = r->higher_better, .floors = r->floors.n ? &r->floors : NULL,
+		.resolution = r->resolution,
 	};
 }
 
@@ -69,6 +70,7 @@ void rank_compare_config(struct ranking *r, size_t c, const struct sample_table 
 			continue;
 		}
 		it->layout_noise = c == base ? NAN : verdict_layout_noise(&ir, &cmp);
+		it->below_resolution = c != base && cmp.below_resolution;
 		it->ratio = cmp.ratio;
 		it->lo = cmp.lo;
 		it->hi = cmp.hi;

@@ -170,6 +170,9 @@ static void html_item(FILE *out, const struct ranking *r, const struct rank_conf
 		isnan(it->ratio) ? "-" : verdict_name(it->verdict));
 	/* why it is unchanged where the calibrated floor is the reason, as
 	 * the table's line and JSON's layout_noise */
+	if (it->below_resolution)
+		fprintf(out, "<br><span class=\"note below-resolution\">below the meter's "
+			     "resolution (%s)</span>", r->resolution_text ? r->resolution_text : "?");
 	if (!isnan(it->layout_noise))
 		fprintf(out, "<br><span class=\"note layout-noise\">within layout noise "
 			     "(\u00b1%.1f%%)</span>", 100 * it->layout_noise);

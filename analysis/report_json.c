@@ -44,6 +44,8 @@ static void json_begin(FILE *out, const struct ranking *r)
 	else
 		fputs("null", out);
 	fprintf(out, ",\"deterministic\":%s", r->deterministic ? "true" : "false");
+	/* the meter's smallest step (verdict.h); null: exact or not known */
+	rep_json_key_num(out, "resolution", r->resolution > 0 ? r->resolution : NAN);
 	fputs(",\"rule\":", out);
 	char *rule = rep_rule_text(r);
 	rep_json_str(out, rule);
@@ -146,6 +148,8 @@ static void json_item(FILE *out, const struct ranking *r, const struct rank_conf
 		fputs("null", out);
 	/* the calibrated floor this item's "unchanged" is within; null: not so */
 	rep_json_key_num(out, "layout_noise", it->layout_noise);
+	/* the meter's resolution this item's "unchanged" is below; null: not so */
+	rep_json_key_num(out, "below_resolution", it->below_resolution ? r->resolution : NAN);
 	fputc('}', out);
 }
 

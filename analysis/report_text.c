@@ -108,6 +108,9 @@ static void table_item(FILE *out, const struct ranking *r, const struct rank_con
 	fputc('\n', out);
 	if (it->note)
 		fprintf(out, "          note: %s\n", it->note);
+	if (it->below_resolution)
+		fprintf(out, "          unchanged: below the meter's resolution (%s)\n",
+			r->resolution_text ? r->resolution_text : "?");
 	if (!isnan(it->layout_noise))
 		fprintf(out, "          unchanged: within layout noise (\u00b1%.1f%%)\n",
 			100 * it->layout_noise);
@@ -167,7 +170,8 @@ static void csv_begin(FILE *out, const struct ranking *r)
 	fputs("study,metric,config_id,label,rank,config_ratio,config_lo,config_hi,config_status,"
 	      "workload,n,median,ratio,lo,hi,status,detail,p,verdict,config_verdict,mad,mean,sd,"
 	      "min,max,outliers,median_lo,median_hi,exact,note,untested,versus,p_change,settled,"
-	      "identical_to,tie_within,complete,runs_done,runs_expected,layout_noise\n",
+	      "identical_to,tie_within,complete,runs_done,runs_expected,layout_noise,"
+	      "below_resolution\n",
 	      out);
 }
 
@@ -215,6 +219,9 @@ static void csv_item(FILE *out, const struct ranking *r, const struct rank_confi
 	/* the calibrated floor the item is within, why it is unchanged (JSON's
 	 * layout_noise): empty when that is not the reason */
 	rep_csv_nums(out, 1, &it->layout_noise);
+	/* the meter's resolution, when that is why it is unchanged (JSON's
+	 * below_resolution): empty otherwise */
+	rep_csv_nums(out, 1, (double[]){it->below_resolution ? r->resolution : NAN});
 	fputc('\n', out);
 }
 

@@ -468,6 +468,45 @@ char *results_fact(struct store *st, const char *study, const char *key)
 	return v;
 }
 
+/* "4 ms", "1 ns", "4 KiB": a resolution for a reader */
+static char *resolution_text(double v, const char *unit)
+{
+	if (!strcmp(unit, "s")) {
+		static const struct { double scale; const char *name; } steps[] = {
+			{1, "s"}, {1e-3, "ms"}, {1e-6, "\u00b5s"}, {1e-9, "ns"},
+		};
+		size_t i = 0;
+		while (i + 1 < ARRAY_SIZE(steps) && v < steps[i].scale * (1 - 1e-9))
+			i++;
+		return xasprintf("%.3g %s", v / steps[i].scale, steps[i].name);
+	}
+	return xasprintf("%.3g%s%s", v, *unit ? " " : "", unit);
+}
+
+double results_metric_resolution(struct store *st, const char *study, const char *metric,
+				 char **text)
+{
+	if (text)
+		*text = NULL;
+	/* "faults/run/user": the stored name is a suffix after a '/' */
+	for (const char *m = metric; m; m = strchr(m, '/') ? strchr(m, '/') + 1 : NULL) {
+		char *key = xasprintf("resolution.%s", m);
+		char *v = results_fact(st, study, key);
+		free(key);
+		if (!v)
+			continue;
+		char *end;
+		double q = strtod(v, &end);
+		char unit[16] = "";
+		sscanf(end, " %15[^:]", unit);
+		if (text && q > 0)
+			*text = resolution_text(q, unit);
+		free(v);
+		return q > 0 ? q : 0;
+	}
+	return 0;
+}
+
 int results_higher_better(struct store *st, const char *study, const char *metric)
 {
 	/* the recipe names a metric "score"; it may be stored as "run/score" */

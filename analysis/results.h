@@ -133,6 +133,14 @@ int results_higher_better(struct store *st, const char *study, const char *metri
 double results_repeat_target(struct store *st, const char *study);
 /* A value of the facts table, or NULL; heap string. */
 char *results_fact(struct store *st, const char *study, const char *key);
+/* The resolution of metric (or of the metric a selector such as
+ * "WORKLOAD/RUN/METRIC" ends in) stored with the study by the meter that
+ * measured it (fact "resolution.METRIC" = "VALUE UNIT: how"), in the
+ * metric's unit; 0 when exact, not stored (a recipe's metric, a database
+ * from before) or not positive.  text, when given, gets it for a reader
+ * ("4 ms"; heap) or NULL. */
+double results_metric_resolution(struct store *st, const char *study, const char *metric,
+				 char **text);
 /* 1 when some sample of the study has this metric (a build's size
  * included). */
 int results_has_metric(struct store *st, const char *study, const char *metric);

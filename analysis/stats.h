@@ -138,6 +138,9 @@ struct comparison {
 			 a side: ratio only (lo, hi, p NAN), verdict UNCHANGED */
 	size_t layouts_cand, layouts_base; /* stats_compare_nested(): the layout
 			 variants of each side (0: not nested, one layout) */
+	int below_resolution; /* set by analysis/verdict.h's rule only: the
+			 difference is below the meter's resolution, so the
+			 verdict is UNCHANGED */
 };
 
 /* Verdict of a candidate against the baseline for a lower-is-better

@@ -14,6 +14,30 @@ static enum verdict orient(enum verdict v, int higher_better)
 	return v == VERDICT_IMPROVED ? VERDICT_REGRESSED : VERDICT_IMPROVED;
 }
 
+int verdict_below_resolution(const struct verdict_rule *rule, const double *cand, size_t nc,
+			     const double *ref, size_t nr)
+{
+	double q = rule->resolution;
+	if (!(q > 0) || !nc || !nr)
+		return 0;
+	double mc = stats_median(cand, nc), mr = stats_median(ref, nr);
+	/* a hair under the bound on both sides: a value of exactly so many
+	 * steps must not flip on the last bit */
+	double tol = 1 + 1e-9;
+	return fabs(mc - mr) < VERDICT_RES_DIFF * q * tol ||
+	       (fabs(mc) < VERDICT_RES_LEVEL * q * tol && fabs(mr) < VERDICT_RES_LEVEL * q * tol);
+}
+
+/* The resolution's say on a judged part (verdict.h) */
+static void resolution_check(const struct verdict_rule *rule, const double *cand, size_t nc,
+			     const double *ref, size_t nr, struct comparison *c)
+{
+	c->below_resolution = !c->error && !c->untested &&
+			      verdict_below_resolution(rule, cand, nc, ref, nr);
+	if (c->below_resolution)
+		c->verdict = VERDICT_UNCHANGED;
+}
+
 void verdict_part(const struct verdict_rule *rule, const double *cand, size_t nc,
 		  const double *ref, size_t nr, struct comparison *c)
 {
@@ -27,6 +51,7 @@ void verdict_part(const struct verdict_rule *rule, const double *cand, size_t nc
 		stats_compare_noisy(cand, nc, ref, nr, rule->alpha, rule->min_effect, rule->iters,
 				    &r, c);
 	c->verdict = orient(c->verdict, rule->higher_better);
+	resolution_check(rule, cand, nc, ref, nr, c);
 }
 
 void verdict_pair(const struct verdict_rule *rule, const struct sample_pair *p,
@@ -42,6 +67,7 @@ void verdict_pair(const struct verdict_rule *rule, const struct sample_pair *p,
 	rng_seed(&r, rule->seed);
 	stats_compare_nested(p, rule->alpha, rule->min_effect, rule->iters, &r, c);
 	c->verdict = orient(c->verdict, rule->higher_better);
+	resolution_check(rule, p->cand, p->ncand, p->base, p->nbase, c);
 }
 
 void verdict_rule_for(const struct verdict_rule *rule, const char *item, struct verdict_rule *out)
@@ -54,7 +80,7 @@ void verdict_rule_for(const struct verdict_rule *rule, const char *item, struct 
 
 double verdict_layout_noise(const struct verdict_rule *item_rule, const struct comparison *c)
 {
-	if (!(item_rule->floor > 0) || c->error || c->untested || c->exact ||
+	if (!(item_rule->floor > 0) || c->error || c->untested || c->exact || c->below_resolution ||
 	    c->verdict != VERDICT_UNCHANGED || !isfinite(c->ratio))
 		return NAN;
 	return fabs(c->ratio - 1) < item_rule->floor * (1 - 1e-9) ? item_rule->floor : NAN;
@@ -183,7 +209,10 @@ char *verdict_power_warning(size_t runs, double alpha, const char *where, const 
 		     "Mann-Whitney p is %.2g, not below %g, so no configuration can be called "
 		     "improved or regressed (",
 		where, runs, runs == 1 ? "" : "s", verdict_smallest_p(runs, runs), alpha);
-	if (need)
+	/* repeat = stable or auto is already adaptive: only its cap is short */
+	if (need && strcmp(key, "repeat"))
+		sb_addf(&sb, "it needs %zu runs a side: set %s = %zu or more)", need, key, need);
+	else if (need)
 		sb_addf(&sb, "it needs %zu runs a side: leave repeat out, as repeat = stable, the "
 			     "default, measures from 5 runs until every verdict is settled, or set "
 			     "%s = %zu or more)", need, key, need);

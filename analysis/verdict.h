@@ -16,6 +16,11 @@
  *   whose samples have no spread on either side is exact: min_effect alone
  *   decides.  A noisy metric with fewer than two runs on a side is
  *   untested: never significant.
+ *   Whatever the test says, a difference the meter cannot resolve is not
+ *   significant (verdict_below_resolution, rule->resolution: the meter's
+ *   smallest step, e.g. the scheduler tick for user and sys time), and a
+ *   part unchanged for that reason says so ("below the meter's resolution
+ *   (4 ms)", c->below_resolution; it takes precedence over layout noise).
  *
  * Layouts (a study with layouts = N > 1: each configuration built N times,
  * the same code at other addresses, doc/layout.md): a part whose samples
@@ -107,6 +112,9 @@ struct verdict_rule {
 	 * NULL: min_effect everywhere */
 	const struct calib_floors *floors;
 	double floor; /* set by verdict_rule_for: the floor min_effect is; 0 none */
+	/* the metric's resolution in its unit (results_metric_resolution: the
+	 * meter's smallest step, stored with the study); 0: exact or not known */
+	double resolution;
 };
 
 /* The rule for one item: with a floor stored for it in rule->floors and a
@@ -117,8 +125,20 @@ void verdict_rule_for(const struct verdict_rule *rule, const char *item, struct 
  * |ratio - 1| is below it ("within layout noise (+-x%)"); else NAN. */
 double verdict_layout_noise(const struct verdict_rule *item_rule, const struct comparison *c);
 
+/* Whether a part's difference is below the rule's resolution q (0: never):
+ * the medians differ by less than VERDICT_RES_DIFF q, or both are below
+ * VERDICT_RES_LEVEL q (most runs a handful of the meter's steps, where a
+ * step is a large part of every value: user time of a part shorter than a
+ * few scheduler ticks reads 0 in one run and a tick in the next). */
+int verdict_below_resolution(const struct verdict_rule *rule, const double *cand, size_t nc,
+			     const double *ref, size_t nr);
+#define VERDICT_RES_DIFF 2
+#define VERDICT_RES_LEVEL 10
+
 /* A part: cand against ref.  Fills c as stats_compare(_noisy) does, with
- * c->verdict oriented by rule->higher_better. */
+ * c->verdict oriented by rule->higher_better; a difference below the
+ * rule's resolution is never significant (c->below_resolution set, the
+ * verdict UNCHANGED, whatever p says). */
 void verdict_part(const struct verdict_rule *rule, const double *cand, size_t nc,
 		  const double *ref, size_t nr, struct comparison *c);
 

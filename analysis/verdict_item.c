@@ -20,6 +20,7 @@ void verdict_rule_load(const struct rank_options *o, struct store *st, const cha
 		.alpha = o->alpha, .min_effect = o->min_effect, .iters = o->iters, .seed = o->seed,
 		.deterministic = results_metric_deterministic(metric),
 		.higher_better = results_higher_better(st, study, metric),
+		.resolution = results_metric_resolution(st, study, metric, NULL),
 	};
 	memset(floors, 0, sizeof(*floors));
 	if (o->min_effect_auto && !rule->deterministic)

@@ -27,7 +27,7 @@ struct verdict_side {
 
 /* The rule of the options o (NULL: rank_options_default) for metric as
  * `where`'s study stored it: its orientation, whether it is
- * deterministic, and with o->min_effect_auto the floors calibrated for a
+ * deterministic, its meter's resolution, and with o->min_effect_auto the floors calibrated for a
  * noisy metric on that machine, loaded into *floors (the rule points at
  * it: release it after the rule's last use with calib_floors_release). */
 void verdict_rule_load(const struct rank_options *o, struct store *st, const char *study,

@@ -86,7 +86,7 @@ int ini_load_sections(const char *path, ini_item_fn fn, ini_section_fn section_f
 				      .user = user, .err = err};
 	st.f = fopen(path, "r");
 	if (!st.f) {
-		sb_addf(err, "%s: cannot read: %s (check the path)", path, strerror(errno));
+		sb_addf(err, "%s: cannot read: %s (check the path)", path, strerror_lc(errno));
 		return -1;
 	}
 	int rc = ini_parse_stream(reader, &st, handler, &st);

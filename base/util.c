@@ -233,6 +233,50 @@ void sl_push(struct strlist *sl, const char *s)
 	sl_push_owned(sl, xstrdup(s));
 }
 
+/* Damerau-Levenshtein (optimal string alignment), case folded: a typo of a
+ * short name is one or two letters dropped, doubled, swapped or wrong */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *d = xcalloc((la + 1) * (lb + 1), sizeof(*d));
+#define D(i, j) d[(i) * (lb + 1) + (j)]
+	for (size_t i = 0; i <= la; i++)
+		D(i, 0) = i;
+	for (size_t j = 0; j <= lb; j++)
+		D(0, j) = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			size_t best = D(i - 1, j - 1) + !same;
+			if (D(i - 1, j) + 1 < best)
+				best = D(i - 1, j) + 1;
+			if (D(i, j - 1) + 1 < best)
+				best = D(i, j - 1) + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    D(i - 2, j - 2) + 1 < best)
+				best = D(i - 2, j - 2) + 1;
+			D(i, j) = best;
+		}
+	size_t r = D(la, lb);
+#undef D
+	free(d);
+	return r;
+}
+
+const char *str_nearest(const char *word, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = 3, len = strlen(word);
+	for (size_t i = 0; i < n; i++) {
+		size_t dist = edit_distance(word, names[i]);
+		if (dist < best_d && 2 * dist < len + (len == 1)) {
+			best = names[i];
+			best_d = dist;
+		}
+	}
+	return best;
+}
+
 int sl_find(const struct strlist *sl, const char *s)
 {
 	for (size_t i = 0; i < sl->n; i++)

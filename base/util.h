@@ -67,6 +67,11 @@ struct strlist {
 void sl_push(struct strlist *sl, const char *s);      /* copies s */
 void sl_push_owned(struct strlist *sl, char *s);      /* takes s */
 int sl_find(const struct strlist *sl, const char *s); /* index or -1 */
+/* The name of names[0..n) a mistyped word most likely meant: the closest
+ * by edit distance (a swap counts one), when it is at most 2 and less
+ * than half the word, else NULL ("reprot" -> "report", "wcc" -> "wc",
+ * "o2" -> "O2": case differences count nothing).  For a "did you mean" */
+const char *str_nearest(const char *word, const char *const *names, size_t n);
 /* Split on blanks (no quoting); appends to sl; returns count added. */
 size_t sl_split_ws(struct strlist *sl, const char *s);
 char *sl_join(const struct strlist *sl, const char *sep);

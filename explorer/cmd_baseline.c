@@ -20,11 +20,13 @@ static struct {
 } opt;
 
 static const struct option_spec baseline_options[] = {
-	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)",
+	 .def = "flagscope.db"},
 	{"study", 's', OPT_STRING, &opt.study, "NAME", "save: which study (default: the latest stored)"},
 	{"keep", 0, OPT_FLAG, &opt.keep, NULL,
 	 "save: leave the study's runs in place (the next run of it then measures nothing new)"},
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "list: output format", NULL, list_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "list: output format", NULL, list_formats,
+	 .def = "table"},
 	{NULL},
 };
 
@@ -163,9 +165,6 @@ int cmd_baseline(int argc, char **argv)
 	struct strlist pos = {0};
 	struct strbuf err = {0};
 	struct store st;
-	memset(&opt, 0, sizeof(opt));
-	opt.db = "flagscope.db";
-	opt.format = "table";
 	int rc = options_parse(&baseline_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

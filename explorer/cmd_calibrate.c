@@ -38,7 +38,8 @@ static struct {
 } opt;
 
 static const struct option_spec calibrate_options[] = {
-	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database that keeps the calibration (default ./flagscope.db)"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database that keeps the calibration (default ./flagscope.db)",
+	 .def = "flagscope.db"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N",
 	 "runs of each build (default: the study's repeat, 10 in the preset)"},
 	{"metric", 'm', OPT_STRING, &opt.study.metric, "NAME",
@@ -52,7 +53,8 @@ static const struct option_spec calibrate_options[] = {
 	{"aslr-on-only", 0, OPT_FLAG, &opt.aslr_on_only, NULL,
 	 "skip the second pass with ASLR off (half the runs; no aslr and env figures)"},
 	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL, "say what the calibration will build and run; build nothing"},
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, calibrate_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, calibrate_formats,
+	 .def = "table"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{NULL},
 };
@@ -485,11 +487,8 @@ int cmd_calibrate(int argc, char **argv)
 	struct study_plan plan = {0};
 	char *path = NULL;
 	double started = 0;
-	memset(&opt, 0, sizeof(opt));
 	opt.jobs = cpu_count();
 	opt.study.repeat = -1;
-	opt.db = "flagscope.db";
-	opt.format = "table";
 	int rc = options_parse(&calibrate_cmd, argc, argv, &pos);
 	if (rc) {
 		rc = rc > 0 ? 0 : 2;

@@ -30,7 +30,8 @@ static const struct option_spec compare_options[] = {
 	{"against", 'a', OPT_STRING, &opt.against, "NAME",
 	 "test the study in --db (--study, else the latest) against the baseline NAME "
 	 "(flagscope baseline save NAME); machine-state differences are listed first"},
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, compare_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, compare_formats,
+	 .def = "table"},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the verdicts to FILE instead of stdout (the exit status stays theirs; never "
 	 "over a results database or a study file)"},
@@ -94,8 +95,6 @@ int cmd_compare(int argc, char **argv)
 	struct strbuf err = {0};
 	struct rank_options ro;
 	struct compare_result res = {0};
-	memset(&opt, 0, sizeof(opt));
-	opt.format = "table";
 	int rc = options_parse(&compare_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

@@ -17,7 +17,7 @@ static struct {
 
 static const struct option_spec help_options[] = {
 	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "help settings: output format", NULL,
-	 help_formats},
+	 help_formats, .def = "text"},
 	{NULL},
 };
 
@@ -49,8 +49,6 @@ static format_set help_formats(struct strbuf *err)
 int cmd_help(int argc, char **argv)
 {
 	struct strlist pos = {0};
-	memset(&opt, 0, sizeof(opt));
-	opt.format = "text";
 	int rc = options_parse(&help_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

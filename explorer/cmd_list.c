@@ -20,7 +20,8 @@ static struct {
 } opt;
 
 static const struct option_spec list_options[] = {
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, list_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, list_formats,
+	 .def = "text"},
 	{NULL},
 };
 
@@ -314,8 +315,6 @@ static int list_entries(enum sp_kind kind, const char *study_file, int width,
 int cmd_list(int argc, char **argv)
 {
 	struct strlist pos = {0};
-	memset(&opt, 0, sizeof(opt));
-	opt.format = "text";
 	int rc = options_parse(&list_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

@@ -244,7 +244,6 @@ static int check_machines(const struct strlist *dbs, size_t from)
 int cmd_merge(int argc, char **argv)
 {
 	struct strlist pos = {0};
-	memset(&opt, 0, sizeof(opt));
 	int rc = options_parse(&merge_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

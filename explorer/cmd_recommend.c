@@ -27,7 +27,7 @@ static const struct option_spec recommend_options[] = {
 	 "exit), insns (instructions), or a metric selector such as libcbench/malloc_big1 "
 	 "(default: the metric the study ranks by)"},
 	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL,
-	 recommend_formats},
+	 recommend_formats, .def = "make.conf"},
 	{"output", 'o', OPT_STRING, &opt.dir, "FILE|DIR",
 	 "write to FILE instead of stdout (never over a results database or a study file); "
 	 "package.env, dpkg-buildflags: write the files into "
@@ -186,8 +186,6 @@ int cmd_recommend(int argc, char **argv)
 	struct rank_options ro;
 	struct store st;
 	char *study;
-	memset(&opt, 0, sizeof(opt));
-	opt.format = "make.conf";
 	int rc = results_command_start(&recommend_cmd, argc, argv, &opt.r, &ro, &st, &study);
 	if (rc)
 		return rc == 1 ? 0 : 2;

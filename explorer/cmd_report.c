@@ -28,7 +28,8 @@ static struct {
 
 static const struct option_spec report_options[] = {
 	RESULTS_OPTIONS(&opt.r.db, &opt.r.study, &opt.r.alpha, &opt.r.min_effect),
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, report_offers},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, report_offers,
+	 .def = "table"},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the report (any format, --pivot too) to FILE instead of stdout (never over a "
 	 "results database or a study file)"},
@@ -380,8 +381,6 @@ int cmd_report(int argc, char **argv)
 	struct store st;
 	struct rank_options ro;
 	char *study;
-	memset(&opt, 0, sizeof(opt));
-	opt.format = "table";
 	int rc = results_command_start(&report_cmd, argc, argv, &opt.r, &ro, &st, &study);
 	if (rc)
 		return rc == 1 ? 0 : 2;

@@ -41,7 +41,8 @@ static const struct option_spec run_options[] = {
 	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds at a time (default: the number of CPUs)"},
 	{"dry-run", 'n', OPT_FLAG, &opt.dry_run, NULL,
 	 "show the configurations, their build keys and what is cached; build nothing"},
-	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)",
+	 .def = "flagscope.db"},
 	{"repeat", 'r', OPT_COUNT, &opt.study.repeat, "N", "repetitions per configuration (overrides the study, and its repeat = stable)"},
 	{"workloads", 'w', OPT_STRING, &opt.study.workloads, "\"A B\"", "run only these workloads"},
 	{"packages", 0, OPT_STRING, &opt.study.packages, "A,B|FILE",
@@ -52,7 +53,8 @@ static const struct option_spec run_options[] = {
 	 "run the measured programs on these CPUs only (e.g. 0 or 0-1,3; overrides the study's pin =)"},
 	{"force", 0, OPT_FLAG, &opt.study.force, NULL,
 	 "start even when isolate = yes finds the machine busy"},
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "ranking format", NULL, run_formats},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "ranking format", NULL, run_formats,
+	 .def = "table"},
 	{"build-only", 0, OPT_FLAG, &opt.build_only, NULL, "build and verify, store the builds, run nothing"},
 	{"noise-floor", 0, OPT_FLAG, &opt.study.noise_floor, NULL,
 	 "add a copy of the baseline, \"LABEL (noise floor)\", built and run as its own configuration: its ratio is what noise alone does here"},
@@ -262,11 +264,8 @@ int cmd_run(int argc, char **argv)
 	struct store store = {0};
 	double builds_started = 0;
 	char *path = NULL;
-	memset(&opt, 0, sizeof(opt));
 	opt.jobs = cpu_count();
 	opt.study.repeat = -1;
-	opt.db = "flagscope.db";
-	opt.format = "table";
 	int rc = options_parse(&run_cmd, argc, argv, &pos);
 	if (rc) {
 		rc = rc > 0 ? 0 : 2;

@@ -37,19 +37,28 @@ static struct {
 
 static const struct option_spec search_options[] = {
 	{"space", 0, OPT_STRING, &opt.space, "FILE", "a space file restricting or extending the compiler's flags"},
-	{"strategy", 's', OPT_STRING, &opt.strategy, "NAME", "ce, ga, random, exhaustive or ensemble (default ensemble)"},
-	{"budget", 'b', OPT_STRING, &opt.budget, "N[evals|h|m|s]", "evaluations, or time spent measuring (default 100 evals)"},
+	{"strategy", 's', OPT_STRING, &opt.strategy, "NAME", "ce, ga, random, exhaustive or ensemble (default ensemble)",
+	 .def = "ensemble"},
+	{"budget", 'b', OPT_STRING, &opt.budget, "N[evals|h|m|s]", "evaluations, or time spent measuring (default 100 evals)",
+	 .def = "100"},
 	{"metric", 'm', OPT_CHOICE, &opt.metric, "NAME", "objective (default insns when valgrind is installed, else time)", metric_choices},
-	{"seed", 0, OPT_INT, &opt.seed, "S", "random seed (default 1); the same seed replays the same search"},
-	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database holding the search state (default ./flagscope.db)"},
+	{"seed", 0, OPT_INT, &opt.seed, "S", "random seed (default 1); the same seed replays the same search",
+	 .def = "1"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database holding the search state (default ./flagscope.db)",
+	 .def = "flagscope.db"},
 	{"jobs", 'j', OPT_COUNT, &opt.jobs, "N", "builds and profiles at a time (default: the number of CPUs)"},
-	{"batch", 0, OPT_COUNT, &opt.batch, "N", "most candidates evaluated together (default 8)"},
+	{"batch", 0, OPT_COUNT, &opt.batch, "N", "most candidates evaluated together (default 8)",
+	 .def = "8"},
 	{"repeat", 'r', OPT_COUNT, &opt.repeat, "N", "measured runs per candidate with --metric time (default: the study's)"},
-	{"tolerance", 't', OPT_STRING, &opt.tolerance, "PCT", "smallest change that counts: minimisation keeps a flag whose removal costs PCT% or more (time: and is significant) (default 0.5)"},
-	{"minimise-repeat", 0, OPT_COUNT, &opt.minimise_repeat, "N", "with --metric time: interleaved runs per flag set in each minimisation measurement (default 10)"},
+	{"tolerance", 't', OPT_STRING, &opt.tolerance, "PCT", "smallest change that counts: minimisation keeps a flag whose removal costs PCT% or more (time: and is significant) (default 0.5)",
+	 .def = "0.5"},
+	{"minimise-repeat", 0, OPT_COUNT, &opt.minimise_repeat, "N", "with --metric time: interleaved runs per flag set in each minimisation measurement (default 10)",
+	 .def = "10"},
 	{"no-minimise", 0, OPT_FLAG, &opt.no_minimise, NULL, "keep the best flag set as found"},
-	{"confirm-repeat", 0, OPT_INT, &opt.confirm_repeat, "N", "interleaved runs confirming against -O2 and -O3 (default 10, 0: skip)"},
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "what to print", NULL, search_formats},
+	{"confirm-repeat", 0, OPT_INT, &opt.confirm_repeat, "N", "interleaved runs confirming against -O2 and -O3 (default 10, 0: skip)",
+	 .def = "10"},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "what to print", NULL, search_formats,
+	 .def = "text"},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE", "also write the make.conf fragment there"},
 	{"quiet", 'q', OPT_FLAG, &opt.quiet, NULL, "no progress lines"},
 	{"force", 0, OPT_FLAG, &opt.force, NULL, "start even when the study's isolate = yes finds the machine busy"},
@@ -79,12 +88,14 @@ const struct command_spec search_cmd = {
 		   "only when no workload is slower by Mann-Whitney (p < 0.05) and at least the\n"
 		   "tolerance; with too few runs for any p below 0.05 (under 4 a side) it drops\n"
 		   "nothing.  The confirmation's verdicts are report's on the same runs (the one\n"
-		   "rule, doc/statistics.md).  A study with layouts = N (doc/layout.md) has the\n"
-		   "confirmation and the minimisation with time build every flag set and the\n"
-		   "baseline N times, differing only in code addresses, run each `repeat` times\n"
-		   "and judge with layout as a random effect, as report does (N times the builds\n"
-		   "and runs of those steps); the exploration stays one build per flag set.\n"
-		   "Without ld.lld it says so once and uses one layout.  The logs of the batches' builds\n"
+		   "rule, doc/statistics.md; with this machine's calibrated floors where the\n"
+		   "database holds them, as report takes them by default).  A study with\n"
+		   "layouts = N (doc/layout.md) has the confirmation and the minimisation with\n"
+		   "time build every flag set and the baseline N times, differing only in code\n"
+		   "addresses, run each `repeat` times and judge with layout as a random effect,\n"
+		   "as report does (N times the builds and runs of those steps); the exploration\n"
+		   "stays one build per flag set.  Without ld.lld it says so once and uses one\n"
+		   "layout.  The logs of the batches' builds\n"
 		   "and runs are in DB.search/.  The study's pin = runs every measured program\n"
 		   "on those CPUs, and isolate = yes refuses to start on a busy machine unless\n"
 		   "--force, as flagscope run does.  SIGINT, SIGTERM and SIGHUP stop it as they\n"
@@ -421,19 +432,9 @@ int cmd_search(int argc, char **argv)
 	struct strlist pos = {0};
 	struct strbuf err = {0};
 	struct session s;
-	memset(&opt, 0, sizeof(opt));
 	memset(&s, 0, sizeof(s));
-	opt.strategy = "ensemble";
-	opt.budget = "100";
-	opt.db = "flagscope.db";
-	opt.format = "text";
-	opt.tolerance = "0.5";
-	opt.seed = 1;
 	opt.jobs = cpu_count();
-	opt.batch = 8;
 	opt.repeat = -1;
-	opt.minimise_repeat = 10;
-	opt.confirm_repeat = 10;
 	int rc = options_parse(&search_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

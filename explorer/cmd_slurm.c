@@ -46,7 +46,8 @@ static const struct option_spec slurm_options[] = {
 	{"shards", 'n', OPT_INT, &opt.shards, "N", "how many shards (array tasks); required"},
 	{"partition", 'p', OPT_STRING, &opt.partition, "P", "the Slurm partition (default: the cluster's)"},
 	{"time", 't', OPT_STRING, &opt.time, "T", "time limit of each task, e.g. 2:00:00"},
-	{"cpus", 'c', OPT_INT, &opt.cpus, "N", "CPUs per task, also the shard's build jobs (default 1)"},
+	{"cpus", 'c', OPT_INT, &opt.cpus, "N", "CPUs per task, also the shard's build jobs (default 1)",
+	 .def = "1"},
 	{"dir", 'd', OPT_STRING, &opt.dir, "PATH",
 	 "job folder for scripts, logs and shard databases (default ./flagscope-slurm-NAME)"},
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "the merged results database (default ./flagscope.db)"},
@@ -310,8 +311,6 @@ static void shard_sources(const struct study_plan *p, struct strlist *out)
 int cmd_slurm(int argc, char **argv)
 {
 	struct strlist pos = {0};
-	memset(&opt, 0, sizeof(opt));
-	opt.cpus = 1;
 	int rc = options_parse(&slurm_cmd, argc, argv, &pos);
 	if (rc) {
 		sl_release(&opt.sources);

@@ -18,7 +18,7 @@ static const char *target;
 static const char *sources_dir;
 static const char *objects_dir;
 static char *lto_why; /* elf_lto_check_tree's verdict on the current file, or NULL */
-static const char *format = "table";
+static const char *format;
 static int want_static, want_dynamic;
 static format_set verify_formats_of(struct strbuf *err); /* verify_formats[], below */
 
@@ -40,7 +40,7 @@ static const struct option_spec verify_opts[] = {
 	{.long_name = "objects", .type = OPT_STRING, .value = &objects_dir, .argname = "DIR",
 	 .help = "the build tree: with -flto in --expect, a clang-built file's LTO is verified when the object files (*.o) under DIR are LLVM bitcode"},
 	{.long_name = "format", .short_name = 'f', .type = OPT_FORMAT, .value = &format,
-	 .argname = "FORMAT", .help = "output format", .formats = verify_formats_of},
+	 .argname = "FORMAT", .help = "output format", .formats = verify_formats_of, .def = "table"},
 	{0},
 };
 

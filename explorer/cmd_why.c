@@ -27,11 +27,14 @@ static struct {
 static format_set why_formats(struct strbuf *err); /* writers[], below */
 
 static const struct option_spec why_options[] = {
-	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)"},
+	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database (default ./flagscope.db)",
+	 .def = "flagscope.db"},
 	{"study", 's', OPT_STRING, &opt.study, "NAME", "which study (default: the latest stored)"},
 	{"run", 'r', OPT_STRING, &opt.run, "NAME", "the recipe's run section (default: the first)"},
-	{"top", 'n', OPT_INT, &opt.top, "N", "show the N largest changes (default 25, 0: all)"},
-	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, why_formats},
+	{"top", 'n', OPT_INT, &opt.top, "N", "show the N largest changes (default 25, 0: all)",
+	 .def = "25"},
+	{"format", 'f', OPT_FORMAT, &opt.format, "FMT", "output format", NULL, why_formats,
+	 .def = "table"},
 	{NULL},
 };
 
@@ -219,10 +222,6 @@ int cmd_why(int argc, char **argv)
 {
 	struct strlist pos = {0};
 	struct store st;
-	memset(&opt, 0, sizeof(opt));
-	opt.db = "flagscope.db";
-	opt.format = "table";
-	opt.top = 25;
 	int rc = options_parse(&why_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

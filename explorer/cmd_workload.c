@@ -408,7 +408,6 @@ out:
 int cmd_workload(int argc, char **argv)
 {
 	struct strlist pos = {0};
-	memset(&opt, 0, sizeof(opt));
 	int rc = options_parse(&workload_cmd, argc, argv, &pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;

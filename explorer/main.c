@@ -139,7 +139,15 @@ static int dispatch(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	error_msg("'%s' is not a command (see flagscope --help)", argv[1]);
+	const char *names[ARRAY_SIZE(commands)];
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	const char *near = str_nearest(argv[1], names, ARRAY_SIZE(commands));
+	if (near)
+		error_msg("'%s' is not a command (did you mean '%s'? see flagscope --help)", argv[1],
+			  near);
+	else
+		error_msg("'%s' is not a command (see flagscope --help)", argv[1]);
 	return 2;
 }
 

@@ -72,6 +72,19 @@ static int choice_refused(const struct command_spec *cmd, const struct option_sp
 	return -1;
 }
 
+/* OPT_INT and OPT_COUNT: 0 with *v set, or -1 */
+static int parse_number(const struct option_spec *o, const char *arg, int *v)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(arg, &end, 10);
+	long least = o->type == OPT_COUNT ? 1 : -1000000000L;
+	if (errno || *end || end == arg || n < least || n > 1000000000L)
+		return -1;
+	*v = (int)n;
+	return 0;
+}
+
 static int set_value(const struct command_spec *cmd, const struct option_spec *o,
 		     const char *arg)
 {
@@ -86,20 +99,14 @@ static int set_value(const struct command_spec *cmd, const struct option_spec *o
 		sl_push(o->value, arg);
 		return 0;
 	case OPT_INT:
-	case OPT_COUNT: {
-		char *end;
-		errno = 0;
-		long v = strtol(arg, &end, 10);
-		long least = o->type == OPT_COUNT ? 1 : -1000000000L;
-		if (errno || *end || end == arg || v < least || v > 1000000000L) {
+	case OPT_COUNT:
+		if (parse_number(o, arg, o->value)) {
 			error_msg("%s: --%s needs a number%s, not '%s' (see flagscope %s --help)",
 				  cmd->name, o->long_name, o->type == OPT_COUNT ? " of at least 1" : "",
 				  arg, cmd->name);
 			return -1;
 		}
-		*(int *)o->value = (int)v;
 		return 0;
-	}
 	case OPT_CHOICE:
 		for (const char *const *c = o->choices; *c; c++)
 			if (!strcmp(*c, arg)) {
@@ -137,7 +144,11 @@ int options_parse(const struct command_spec *cmd, int argc, char **argv,
 		  struct strlist *positional)
 {
 	n_given = 0;
-	int rc = options_parse_all(cmd, argc, argv, positional);
+	int rc = 0;
+	for (const struct option_spec *o = cmd->opts; o && o->long_name && !rc; o++)
+		rc = o->def ? set_value(cmd, o, o->def) : 0; /* options_check took each */
+	if (!rc)
+		rc = options_parse_all(cmd, argc, argv, positional);
 	if (!rc && options_after_parse)
 		rc = options_after_parse(cmd, positional);
 	if (rc)
@@ -211,6 +222,34 @@ void print_error_lines(const char *text)
 	free(copy);
 }
 
+/* NULL when def is a value option o takes, else why not */
+static const char *default_refused(const struct option_spec *o)
+{
+	int n;
+	switch (o->type) {
+	case OPT_FLAG:
+	case OPT_LIST:
+		return "has a default, which a flag or a list cannot have";
+	case OPT_STRING:
+		return NULL;
+	case OPT_INT:
+	case OPT_COUNT:
+		return parse_number(o, o->def, &n) ? "has a default that is not a number it takes" : NULL;
+	case OPT_CHOICE:
+		for (const char *const *c = o->choices; *c; c++)
+			if (!strcmp(*c, o->def))
+				return NULL;
+		return "has a default that is not one of its choices";
+	case OPT_FORMAT: {
+		enum format f = format_parse(o->def);
+		return f < FORMAT_COUNT && o->formats && (o->formats(NULL) & FORMAT_BIT(f))
+			       ? NULL
+			       : "has a default format its writers do not write";
+	}
+	}
+	return "has an unknown type";
+}
+
 int options_check(const struct command_spec *cmd, struct strbuf *err)
 {
 	size_t before = err->len;
@@ -219,6 +258,12 @@ int options_check(const struct command_spec *cmd, struct strbuf *err)
 	sb_addf(&what, "%s options", cmd->name);
 	for (const struct option_spec *o = cmd->opts; o && o->long_name; o++) {
 		sl_push(&names, o->long_name);
+		const char *refused = o->def ? default_refused(o) : NULL;
+		registry_require(!refused, sb_str(&what), o->long_name, refused, err);
+		/* a help line that names the default names this one */
+		const char *said = o->def && o->help ? strstr(o->help, "(default") : NULL;
+		registry_require(!said || strstr(said, o->def), sb_str(&what), o->long_name,
+				 "its help names another default than its .def", err);
 		if (o->type != OPT_FORMAT)
 			continue;
 		/* the writers say what they write; asking them checks their table */

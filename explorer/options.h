@@ -32,6 +32,13 @@ struct option_spec {
 	 * set, analysis/formats.h); --help lists them, anything else is
 	 * refused as "COMMAND: unknown format 'X' (formats: ...)" */
 	format_set (*formats)(struct strbuf *err);
+	/* The value before the command line, written as its argument would
+	 * be ("table", "25"), set by options_parse and checked at start-up
+	 * (options_check).  NULL: the value keeps what the command gave it
+	 * (a static one starts at 0 or NULL; one only code can work out, such
+	 * as the number of CPUs, is set by the command before parsing).  Not
+	 * for OPT_FLAG or OPT_LIST. */
+	const char *def;
 };
 
 struct command_spec {
@@ -45,7 +52,8 @@ struct command_spec {
 	const struct option_spec *opts; /* ends with an entry whose long_name is NULL */
 };
 
-/* Parse argv[1..] (argv[0] is the command name).  Positional arguments go
+/* Set every option that has a default (.def) to it, then parse argv[1..]
+ * (argv[0] is the command name).  Positional arguments go
  * to *positional.  Returns 0 to go on, 1 when --help was printed (exit 0),
  * -1 after printing a usage error (exit 2); on 1 and -1 *positional is
  * released, so callers can return at once. */
@@ -55,7 +63,8 @@ void options_help(const struct command_spec *cmd, FILE *out);
 
 /* The start-up check of one command's table: every OPT_FORMAT option has
  * a writer family, which lists at least one format, each once
- * (format_family).  0, or -1 with a "COMMAND options: ..." line per
+ * (format_family); every default is a value its option takes, and the
+ * one its help names ("(default 8)") when the help names one.  0, or -1 with a "COMMAND options: ..." line per
  * problem in err. */
 int options_check(const struct command_spec *cmd, struct strbuf *err);
 

@@ -274,9 +274,19 @@ static void check_level_list(struct loader *ld, const struct strlist *levels, in
 {
 	for (size_t i = 0; i < levels->n; i++) {
 		size_t ai, li;
-		if (study_find_level(ld->s, levels->v[i], &ai, &li))
-			load_error(ld, line, "%s names level '%s', which no axis has (define it under an [axis ...] or fix the name)",
-				   what, levels->v[i]);
+		if (study_find_level(ld->s, levels->v[i], &ai, &li)) {
+			struct strlist names = {0};
+			for (size_t a = 0; a < ld->s->naxes; a++)
+				for (size_t l = 0; l < ld->s->axes[a].nlevels; l++)
+					sl_push(&names, ld->s->axes[a].levels[l].name);
+			const char *near = str_nearest(levels->v[i], (const char *const *)names.v,
+						       names.n);
+			char *hint = near ? xasprintf("did you mean '%s'? ", near) : NULL;
+			load_error(ld, line, "%s names level '%s', which no axis has (%sdefine it under an [axis ...] or fix the name)",
+				   what, levels->v[i], hint ? hint : "");
+			free(hint);
+			sl_release(&names);
+		}
 	}
 }
 
@@ -333,6 +343,18 @@ static void study_add_packages(struct loader *ld)
 	free(dir);
 }
 
+static void unknown_workload(struct loader *ld, const struct strlist *known, const char *name)
+{
+	const char *near = str_nearest(name, (const char *const *)known->v, known->n);
+	if (near)
+		load_error(ld, ld->s->workloads_line,
+			   "unknown workload '%s' (did you mean '%s'? see flagscope list workloads)",
+			   name, near);
+	else
+		load_error(ld, ld->s->workloads_line,
+			   "unknown workload '%s' (see flagscope list workloads)", name);
+}
+
 static void check_study(struct loader *ld)
 {
 	struct study *s = ld->s;
@@ -348,8 +370,7 @@ static void check_study(struct loader *ld)
 		for (size_t i = 0; i < s->workloads.n; i++)
 			if (sl_find(&known, s->workloads.v[i]) < 0 &&
 			    sl_find(&s->packages, s->workloads.v[i]) < 0)
-				load_error(ld, s->workloads_line, "unknown workload '%s' (see flagscope list workloads)",
-					   s->workloads.v[i]);
+				unknown_workload(ld, &known, s->workloads.v[i]);
 		sl_release(&known);
 		for (size_t i = 0; i < s->workloads.n; i++)
 			if (sl_find(&s->workloads, s->workloads.v[i]) < (int)i)

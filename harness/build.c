@@ -461,8 +461,9 @@ void build_verify(struct build *b)
 		if (stat(path, &st)) {
 			b->outcome = OUTCOME_BUILD_FAILED;
 			free(b->detail);
-			b->detail = xasprintf("the build did not produce %s",
-					      bins.v[i]);
+			char *log = xasprintf("%s/build.log", b->dir);
+			b->detail = build_log_missing_binary(bins.v[i], b->out_dir, log);
+			free(log);
 			free(path);
 			break;
 		}

@@ -22,4 +22,12 @@ char *build_log_failure_detail(const char *log_text, const char *log_path);
  * Heap string. */
 char *build_log_with_suggestion(const char *complaint, const char *log_text);
 
+/* A build that ran but lacks the recipe's binary `missing`: "the build
+ * did not produce MISSING", then the programs it did make under out_dir
+ * (executable ELF files, at most a few, by path from out_dir) for
+ * [build] binaries =, or that it made none, and " | log: LOG_PATH".  The
+ * user's likeliest mistake is a program name of their guess.  Heap
+ * string. */
+char *build_log_missing_binary(const char *missing, const char *out_dir, const char *log_path);
+
 #endif

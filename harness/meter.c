@@ -41,12 +41,13 @@ static int rusage_collect(const struct meter_run *mr, struct measurements *out, 
 	return 0;
 }
 
-static void rusage_metrics(struct strlist *out)
-{
-	static const char *const names[] = {"time", "wall", "user", "sys", "maxrss"};
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		sl_push(out, names[i]);
-}
+/* user and sys: the kernel splits a process's exact CPU time between
+ * them by where its scheduler ticks landed, so a part shorter than a few
+ * ticks reads 0 in one and all in the other (doc/statistics.md) */
+static const struct meter_metric rusage_table[] = {
+	{"time", GRAIN_CLOCK}, {"wall", GRAIN_CLOCK}, {"user", GRAIN_TICK},
+	{"sys", GRAIN_TICK},   {"maxrss", GRAIN_PAGE}, {NULL, 0},
+};
 
 const struct meter_ops meter_rusage = {
 	.name = "rusage",
@@ -55,7 +56,7 @@ const struct meter_ops meter_rusage = {
 	.timed = 1,
 	.probe = rusage_probe,
 	.collect = rusage_collect,
-	.metrics = rusage_metrics,
+	.table = rusage_table,
 };
 
 static const char hw_events[] = "cycles,instructions,branches,branch-misses,cache-misses";
@@ -219,6 +220,12 @@ static void perf_metrics(struct strlist *out)
 	free(all);
 }
 
+static const struct meter_metric perf_table[] = {
+	{"perf/task-clock", GRAIN_PERF_MSEC},
+	{"perf/*", GRAIN_EVENT},
+	{NULL, 0},
+};
+
 const struct meter_ops meter_perf = {
 	.name = "perf",
 	.help = "perf stat counters (hardware where the machine has them), one wrapped run",
@@ -228,6 +235,7 @@ const struct meter_ops meter_perf = {
 	.wrap = perf_wrap,
 	.remote = perf_remote,
 	.collect = perf_collect,
+	.table = perf_table,
 	.metrics = perf_metrics,
 };
 
@@ -254,12 +262,9 @@ static int memory_collect(const struct meter_run *mr, struct measurements *out, 
 	return 0;
 }
 
-static void memory_metrics(struct strlist *out)
-{
-	sl_push(out, "mem.virt");
-	sl_push(out, "mem.res");
-	sl_push(out, "mem.dirty");
-}
+static const struct meter_metric memory_table[] = {
+	{"mem.virt", GRAIN_PAGE}, {"mem.res", GRAIN_PAGE}, {"mem.dirty", GRAIN_PAGE}, {NULL, 0},
+};
 
 const struct meter_ops meter_memory = {
 	.name = "memory",
@@ -269,7 +274,7 @@ const struct meter_ops meter_memory = {
 	.exit_stop = 1,
 	.probe = memory_probe,
 	.collect = memory_collect,
-	.metrics = memory_metrics,
+	.table = memory_table,
 };
 
 static const struct meter_ops *const meters[] = {
@@ -326,7 +331,11 @@ const char *meter_known_names(void)
 void meter_push_metrics(const struct meter_ops *m, struct strlist *out)
 {
 	struct strlist names = {0};
-	m->metrics(&names);
+	if (m->metrics)
+		m->metrics(&names);
+	else
+		for (const struct meter_metric *t = m->table; t->name; t++)
+			sl_push(&names, t->name);
 	for (size_t i = 0; i < names.n; i++)
 		if (sl_find(out, names.v[i]) < 0)
 			sl_push(out, names.v[i]);
@@ -352,18 +361,45 @@ char *meter_help_text(void)
 	return sb_detach(&sb);
 }
 
+/* every name the meter gives has its grain in its own table */
+static void table_check(const struct meter_ops *m, struct strbuf *err)
+{
+	struct strlist names = {0};
+	meter_push_metrics(m, &names);
+	if (!names.n)
+		sb_addf(err, "%smeter '%s' gives no metric", err->len ? "; " : "", m->name);
+	for (size_t i = 0; i < names.n; i++)
+		if (!meter_table_find(m, names.v[i]))
+			sb_addf(err, "%smeter '%s' gives '%s' without a grain in its table",
+				err->len ? "; " : "", m->name, names.v[i]);
+	sl_release(&names);
+}
+
+const struct meter_metric *meter_table_find(const struct meter_ops *m, const char *metric)
+{
+	for (const struct meter_metric *t = m->table; t && t->name; t++) {
+		size_t n = strlen(t->name);
+		if (n && t->name[n - 1] == '*' ? !strncmp(metric, t->name, n - 1)
+					       : !strcmp(metric, t->name))
+			return t;
+	}
+	return NULL;
+}
+
 int meters_check(struct strbuf *err)
 {
 	size_t before = err->len;
 	for (size_t i = 0; i < ARRAY_SIZE(meters); i++) {
 		const struct meter_ops *m = meters[i];
 		if (!m->name || !*m->name || strchr(m->name, ' ') || !m->help || !m->probe ||
-		    !m->collect || !m->metrics)
+		    !m->collect || !m->table)
 			sb_addf(err, "%sthe meter at meters[%zu] lacks a name (one word), help, probe, "
-				     "collect or metrics", err->len ? "; " : "", i);
+				     "collect or table", err->len ? "; " : "", i);
 		else if (!m->timed && !m->wrap)
 			sb_addf(err, "%smeter '%s' is neither timed nor wrapping", err->len ? "; " : "",
 				m->name);
+		else
+			table_check(m, err);
 		for (size_t k = 0; k < i && m->name; k++)
 			if (meters[k]->name && !strcmp(meters[k]->name, m->name))
 				sb_addf(err, "%stwo meters are named '%s'", err->len ? "; " : "",

@@ -72,6 +72,25 @@ struct meter_remote {
 	const char *out;    /* a local path */
 };
 
+/* How fine a metric's values are: what the smallest step of its meter is
+ * (meter_resolution).  The verdict never calls a difference of a few
+ * steps significant (analysis/verdict.h, doc/statistics.md). */
+enum metric_grain {
+	GRAIN_EXACT, /* counted or sized exactly (instructions under a simulator) */
+	GRAIN_CLOCK, /* seconds from CLOCK_MONOTONIC: clock_getres */
+	GRAIN_TICK,  /* seconds of CPU time from rusage: the scheduler tick */
+	GRAIN_PAGE,  /* KiB of memory the kernel counts in pages: one page */
+	GRAIN_EVENT, /* events a real machine counted: one event */
+	GRAIN_PERF_MSEC, /* perf's task-clock: ns, printed in msec with 2 decimals */
+};
+
+/* One metric of a meter, or every metric that starts with name's text
+ * before a final '*' (perf's "perf/" and '*': every event it counts). */
+struct meter_metric {
+	const char *name;
+	enum metric_grain grain;
+};
+
 struct meter_ops {
 	const char *name;
 	const char *help;  /* one line: what it measures */
@@ -94,8 +113,13 @@ struct meter_ops {
 	 * can never be measured so (a threaded guest); then note is the whole
 	 * line a required meter's failed run carries. */
 	int (*collect)(const struct meter_run *mr, struct measurements *out, struct strbuf *note);
-	/* Push every metric name collect can give (what --metric may name
-	 * before anything runs; test_meter holds collect to it). */
+	/* The metrics collect can give with their grains, ended by {NULL}:
+	 * the one table of a meter's metrics.  Names with no '*' are what
+	 * --metric may name before anything runs (test_meter holds collect
+	 * to them). */
+	const struct meter_metric *table;
+	/* Push every metric name collect can give where the table cannot
+	 * list them (perf's events); NULL: the table's names. */
 	void (*metrics)(struct strlist *out);
 };
 
@@ -126,6 +150,23 @@ void meter_push_metrics(const struct meter_ops *m, struct strlist *out);
  * default set).  A runner's own meter (runner_ops.meter) is not among
  * them: the runners a study's runs select bring theirs. */
 void meter_metric_names(const char *names, struct strlist *out);
+/* The resolution of metric as the table of the meter that gives it
+ * declares (enum metric_grain), in the metric's unit (*unit when unit is
+ * not NULL: "s", "KiB", "msec", "" for a count): 0 exact, > 0 its
+ * smallest step on this machine; appends to how
+ * one line saying where the figure comes from ("the scheduler tick,
+ * CONFIG_HZ=250 from /boot/config-6.1.0").  -1 when no meter gives
+ * metric (a recipe's metric.NAME: its resolution is not known).
+ * meter_resolution.c. */
+double meter_resolution(const char *metric, const char **unit, struct strbuf *how);
+/* The row of m's table that declares metric; NULL none. */
+const struct meter_metric *meter_table_find(const struct meter_ops *m, const char *metric);
+/* The scheduler tick in seconds, and how it was found (static text, with
+ * the figure): CONFIG_HZ from /boot/config-RELEASE, else measured from
+ * /proc/timer_list's jiffies over 100 ms, else 1 / sysconf(_SC_CLK_TCK)
+ * (USER_HZ, 100: no kernel ticks slower, so an upper bound).  Found once. */
+double meter_tick(const char **how);
+
 /* One line per meter, "  NAME  HELP", for --help texts (heap). */
 char *meter_help_text(void);
 /* 0, or -1 with what is wrong with meters[] in err (a programming error) */

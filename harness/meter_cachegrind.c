@@ -112,10 +112,7 @@ static int cg_collect(const struct meter_run *mr, struct measurements *out, stru
 	return 0;
 }
 
-static void cg_metrics(struct strlist *out)
-{
-	sl_push(out, "insns");
-}
+static const struct meter_metric cg_table[] = {{"insns", GRAIN_EXACT}, {NULL, 0}};
 
 const struct meter_ops meter_cachegrind = {
 	.name = "cachegrind",
@@ -124,7 +121,7 @@ const struct meter_ops meter_cachegrind = {
 	.probe = cg_probe,
 	.wrap = cg_wrap,
 	.collect = cg_collect,
-	.metrics = cg_metrics,
+	.table = cg_table,
 };
 
 int cachegrind_run(const char *build_dir, const struct recipe_run *run, const char *in_dir,

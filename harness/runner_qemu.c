@@ -171,6 +171,8 @@ static void insn_metrics(struct strlist *out)
 		sl_push_owned(out, xasprintf("insns.%s", insn_class_names[k]));
 }
 
+static const struct meter_metric insn_table[] = {{"insns*", GRAIN_EXACT}, {NULL, 0}};
+
 const struct meter_ops meter_qemu_insn = {
 	.name = "qemu-insn",
 	.help = "instructions by class from the QEMU plugin (emulated runs: the qemu runner's own)",
@@ -179,5 +181,6 @@ const struct meter_ops meter_qemu_insn = {
 	.own = 1,
 	.probe = insn_probe,
 	.collect = insn_collect,
+	.table = insn_table,
 	.metrics = insn_metrics,
 };

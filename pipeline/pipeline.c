@@ -376,6 +376,28 @@ enum pipeline_status pipeline_build(struct pipeline *pl, struct pipeline_counts 
 	return PIPELINE_OK;
 }
 
+/* What each metric of m can resolve, kept with the study so that a report
+ * on another machine judges by the measuring machine's figure
+ * (analysis/verdict.h; results_metric_resolution reads it) */
+static void pipeline_store_resolutions(struct pipeline *pl, const struct meter_ops *m)
+{
+	struct strlist names = {0};
+	meter_push_metrics(m, &names);
+	for (size_t i = 0; i < names.n && !pl->store_failed; i++) {
+		struct strbuf how = {0};
+		const char *unit = "";
+		double q = meter_resolution(names.v[i], &unit, &how);
+		char *key = xasprintf("resolution.%s", names.v[i]);
+		char *value = xasprintf("%.9g %s: %s", q, unit, sb_str(&how));
+		if (q >= 0)
+			pipeline_stored(pl, store_put_fact(pl->store, pl->plan->study.name, key, value));
+		free(key);
+		free(value);
+		sb_release(&how);
+	}
+	sl_release(&names);
+}
+
 static void setup_meters(struct pipeline *pl)
 {
 	struct study_plan *p = pl->plan;
@@ -416,6 +438,8 @@ static void setup_meters(struct pipeline *pl)
 		char *key = xasprintf("meter.%s", m->name);
 		pipeline_stored(pl, store_put_fact(pl->store, p->study.name, key, sb_str(&fact)));
 		free(key);
+		if (usable)
+			pipeline_store_resolutions(pl, m);
 		if (usable && pl->exec.nmeters < ARRAY_SIZE(pl->exec.meters))
 			pl->exec.meters[pl->exec.nmeters++] = m;
 		else

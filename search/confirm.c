@@ -7,6 +7,7 @@
 
 #include "analysis/rank.h"
 #include "analysis/verdict.h"
+#include "analysis/verdict_item.h"
 
 void confirmation_release(struct confirmation *c)
 {
@@ -16,6 +17,7 @@ void confirmation_release(struct confirmation *c)
 			free(d->item[i]);
 		free(d->item);
 		free(d->cmp);
+		free(d->layout_noise);
 		free(d->against);
 	}
 	free(c->study);
@@ -60,24 +62,36 @@ static int fetch(struct search_pipeline *pl, struct confirmation *c, const char 
 
 /* By the rule report reads (analysis/verdict.h) with report's defaults,
  * so `report` on the confirmation's study gives the same verdicts and
- * intervals: with layouts, nested (verdict_pair), as report judges them. */
-void confirm_judge_pairs(struct confirm_side *d, char *const *items,
-			 const struct sample_pair *pairs, size_t n)
+ * intervals: with layouts, nested (verdict_pair); with calibrated floors,
+ * each item's (verdict_rule_for) and the summary's min_effect their mean,
+ * as the rank table takes them. */
+void confirm_judge_pairs(struct confirm_side *d, const struct verdict_rule *given,
+			 char *const *items, const struct sample_pair *pairs, size_t n)
 {
 	struct rank_options o;
 	rank_options_default(&o);
-	const struct verdict_rule rule = {.alpha = o.alpha, .min_effect = o.min_effect,
-					  .iters = o.iters, .seed = o.seed};
+	struct verdict_rule rule = {.alpha = o.alpha, .min_effect = o.min_effect, .iters = o.iters,
+				    .seed = o.seed};
+	if (given)
+		rule = *given;
 	struct verdict_parts parts;
 	verdict_parts_init(&parts, n);
 	d->nitems = n;
 	d->item = xcalloc(n ? n : 1, sizeof(char *));
 	d->cmp = xcalloc(n ? n : 1, sizeof(*d->cmp));
+	d->layout_noise = xcalloc(n ? n : 1, sizeof(double));
+	double effects = 0;
 	for (size_t i = 0; i < n; i++) {
+		struct verdict_rule ir;
 		d->item[i] = xstrdup(items[i]);
-		verdict_pair(&rule, &pairs[i], &d->cmp[i]);
+		verdict_rule_for(&rule, d->item[i], &ir);
+		verdict_pair(&ir, &pairs[i], &d->cmp[i]);
+		d->layout_noise[i] = verdict_layout_noise(&ir, &d->cmp[i]);
 		verdict_parts_add(&parts, pairs[i], d->item[i], &d->cmp[i]);
+		effects += ir.min_effect;
 	}
+	if (n)
+		rule.min_effect = effects / (double)n;
 	struct verdict_summary sum;
 	verdict_summarise(&rule, &parts, &sum);
 	d->gm = sum.ratio, d->lo = sum.lo, d->hi = sum.hi;
@@ -92,7 +106,7 @@ void confirm_judge(struct confirm_side *d, char *const *items, double *const *be
 	struct sample_pair *pairs = xcalloc(n ? n : 1, sizeof(*pairs));
 	for (size_t i = 0; i < n; i++)
 		pairs[i] = (struct sample_pair){best[i], nbest[i], ref[i], nref[i]};
-	confirm_judge_pairs(d, items, pairs, n);
+	confirm_judge_pairs(d, NULL, items, pairs, n);
 	free(pairs);
 }
 
@@ -117,6 +131,31 @@ static double insns_ratio(const struct measured *best, const struct measured *re
 	int err = stats_geomean_ratio(p, best->items.n, 0.95, 0, NULL, &gm, &lo, &hi);
 	free(p);
 	return err ? NAN : gm;
+}
+
+/* Both sides by the rule report takes for the confirmation's study: its
+ * defaults, and the floors of --min-effect auto where this database holds
+ * a calibration of the machine (verdict_rule_load). */
+static void judge_sides(struct search_pipeline *pl, struct confirmation *c,
+			const struct measured *best, const struct measured *ref)
+{
+	struct store st;
+	struct strbuf err = {0};
+	struct verdict_rule rule;
+	struct calib_floors floors = {0};
+	int open = !store_open(&st, pl->db, 0, &err);
+	if (open)
+		verdict_rule_load(NULL, &st, c->study, "time", &rule, &floors);
+	for (int s = 0; s < 2; s++) {
+		struct sample_pair *p = measured_pairs(best, &ref[s]);
+		confirm_judge_pairs(&c->side[s], open ? &rule : NULL, best->items.v, p,
+				    best->items.n);
+		free(p);
+	}
+	calib_floors_release(&floors);
+	if (open)
+		store_close(&st);
+	sb_release(&err);
 }
 
 int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, struct confirmation *c,
@@ -160,11 +199,7 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 	memset(ref, 0, sizeof(ref));
 	if (!fetch(pl, c, label[2], "time", &best) && !fetch(pl, c, label[0], "time", &ref[0]) &&
 	    !fetch(pl, c, label[1], "time", &ref[1]))
-		for (int s = 0; s < 2; s++) {
-			struct sample_pair *p = measured_pairs(&best, &ref[s]);
-			confirm_judge_pairs(&c->side[s], best.items.v, p, best.items.n);
-			free(p);
-		}
+		judge_sides(pl, c, &best, ref);
 	if (c->status == OUTCOME_OK && !strcmp(pl->metric, "insns")) {
 		struct measured bi = {0}, ri = {0};
 		for (int s = 0; s < 2; s++) {

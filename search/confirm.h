@@ -3,7 +3,8 @@
  * against -O2 and -O3, built and run through the pipeline with `repeat`
  * interleaved repetitions (one generated study), judged by the one rule
  * every command reads (analysis/verdict.h, with report's alpha 0.05,
- * min_effect 1% and seed): per item by Mann-Whitney and the effect, over
+ * min_effect 1% and seed, or the floors of this machine's calibration in
+ * the database, as report's --min-effect auto takes them): per item by Mann-Whitney and the effect, over
  * the items by the geometric mean of the ratios, its bootstrap interval
  * and the items' own verdicts, so `report` on the study says the same.
  * Wall time is always confirmed; with the insns metric the instruction
@@ -30,6 +31,8 @@ struct confirm_side {
 	size_t nitems;
 	char **item;
 	struct comparison *cmp; /* per item, time */
+	double *layout_noise;   /* per item: the calibrated floor that is why
+				   it is unchanged (verdict_layout_noise), or NAN */
 };
 
 struct confirmation {
@@ -54,8 +57,10 @@ void confirmation_release(struct confirmation *c);
 void confirm_judge(struct confirm_side *d, char *const *items, double *const *best,
 		   const size_t *nbest, double *const *ref, const size_t *nref, size_t n);
 /* The same for items given as pairs, with their layouts (stats.h:
- * struct sample_pair; cand is the best set). */
-void confirm_judge_pairs(struct confirm_side *d, char *const *items,
-			 const struct sample_pair *pairs, size_t n);
+ * struct sample_pair; cand is the best set), by rule (its floors per
+ * item, verdict_rule_for); NULL: report's defaults without floors. */
+struct verdict_rule;
+void confirm_judge_pairs(struct confirm_side *d, const struct verdict_rule *rule,
+			 char *const *items, const struct sample_pair *pairs, size_t n);
 
 #endif

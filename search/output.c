@@ -96,6 +96,9 @@ static void confirm_lines(FILE *out, const char *prefix, const struct confirmati
 			if (d->cmp[i].verdict == VERDICT_REGRESSED)
 				fprintf(out, "%s    significantly slower than %s on %s: %.4f (p %.3g)\n",
 					prefix, d->against, d->item[i], d->cmp[i].ratio, d->cmp[i].p);
+			else if (d->layout_noise && isfinite(d->layout_noise[i]))
+				fprintf(out, "%s    %s: %.4f, unchanged: within layout noise (±%.1f%%)\n",
+					prefix, d->item[i], d->cmp[i].ratio, 100 * d->layout_noise[i]);
 	}
 }
 
@@ -180,6 +183,8 @@ static void json_confirm(struct strbuf *sb, const struct confirmation *c)
 			sb_addf(sb, ", \"n\": %zu, \"layouts\": %zu, \"verdict\": ", d->cmp[i].na,
 				d->cmp[i].layouts_cand ? d->cmp[i].layouts_cand : 1);
 			sb_add_json(sb, verdict_name(d->cmp[i].verdict));
+			sb_add(sb, ", \"layout_noise\": ");
+			json_num(sb, d->layout_noise ? d->layout_noise[i] : NAN);
 			sb_add(sb, "}");
 		}
 		sb_add(sb, "]}");

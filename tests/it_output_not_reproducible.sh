@@ -11,8 +11,11 @@
 # from the reference for the same reason, is no_reference in every
 # repetition with "the baseline's own output is not reproducible (see O2
 # clock: output not reproducible)", never wrong_output, and the run says so
-# (on main before this, O1 was wrong_output at the time's byte); a second
-# run of the study measures nothing again.
+# (on main before this, O1 was wrong_output at the time's byte); the
+# report's "left out of the ranking" names that cause, not "no samples of
+# metric 'time'", and the run's "nothing ranked" blames the baseline in
+# whole words (session 12's newcomer pass); a second run of the study
+# measures nothing again.
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_output_not_reproducible
 count_failures
@@ -38,6 +41,10 @@ grep -qE "\[run [0-9]+/[0-9]+\] O2 clock rep 1: wrong_output: $want" c.err ||
 	fail "the baseline's rep 1 is not said to be not reproducible: $(grep 'O2 clock' c.err | head -3)"
 fs report --db c.db >r.out 2>&1 || true
 grep -qE "$want" r.out || fail "the report does not say it: $(head -30 r.out)"
+grep -qE "^flagscope: nothing ranked: the baseline O2 is wrong_output, so no configuration has a ratio to it \(clock: output not reproducible: .*( \.\.\.|clocks')\)$" c.err ||
+	fail "the run's 'nothing ranked' does not blame the baseline, or cuts a word: $(grep 'nothing ranked' c.err)"
+grep -A2 '^left out of the ranking' r.out | grep -qE "^  clock: no configuration measured: the baseline is wrong_output \($want" ||
+	fail "the report's left-out line does not name the baseline's unreproducible output: $(grep -A2 '^left out' r.out)"
 ok "the baseline disagreeing with itself is said as output not reproducible, at its line, with both lines"
 
 o1=$(sql c.db "SELECT r.rep, r.status, r.detail FROM runs r JOIN configs c ON c.study = r.study AND c.id = r.config_id WHERE c.label = 'O1' ORDER BY r.rep")

@@ -8,6 +8,8 @@
 #     stored rows say it), every item of the confirmation is judged over 2
 #     layouts, and `report` on that study gives the same verdict and ratio
 #     for the same pair; the exploration's batches have no variant.
+#  1b. with a calibration of the machine in the database the confirmation
+#     takes its floors as report's --min-effect auto does.
 #  2. time search from an -O0 baseline (levels -O0 -O2): the minimisation's
 #     measurements build every flag set as 2 variants.
 #  3. a compiler whose link cannot take lld: said once, one layout used.
@@ -85,6 +87,43 @@ assert items == {i["name"]: (i["verdict"], 2) for i in a["items"]}, (items, a["i
 print("report and search agree: %s %.4f" % (a["verdict"], a["time_ratio"]))
 P
 echo "ok 1 - the confirmation builds 2 layout variants a side and report gives its verdict"
+
+# 1b. a calibration of this machine in the database: the confirmation
+# takes its floors as report's --min-effect auto does (a floor of 500%:
+# every item within it, whatever the load).  The same search again: its
+# confirmation's study is resumed (nothing built or run), judged anew
+python3 - "$study" <<'P'
+import hashlib, sqlite3, sys
+db = sqlite3.connect("s.db")
+m = dict(db.execute("select key, value from machine where study = ?", (sys.argv[1],)).fetchall())
+text = "cpu=%s\ncores=%s\nvm=%s\n" % (m["cpu"], m.get("cores", ""), m.get("vm", ""))
+mid = hashlib.sha256(text.encode()).hexdigest()[:16]
+db.execute("insert into calibrations(machine, cpu, item, metric, floor, study, stored) "
+           "values (?, ?, 'flagbug', 'time', 5.0, 'hand', 'now')", (mid, m["cpu"]))
+db.commit()
+P
+fs search s.study --space s.space --strategy ce --budget 3 --metric size \
+	--confirm-repeat 4 --db s.db --format json -q > c.json 2> c.err || fail "search: $(tail -3 c.err)"
+[ "$(python3 -c 'import json; print(json.load(open("c.json"))["confirm"]["study"])')" = "$study" ] ||
+	fail "the same confirmation is another study"
+fs report --db s.db -f json --study "$study" > creport.json 2> creport.err ||
+	fail "report on $study: $(tail -3 creport.err)"
+python3 - <<'P'
+import json
+a = json.load(open("c.json"))["confirm"]["against"][0]
+x = {c["label"].split()[-1]: c for c in json.load(open("creport.json"))["configs"]}["best"]
+assert x["verdict"] == a["verdict"] == "unchanged", (x["verdict"], a["verdict"])
+assert abs(x["ratio"] - a["time_ratio"]) < 1e-9, (x["ratio"], a["time_ratio"])
+w = {w["name"]: w for w in x["workloads"]}
+for i in a["items"]:
+    assert i["layout_noise"] == 5.0 and w[i["name"]]["layout_noise"] == 5.0, (i, w[i["name"]])
+print("calibrated: search and report both 'within layout noise (+-500%%)', %s %.4f"
+      % (a["verdict"], a["time_ratio"]))
+P
+grep -q "flagbug: .*unchanged: within layout noise (±500.0%)" <(fs search s.study --space s.space \
+	--strategy ce --budget 3 --metric size --confirm-repeat 4 --db s.db -q 2>&1) ||
+	fail "the text does not say within layout noise"
+echo "ok 1b - with a calibration, the confirmation takes its floors as report does"
 
 # 2. time from -O0: the minimisation measures 2 variants of each flag set.
 # sumloop's loop is a closed form at -O2 (gcc's final value replacement:

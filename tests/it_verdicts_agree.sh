@@ -99,5 +99,9 @@ grep -qF "$want" r3.err || fail "run at repeat = 3 did not say it first: $(head 
 study four 4
 fs run four.study --dry-run > /dev/null 2> d4.err
 ! grep -q warning d4.err || fail "repeat = 4 warned: $(cat d4.err)"
-echo "ok 4 - repeat 3 and --repeat 2 say before building that nothing can be significant; repeat 4 does not"
+study cap stable "max_repeat = 3"
+fs run cap.study --dry-run > /dev/null 2> dcap.err
+grep -q "^flagscope: warning: cap.study:[0-9]*: max_repeat = 3: with 3 runs a side no workload can be significant: .*(it needs 4 runs a side: set max_repeat = 4 or more)$" dcap.err &&
+	! grep -q "leave repeat out" dcap.err || fail "dry run of repeat = stable capped at 3: $(cat dcap.err)"
+echo "ok 4 - repeat 3, --repeat 2 and max_repeat = 3 say before building that nothing can be significant (the cap's fix names the cap); repeat 4 does not"
 finish_counted

@@ -20,6 +20,7 @@ read_all() {
 	# the axis pivot, where the study has axes (the real one: opt)
 	fs report --db "$db" --pivot opt -f json > "$db.pivot.json" 2> /dev/null || rm -f "$db.pivot.json"
 	fs report --db "$db" --pivot opt -f csv > "$db.pivot.csv" 2> /dev/null || rm -f "$db.pivot.csv"
+	fs report --db "$db" --pivot opt > "$db.pivot.txt" 2> /dev/null || rm -f "$db.pivot.txt"
 	fs recommend --db "$db" -f json > "$db.rec.json"
 	fs recommend --db "$db" > "$db.rec.txt"
 	python3 -c 'import json, sys
@@ -197,6 +198,35 @@ if os.path.exists(db + ".pivot.json"):
                      "pivot %s %s: %s%% (ratio %s), report ratio %s" % (level, row["name"], cell["pct"], got, ratios[(level, row["name"])]))
                 ratio_pairs += 1
     want(n > 0, "the pivot judged no cell against the baseline")
+    # the table: a ratio marked '~' exactly when not significant ('?' untested)
+    levels = pv["levels"]
+    block, title, marks = None, None, 0
+    for line in open(db + ".pivot.txt"):
+        if line.startswith("["):
+            block, title = line.strip(), None
+            continue
+        t = line.split()
+        if not t:
+            title = None
+            continue
+        if block == "[opt]" and title is None and t[0] == pv["metric"]:
+            title = t
+            continue
+        if block != "[opt]" or title is None or len(t) != 2 * len(levels):
+            continue
+        name, k = t[0], 1
+        for level in levels:
+            if level == base:
+                k += 1
+                continue
+            mark = t[k + 1][-1]
+            v = items.get((level, name))
+            if v is not None:
+                want((mark == "~") == (v == "unchanged") and mark != "?",
+                     "pivot table %s %s: %s, report %s" % (level, name, t[k + 1], v))
+                marks += 1
+            k += 2
+    want(marks == n, "the pivot table showed %d verdicts, json %d" % (marks, n))
     for r in csv.DictReader(open(db + ".pivot.csv")):
         if r["reference"] != base or r["block"]:
             continue
