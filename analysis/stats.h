@@ -2,7 +2,10 @@
  * stats.h - the statistics flagscope decides with: robust summaries of
  * repeated measurements, bootstrap confidence intervals, the Mann-Whitney U
  * test, significance verdicts against a baseline, shared ranks and the
- * Pareto front.
+ * Pareto front.  Implemented in stats.c (random numbers, order
+ * statistics, summaries, ranks, Pareto), stats_tests.c (Mann-Whitney,
+ * Welch, the part verdicts) and stats_ratio.c (ratio intervals, the
+ * geometric mean, layouts nested); stats_internal.h is what they share.
  *
  * Conventions every function here keeps:
  *  - Input arrays are never modified and never kept; samples are expected

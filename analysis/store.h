@@ -232,6 +232,10 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
  * string or NULL. */
 char *store_latest_study(struct store *st);
 
+/* The names of the studies stored, newest first, into *out (a saved
+ * baseline's too); 0, or -1 when the query failed. */
+int store_study_names(struct store *st, struct strlist *out);
+
 /* The machine state of a study: n keys and values in order (the keys of
  * harness/machine.h), replacing what the study had; one transaction. */
 int store_put_machine(struct store *st, const char *study, const char *const *keys,

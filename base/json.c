@@ -4,8 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-/* The comma and the key that come before a value */
-static void member(struct strbuf *sb, const char *key)
+void json_key(struct strbuf *sb, const char *key)
 {
 	char last = sb->len ? sb->buf[sb->len - 1] : '{';
 	if (!strchr("{[:", last))
@@ -18,7 +17,7 @@ static void member(struct strbuf *sb, const char *key)
 
 void json_open(struct strbuf *sb, const char *key, char bracket)
 {
-	member(sb, key);
+	json_key(sb, key);
 	sb_addc(sb, bracket);
 }
 
@@ -29,13 +28,13 @@ void json_close(struct strbuf *sb, char bracket)
 
 void json_put_str(struct strbuf *sb, const char *key, const char *value)
 {
-	member(sb, key);
+	json_key(sb, key);
 	sb_add_json(sb, value);
 }
 
 void json_put_bool(struct strbuf *sb, const char *key, int value)
 {
-	member(sb, key);
+	json_key(sb, key);
 	sb_add(sb, value ? "true" : "false");
 }
 
@@ -50,7 +49,7 @@ void json_put_num(struct strbuf *sb, const char *key, double value)
 void json_put_fmt(struct strbuf *sb, const char *key, const char *fmt, ...)
 {
 	va_list ap;
-	member(sb, key);
+	json_key(sb, key);
 	va_start(ap, fmt);
 	sb_vaddf(sb, fmt, ap);
 	va_end(ap);

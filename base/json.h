@@ -20,6 +20,9 @@
 
 #include "base/util.h"
 
+/* The comma and "key": before a value written by other means (a
+ * writer of its own that appends one whole JSON value). */
+void json_key(struct strbuf *sb, const char *key);
 /* An object ('{') or array ('[') as member key (or an element). */
 void json_open(struct strbuf *sb, const char *key, char bracket);
 /* Close it: '}' or ']'. */

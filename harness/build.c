@@ -72,6 +72,22 @@ int build_status_trusted(const struct build *b)
 	return ok;
 }
 
+/* A build linked by a linker its flags choose (-fuse-ld=lld: layout
+ * variants shuffle sections by seed, and another lld may order them
+ * otherwise) keys that linker's version, as the compiler's is keyed
+ * through the toolchain id */
+static void linker_key_add(const struct build *b, struct strbuf *key)
+{
+	const char *at = b->cfg->ldflags ? strstr(b->cfg->ldflags, "-fuse-ld=") : NULL;
+	if (!at)
+		return;
+	char *fuse = xstrndup(at, strcspn(at, " \t"));
+	char *version = toolchain_linker_version(b->cfg->cc, fuse);
+	sb_addf(key, "linker=%s %s\n", fuse, version);
+	free(version);
+	free(fuse);
+}
+
 void build_init(struct build *b)
 {
 	struct strbuf sb = {0};
@@ -95,6 +111,7 @@ void build_init(struct build *b)
 		sb_add(&sb, "copy=noise-floor\n");
 	if (b->cfg->layout) /* its flag is in cflags; the variant is named too */
 		sb_addf(&sb, "layout=%d\n", b->cfg->layout);
+	linker_key_add(b, &sb);
 	if (b->recipe->source_origin)
 		sb_addf(&sb, "source_override=%s\n", b->recipe->source);
 	for (size_t i = 0; i < b->recipe->nextra; i++)

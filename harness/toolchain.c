@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,4 +151,54 @@ void toolchains_free(struct toolchain *list, size_t n)
 	for (size_t i = 0; i < n; i++)
 		toolchain_release(&list[i]);
 	free(list);
+}
+
+/* The line of a linker's --version output that names it: gcc's driver
+ * prints its own "collect2 version" and the linker's command line first */
+static char *linker_line(const char *out)
+{
+	static const char *const names[] = {"LLD ", "GNU ld", "GNU gold", "mold "};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *line = first_line_with(out, names[i]);
+		if (line)
+			return line;
+	}
+	return NULL;
+}
+
+/* asked once per compiler and linker: build_init keys every build */
+static struct linker_seen {
+	char *cc, *fuse, *version;
+} *linkers_seen;
+static size_t nlinkers_seen;
+static pthread_mutex_t linkers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+char *toolchain_linker_version(const char *cc, const char *fuse)
+{
+	pthread_mutex_lock(&linkers_lock);
+	for (size_t i = 0; i < nlinkers_seen; i++)
+		if (!strcmp(linkers_seen[i].cc, cc) && !strcmp(linkers_seen[i].fuse, fuse)) {
+			char *v = xstrdup(linkers_seen[i].version);
+			pthread_mutex_unlock(&linkers_lock);
+			return v;
+		}
+	pthread_mutex_unlock(&linkers_lock);
+	struct strlist argv = {0};
+	sl_split_ws(&argv, cc);
+	if (*fuse)
+		sl_push(&argv, fuse);
+	sl_push(&argv, "-Wl,--version");
+	sl_push_owned(&argv, NULL); /* argv's end */
+	char *out = NULL;
+	int rc = argv.n > 2 ? run_capture(argv.v, &out) : -1;
+	char *line = rc == 0 && out ? linker_line(out) : NULL;
+	char *version = line ? line : xstrdup("unknown linker");
+	free(out);
+	sl_release(&argv);
+	pthread_mutex_lock(&linkers_lock);
+	linkers_seen = xrealloc(linkers_seen, (nlinkers_seen + 1) * sizeof(*linkers_seen));
+	linkers_seen[nlinkers_seen++] = (struct linker_seen){xstrdup(cc), xstrdup(fuse),
+							      xstrdup(version)};
+	pthread_mutex_unlock(&linkers_lock);
+	return version;
 }

@@ -33,6 +33,13 @@ void toolchain_release(struct toolchain *t);
  * only, so debug information does not enter size metrics. */
 const char *toolchain_record_flag(const struct toolchain *t);
 
+/* The version line of the linker the compiler command cc links with
+ * under fuse ("-fuse-ld=lld", or "" for its default): "Debian LLD 14.0.6
+ * (compatible with GNU linkers)", from `cc [fuse] -Wl,--version`; "unknown
+ * linker" when it cannot say (no such linker).  Asked once per cc and
+ * fuse in a process.  Heap string. */
+char *toolchain_linker_version(const char *cc, const char *fuse);
+
 /* Every C compiler on PATH: gcc, gcc-N, clang, clang-N, cc, and cross
  * compilers named TRIPLE-gcc[-N].  Sorted by command name. */
 int toolchains_discover(struct toolchain **list, size_t *n);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "base/native_cpu.h"
 #include "base/outcome.h"
 #include "analysis/recommend.h"
@@ -192,73 +193,91 @@ static void json_confirm(struct strbuf *sb, const struct confirmation *c)
 	sb_add(sb, "]}");
 }
 
-void search_report_json(FILE *out, const struct search_report *r)
+/* What was searched: the space, the metric, the work done */
+static void json_search(struct strbuf *sb, const struct search_report *r)
 {
 	const struct search_result *res = r->res;
-	struct strbuf sb = {0};
-	sb_add(&sb, "{\"search\": ");
-	sb_add_json(&sb, r->id);
-	sb_add(&sb, ", \"strategy\": ");
-	sb_add_json(&sb, r->strategy);
-	sb_addf(&sb, ", \"seed\": %llu, \"metric\": ", (unsigned long long)r->seed);
-	sb_add_json(&sb, r->pl->metric);
-	sb_add(&sb, ", \"metric_desc\": ");
-	sb_add_json(&sb, r->pl->metric_desc);
-	sb_add(&sb, ", \"context\": ");
-	sb_add_json(&sb, r->pl->context);
-	sb_addf(&sb, ", \"space\": {\"dims\": %zu, \"log2_size\": %.3f, \"level\": ", r->sp->ndims,
-		space_log2_size(r->sp));
-	sb_add_json(&sb, r->pl->level);
-	sb_add(&sb, ", \"dropped\": [");
-	for (size_t i = 0; i < r->sp->dropped.n; i++) {
-		if (i)
-			sb_add(&sb, ", ");
-		sb_add_json(&sb, r->sp->dropped.v[i]);
+	json_put_str(sb, "search", r->id);
+	json_put_str(sb, "strategy", r->strategy);
+	json_put_fmt(sb, "seed", "%llu", (unsigned long long)r->seed);
+	json_put_str(sb, "metric", r->pl->metric);
+	json_put_str(sb, "metric_desc", r->pl->metric_desc);
+	json_put_str(sb, "context", r->pl->context);
+	json_open(sb, "space", '{');
+	json_put_fmt(sb, "dims", "%zu", r->sp->ndims);
+	json_put_fmt(sb, "log2_size", "%.3f", space_log2_size(r->sp));
+	json_put_str(sb, "level", r->pl->level);
+	json_open(sb, "dropped", '[');
+	for (size_t i = 0; i < r->sp->dropped.n; i++)
+		json_put_str(sb, NULL, r->sp->dropped.v[i]);
+	json_close(sb, ']');
+	json_close(sb, '}');
+	json_put_fmt(sb, "evals", "%zu", res->evals);
+	json_put_fmt(sb, "measured", "%zu", res->measured);
+	json_put_fmt(sb, "resumed", "%zu", res->resumed);
+	json_put_bool(sb, "finished", res->finished);
+	json_put_bool(sb, "stopped", res->stopped);
+	json_put_fmt(sb, "elapsed", "%.3f", res->elapsed);
+}
+
+/* What it found: the best set, the minimal one (or null) */
+static void json_found(struct strbuf *sb, const struct search_report *r)
+{
+	json_open(sb, "best", '{');
+	json_put_str(sb, "flags", r->res->best_flags ? r->res->best_flags : "");
+	json_put_num(sb, "objective", r->res->best_obj);
+	json_close(sb, '}');
+	if (!r->minimal_flags) {
+		json_put_fmt(sb, "minimal", "null");
+		return;
 	}
-	sb_addf(&sb, "]}, \"evals\": %zu, \"measured\": %zu, \"resumed\": %zu, \"finished\": %s, "
-		     "\"stopped\": %s, \"elapsed\": %.3f, \"best\": {\"flags\": ",
-		res->evals, res->measured, res->resumed, res->finished ? "true" : "false",
-		res->stopped ? "true" : "false", res->elapsed);
-	sb_add_json(&sb, res->best_flags ? res->best_flags : "");
-	sb_add(&sb, ", \"objective\": ");
-	json_num(&sb, res->best_obj);
-	sb_add(&sb, "}, \"minimal\": ");
-	if (r->minimal_flags) {
-		sb_add(&sb, "{\"flags\": ");
-		sb_add_json(&sb, r->minimal_flags);
-		sb_add(&sb, ", \"objective\": ");
-		json_num(&sb, r->minimal_obj);
-		sb_addf(&sb, ", \"tolerance\": %g, \"how\": ", r->tolerance);
-		sb_add_json(&sb, r->minimal_how ? r->minimal_how : "");
-		sb_add(&sb, ", \"vs_best\": ");
-		json_num(&sb, r->minimal_vs_best);
-		sb_add(&sb, ", \"ci\": [");
-		json_num(&sb, r->minimal_lo);
-		sb_add(&sb, ", ");
-		json_num(&sb, r->minimal_hi);
-		sb_add(&sb, "]}");
-	} else {
-		sb_add(&sb, "null");
-	}
-	sb_add(&sb, ", \"trace\": [");
+	json_open(sb, "minimal", '{');
+	json_put_str(sb, "flags", r->minimal_flags);
+	json_put_num(sb, "objective", r->minimal_obj);
+	json_put_fmt(sb, "tolerance", "%g", r->tolerance);
+	json_put_str(sb, "how", r->minimal_how ? r->minimal_how : "");
+	json_put_num(sb, "vs_best", r->minimal_vs_best);
+	json_open(sb, "ci", '[');
+	json_put_num(sb, NULL, r->minimal_lo);
+	json_put_num(sb, NULL, r->minimal_hi);
+	json_close(sb, ']');
+	json_close(sb, '}');
+}
+
+/* Every evaluation in order, and the flags that broke a workload */
+static void json_rows(struct strbuf *sb, const struct search_report *r)
+{
+	json_open(sb, "trace", '[');
 	for (size_t i = 0; i < r->ntrace; i++) {
-		sb_add(&sb, i ? ", {\"flags\": " : "{\"flags\": ");
-		sb_add_json(&sb, r->trace_flags[i]);
-		sb_add(&sb, ", \"objective\": ");
-		json_num(&sb, r->trace_obj[i]);
-		sb_add(&sb, "}");
+		json_open(sb, NULL, '{');
+		json_put_str(sb, "flags", r->trace_flags[i]);
+		json_put_num(sb, "objective", r->trace_obj[i]);
+		json_close(sb, '}');
 	}
-	sb_add(&sb, "], \"unsafe\": [");
+	json_close(sb, ']');
+	json_open(sb, "unsafe", '[');
 	for (size_t i = 0; i < r->nunsafe; i++) {
 		const struct unsafe_flag *u = &r->unsafe[i];
-		sb_add(&sb, i ? ", {\"flag\": " : "{\"flag\": ");
-		sb_add_json(&sb, u->flag);
-		sb_addf(&sb, ", \"broken\": %zu, \"ok\": %zu, \"alone\": %s, \"suspect\": %s, \"evidence\": ",
-			u->broken, u->ok, u->alone ? "true" : "false", u->suspect ? "true" : "false");
-		sb_add_json(&sb, u->evidence);
-		sb_add(&sb, "}");
+		json_open(sb, NULL, '{');
+		json_put_str(sb, "flag", u->flag);
+		json_put_fmt(sb, "broken", "%zu", u->broken);
+		json_put_fmt(sb, "ok", "%zu", u->ok);
+		json_put_bool(sb, "alone", u->alone);
+		json_put_bool(sb, "suspect", u->suspect);
+		json_put_str(sb, "evidence", u->evidence);
+		json_close(sb, '}');
 	}
-	sb_add(&sb, "], \"confirm\": ");
+	json_close(sb, ']');
+}
+
+void search_report_json(FILE *out, const struct search_report *r)
+{
+	struct strbuf sb = {0};
+	json_open(&sb, NULL, '{');
+	json_search(&sb, r);
+	json_found(&sb, r);
+	json_rows(&sb, r);
+	json_key(&sb, "confirm");
 	if (r->confirm)
 		json_confirm(&sb, r->confirm);
 	else
@@ -270,11 +289,10 @@ void search_report_json(FILE *out, const struct search_report *r)
 		search_make_conf(mc, r);
 		fclose(mc);
 	}
-	sb_add(&sb, ", \"make_conf\": ");
-	sb_add_json(&sb, buf ? buf : "");
+	json_put_str(&sb, "make_conf", buf ? buf : "");
 	free(buf);
-	sb_add(&sb, "}\n");
-	fputs(sb_str(&sb), out);
+	json_close(&sb, '}');
+	fprintf(out, "%s\n", sb_str(&sb));
 	sb_release(&sb);
 }
 

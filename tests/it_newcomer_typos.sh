@@ -8,7 +8,9 @@
 #      'tiny'? ...)" at its line;
 #   3. 'baseline = o2' of a level O2: "did you mean 'O2'?";
 #   4. 'flagscope reprot': "did you mean 'report'?";
-#   5. a name far from every known one gets no suggestion.
+#   5. a name far from every known one gets no suggestion;
+#   6. report --study with a typo: the nearest stored study, else the
+#      studies the database holds.
 set -euo pipefail
 . "${FLAGSCOPE_SRC:?}/tests/lib_it.sh" it_newcomer_typos
 count_failures
@@ -31,6 +33,12 @@ grep -qx "flagscope: 'reprot' is not a command (did you mean 'report'? see flags
 fs frobnicate >e5 2>&1
 grep -qx "flagscope: 'frobnicate' is not a command (see flagscope --help)" e5 ||
 	fail "a name near nothing got a suggestion: $(cat e5)"
+fs run good.study --db g.db -q >/dev/null 2>&1
+fs report --db g.db --study goood >e6 2>&1
+grep -q "no study 'goood' in this database (did you mean 'good'? " e6 || fail "a mistyped --study: $(cat e6)"
+fs report --db g.db --study wc >e7 2>&1
+grep -q "no study 'wc' in this database (it holds good; name one with --study)" e7 ||
+	fail "a --study far from every stored one does not list them: $(cat e7)"
 set -e
 ok "typos said with the nearest name"
 finish_counted

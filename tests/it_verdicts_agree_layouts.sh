@@ -12,7 +12,9 @@
 # pivot's cell, compare's line and the distro cell of a one-run workload
 # show the rank table's ratio, the nested rule's (the mean of each layout's
 # median), never the ratio of the medians of every layout's runs pooled
-# (what --pivot opt printed before: crc32 O3 +1.3% where report said 0.984).
+# (what --pivot opt printed before: crc32 O3 +1.3% where report said 0.984);
+# and the pivot judges under report's --min-effect, as the rank table does
+# (it took the defaults whatever report was given).
 set -euo pipefail
 . "$FLAGSCOPE_SRC/tests/lib_it.sh" it_verdicts_agree_layouts
 command -v python3 > /dev/null || { echo "SKIP: python3 reads the JSON, CSV and HTML"; exit 77; }
@@ -33,4 +35,25 @@ assert not bad, bad
 P
 check lay.db
 echo "ok 1 - layouts = 2: every command shows the rank table's ratio and verdict for every pair"
+
+# 2. the pivot judges under report's options: --min-effect 0.17 makes c's
+# 15% (jitter, twoway) too small to count in the rank table (unless the
+# draw makes it larger), so in the pivot too
+fs report --db lay.db --min-effect 0.17 -f json > me.json
+fs report --db lay.db --pivot opt --min-effect 0.17 -f json > me.pivot.json
+python3 - <<'P' || fail "--min-effect 0.17: the pivot's verdicts are not the rank table's"
+import json
+r = json.load(open("me.json"))
+items = {(c["label"], w["name"]): w["verdict"] for c in r["configs"] for w in c["workloads"]}
+p = json.load(open("me.pivot.json"))
+n = 0
+for b in p["blocks"]:
+    for row in b["rows"]:
+        for level, cell in row["cells"].items():
+            if (level, row["name"]) in items and level != "a":
+                assert cell["verdict"] == items[(level, row["name"])], (level, row["name"], cell["verdict"], items[(level, row["name"])])
+                n += 1
+assert n == 9, n
+P
+echo "ok 2 - the pivot judges under report's --min-effect, as the rank table does"
 finish_counted

@@ -29,6 +29,9 @@ static void nested(struct strbuf *sb)
 	json_close(sb, '}');
 	json_put_fmt(sb, "n", "%zu", (size_t)3);
 	json_put_fmt(sb, "elapsed", "%.3f", 1.5);
+	json_key(sb, "raw"); /* a value another writer appends whole */
+	sb_add(sb, "{\"x\": 1}");
+	json_put_bool(sb, "after", 0);
 	json_close(sb, '}');
 }
 
@@ -60,7 +63,8 @@ static const struct {
 } cases[] = {
 	{"nested", nested,
 	 "{\"name\":\"a \\\"b\\\"\\n\",\"none\":\"\",\"here\":true,\"runs\":[\"x\",{\"p\":0.25,"
-	 "\"gm\":null,\"hi\":null},[]],\"empty\":{},\"n\":3,\"elapsed\":1.500}"},
+	 "\"gm\":null,\"hi\":null},[]],\"empty\":{},\"n\":3,\"elapsed\":1.500,"
+	 "\"raw\":{\"x\": 1},\"after\":false}"},
 	{"rows", rows, "[{\"i\":0,\"odd\":false},{\"i\":1,\"odd\":true},{\"i\":2,\"odd\":false}]\n"},
 	{"escapes", escapes, "[\"tab\\there\\\\ \\u0001\",\"\"]"},
 };

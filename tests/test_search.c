@@ -3,7 +3,10 @@
  * synthetic objectives whose optimum is known (found here by brute
  * force), the evaluation cache shared across strategies and searches,
  * resumption after SIGKILL, minimisation where only two flags matter,
- * the space read from gcc's -Q text, and the unsafe-flag report.
+ * the confirmation's and the minimisation's verdicts over layout variants
+ * (one binary a side calls an A/A pair 7% slower, three layouts a side
+ * unchanged, a 3x difference still regressed), the space read from gcc's
+ * -Q text, and the unsafe-flag report.
  *
  * It links the search library (search/) as the flagscope binary does.
  */
@@ -631,6 +634,86 @@ static void test_confirm_verdict(void)
 	}
 }
 
+/* Layouts (a study's layouts = N, search/pipeline.h): three builds a side
+ * that differ only in code addresses, whose medians move by -4..+4%
+ * (alignment on a layout-sensitive CPU), 6 runs each with +-0.2% noise.
+ * One binary against another (what search judged before: one build per
+ * flag set) calls the same code 7% slower; the nested rule, which the
+ * confirmation and the minimisation take when the samples carry their
+ * layouts, calls it unchanged, and a 3x difference still regressed. */
+#define LAYOUT_RUNS 6
+static const double best_layouts[] = {1.03, 0.98, 1.01}, ref_layouts[] = {0.96, 1.00, 1.04};
+static const double run_noise[LAYOUT_RUNS] = {1.000, 1.002, 0.998, 1.001, 0.999, 1.0015};
+
+static void layout_side(double *x, int *id, const double *factor, double scale)
+{
+	for (int l = 0; l < 3; l++)
+		for (int i = 0; i < LAYOUT_RUNS; i++) {
+			x[l * LAYOUT_RUNS + i] = 100 * scale * factor[l] * run_noise[i];
+			id[l * LAYOUT_RUNS + i] = l;
+		}
+}
+
+/* One item of n values (layouts: with their layout ids, else one layout). */
+static void layout_samples(struct eval_samples *s, const double *v, const int *id, size_t n)
+{
+	samples_const(s, v, n, 1);
+	if (id) {
+		s->layout = xcalloc(1, sizeof(int *));
+		s->layout[0] = xmalloc(n * sizeof(int));
+		memcpy(s->layout[0], id, n * sizeof(int));
+	}
+}
+
+static void test_confirm_layouts(void)
+{
+	const size_t n = 3 * LAYOUT_RUNS;
+	double best[3 * LAYOUT_RUNS], ref[3 * LAYOUT_RUNS], slow[3 * LAYOUT_RUNS];
+	int lb[3 * LAYOUT_RUNS], lr[3 * LAYOUT_RUNS], ls[3 * LAYOUT_RUNS];
+	layout_side(best, lb, best_layouts, 1);
+	layout_side(ref, lr, ref_layouts, 1);
+	layout_side(slow, ls, best_layouts, 3);
+	char *items[1] = {"w"};
+	struct confirmation one = {0}, nested = {0}, big = {0};
+	/* layout 0 of each side: one binary per flag set */
+	double *b0[1] = {best}, *r0[1] = {ref};
+	size_t n0[1] = {LAYOUT_RUNS};
+	confirm_judge(&one.side[0], items, b0, n0, r0, n0, 1);
+	struct sample_pair p = {best, n, ref, n, lb, lr}, q = {slow, n, ref, n, ls, lr};
+	confirm_judge_pairs(&nested.side[0], NULL, items, &p, 1);
+	confirm_judge_pairs(&big.side[0], NULL, items, &q, 1);
+	const struct confirm_side *o = &one.side[0], *d = &nested.side[0], *g = &big.side[0];
+	printf("confirm, layouts: one binary a side %s %.4f (p %.2g); 3 layouts a side %s %.4f [%.4f, %.4f] (p %.2g); 3x slower %s %.4f\n",
+	       verdict_name(o->verdict), o->gm, o->cmp[0].p, verdict_name(d->verdict), d->gm, d->lo,
+	       d->hi, d->cmp[0].p, verdict_name(g->verdict), g->gm);
+	T_CHECK(o->verdict == VERDICT_REGRESSED, "one binary a side: %s", verdict_name(o->verdict));
+	T_CHECK(d->verdict == VERDICT_UNCHANGED && d->cmp[0].layouts_cand == 3 &&
+			d->cmp[0].layouts_base == 3,
+		"3 layouts a side: %s, layouts %zu %zu", verdict_name(d->verdict),
+		d->cmp[0].layouts_cand, d->cmp[0].layouts_base);
+	T_CHECK(g->verdict == VERDICT_REGRESSED, "3x slower over layouts: %s", verdict_name(g->verdict));
+	/* the minimisation: the same removal is harm per binary, not over layouts */
+	struct minimise_params mp = {.min_effect = 0.005, .alpha = 0.05, .repeat = LAYOUT_RUNS,
+				     .seed = 1};
+	struct eval_samples c1, r1, cl, rl, sl;
+	layout_samples(&c1, best, NULL, LAYOUT_RUNS);
+	layout_samples(&r1, ref, NULL, LAYOUT_RUNS);
+	layout_samples(&cl, best, lb, n);
+	layout_samples(&rl, ref, lr, n);
+	layout_samples(&sl, slow, ls, n);
+	T_CHECK(minimise_worse(&c1, &r1, &mp, NULL, NULL, NULL) == 1, "one binary: not worse");
+	T_CHECK(minimise_worse(&cl, &rl, &mp, NULL, NULL, NULL) == 0, "3 layouts: worse");
+	T_CHECK(minimise_worse(&sl, &rl, &mp, NULL, NULL, NULL) == 1, "3x slower over layouts: not worse");
+	eval_samples_release(&c1);
+	eval_samples_release(&r1);
+	eval_samples_release(&cl);
+	eval_samples_release(&rl);
+	eval_samples_release(&sl);
+	confirmation_release(&one);
+	confirmation_release(&nested);
+	confirmation_release(&big);
+}
+
 /* ---- flags the compiler rejects or crashes on ------------------------ */
 
 struct culprit_case {
@@ -1103,6 +1186,7 @@ int main(void)
 	minimise_case(dir, at_tolerance, "-fsyn0 -fsyn2", "a loss of exactly the tolerance is the rule's regression");
 	test_minimise_noisy(dir);
 	test_confirm_verdict();
+	test_confirm_layouts();
 	test_space(dir);
 	test_culprit(dir);
 	test_known_bad(dir);
