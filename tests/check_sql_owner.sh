@@ -17,10 +17,6 @@ exceptions=(
 	# their queries are still evalcache.c's own, on the store's handle;
 	# removed when they move into analysis/ behind functions
 	search/evalcache.c
-	# pipeline: the test hook FLAGSCOPE_TEST_DB_MAX_PAGES (it_store_full)
-	# sets a page limit on the store's handle; removed when the store
-	# offers the limit itself
-	pipeline/pipeline.c
 )
 cd "$root" || exit 2
 bad=0
