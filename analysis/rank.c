@@ -334,6 +334,26 @@ static void note_problem(struct rank_config *rc, const char *name, enum outcome 
 	rc->detail = xasprintf("%s: %s", name, detail ? detail : "");
 }
 
+/* a mistyped --study: the names the database holds are the help */
+static void no_such_study(struct store *st, const char *study, struct strbuf *err)
+{
+	struct strlist names = {0};
+	store_study_names(st, &names);
+	const char *near = str_nearest(study, (const char *const *)names.v, names.n);
+	char *list = names.n ? sl_join(&names, ", ") : NULL;
+	if (near)
+		sb_addf(err, "%s: no study '%s' in this database (did you mean '%s'? see flagscope "
+			     "report --help)", st->path, study, near);
+	else if (names.n)
+		sb_addf(err, "%s: no study '%s' in this database (it holds %s%.200s; name one with "
+			     "--study)", st->path, study, names.n > 1 ? "these: " : "", list);
+	else
+		sb_addf(err, "%s: no study '%s' in this database (it holds none: run a study first)",
+			st->path, study);
+	free(list);
+	sl_release(&names);
+}
+
 int ranking_compute_opts(struct store *st, const char *study, const char *metric,
 			 const struct rank_options *o, struct ranking *r, struct strbuf *err)
 {
@@ -347,8 +367,7 @@ int ranking_compute_opts(struct store *st, const char *study, const char *metric
 	r->selector = xstrdup(metric ? metric : "");
 	load_configs(st, r);
 	if (!r->n) {
-		sb_addf(err, "%s: no study '%s' in this database (see flagscope report --help)",
-			st->path, study);
+		no_such_study(st, study, err);
 		return -1;
 	}
 	if (results_select(st, study, metric, NULL, &r->sel, err)) {

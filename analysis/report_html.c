@@ -13,7 +13,7 @@
 static const char style[] =
 	"body{font-family:sans-serif;margin:24px;color:#212121;max-width:1100px}"
 	"h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #cfd8dc}"
-	"table{border-collapse:collapse;font-size:13px}"
+	"table{border-collapse:collapse;font-size:13px}ul{font-size:13px}"
 	"td,th{padding:3px 8px;text-align:left;border-bottom:1px solid #eceff1}"
 	"th{background:#eceff1}tr.config td{font-weight:bold;border-top:1px solid #b0bec5}"
 	"tr.item td{color:#455a64}td.num{text-align:right;font-family:monospace;white-space:nowrap}"

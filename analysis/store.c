@@ -481,3 +481,10 @@ int store_migrate(struct store *st)
 	return own ? store_end(st, rc) : rc;
 }
 
+
+void store_limit_pages(struct store *st, long pages)
+{
+	char *sql = xasprintf("PRAGMA max_page_count = %ld", pages);
+	sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+	free(sql);
+}

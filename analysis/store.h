@@ -114,6 +114,11 @@ const char *store_hint(int code, int sys_errno);
  * 0, or -1 with the cause in store_errmsg(). */
 int store_migrate(struct store *st);
 
+/* Let the database grow to at most pages pages (SQLite's max_page_count),
+ * so its writes then fail as on a full disk (SQLITE_FULL): the test hook
+ * FLAGSCOPE_TEST_DB_MAX_PAGES (pipeline_init, tests/it_store_full.sh). */
+void store_limit_pages(struct store *st, long pages);
+
 /* A study.  repeat_target > 0 when the study repeats automatically
  * (`repeat = auto`): the relative width every median's 95% interval must
  * reach, starting with repeat_min repetitions and stopping at repeat_max;
@@ -231,6 +236,10 @@ double *store_get_samples(struct store *st, const char *study, const char *confi
 /* The study stored most recently (for `report` without --study); heap
  * string or NULL. */
 char *store_latest_study(struct store *st);
+
+/* The names of the studies stored, newest first, into *out (a saved
+ * baseline's too); 0, or -1 when the query failed. */
+int store_study_names(struct store *st, struct strlist *out);
 
 /* The machine state of a study: n keys and values in order (the keys of
  * harness/machine.h), replacing what the study had; one transaction. */

@@ -261,6 +261,18 @@ char *store_latest_study(struct store *st)
 	return name;
 }
 
+int store_study_names(struct store *st, struct strlist *out)
+{
+	sqlite3_stmt *stmt;
+	if (sqlite3_prepare_v2(st->db, "SELECT name FROM studies ORDER BY updated DESC, rowid DESC",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+		sl_push(out, (const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
 double *store_get_samples(struct store *st, const char *study, const char *config_id,
 			  const char *workload, const char *run, const char *metric, size_t *n)
 {

@@ -32,7 +32,8 @@ static const struct option_spec report_options[] = {
 	 .def = "table"},
 	{"output", 'o', OPT_STRING, &opt.output, "FILE",
 	 "write the report (any format, --pivot too) to FILE instead of stdout (never over a "
-	 "results database or a study file)"},
+	 "results database or a study file); without --format the ranking's format follows "
+	 "FILE's ending: .html, .json, .csv"},
 	{"metric", 'm', OPT_STRING, &opt.metric, "SEL",
 	 "rank by this metric: time, user, sys, mem.res, size.text, perf/task-clock, insns, a "
 	 "recipe's metric; or only some items: WORKLOAD[/RUN][/METRIC] (see below)"},
@@ -357,8 +358,28 @@ static int print_samples(struct store *st, const char *study)
 
 /* An option the chosen output would ignore: 0, or -1 after saying which
  * (the user asked for something they would not get). */
+/* -o report.html without --format: the file's ending says which (a text
+ * table in a .html file is never what was meant); a pivot's and
+ * --samples' formats are their own, so only the ranking's */
+static void format_from_ending(void)
+{
+	static const struct {
+		const char *ending, *format;
+	} endings[] = {{".html", "html"}, {".htm", "html"}, {".json", "json"}, {".csv", "csv"}};
+	const struct option_spec *f = report_options;
+	while (f->long_name && strcmp(f->long_name, "format"))
+		f++;
+	if (!opt.output || opt.pivot || opt.samples || !f->long_name || options_given(f))
+		return;
+	const char *dot = strrchr(opt.output, '.');
+	for (size_t i = 0; dot && i < ARRAY_SIZE(endings); i++)
+		if (!strcmp(dot, endings[i].ending))
+			opt.format = endings[i].format;
+}
+
 static int options_apply(void)
 {
+	format_from_ending();
 	int lnt = format_is(opt.format, FORMAT_LNT);
 	const char *why = NULL;
 	if (opt.memory && (!opt.pivot || !strcmp(opt.pivot, "distro") || !strcmp(opt.pivot, "sweep")))

@@ -51,6 +51,19 @@ static const struct option_spec *find_long(const struct command_spec *cmd, const
 	return NULL;
 }
 
+/* A mistyped --option (--repeats): the nearest of cmd's, or NULL */
+static const char *nearest_long(const struct command_spec *cmd, const char *a)
+{
+	const char *names[128];
+	size_t n = 0;
+	for (const struct option_spec *o = cmd->opts; o && o->long_name && n < 128; o++)
+		names[n++] = o->long_name;
+	char *word = xstrndup(a + 2, strcspn(a + 2, "="));
+	const char *near = a[1] == '-' ? str_nearest(word, names, n) : NULL;
+	free(word);
+	return near;
+}
+
 static const struct option_spec *find_short(const struct command_spec *cmd, char c)
 {
 	for (const struct option_spec *o = cmd->opts; o && o->long_name; o++)
@@ -188,8 +201,10 @@ static int options_parse_all(const struct command_spec *cmd, int argc, char **ar
 				arg = a + 2; /* -j2 */
 		}
 		if (!o) {
-			error_msg("%s: unknown option '%s' (see flagscope %s --help)", cmd->name, a,
-				  cmd->name);
+			const char *near = nearest_long(cmd, a);
+			error_msg("%s: unknown option '%s' (%s%s%ssee flagscope %s --help)", cmd->name,
+				  a, near ? "did you mean '--" : "", near ? near : "",
+				  near ? "'? " : "", cmd->name);
 			return -1;
 		}
 		if (o->type == OPT_FLAG) {

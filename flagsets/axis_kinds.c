@@ -124,6 +124,17 @@ static const char *stray_hint(const char *word)
 	return "";
 }
 
+/* s without its quote characters (heap) */
+static char *without_quotes(const char *s)
+{
+	char *out = xstrdup(s), *d = out;
+	for (const char *c = s; *c; c++)
+		if (*c != '"' && *c != '\'')
+			*d++ = *c;
+	*d = 0;
+	return out;
+}
+
 /* A word that is not a flag (`O2 = O2`, `fast = O3`, `static = static` in
  * [axis ldflags]) would reach the compiler as a file name; what: the
  * level's kind as the message names it ("level", "libc level"), adds:
@@ -138,16 +149,22 @@ static int stray_check(const char *what, const char *adds, int whole, const char
 	const char *tool = strcmp(adds, "LDFLAGS") ? "compiler" : "linker";
 	const char *eq = strchr(word, '=');
 	size_t name_len = strspn(word, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-	if (eq && name_len && word + name_len == eq)
+	/* a shell's habit: no shell reads the value, the quotes would stay */
+	char *bare = without_quotes(eq && name_len && word + name_len == eq ? eq + 1 : value);
+	if (*word == '"' || *word == '\'')
+		sb_addf(err, "%s '%s' has the value '%s', whose quotes the %s would get as part of the flags (a value is not read by a shell: write '%s = %s')",
+			what, level, value, tool, level, *bare ? bare : "-O2");
+	else if (eq && name_len && word + name_len == eq)
 		/* CFLAGS=-O2: make's habit; a '-' before it would be no better */
 		sb_addf(err, "%s '%s' has the assignment '%s' in its value, which the %s would take as a file name (a level's value is the flags themselves, added to %s: write '%s = %s')",
-			what, level, word, tool, adds, level, eq[1] ? eq + 1 : "-O2");
+			what, level, word, tool, adds, level, *bare ? bare : "-O2");
 	else if (whole && !strcmp(word, value))
 		sb_addf(err, "%s '%s' has the value '%s', which the %s would take as a file name (the value adds %s: write the flags it stands for, e.g. '%s = -%s'%s)",
 			what, level, value, tool, adds, level, word, stray_hint(word));
 	else
 		sb_addf(err, "%s '%s' has '%s' in its value, which the %s would take as a file name (the value adds %s: write the flag, e.g. '-%s'%s)",
 			what, level, word, tool, adds, word, stray_hint(word));
+	free(bare);
 	free(word);
 	return -1;
 }

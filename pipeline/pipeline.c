@@ -28,11 +28,8 @@ void pipeline_init(struct pipeline *pl, struct study_plan *p, struct store *st,
 	/* Test hook (tests/it_store_full.sh): a database that fills up after
 	 * N pages fails its writes as a full disk does (SQLITE_FULL). */
 	const char *pages = getenv("FLAGSCOPE_TEST_DB_MAX_PAGES");
-	if (pages && *pages && st->db) {
-		char *sql = xasprintf("PRAGMA max_page_count = %ld", strtol(pages, NULL, 10));
-		sqlite3_exec(st->db, sql, NULL, NULL, NULL);
-		free(sql);
-	}
+	if (pages && *pages && st->db)
+		store_limit_pages(st, strtol(pages, NULL, 10));
 }
 
 void pipeline_release(struct pipeline *pl)

@@ -141,59 +141,47 @@ void search_report_text(FILE *out, const struct search_report *r)
 	unsafe_lines(out, "", r);
 }
 
-static void json_num(struct strbuf *sb, double v)
-{
-	if (isfinite(v))
-		sb_addf(sb, "%.6g", v);
-	else
-		sb_add(sb, "null");
-}
-
+/* The confirmation as the value of "confirm" (json_key placed it) */
 static void json_confirm(struct strbuf *sb, const struct confirmation *c)
 {
-	sb_add(sb, "{\"study\": ");
-	sb_add_json(sb, c->study ? c->study : "");
-	sb_addf(sb, ", \"repeat\": %d, \"layouts\": %d, \"status\": ", c->repeat,
-		c->layouts > 1 ? c->layouts : 1);
-	sb_add_json(sb, outcome_name(c->status));
-	sb_add(sb, ", \"detail\": ");
-	sb_add_json(sb, c->detail ? c->detail : "");
-	sb_add(sb, ", \"against\": [");
+	json_open(sb, NULL, '{');
+	json_put_str(sb, "study", c->study);
+	json_put_fmt(sb, "repeat", "%d", c->repeat);
+	json_put_fmt(sb, "layouts", "%d", c->layouts > 1 ? c->layouts : 1);
+	json_put_str(sb, "status", outcome_name(c->status));
+	json_put_str(sb, "detail", c->detail);
+	json_open(sb, "against", '[');
 	for (int s = 0; s < 2; s++) {
 		const struct confirm_side *d = &c->side[s];
-		sb_add(sb, s ? ", {\"level\": " : "{\"level\": ");
-		sb_add_json(sb, d->against);
-		sb_add(sb, ", \"time_ratio\": ");
-		json_num(sb, d->gm);
-		sb_add(sb, ", \"ci\": [");
-		json_num(sb, d->lo);
-		sb_add(sb, ", ");
-		json_num(sb, d->hi);
-		sb_add(sb, "], \"verdict\": ");
-		sb_add_json(sb, verdict_name(d->verdict));
-		sb_add(sb, ", \"insns_ratio\": ");
-		json_num(sb, d->insns);
-		sb_add(sb, ", \"items\": [");
+		json_open(sb, NULL, '{');
+		json_put_str(sb, "level", d->against);
+		json_put_num(sb, "time_ratio", d->gm);
+		json_open(sb, "ci", '[');
+		json_put_num(sb, NULL, d->lo);
+		json_put_num(sb, NULL, d->hi);
+		json_close(sb, ']');
+		json_put_str(sb, "verdict", verdict_name(d->verdict));
+		json_put_num(sb, "insns_ratio", d->insns);
+		json_open(sb, "items", '[');
 		for (size_t i = 0; i < d->nitems; i++) {
-			sb_add(sb, i ? ", {\"name\": " : "{\"name\": ");
-			sb_add_json(sb, d->item[i]);
-			sb_add(sb, ", \"ratio\": ");
-			json_num(sb, d->cmp[i].ratio);
-			sb_add(sb, ", \"p\": ");
-			json_num(sb, d->cmp[i].p);
-			sb_addf(sb, ", \"n\": %zu, \"layouts\": %zu, \"verdict\": ", d->cmp[i].na,
-				d->cmp[i].layouts_cand ? d->cmp[i].layouts_cand : 1);
-			sb_add_json(sb, verdict_name(d->cmp[i].verdict));
-			sb_add(sb, ", \"layout_noise\": ");
-			json_num(sb, d->layout_noise ? d->layout_noise[i] : NAN);
-			sb_add(sb, "}");
+			json_open(sb, NULL, '{');
+			json_put_str(sb, "name", d->item[i]);
+			json_put_num(sb, "ratio", d->cmp[i].ratio);
+			json_put_num(sb, "p", d->cmp[i].p);
+			json_put_fmt(sb, "n", "%zu", d->cmp[i].na);
+			json_put_fmt(sb, "layouts", "%zu",
+				     d->cmp[i].layouts_cand ? d->cmp[i].layouts_cand : 1);
+			json_put_str(sb, "verdict", verdict_name(d->cmp[i].verdict));
+			json_put_num(sb, "layout_noise", d->layout_noise ? d->layout_noise[i] : NAN);
+			json_close(sb, '}');
 		}
-		sb_add(sb, "]}");
+		json_close(sb, ']');
+		json_close(sb, '}');
 	}
-	sb_add(sb, "]}");
+	json_close(sb, ']');
+	json_close(sb, '}');
 }
 
-/* What was searched: the space, the metric, the work done */
 static void json_search(struct strbuf *sb, const struct search_report *r)
 {
 	const struct search_result *res = r->res;

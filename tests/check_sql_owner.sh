@@ -1,15 +1,44 @@
 #!/bin/bash
-# check_sql_owner.sh [ROOT] - the CLI runs no SQL of its own: no file of
-# explorer/ calls SQLite (sqlite3_*); a command reads and writes the
-# results through the store's and the analysis modules' interfaces
-# (analysis/store.h, merge.h, results.h), which own the schema (issue 29).
-# Prints each call as FILE:LINE and exits 1 when there is one.
+# check_sql_owner.sh [ROOT] - SQL is the store's: outside analysis/ (the
+# store, store_rows, merge, results, ...) no file calls SQLite (sqlite3_*);
+# a command or a layer reads and writes results through the store's and
+# the analysis modules' interfaces (analysis/store.h, merge.h,
+# results.h), which own the schema (issue 29).  The layers' own files
+# are read (each folder's top level, as CMakeLists.txt compiles them; a
+# workload's bundled sources such as workloads/webservice/ are programs
+# of their own).  Prints each call as
+# FILE:LINE and exits 1 when there is one outside the exceptions below,
+# or when an exception no longer calls SQLite (remove it then).
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-calls=$(cd "$root" && grep -nE '\bsqlite3_[a-z_0-9]+[ \t]*\(' explorer/*.c explorer/*.h)
-if [ -n "$calls" ]; then
-	echo "$calls"
-	echo "check_sql_owner: explorer/ calls SQLite itself (move the query into the store, analysis/store*.c, and call that)"
+# Known exceptions, one a line: FILE, its owner, why, and who removes it.
+exceptions=(
+	# search (issue 27/29): the search_* tables are made by store.c, but
+	# their queries are still evalcache.c's own, on the store's handle;
+	# removed when they move into analysis/ behind functions
+	search/evalcache.c
+)
+cd "$root" || exit 2
+bad=0
+for dir in base flagsets workloads harness pipeline search explorer; do
+	[ -d "$dir" ] || continue
+	while IFS= read -r -d '' f; do
+		calls=$(grep -nE '\bsqlite3_[a-z_0-9]+[ \t]*\(' "$f")
+		listed=0
+		for e in "${exceptions[@]}"; do
+			[ "$e" = "$f" ] && listed=1
+		done
+		if [ -n "$calls" ] && [ "$listed" = 0 ]; then
+			sed "s|^|$f:|" <<<"$calls"
+			bad=$((bad + 1))
+		elif [ -z "$calls" ] && [ "$listed" = 1 ]; then
+			echo "$f: listed as an exception but calls no SQLite (remove it from check_sql_owner.sh)"
+			bad=$((bad + 1))
+		fi
+	done < <(find "$dir" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \) -print0)
+done
+if [ "$bad" -gt 0 ]; then
+	echo "check_sql_owner: $bad file(s) outside analysis/ call SQLite (move the query into the store, analysis/store*.c, and call that)"
 	exit 1
 fi
-echo "check_sql_owner: explorer/ runs no SQL of its own"
+echo "check_sql_owner: no SQL outside analysis/ but the ${#exceptions[@]} listed exceptions"

@@ -107,6 +107,12 @@ static const struct study_case cases[] = {
 	{"flags value is a word", "[study]\nworkloads = crc32\n[axis opt]\nO2 = -O2\nfast = O3\n",
 	 "level 'fast' has the value 'O3', which the compiler would take as a file name (the value adds CFLAGS: write the flags it stands for, e.g. 'fast = -O3')",
 	 5},
+	/* a newcomer's shell habits: quotes stay in the value (issue 28) */
+	{"flags value in quotes", "[study]\nworkloads = crc32\n[axis opt]\nO3 = \"-O3 -march=x86-64-v3\"\n",
+	 "whose quotes the compiler would get as part of the flags (a value is not read by a shell: write 'O3 = -O3 -march=x86-64-v3')",
+	 4},
+	{"assignment in quotes", "[study]\nworkloads = crc32\n[axis opt]\nO2 = CFLAGS=\"-O2\"\n",
+	 "write 'O2 = -O2')", 4},
 	{"flags value has a word after a flag",
 	 "[study]\nworkloads = crc32\n[axis opt]\nO3 = -O3 funroll-loops\n",
 	 "level 'O3' has 'funroll-loops' in its value, which the compiler would take as a file name", 4},
