@@ -28,6 +28,12 @@ int layout_aslr(void)
  * apart from one run to the next. */
 static atomic_uint pad_counter;
 
+size_t layout_pad_next(void)
+{
+	unsigned k = atomic_fetch_add(&pad_counter, 1);
+	return LAYOUT_PAD_MIN + 16 * ((k * 157u) % LAYOUT_PAD_STEPS);
+}
+
 void layout_choose(struct run_layout *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -35,8 +41,7 @@ void layout_choose(struct run_layout *l)
 	l->aslr = layout_aslr();
 	if (l->aslr != 0)
 		return;
-	unsigned k = atomic_fetch_add(&pad_counter, 1);
-	l->pad = LAYOUT_PAD_MIN + 16 * ((k * 157u) % LAYOUT_PAD_STEPS);
+	l->pad = layout_pad_next();
 }
 
 char *layout_pad_entry(size_t pad)

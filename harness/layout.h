@@ -52,6 +52,10 @@ struct run_layout {
 
 int layout_aslr(void);
 void layout_choose(struct run_layout *l);
+/* The next padding of that order, whatever ASLR is here: a board's
+ * runner passes it to the board's helper, which pads only where the
+ * board's ASLR is off (harness/remote-helper/helper.c, -p). */
+size_t layout_pad_next(void);
 char *layout_pad_entry(size_t pad);
 void layout_env_finish(struct run_layout *l, char *const *env);
 void layout_describe(const struct run_layout *l, struct strbuf *out);

@@ -235,6 +235,11 @@ static int read_answer(struct session_reader *r, const struct run_spec *spec, co
 	res->user = kv_num(&kv, "user");
 	res->sys = kv_num(&kv, "sys");
 	res->maxrss_kb = (long)kv_num(&kv, "maxrss_kb");
+	if (kv_str(&kv, "aslr")) /* the board's run-time layout (harness/layout.h) */
+		res->layout = (struct run_layout){
+			.known = 1, .aslr = (int)kv_num(&kv, "aslr"),
+			.pad = (size_t)kv_num(&kv, "pad"), .env_bytes = (size_t)kv_num(&kv, "env"),
+		};
 out:
 	sb_release(&line);
 	sb_release(&name);
@@ -351,6 +356,9 @@ static void request_words(const struct run_spec *spec, const struct remote_argv 
 		sl_push(words, "-e");
 		sl_push(words, ra->perf_events);
 	}
+	/* the board pads its environment by this where its ASLR is off */
+	sl_push(words, "-p");
+	sl_push_owned(words, xasprintf("%zu", layout_pad_next()));
 	sl_push(words, "--");
 	for (size_t i = 0; i < ra->words.n; i++)
 		sl_push(words, ra->words.v[i]);

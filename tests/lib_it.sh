@@ -6,6 +6,7 @@
 # Helpers: fs (run flagscope), fail, ok, count_failures, finish_counted,
 # local_recipe_or_skip, scratch, sql, out_has, out_head, tiny_study,
 # test_size_workloads, aa_study, tiny_shards, gcc_study, second_config,
+# check_padded_runs, stackaddr_workload,
 # pair_study, small_recipe, make_workload, libcbench_runs, run_study_or_skip, pair_ok, too_loaded,
 # nolld_gcc.
 
@@ -285,6 +286,56 @@ run_study_or_skip() {
 		exit 77
 	fi
 	[ $rc -eq 0 ] || fail "flagscope run exit $rc: $(tail -n 5 "$s.err")"
+}
+
+# stackaddr_workload NAME FILE: home/workloads/NAME, a program that appends
+# the address of a local to FILE and prints "ok".  FILE is named in its
+# code, not in its argv: the ssh runner sends a board a copy of a file an
+# argument names
+stackaddr_workload() {
+	mkdir -p "home/workloads/$1"
+	cat >"home/workloads/$1/stackaddr.c" <<C
+/* stackaddr: appends the address of a local to $2; prints "ok" */
+#include <stdio.h>
+int main(void)
+{
+	volatile int local = 0;
+	FILE *f = fopen("$2", "a");
+	if (!f)
+		return 2;
+	fprintf(f, "%p\\n", (void *)&local);
+	fclose(f);
+	printf("ok\\n");
+	return local;
+}
+C
+	cat >"home/workloads/$1/recipe.ini" <<R
+; expect: every run ok; each appends its stack address to $2
+[workload]
+description = appends the address of a local to a file
+source = bundled
+[build]
+script = \$CC \$CFLAGS -o stackaddr "\$RECIPE/stackaddr.c" \$LDFLAGS
+binaries = stackaddr
+[run]
+args = stackaddr
+R
+}
+
+# check_padded_runs DB ADDRS WHAT: DB's runs ran with ASLR off, the
+# environment padded per run (harness/layout.h): 6 or more ok, at least 5
+# different stack addresses in ADDRS (one a line), every run's layout
+# "aslr=off env=N pad=N" and at least 5 different ones
+check_padded_runs() {
+	local runs distinct bad pads
+	runs=$(sql "$1" "select count(*) from runs where status='ok'")
+	distinct=$(sort -u "$2" 2>/dev/null | wc -l)
+	[ "$runs" -ge 6 ] || fail "$3: $runs ok runs stored, want 6"
+	[ "$distinct" -ge 5 ] || fail "$3: $distinct different stack addresses in $(wc -l <"$2") runs, want at least 5: $(tr '\n' ' ' <"$2")"
+	bad=$(sql "$1" "select rep || ': ' || layout from runs where layout not glob 'aslr=off env=[0-9]* pad=[0-9]*'")
+	[ -z "$bad" ] || fail "$3: runs whose layout is not 'aslr=off env=N pad=N': $bad"
+	pads=$(sql "$1" "select count(distinct layout) from runs")
+	[ "$pads" -ge 5 ] || fail "$3: $pads different layouts stored over $runs runs, want at least 5"
 }
 
 if [ $# -gt 0 ]; then

@@ -6,7 +6,7 @@
  * It only uses POSIX and Linux system calls, so glibc, musl and dietlibc
  * all build it.  Not part of flagscope_core: it has its own main().
  *
- *   fs-helper run -d RUNDIR [-t SECONDS] [-i STDIN] [-c CPU]... [-e EVENTS] -- PROG ARG...
+ *   fs-helper run -d RUNDIR [-t SECONDS] [-i STDIN] [-c CPU]... [-e EVENTS] [-p PAD] -- PROG ARG...
  *     Makes RUNDIR/cwd, runs PROG there with a fixed environment (the
  *     native runner's), pinned to the CPUs of the -c options (one each;
  *     a CPU this helper may not run on is an exec_error answer, so a
@@ -17,7 +17,10 @@
  *       flagscope-helper 1
  *       key=value lines: exited status signal timed_out wall user sys
  *                        maxrss_kb perf (no/yes/absent) exec_errno
- *                        exec_error
+ *                        exec_error, aslr (1, 0, -1 unknown) pad env
+ *                        (the run's layout, harness/layout.h: with -p
+ *                        PAD and ASLR off here, the environment padded
+ *                        by PAD bytes; env the bytes of its strings)
  *       --
  *       frames "file SIZE NAMELEN\n" NAME DATA for stdout, stderr, perf
  *       and every regular file under cwd/ (named cwd/REL)
@@ -227,8 +230,62 @@ struct run_opts {
 	double timeout;
 	cpu_set_t cpus; /* -c: the CPUs to pin to */
 	int ncpus;
+	size_t pad;     /* -p: environment padding where ASLR is off */
 	char **argv;
+	char **env;     /* the program's: clean_env, padded where ASLR is off */
 };
+
+/* flagscope's harness/layout.c, written again for the board: 1 when the
+ * kernel randomises the programs this helper starts, 0 not, -1 unknown.
+ * The personality from /proc (no personality(2) in every libc here). */
+static int board_aslr(void)
+{
+	char buf[32];
+	int fd = open("/proc/self/personality", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (strtoul(buf, NULL, 16) & 0x0040000) /* ADDR_NO_RANDOMIZE */
+			return 0;
+	}
+	fd = open("/proc/sys/kernel/randomize_va_space", O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return atoi(buf) != 0;
+}
+
+#define PAD_NAME "FLAGSCOPE_LAYOUT_PAD="
+
+/* clean_env, and with pad (ASLR off) an entry of exactly pad bytes with
+ * its NUL, as the native runner pads (harness/layout.h); *bytes gets what
+ * the strings take on the program's stack */
+static char **run_env(size_t pad, size_t *bytes)
+{
+	size_t n = 0, name = strlen(PAD_NAME);
+	while (clean_env[n])
+		n++;
+	char **env = calloc(n + 2, sizeof(char *));
+	*bytes = 0;
+	for (size_t i = 0; i < n; i++) {
+		env[i] = clean_env[i];
+		*bytes += strlen(clean_env[i]) + 1;
+	}
+	if (pad > name) {
+		char *e = malloc(pad);
+		memcpy(e, PAD_NAME, name);
+		memset(e + name, 'x', pad - name - 1);
+		e[pad - 1] = '\0';
+		env[n] = e;
+		*bytes += pad;
+	}
+	return env;
+}
 
 static void child(const struct run_opts *o, const char *cwd, const char *out, const char *err,
 		  char **argv, int err_pipe)
@@ -245,7 +302,7 @@ static void child(const struct run_opts *o, const char *cwd, const char *out, co
 	dup2(in, 0);
 	dup2(fo, 1);
 	dup2(fe, 2);
-	execve(argv[0], argv, clean_env);
+	execve(argv[0], argv, o->env);
 fail:;
 	int e = errno;
 	if (write(err_pipe, &e, sizeof(e)) < 0)
@@ -356,6 +413,10 @@ static int cmd_run(struct run_opts *o)
 		argv[k++] = o->argv[i];
 	argv[k] = NULL;
 
+	int aslr = board_aslr();
+	size_t env_bytes;
+	o->env = run_env(aslr == 0 ? o->pad : 0, &env_bytes);
+
 	int err_pipe[2];
 	if (pipe(err_pipe) || pipe(sigchld_pipe))
 		return answer_error("pipe", "");
@@ -400,6 +461,8 @@ static int cmd_run(struct run_opts *o)
 	       (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6, (long)ru.ru_maxrss);
 	printf("perf=%s\nexec_errno=%d\n", !o->events ? "no" : perf ? "yes" : "absent", exec_errno);
+	printf("aslr=%d\npad=%zu\nenv=%zu\n", aslr, aslr == 0 && o->pad > strlen(PAD_NAME) ? o->pad : 0,
+	       env_bytes);
 	if (exec_errno)
 		printf("exec_error=%s\n", strerror(exec_errno));
 	printf("--\n");
@@ -411,6 +474,10 @@ static int cmd_run(struct run_opts *o)
 	printf("end\n");
 	fflush(stdout);
 	remove_tree(o->rundir);
+	for (char **e = o->env; *e; e++) /* the padding is the one entry not clean_env's */
+		if (!strncmp(*e, PAD_NAME, strlen(PAD_NAME)))
+			free(*e);
+	free(o->env);
 	return 0;
 }
 
@@ -596,6 +663,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 				return -1;
 		} else if (!strcmp(a, "-e"))
 			o->events = v;
+		else if (!strcmp(a, "-p"))
+			o->pad = strtoul(v, NULL, 10);
 		else
 			return -1;
 	}
