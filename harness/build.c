@@ -398,6 +398,7 @@ pid_t build_start(struct build *b, int jobs_each, int lock_fd)
 		setpgid(0, 0);
 		if (guard_fork(parent, lock_fd))
 			_exit(126);
+		debpkg_user_tree_remove(b->dir);
 		remove_tree(b->dir); /* a killed build's remains; the pool holds the lock */
 		if (mkdir_p(b->out_dir, 0755))
 			_exit(126);
@@ -567,6 +568,7 @@ void build_verify(struct build *b)
 void build_finish(struct build *b, int status)
 {
 	char *log = xasprintf("%s/build.log", b->dir);
+	debpkg_user_tree_remove(b->dir); /* a timeout's SIGKILL left it */
 	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		char *text = file_read(log, NULL);
 		char *complaint = text ? config_flag_complaint(text, b->cfg) : NULL;

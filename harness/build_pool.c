@@ -107,6 +107,8 @@ static void stop_builds(struct build *builds, pid_t *pids, int *locks, const cha
 		if (pids[i] > 0)
 			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
 				;
+		if (pids[i] > 0)
+			debpkg_user_tree_remove(builds[i].dir); /* SIGKILL: its trap never ran */
 		if (locks[i] >= 0)
 			close(locks[i]);
 		locks[i] = -1;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/build.h"
+#include "workloads/buildsys.h"
 
 static int is_elf(const char *path)
 {
@@ -272,6 +273,26 @@ void debpkg_tests_read(struct build *b)
 	free(result);
 	free(log_path);
 	free(result_path);
+}
+
+/* ---- the copy built as nobody ---- */
+
+void debpkg_user_tree_remove(const char *build_dir)
+{
+	char *note = xasprintf("%s/%s", build_dir, DEBIAN_USER_TREE);
+	char *text = file_read(note, NULL);
+	if (text) {
+		const char *path = str_trim(text);
+		const char *name = path + strlen(DEBIAN_USER_TREE_PREFIX);
+		/* the note is root's (nobody cannot write the build folder), but
+		 * a path outside the prefix is never removed */
+		if (str_starts_with(path, DEBIAN_USER_TREE_PREFIX) && *name && !strchr(name, '/') &&
+		    strcmp(name, "..") && strcmp(name, "."))
+			remove_tree(path);
+		unlink(note);
+	}
+	free(text);
+	free(note);
 }
 
 /* ---- build dependencies ---- */

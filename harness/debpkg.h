@@ -53,6 +53,13 @@ int debpkg_log_ran_nothing(const char *log, int by_dh);
  * leaves the outcome.  Nothing changes for a build without tests.result. */
 void debpkg_tests_read(struct build *b);
 
+/* The copy a build run by root made for the user nobody (buildsys.h:
+ * DEBIAN_USER_TREE) when the build's script could not remove it (killed
+ * by a stop, a timeout or flagscope's death): removed, symbolic links not
+ * followed, and its note in build_dir with it.  Only a folder named
+ * DEBIAN_USER_TREE_PREFIX plus one name is removed; nothing otherwise. */
+void debpkg_user_tree_remove(const char *build_dir);
+
 /* apt's line without where the archive is (a new string, the caller frees):
  * a URL becomes its last part (the file: "pkg_1.0_amd64.deb"), a host name
  * of three or more labels, or one a port follows or quotes enclose, and an

@@ -435,6 +435,28 @@ static void step_prepare(struct run_step *st, struct exec_result *res)
 	sb_release(&why);
 }
 
+/* A newcomer's `args = prog data.txt`: the run starts in its own empty
+ * folder, not in the tree where data.txt is.  When the program's last
+ * error line names an argument that is a file of the build folder and
+ * not of the run's, say how to name it; else "" (heap) */
+static char *relative_arg_hint(const struct run_step *st, const char *line)
+{
+	for (size_t i = 1; i < st->argv.n; i++) {
+		const char *w = st->argv.v[i];
+		if (*w == '/' || *w == '-' || !*w || !strstr(line, w))
+			continue;
+		char *here = xasprintf("%s/%s", st->run_dir, w);
+		char *built = xasprintf("%s/%s", st->b->out_dir, w);
+		int hint = !file_exists(here) && file_exists(built);
+		free(here);
+		free(built);
+		if (hint)
+			return xasprintf(" (a run starts in an empty folder of its own: name the build "
+					 "folder's file as ${BUILD}/%s in [run] args)", w);
+	}
+	return xstrdup("");
+}
+
 /* Run it and judge how it ended. */
 static void step_exec(struct run_step *st, struct exec_result *res)
 {
@@ -465,8 +487,10 @@ static void step_exec(struct run_step *st, struct exec_result *res)
 							    strsignal(st->rr.signal)));
 	} else if (st->rr.status != 0) {
 		char *line = last_line(st->err_path);
-		set_failure(res, OUTCOME_RUN_FAILED, xasprintf("exit status %d%s%s", st->rr.status,
-							       *line ? ": " : "", line));
+		char *hint = relative_arg_hint(st, line);
+		set_failure(res, OUTCOME_RUN_FAILED, xasprintf("exit status %d%s%s%s", st->rr.status,
+							       *line ? ": " : "", line, hint));
+		free(hint);
 		free(line);
 	}
 	sb_release(&err);

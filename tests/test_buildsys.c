@@ -9,7 +9,8 @@
  *     and dh_auto_test: dh's options from the build log (-O--builddirectory=
  *     ...) reach dh_auto_test, and an override through DH_INTERNAL_OPTIONS;
  *     a debian/rules without dh and dh_auto_test has no test step; the
- *     tree's copy keeps its files' times
+ *     tree's copy keeps its files' times; run by root, the build and the
+ *     test step ran as nobody (the stand-ins record `id -u`)
  *   - recipe_override_source: a relative local: path from the base folder,
  *     the recipe's own source kept, a second override replacing the first,
  *     a malformed spec refused with the recipe unchanged
@@ -23,6 +24,7 @@
 
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <utime.h>
 #include <string.h>
 
@@ -54,7 +56,7 @@ static const struct script_case cases[] = {
 	 {"configure", "cmake", "CFLAGS=\"$CFLAGS\""}},
 	{"debian", NULL, NULL, NULL, NULL,
 	 {"DEB_CFLAGS_APPEND=$CFLAGS", "dpkg-buildpackage -B -uc -us", "nocheck nostrip",
-	  "optimize=+lto", "override_dh_auto_test", ">../tests.result"},
+	  "optimize=+lto", "override_dh_auto_test", ">\"$B/tests.result\""},
 	 {"DEB_CFLAGS_SET", "configure", "cmake"}},
 };
 
@@ -232,10 +234,19 @@ static void check_debian_test_step(const char *tmp)
 	};
 	char *bin = xasprintf("%s/debbin", tmp);
 	mkdir_p(bin, 0755);
-	free(test_write(bin, "dpkg-buildpackage", "#!/bin/sh\necho '   dh_auto_build done'\n"));
+	free(test_write(bin, "dpkg-buildpackage", "#!/bin/sh\necho '   dh_auto_build done'\n"
+						  "id -u >built-by\n"));
 	free(test_write(bin, "dpkg-buildflags", "#!/bin/sh\n"));
 	free(test_write(bin, "dh_auto_test", "#!/bin/sh\necho \"args: $*|internal: $(printf %s "
-					     "\"$DH_INTERNAL_OPTIONS\" | tr '\\036' ,)\"\n"));
+					     "\"$DH_INTERNAL_OPTIONS\" | tr '\\036' ,)\"\n"
+					     "echo \"uid: $(id -u)\"\n"));
+	/* as root the build and its test step run as nobody, as Debian's
+	 * buildds build as a user (sed's tests fail as root) */
+	int root = !getuid() && !system("command -v setpriv >/dev/null && command -v fakeroot "
+					">/dev/null && id -u nobody >/dev/null 2>&1");
+	char *nobody = NULL;
+	if (root && run_shell_capture("id -u nobody", &nobody))
+		root = 0;
 	struct recipe r = {.name = "t"};
 	recipe_package(&r, "t");
 	char *script = recipe_build_script(&r);
@@ -264,6 +275,17 @@ static void check_debian_test_step(const char *tmp)
 		int rc = run_shell_capture(cmd, &got);
 		T_CHECK(!rc && got && strstr(got, steps[i].want), "test step %zu: rc %d, '%s', want '%s'",
 			i, rc, got ? got : "", steps[i].want);
+		if (root) {
+			char *by_path = xasprintf("%s/built-by", out), *by = file_read(by_path, NULL);
+			char *uid = xasprintf("uid: %s", str_trim(nobody));
+			T_CHECK(by && !strcmp(str_trim(by), str_trim(nobody)) &&
+					(i == 2 || (got && strstr(got, uid))),
+				"test step %zu as root: built by uid %s, tested: %s (nobody: %s)", i,
+				by ? by : "(none)", got ? got : "", nobody);
+			free(uid);
+			free(by);
+			free(by_path);
+		}
 		char *copied = xasprintf("%s/generated.h", out);
 		struct stat st;
 		T_CHECK(!stat(copied, &st) && st.st_mtime == old.modtime,
@@ -280,6 +302,7 @@ static void check_debian_test_step(const char *tmp)
 		free(top);
 	}
 	free(script);
+	free(nobody);
 	recipe_release(&r);
 	free(bin);
 }

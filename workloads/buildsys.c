@@ -343,8 +343,71 @@ static void make_script(const struct recipe *r, struct strbuf *sb)
  * the architecture's packages, whose files are ELF (Architecture: all
  * ones are documentation and scripts).  nostrip: the shipped files keep
  * the units' recorded switches for verify.  The tests run apart
- * afterwards (nocheck for the build), their log in ../tests.log and
- * "STATUS SECONDS STEP" in ../tests.result (harness/debpkg.h reads them). */
+ * afterwards (nocheck for the build), their log in the build folder's
+ * tests.log and "STATUS SECONDS STEP" in its tests.result
+ * (harness/debpkg.h reads them).
+ * As root both run as the user nobody (debian_as_user). */
+static void debian_script(const struct recipe *r, struct strbuf *sb);
+
+/* Debian's buildds build and test as a user, with fakeroot for the binary
+ * step; as root a test that expects a read-only file to stay unwritten
+ * fails (sed's panic-tests and follow-symlinks pass as nobody, fail as
+ * root).  So as root the tree is built and tested as nobody, in a copy
+ * under /var/tmp (the build cache sits under root's home, which nobody
+ * cannot enter), copied back over out/ when the script ends, however it
+ * ends.  apt-get build-dep ran before, as root.  Where nobody cannot use
+ * the compiler and flags root can (a compiler or --sysroot under root's
+ * home), or setpriv or fakeroot is missing, the build runs as root and
+ * its log says why.  $B is the build folder: its logs stay root's. */
+static void debian_as_user(struct strbuf *sb)
+{
+	sb_add(sb,
+	       "B=$(cd .. && pwd)\n"
+	       "W=\n"
+	       "as_user() { \"$@\"; }\n"
+	       /* $1: run as; $2: a folder it may write */
+	       "probe() {\n"
+	       "\t\"$1\" sh -c 'set -f; cd \"$1\" && printf \"int main(void) { return 0; }\\n\" >p.c &&"
+	       " $CC $CFLAGS $LDFLAGS p.c -o p' sh \"$2\" >/dev/null 2>&1\n"
+	       "}\n"
+	       "if [ \"$(id -u)\" = 0 ]; then\n"
+	       "\tif ! command -v setpriv >/dev/null || ! command -v fakeroot >/dev/null ||"
+	       " ! id -u nobody >/dev/null 2>&1; then\n"
+	       "\t\techo 'flagscope: building as root: setpriv (util-linux), fakeroot or the user"
+	       " nobody is missing' >&2\n"
+	       "\telse\n"
+	       "\t\tW=$(mktemp -d " DEBIAN_USER_TREE_PREFIX "XXXXXX)\n"
+	       "\t\techo \"$W\" >\"$B/" DEBIAN_USER_TREE "\"\n"
+	       "\t\tback() {\n"
+	       "\t\t\trc=$?\n"
+	       "\t\t\tset +e\n"
+	       "\t\t\tcd \"$B/out\" && cp -R --preserve=mode,timestamps \"$W/out/.\" .\n"
+	       "\t\t\trm -rf \"$W\" \"$B/" DEBIAN_USER_TREE "\"\n"
+	       "\t\t\texit $rc\n"
+	       "\t\t}\n"
+	       "\t\ttrap back EXIT\n"
+	       "\t\ttrap 'exit 143' HUP INT TERM\n"
+	       "\t\tmkdir \"$W/out\" \"$W/home\" \"$W/probe\" \"$W/root-probe\"\n"
+	       "\t\tchown -R nobody: \"$W\"\n"
+	       "\t\tchown root: \"$W/root-probe\"\n"
+	       "\t\tchmod 755 \"$W\"\n"
+	       "\t\tas_user() {\n"
+	       "\t\t\tsetpriv --reuid=nobody --regid=\"$(id -g nobody)\" --clear-groups"
+	       " env HOME=\"$W/home\" USER=nobody LOGNAME=nobody \"$@\"\n"
+	       "\t\t}\n"
+	       "\t\tif ! probe as_user \"$W/probe\" && probe env \"$W/root-probe\"; then\n"
+	       "\t\t\techo 'flagscope: building as root: the user nobody cannot compile with"
+	       " this compiler and flags, root can (one of them under a folder only root can"
+	       " enter)' >&2\n"
+	       "\t\t\tas_user() { \"$@\"; }\n"
+	       "\t\telse\n"
+	       "\t\t\techo \"flagscope: building and testing as the user nobody in $W\"\n"
+	       "\t\t\tcd \"$W/out\"\n"
+	       "\t\tfi\n"
+	       "\tfi\n"
+	       "fi\n");
+}
+
 static void debian_script(const struct recipe *r, struct strbuf *sb)
 {
 	sb_addf(sb, "# written by flagscope for [build] system = %s (doc/recipe-format.md)\n",
@@ -356,11 +419,13 @@ static void debian_script(const struct recipe *r, struct strbuf *sb)
 		   "\texit 1\n"
 		   "fi\n");
 	script_cxx(sb);
+	debian_as_user(sb);
 	sb_add(sb,
 	       /* -p: the tarball's times kept, so make does not remake
 		* what the package ships generated (m4's gperf output, nettle's
 		* rotors.h) with tools the build does not depend on */
 	       "cp -pR \"$SRC/.\" .\n"
+	       "if [ -n \"$W\" ] && [ \"$PWD\" = \"$W/out\" ]; then chown -R nobody: .; fi\n"
 	       "DEB_CFLAGS_APPEND=$CFLAGS DEB_CXXFLAGS_APPEND=$CFLAGS DEB_LDFLAGS_APPEND=$LDFLAGS\n"
 	       "export DEB_CFLAGS_APPEND DEB_CXXFLAGS_APPEND DEB_LDFLAGS_APPEND\n"
 	       /* LTO as Debian turns it on (optimize=+lto, unless debian/rules
@@ -381,7 +446,7 @@ static void debian_script(const struct recipe *r, struct strbuf *sb)
 	       "unset CFLAGS CXXFLAGS LDFLAGS CPPFLAGS\n"
 	       "DH_VERBOSE=1 DEB_BUILD_OPTIONS=\"nocheck nostrip parallel=$JOBS\"\n"
 	       "export DH_VERBOSE DEB_BUILD_OPTIONS\n"
-	       "dpkg-buildpackage -B -uc -us\n"
+	       "as_user dpkg-buildpackage -B -uc -us\n"
 	       /* the test step: the package's override of dh_auto_test when
 		* it has one, else dh_auto_test, with nocheck lifted and the
 		* flags dpkg-buildpackage exported */
@@ -394,7 +459,7 @@ static void debian_script(const struct recipe *r, struct strbuf *sb)
 		* without them dh_auto_test looks for another build folder and
 		* tests nothing.  An override gets them as dh gives them,
 		* through DH_INTERNAL_OPTIONS. */
-	       "dhopts=$(sed -n 's/^   dh_[a-z_]* \\(-.*\\)$/\\1/p' ../build.log | tail -n 1)\n"
+	       "dhopts=$(sed -n 's/^   dh_[a-z_]* \\(-.*\\)$/\\1/p' \"$B/build.log\" | tail -n 1)\n"
 	       "set -f\n"
 	       "set -- dh_auto_test $dhopts\n"
 	       "for t in override_dh_auto_test-arch override_dh_auto_test; do\n"
@@ -413,15 +478,15 @@ static void debian_script(const struct recipe *r, struct strbuf *sb)
 		* nocheck not at all: dh_auto_test would guess a build of its
 		* own and fail */
 	       "if [ \"$1\" = dh_auto_test ] && ! grep -Eq '(^|[[:space:]])dh[[:space:]]|dh_auto_test' debian/rules; then\n"
-	       "\techo 'flagscope: debian/rules runs neither dh nor dh_auto_test: no test step apart from the build' >../tests.log\n"
-	       "\techo \"none 0 debian/rules\" >../tests.result\n"
+	       "\techo 'flagscope: debian/rules runs neither dh nor dh_auto_test: no test step apart from the build' >\"$B/tests.log\"\n"
+	       "\techo \"none 0 debian/rules\" >\"$B/tests.result\"\n"
 	       "\texit 0\n"
 	       "fi\n"
 	       "echo \"flagscope: the test step: $*\"\n"
 	       "t0=$(date +%s.%N)\n"
-	       "if \"$@\" >../tests.log 2>&1 </dev/null; then rc=0; else rc=$?; fi\n"
+	       "if as_user \"$@\" >\"$B/tests.log\" 2>&1 </dev/null; then rc=0; else rc=$?; fi\n"
 	       "t1=$(date +%s.%N)\n"
-	       "echo \"$rc $(awk \"BEGIN { print $t1 - $t0 }\") $*\" >../tests.result\n");
+	       "echo \"$rc $(awk \"BEGIN { print $t1 - $t0 }\") $*\" >\"$B/tests.result\"\n");
 }
 
 static const char *const autotools_marks[] = {"configure", "configure.ac", "configure.in", NULL};

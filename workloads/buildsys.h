@@ -86,6 +86,13 @@ int recipe_is_package(const struct recipe *r);
  * not checked here (the debian fetcher refuses a bad one). */
 void recipe_package(struct recipe *r, const char *name);
 
+/* system = debian run by root builds as the user nobody in a copy of the
+ * tree, the folder mktemp makes from this prefix; the script names it in
+ * BUILD_DIR/DEBIAN_USER_TREE while it lives and removes both when it ends
+ * (a build killed with SIGKILL cannot: harness/debpkg.h removes it). */
+#define DEBIAN_USER_TREE_PREFIX "/var/tmp/flagscope-deb."
+#define DEBIAN_USER_TREE "user-tree"
+
 /* The script a build runs for r: its own [build] script, or the one its
  * system writes.  Heap string; never NULL for a loaded recipe. */
 char *recipe_build_script(const struct recipe *r);
