@@ -27,7 +27,6 @@
 #include "pipeline/parts.h"
 #include "pipeline/pipeline.h"
 
-static const char *const metric_choices[] = {"time", "insns", "size", NULL};
 static format_set search_formats(struct strbuf *err); /* writers[], below */
 
 static struct {
@@ -41,7 +40,7 @@ static const struct option_spec search_options[] = {
 	 .def = "ensemble"},
 	{"budget", 'b', OPT_STRING, &opt.budget, "N[evals|h|m|s]", "evaluations, or time spent measuring (default 100 evals)",
 	 .def = "100"},
-	{"metric", 'm', OPT_CHOICE, &opt.metric, "NAME", "objective (default insns when valgrind is installed, else time)", metric_choices},
+	{"metric", 'm', OPT_CHOICE, &opt.metric, "NAME", "objective (default insns when valgrind is installed, else time)", search_objective_names},
 	{"seed", 0, OPT_INT, &opt.seed, "S", "random seed (default 1); the same seed replays the same search",
 	 .def = "1"},
 	{"db", 0, OPT_STRING, &opt.db, "PATH", "results database holding the search state (default ./flagscope.db)",
@@ -346,7 +345,7 @@ static int minimise(struct session *s, const struct evaluator *ev, double tol, s
 {
 	struct minimise_params mp = {.min_effect = tol, .alpha = 0.05,
 				     .repeat = opt.minimise_repeat, .seed = (uint64_t)opt.seed};
-	int noisy = !strcmp(s->pl.metric, "time");
+	int noisy = s->pl.obj->noisy;
 	s->minimal = xcalloc(s->sp.ndims ? s->sp.ndims : 1, 1);
 	if (noisy)
 		say_power("minimise-repeat", mp.repeat, "no removal can be judged and every flag stays");
@@ -388,7 +387,7 @@ static int run_search(struct session *s, const struct strategy_ops *strategy, si
 	if (!opt.quiet)
 		fprintf(stderr, "flagscope: search %s: %s over %zu dimensions (2^%.1f flag sets), metric %s: %s\n",
 			id, strategy->name, s->sp.ndims, space_log2_size(&s->sp), s->pl.metric,
-			s->pl.metric_desc);
+			s->pl.obj->desc);
 	int rc = 0, have_confirm = 0;
 	if (search_run(&s->ec, &s->sp, &p, &ev, &s->res, &err)) {
 		print_error_lines(sb_str(&err));

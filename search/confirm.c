@@ -200,7 +200,7 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 	if (!fetch(pl, c, label[2], "time", &best) && !fetch(pl, c, label[0], "time", &ref[0]) &&
 	    !fetch(pl, c, label[1], "time", &ref[1]))
 		judge_sides(pl, c, &best, ref);
-	if (c->status == OUTCOME_OK && !strcmp(pl->metric, "insns")) {
+	if (c->status == OUTCOME_OK && pl->obj->counted) {
 		struct measured bi = {0}, ri = {0};
 		for (int s = 0; s < 2; s++) {
 			if ((!bi.items.n && fetch(pl, c, label[2], "insns", &bi)) ||

@@ -119,7 +119,7 @@ void search_report_text(FILE *out, const struct search_report *r)
 {
 	const struct search_result *res = r->res;
 	fprintf(out, "search %s: strategy %s, seed %llu, metric %s (%s)\n", r->id, r->strategy,
-		(unsigned long long)r->seed, r->pl->metric, r->pl->metric_desc);
+		(unsigned long long)r->seed, r->pl->metric, r->pl->obj->desc);
 	fprintf(out, "space: %zu dimensions (2^%.1f flag sets) at %s, compiler %s\n", r->sp->ndims,
 		space_log2_size(r->sp), r->pl->level, pipeline_toolchain_version(r->pl->tc));
 	if (r->sp->dropped.n) {
@@ -189,7 +189,7 @@ static void json_search(struct strbuf *sb, const struct search_report *r)
 	json_put_str(sb, "strategy", r->strategy);
 	json_put_fmt(sb, "seed", "%llu", (unsigned long long)r->seed);
 	json_put_str(sb, "metric", r->pl->metric);
-	json_put_str(sb, "metric_desc", r->pl->metric_desc);
+	json_put_str(sb, "metric_desc", r->pl->obj->desc);
 	json_put_str(sb, "context", r->pl->context);
 	json_open(sb, "space", '{');
 	json_put_fmt(sb, "dims", "%zu", r->sp->ndims);
@@ -288,7 +288,7 @@ void search_make_conf(FILE *out, const struct search_report *r)
 {
 	const struct search_pipeline *pl = r->pl;
 	fprintf(out, "# flagscope search %s: strategy %s, %zu evaluations, objective: %s\n", r->id,
-		r->strategy, r->res->evals, pl->metric_desc);
+		r->strategy, r->res->evals, pl->obj->desc);
 	fprintf(out, "# study %s; workloads:", pl->study.path);
 	for (size_t w = 0; w < pl->study.workloads.n; w++)
 		fprintf(out, " %s", pl->study.workloads.v[w]);

@@ -16,12 +16,22 @@
 
 #define AXIS_NAME "flagscope-search"
 
-/* The metric an objective reads from the store: "size" is the binaries'
- * .text; "time" and "insns" are stored under their own names (insns by the
- * meter pipeline_meters_for chose, or by the runner's own). */
-static const char *metric_name(const char *objective)
+static const struct search_objective objectives[] = {
+	{"time", "time", "wall time (median of interleaved runs)", 1, 0, "check the meters"},
+	/* stored under the name the meter pipeline_meters_for chose gives it,
+	 * or by the runner's own */
+	{"insns", "insns", "instructions executed", 0, 1, "is valgrind installed?"},
+	{"size", "size.text", ".text size of the binaries", 0, 0, "check the meters"},
+};
+
+const char *const search_objective_names[] = {"time", "insns", "size", NULL};
+
+const struct search_objective *search_objective_find(const char *name)
 {
-	return !strcmp(objective, "size") ? "size.text" : objective;
+	for (size_t i = 0; i < sizeof(objectives) / sizeof(objectives[0]); i++)
+		if (!strcmp(objectives[i].name, name))
+			return &objectives[i];
+	return NULL;
 }
 
 /* The -O word that wins in cflags (the last), or "-O0". */
@@ -126,6 +136,11 @@ static char *context_text(const struct search_pipeline *pl)
 
 int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 {
+	pl->obj = search_objective_find(pl->metric);
+	if (!pl->obj) {
+		sb_addf(err, "search: no objective '%s' (use time, insns or size)", pl->metric);
+		return -1;
+	}
 	if (pipeline_study_load(pl->study_path, &pl->study, err))
 		return -1;
 	/* the baseline, the context and the exploration are of the plain
@@ -153,9 +168,6 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 			pl->workdir);
 		return -1;
 	}
-	pl->metric_desc = xstrdup(!strcmp(pl->metric, "time") ? "wall time (median of interleaved runs)"
-				  : !strcmp(pl->metric, "size") ? ".text size of the binaries"
-								: "instructions executed");
 	return 0;
 }
 
@@ -167,7 +179,6 @@ void search_pipeline_release(struct search_pipeline *pl)
 	free(pl->level);
 	free(pl->workdir);
 	free(pl->context_text);
-	free(pl->metric_desc);
 	free(pl->layouts_note);
 	sl_release(&pl->base_items);
 	free(pl->base_values);
@@ -188,10 +199,10 @@ static int batch_study(const struct search_pipeline *pl, char *const *names, cha
 	/* checked once before the search (machine_study_check) */
 	s->pin = pl->study.pin ? xstrdup(pl->study.pin) : NULL;
 	s->pin_line = pl->study.pin_line;
-	if (strcmp(pl->metric, "time")) {
+	if (!pl->obj->noisy) {
 		/* validation and the one metric are all the runs are for: the
 		 * cheapest meter, and the registry's meter for insns */
-		pipeline_meters_for(&pl->study, pl->base, metric_name(pl->metric), &s->meters);
+		pipeline_meters_for(&pl->study, pl->base, pl->obj->stored, &s->meters);
 		s->meters_line = 0;
 	}
 	sl_push(&s->baseline, "base");
@@ -339,11 +350,11 @@ static void free_layouts(int **layout, size_t n)
 
 /* One item's values of config id; NULL where they are of one layout. */
 static double *item_values(struct store *st, const char *study, const char *id,
-			   const char *workload, const char *run, const char *metric, size_t *n,
-			   int **layout)
+			   const char *workload, const char *run,
+			   const struct search_objective *obj, size_t *n, int **layout)
 {
 	int *l = NULL;
-	double *v = results_samples_layouts(st, study, id, workload, run, metric_name(metric), n,
+	double *v = results_samples_layouts(st, study, id, workload, run, obj->stored, n,
 					    NULL, &l);
 	if (layout && stats_layout_count(l, *n) > 1)
 		*layout = l;
@@ -356,6 +367,7 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 			   const char *metric, struct strlist *items, double ***values,
 			   size_t **counts, int ***layout, enum outcome *status, struct strbuf *err)
 {
+	const struct search_objective *obj = search_objective_find(metric);
 	struct store st;
 	struct strlist workloads = {0}, runs = {0};
 	*values = NULL;
@@ -391,12 +403,11 @@ int search_pipeline_values(struct search_pipeline *pl, const char *study, const 
 			*status = o;
 			rc = -1;
 		} else {
-			(*values)[i] = item_values(&st, study, id, workloads.v[i], runs.v[i], metric,
+			(*values)[i] = item_values(&st, study, id, workloads.v[i], runs.v[i], obj,
 						   &(*counts)[i], layout ? &(*layout)[i] : NULL);
 			if (!(*counts)[i]) {
 				sb_addf(err, "%s: no %s measured for %s (%s)", item, metric, name,
-					!strcmp(metric, "insns") ? "is valgrind installed?"
-								 : "check the meters");
+					obj->missing);
 				rc = -1;
 			}
 		}
@@ -541,7 +552,7 @@ static void remember_rejection(struct search_pipeline *pl, const char *flags, en
 static int base_values(struct search_pipeline *pl, const char *study, struct strlist *items,
 		       double ***bv, size_t **bc, struct strbuf *err)
 {
-	int exact = strcmp(pl->metric, "time") != 0;
+	int exact = !pl->obj->noisy;
 	if (exact && pl->base_items.n) {
 		size_t n = pl->base_items.n;
 		*bv = xcalloc(n, sizeof(double *));
@@ -636,7 +647,7 @@ int search_pipeline_evaluate(void *ctx, char *const *flags, size_t n, struct eva
 {
 	struct search_pipeline *pl = ctx;
 	struct batch b;
-	int repeat = !strcmp(pl->metric, "time") ? pl->repeat : 1;
+	int repeat = pl->obj->noisy ? pl->repeat : 1;
 	/* the exploration: one layout (pipeline.h) */
 	int rc = batch_run(pl, flags, n, repeat, 1, &b, err);
 	struct strlist bitems = {0};

@@ -56,11 +56,30 @@
 #include "pipeline/pipeline.h"
 #include "search/evalcache.h"
 
+/* What a search can minimise (--metric NAME): one row per objective, the
+ * one place that says how each is measured and judged. */
+struct search_objective {
+	const char *name;    /* --metric NAME */
+	const char *stored;  /* the metric's name in the store */
+	const char *desc;    /* what the objective measures, for reports */
+	int noisy;           /* repeated interleaved runs and a significance test;
+				0: one exact value per flag set says it all */
+	int counted;         /* a meter counts it: the confirmation reads it
+				beside the time */
+	const char *missing; /* what to check when nothing was measured */
+};
+
+/* The objectives' names, NULL-terminated (the --metric choices). */
+extern const char *const search_objective_names[];
+
+/* The objective called name, or NULL. */
+const struct search_objective *search_objective_find(const char *name);
+
 struct search_pipeline {
 	/* set by the caller */
 	const char *db;
 	const char *study_path;
-	const char *metric;     /* "time", "insns" or "size" */
+	const char *metric;     /* an objective's name: "time", "insns" or "size" */
 	int repeat;             /* measured runs per candidate (time) */
 	int jobs;
 	volatile sig_atomic_t *stop;
@@ -76,7 +95,7 @@ struct search_pipeline {
 	char *workdir;      /* DB.search: the batches' logs */
 	char context[65];   /* hash of context_text */
 	char *context_text; /* what the objective depends on */
-	char *metric_desc;  /* what the objective measured, for reports */
+	const struct search_objective *obj; /* metric's row */
 	struct strlist base_items; /* insns: the baseline's counts, per item */
 	double *base_values;
 	size_t batches;     /* batch studies run in this session */

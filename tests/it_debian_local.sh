@@ -6,8 +6,9 @@
 #   hello  its check target runs the program and records `id -u`; a
 #          [run] benchmark runs its shipped program;
 #   unmet  Build-Depends on a package no archive has.
-# Expected: the run exits 0 with hello built, its tests passed and its
-# benchmark measured (time samples), and
+# Expected: the run exits 0 with hello built, its tests passed, its
+# benchmark measured (time samples) and verify over its tree finding the
+# shipped program with -O2 in its unit, and
 # unmet a per-package outcome (unsupported, "build dependencies cannot be
 # installed: flagscope-no-such-package ...", as root; "not installed"
 # when the run may not install), never a stopped study.  Run by root, the
@@ -15,8 +16,11 @@
 # tested-by files say nobody's uid) and the tree copied back is root's
 # with nothing left under /var/tmp/flagscope-deb.*, a run stopped while
 # it builds (SIGTERM; the build's group is killed) included.
-# SKIP without dpkg-buildpackage or debhelper.  About 20-40 s (two small
-# dpkg-buildpackage runs and cmake --install).
+# Where clang is installed, a clang configuration beside gcc: its shipped
+# program's .comment names clang (CC the Debian way), gcc's does not.
+# SKIP without dpkg-buildpackage or debhelper.  About 30 s alone, 58 s
+# beside the fast tests (three small dpkg-buildpackage runs, one stopped,
+# and cmake --install).
 set -uo pipefail
 : "${FLAGSCOPE_BIN:?}" "${FLAGSCOPE_SRC:?}"
 . "$FLAGSCOPE_SRC/tests/lib_it.sh"
@@ -58,9 +62,16 @@ cat >"$T/study/s.study" <<'EOS'
 [study]
 workloads = hello unmet
 repeat = 1
+baseline = gcc O2
+[axis cc]
+gcc = gcc
 [axis opt]
 O2 = -O2
 EOS
+# clang as CC the Debian way, where it is installed
+if command -v clang >/dev/null; then
+	sed -i 's/^gcc = gcc$/gcc = gcc\nclang = clang/' "$T/study/s.study"
+fi
 mkdir "$T/elsewhere"
 cd "$T/elsewhere" || exit 1
 before=$(ls -d /var/tmp/flagscope-deb.* 2>/dev/null | wc -l)
@@ -85,7 +96,7 @@ fi
 "$T/prefix/bin/flagscope" run ../study/s.study --db r.db >run.out 2>run.err
 rc=$?
 [ $rc = 0 ] || fail "run exited $rc: $(tail -3 run.err)"
-row() { sql r.db "SELECT status, detail FROM builds WHERE workload = '$1'"; }
+row() { sql r.db "SELECT b.status, b.detail FROM builds b JOIN configs c ON c.id = b.config_id AND c.study = b.study WHERE b.workload = '$1' AND c.label = 'gcc O2'"; }
 grep -q '^ok|' <<<"$(row hello)" || fail "hello: $(row hello)"
 [ -n "$(sql r.db "SELECT value FROM build_sizes WHERE workload = 'hello' AND metric = 'tests.time'")" ] ||
 	fail "hello's test step stored no tests.time: $(cat "$FLAGSCOPE_CACHE"/builds/*/tests.result 2>&1)"
@@ -98,7 +109,22 @@ case $(row unmet) in
 esac
 grep -q "unmet.*unsupported.*build dependencies" run.out || fail "unmet's line: $(grep unmet run.out)"
 ok "unmet: $(row unmet | head -c 160)"
-out=$FLAGSCOPE_CACHE/builds/$(sql r.db "SELECT key FROM builds WHERE workload = 'hello'")/out
+key() { sql r.db "SELECT b.key FROM builds b JOIN configs c ON c.id = b.config_id AND c.study = b.study WHERE b.workload = 'hello' AND c.label = '$1'"; }
+out=$FLAGSCOPE_CACHE/builds/$(key "gcc O2")/out
+# verify over the tree: the shipped program (debian/hello/...) found, its
+# unit built with the configuration's -O2
+"$T/prefix/bin/flagscope" verify --expect -O2 "$out" >verify.txt 2>&1 || fail "verify --expect -O2: $(tail -3 verify.txt)"
+grep -q 'debian/hello/usr/bin/hello' verify.txt || fail "verify did not find the shipped program: $(cat verify.txt)"
+if command -v clang >/dev/null; then
+	clang_out=$FLAGSCOPE_CACHE/builds/$(key "clang O2")/out
+	[ "$(sql r.db "SELECT b.status FROM builds b JOIN configs c ON c.id = b.config_id AND c.study = b.study WHERE b.workload = 'hello' AND c.label = 'clang O2'")" = ok ] ||
+		fail "hello under clang: $(sql r.db "SELECT status, detail FROM builds WHERE workload = 'hello'")"
+	readelf -p .comment "$clang_out/debian/hello/usr/bin/hello" 2>/dev/null | grep -q 'clang version' ||
+		fail "the clang build's shipped program was not compiled by clang: $(readelf -p .comment "$clang_out/debian/hello/usr/bin/hello" 2>&1 | tail -2)"
+	readelf -p .comment "$out/debian/hello/usr/bin/hello" 2>/dev/null | grep -q 'clang version' &&
+		fail "the gcc build's shipped program names clang"
+	ok "CC=clang reached the Debian build"
+fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v fakeroot >/dev/null; then
 	nobody=$(id -u nobody)
 	[ "$(cat "$out/built-by" 2>/dev/null)" = "$nobody" ] || fail "built by uid $(cat "$out/built-by" 2>/dev/null), not nobody's $nobody"
