@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -402,6 +403,13 @@ int store_exec(struct store *st, const char *sql, const char *fmt, ...)
 			break;
 		case 'i':
 			rc = sqlite3_bind_int(stmt, i + 1, va_arg(ap, int));
+			break;
+		case 'I':
+			rc = sqlite3_bind_int64(stmt, i + 1, va_arg(ap, sqlite3_int64));
+			break;
+		case 'o':
+			d = va_arg(ap, double);
+			rc = isfinite(d) ? sqlite3_bind_double(stmt, i + 1, d) : sqlite3_bind_null(stmt, i + 1);
 			break;
 		}
 	}

@@ -12,7 +12,8 @@
  * keys), baselines (named copies of a study, kept as the study
  * "baseline:NAME"), progress (per study and shard: the runs planned and
  * whether the last `run` went through to its end; progress_parts the same
- * per workload, what progress sums).
+ * per workload, what progress sums), search_* (a search's memory: their
+ * rows are read and written through store_search.h).
  *
  * Provenance: every run row keeps the build that made it (runs.build_key,
  * runs.binary_hash: the build's cache key and the SHA-256 of its

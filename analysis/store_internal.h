@@ -9,8 +9,9 @@
 #include "analysis/store.h"
 
 /* Bind text/double/int parameters described by a format: 't' text,
- * 'd' double, 'i' int, 'n' a double stored as NULL when 0; then step
- * once.  0, or -1 with the cause recorded. */
+ * 'd' double, 'i' int, 'I' sqlite3_int64, 'n' a double stored as NULL
+ * when 0, 'o' a double stored as NULL when not finite (SQLite stores no
+ * inf); then step once.  0, or -1 with the cause recorded. */
 int store_exec(struct store *st, const char *sql, const char *fmt, ...);
 
 /* sql as it is (no parameters): 0, or -1 with the cause recorded. */

@@ -1,11 +1,10 @@
 /* evalcache.c - see evalcache.h */
 #include "search/evalcache.h"
 
-#include "analysis/store.h"
+#include "analysis/store_search.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -26,27 +25,16 @@ void eval_result_baseline(struct eval_result *r)
 	r->batch = xstrdup("");
 }
 
-/* Keep the first failed write's cause (the search stops on it). */
-static int write_failed(struct evalcache *ec)
+/* Keep the first failed write's cause (the search stops on it); the
+ * store keeps only its last. */
+static int kept(struct evalcache *ec, int rc)
 {
-	if (!ec->why.len) {
-		ec->code = sqlite3_extended_errcode(ec->db);
-		ec->sys_errno = sqlite3_system_errno(ec->db);
-		sb_add(&ec->why, sqlite3_errmsg(ec->db));
-		if ((ec->code & 0xff) == SQLITE_IOERR && ec->sys_errno)
-			sb_addf(&ec->why, ": %s", strerror(ec->sys_errno));
+	if (rc && !ec->why.len) {
+		sb_add(&ec->why, store_errmsg(&ec->store));
+		ec->code = ec->store.code;
+		ec->sys_errno = ec->store.sys_errno;
 	}
-	return -1;
-}
-
-/* Step a prepared write (NULL: its prepare failed) and finalize it. */
-static int write_done(struct evalcache *ec, sqlite3_stmt *st)
-{
-	int ok = st && sqlite3_step(st) == SQLITE_DONE;
-	if (!ok)
-		write_failed(ec);
-	sqlite3_finalize(st);
-	return ok ? 0 : -1;
+	return rc ? -1 : 0;
 }
 
 int evalcache_check(const struct evalcache *ec, struct strbuf *err)
@@ -78,16 +66,9 @@ int evalcache_open(struct evalcache *ec, const char *path, const char *context,
 		evalcache_close(ec);
 		return -1;
 	}
-	ec->db = ec->store.db;
 	ec->path = xstrdup(path);
 	ec->context = xstrdup(context);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db, "INSERT OR REPLACE INTO search_contexts VALUES(?, ?)", -1,
-			       &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, context, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, description ? description : "", -1, SQLITE_TRANSIENT);
-	}
-	write_done(ec, st);
+	kept(ec, store_search_context_put(&ec->store, context, description));
 	if (evalcache_check(ec, err)) {
 		evalcache_close(ec);
 		return -1;
@@ -106,93 +87,40 @@ void evalcache_close(struct evalcache *ec)
 	memset(ec, 0, sizeof(*ec));
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return xstrdup(t ? (const char *)t : "");
-}
-
-/* The status column is the outcome's stored name; a name this flagscope
- * does not know (a newer one's) reads as a failure, never as ok. */
-static enum outcome col_outcome(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	enum outcome o = outcome_parse(t ? (const char *)t : "");
-	return o == OUTCOME_COUNT ? OUTCOME_RUN_FAILED : o;
-}
-
-/* A NULL objective column stands for INFINITY (SQLite stores no inf). */
-static double col_obj(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? INFINITY : sqlite3_column_double(st, i);
-}
-
-static void bind_obj(sqlite3_stmt *st, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 int evalcache_get(struct evalcache *ec, const char *flags, struct eval_result *res)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db,
-			       "SELECT objective, status, detail, batch FROM search_evals "
-			       "WHERE context = ? AND flags = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	struct store_search_eval e;
+	if (!store_search_eval_get(&ec->store, ec->context, flags, &e))
 		return 0;
-	sqlite3_bind_text(st, 1, ec->context, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, flags, -1, SQLITE_TRANSIENT);
-	int found = sqlite3_step(st) == SQLITE_ROW;
-	if (found) {
-		res->obj = col_obj(st, 0);
-		res->status = col_outcome(st, 1);
-		res->detail = col_text(st, 2);
-		res->batch = col_text(st, 3);
-	}
-	sqlite3_finalize(st);
-	return found;
+	*res = (struct eval_result){.obj = e.obj, .status = e.status, .detail = e.detail,
+				    .batch = e.batch};
+	return 1;
 }
 
 int evalcache_put(struct evalcache *ec, const char *flags, const struct eval_result *res)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db,
-			       "INSERT OR REPLACE INTO search_evals VALUES(?, ?, ?, ?, ?, ?, "
-			       "datetime('now'))",
-			       -1, &st, NULL) != SQLITE_OK)
-		return write_done(ec, NULL);
-	sqlite3_bind_text(st, 1, ec->context, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, flags, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, outcome_name(res->status), -1, SQLITE_TRANSIENT);
-	bind_obj(st, 4, res->obj);
-	sqlite3_bind_text(st, 5, res->detail ? res->detail : "", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, res->batch ? res->batch : "", -1, SQLITE_TRANSIENT);
-	return write_done(ec, st);
+	struct store_search_eval e = {.obj = res->obj, .status = res->status,
+				      .detail = res->detail, .batch = res->batch};
+	return kept(ec, store_search_eval_put(&ec->store, ec->context, flags, &e));
+}
+
+struct each_ctx {
+	evalcache_fn fn;
+	void *user;
+};
+
+static void each_eval(void *user, const char *flags, const struct store_search_eval *e)
+{
+	struct each_ctx *c = user;
+	struct eval_result r = {.obj = e->obj, .status = e->status, .detail = e->detail,
+				.batch = e->batch};
+	c->fn(c->user, flags, &r);
 }
 
 void evalcache_each(struct evalcache *ec, evalcache_fn fn, void *user)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db,
-			       "SELECT flags, objective, status, detail, batch FROM search_evals "
-			       "WHERE context = ? ORDER BY rowid",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_text(st, 1, ec->context, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct eval_result r = {
-			.obj = col_obj(st, 1), .status = col_outcome(st, 2), .detail = col_text(st, 3),
-			.batch = col_text(st, 4),
-		};
-		char *flags = col_text(st, 0);
-		fn(user, flags, &r);
-		free(flags);
-		eval_result_release(&r);
-	}
-	sqlite3_finalize(st);
+	struct each_ctx c = {fn, user};
+	store_search_evals_each(&ec->store, ec->context, each_eval, &c);
 }
 
 void search_row_release(struct search_row *r)
@@ -205,156 +133,53 @@ void search_row_release(struct search_row *r)
 
 int evalcache_search_load(struct evalcache *ec, const char *id, struct search_row *row)
 {
-	sqlite3_stmt *st;
-	memset(row, 0, sizeof(*row));
-	if (sqlite3_prepare_v2(ec->db,
-			       "SELECT strategy, seed, evals, elapsed, best_flags, best_objective, "
-			       "state FROM search_searches WHERE id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	int found = sqlite3_step(st) == SQLITE_ROW;
-	if (found) {
-		row->strategy = col_text(st, 0);
-		row->seed = (uint64_t)sqlite3_column_int64(st, 1);
-		row->evals = (size_t)sqlite3_column_int64(st, 2);
-		row->elapsed = sqlite3_column_double(st, 3);
-		row->best_flags = col_text(st, 4);
-		row->best_obj = col_obj(st, 5);
-		row->state = col_text(st, 6);
-	}
-	sqlite3_finalize(st);
+	struct store_search_row s;
+	int found = store_search_row_get(&ec->store, id, &s);
+	*row = (struct search_row){.strategy = s.strategy, .seed = s.seed, .evals = s.evals,
+				   .elapsed = s.elapsed, .best_flags = s.best_flags,
+				   .best_obj = s.best_obj, .state = s.state};
 	return found;
 }
 
 int evalcache_search_save(struct evalcache *ec, const char *id, const struct search_row *row)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db,
-			       "INSERT OR REPLACE INTO search_searches VALUES(?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, datetime('now'))",
-			       -1, &st, NULL) != SQLITE_OK)
-		return write_done(ec, NULL);
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, ec->context, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, row->strategy ? row->strategy : "", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)row->seed);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)row->evals);
-	sqlite3_bind_double(st, 6, row->elapsed);
-	sqlite3_bind_text(st, 7, row->best_flags ? row->best_flags : "", -1, SQLITE_TRANSIENT);
-	bind_obj(st, 8, row->best_obj);
-	sqlite3_bind_text(st, 9, row->state ? row->state : "running", -1, SQLITE_TRANSIENT);
-	return write_done(ec, st);
+	struct store_search_row s = {.strategy = row->strategy, .seed = row->seed,
+				     .evals = row->evals, .elapsed = row->elapsed,
+				     .best_flags = row->best_flags, .best_obj = row->best_obj,
+				     .state = row->state};
+	return kept(ec, store_search_row_put(&ec->store, id, ec->context, &s));
 }
 
 int evalcache_trace_put(struct evalcache *ec, const char *id, size_t seq, const char *flags,
 			double obj)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db, "INSERT OR REPLACE INTO search_trace VALUES(?, ?, ?, ?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return write_done(ec, NULL);
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)seq);
-	sqlite3_bind_text(st, 3, flags, -1, SQLITE_TRANSIENT);
-	bind_obj(st, 4, obj);
-	return write_done(ec, st);
+	return kept(ec, store_search_trace_add(&ec->store, id, seq, flags, obj));
 }
 
 void evalcache_trace_get(struct evalcache *ec, const char *id, char ***flags, double **obj,
 			 size_t *n)
 {
-	sqlite3_stmt *st;
-	*flags = NULL;
-	*obj = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(ec->db,
-			       "SELECT flags, objective FROM search_trace WHERE search = ? ORDER BY seq",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		*flags = xrealloc(*flags, (*n + 1) * sizeof(char *));
-		*obj = xrealloc(*obj, (*n + 1) * sizeof(double));
-		(*flags)[*n] = col_text(st, 0);
-		(*obj)[*n] = col_obj(st, 1);
-		(*n)++;
-	}
-	sqlite3_finalize(st);
+	store_search_trace_get(&ec->store, id, flags, obj, n);
 }
 
 void evalcache_probes_get(struct evalcache *ec, const char *toolchain, struct strlist *probed,
 			  struct strlist *rejected)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db,
-			       "SELECT flag, message FROM search_probes WHERE toolchain = ? ORDER BY flag",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_text(st, 1, toolchain, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *flag = (const char *)sqlite3_column_text(st, 0);
-		const char *msg = (const char *)sqlite3_column_text(st, 1);
-		if (!flag)
-			continue;
-		sl_push(probed, flag);
-		if (msg && *msg)
-			sl_push_owned(rejected, xasprintf("%s: %s", flag, msg));
-	}
-	sqlite3_finalize(st);
+	store_search_probes_get(&ec->store, toolchain, probed, rejected);
 }
 
 int evalcache_probe_put(struct evalcache *ec, const char *toolchain, const char *flag,
 			const char *message)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db, "INSERT OR REPLACE INTO search_probes VALUES(?, ?, ?)", -1,
-			       &st, NULL) != SQLITE_OK)
-		return write_done(ec, NULL);
-	sqlite3_bind_text(st, 1, toolchain, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, flag, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, message ? message : "", -1, SQLITE_TRANSIENT);
-	return write_done(ec, st);
+	return kept(ec, store_search_probe_put(&ec->store, toolchain, flag, message));
 }
 
 int evalcache_drops_get(struct evalcache *ec, const char *id, struct strlist *flags)
 {
-	sqlite3_stmt *st;
-	int recorded = 0;
-	if (sqlite3_prepare_v2(ec->db, "SELECT flag FROM search_drops WHERE search = ? ORDER BY flag",
-			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *f = (const char *)sqlite3_column_text(st, 0);
-		recorded = 1;
-		if (f && *f)
-			sl_push(flags, f);
-	}
-	sqlite3_finalize(st);
-	return recorded;
+	return store_search_drops_get(&ec->store, id, flags);
 }
 
 int evalcache_drops_put(struct evalcache *ec, const char *id, const struct strlist *flags)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ec->db, "INSERT OR IGNORE INTO search_drops VALUES(?, ?)", -1, &st,
-			       NULL) != SQLITE_OK)
-		return write_done(ec, NULL);
-	int rc = sqlite3_exec(ec->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-	/* "" marks the record as made, also when nothing was dropped */
-	for (size_t i = 0; i <= flags->n && !rc; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, i < flags->n ? flags->v[i] : "", -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	}
-	if (!rc && sqlite3_exec(ec->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		rc = -1;
-	if (rc) {
-		write_failed(ec);
-		sqlite3_exec(ec->db, "ROLLBACK", NULL, NULL, NULL);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return kept(ec, store_search_drops_put(&ec->store, id, flags));
 }

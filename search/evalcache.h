@@ -26,7 +26,6 @@
 #ifndef FLAGSCOPE_SEARCH_EVALCACHE_H
 #define FLAGSCOPE_SEARCH_EVALCACHE_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 
 #include "analysis/store.h"
@@ -45,12 +44,12 @@ void eval_result_release(struct eval_result *r);
 void eval_result_baseline(struct eval_result *r);
 
 struct evalcache {
-	struct store store; /* opened by store_open: the schema is the store's */
-	sqlite3 *db;        /* store.db */
+	struct store store; /* opened by store_open: the schema and the queries are the
+			       store's (analysis/store_search.h) */
 	char *path;
 	char *context;
 	int lock_fd;
-	struct strbuf why;   /* the first write that failed: SQLite's message */
+	struct strbuf why;   /* the first write that failed: store_errmsg() then */
 	int code, sys_errno; /* and its SQLite code and errno */
 };
 /* Every *_put and *_save returns 0, or -1 and keeps the cause of the first

@@ -351,7 +351,7 @@ static void test_resume(const char *dir)
 			evalcache_trace_get(&ec, "ctx-", &f, &o, &stored); /* no such id: 0 */
 			T_CHECK(stored == 0, "unknown search id has a trace");
 			sqlite3_stmt *st;
-			sqlite3_prepare_v2(ec.db, "SELECT count(*) FROM search_evals", -1, &st, NULL);
+			sqlite3_prepare_v2(ec.store.db, "SELECT count(*) FROM search_evals", -1, &st, NULL);
 			sqlite3_step(st);
 			stored = (size_t)sqlite3_column_int64(st, 0);
 			sqlite3_finalize(st);
@@ -1143,12 +1143,12 @@ static void test_store_failed(const char *dir)
 		T_CHECK(!evalcache_open(&ec, db, "ctx", "test", &err), "%s", sb_str(&err));
 		char *sql = xasprintf("CREATE TRIGGER refuse BEFORE INSERT ON %s BEGIN "
 				      "SELECT RAISE(ABORT, 'planted refusal'); END", tables[t]);
-		T_CHECK(sqlite3_exec(ec.db, sql, NULL, NULL, NULL) == SQLITE_OK, "trigger");
+		T_CHECK(sqlite3_exec(ec.store.db, sql, NULL, NULL, NULL) == SQLITE_OK, "trigger");
 		int rc = search_run(&ec, &sp, &p, &ev, &res, &err);
 		T_CHECK(rc == -1 && strstr(sb_str(&err), "cannot store search results: planted refusal"),
 			"%s refused: rc %d, '%s'", tables[t], rc, sb_str(&err));
 		search_result_release(&res);
-		sqlite3_exec(ec.db, "DROP TRIGGER refuse", NULL, NULL, NULL);
+		sqlite3_exec(ec.store.db, "DROP TRIGGER refuse", NULL, NULL, NULL);
 		evalcache_close(&ec);
 		sb_release(&err);
 		T_CHECK(!evalcache_open(&ec, db, "ctx", "test", &err), "%s", sb_str(&err));
