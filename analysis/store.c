@@ -168,7 +168,7 @@ static int write_failed(struct store *st)
 	if ((st->code & 0xff) == SQLITE_BUSY || (st->code & 0xff) == SQLITE_LOCKED)
 		sb_addf(&st->why, ": another connection held it past %d s", STORE_BUSY_MS / 1000);
 	else if ((st->code & 0xff) == SQLITE_IOERR && st->sys_errno)
-		sb_addf(&st->why, ": %s", strerror(st->sys_errno));
+		sb_addf(&st->why, ": %s", strerror_lc(st->sys_errno));
 	return -1;
 }
 
@@ -217,7 +217,7 @@ int store_open_lock_file(const char *path, const char *suffix, struct strbuf *er
 	if (fd < 0) {
 		int e = errno;
 		sb_addf(err, "%s: cannot make its lock file %s%s: %s (%s)", path, path, suffix,
-			e == ELOOP ? "it is a symbolic link, never followed" : strerror(e),
+			e == ELOOP ? "it is a symbolic link, never followed" : strerror_lc(e),
 			e == ELOOP ? "remove the link" : store_hint(SQLITE_IOERR, e));
 		return -1;
 	}

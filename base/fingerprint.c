@@ -32,7 +32,7 @@ static int in_walk(const struct walk *w, const struct stat *st)
 
 static int cannot_read(struct walk *w, const char *path, int e)
 {
-	sb_addf(w->err, "cannot read %s: %s", path, strerror(e));
+	sb_addf(w->err, "cannot read %s: %s", path, strerror_lc(e));
 	return -1;
 }
 

@@ -212,7 +212,7 @@ int paths_cache_check(struct strbuf *err)
 	if (mkdir_p(dir, 0700) || stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		sb_addf(err, "%s: cannot make the build cache there: %s (set FLAGSCOPE_CACHE to a folder "
 			     "of your own)",
-			dir, strerror(errno ? errno : ENOTDIR));
+			dir, strerror_lc(errno ? errno : ENOTDIR));
 		return -1;
 	}
 	/* group-writable only for the user's own group (user-private groups) */

@@ -407,7 +407,7 @@ static int read_package_file(const char *path, struct strlist *names, struct str
 {
 	char *text = file_read(path, NULL);
 	if (!text) {
-		sb_addf(why, "cannot read package list %s: %s", path, strerror(errno));
+		sb_addf(why, "cannot read package list %s: %s", path, strerror_lc(errno));
 		return -1;
 	}
 	int rc = 0, line = 0;

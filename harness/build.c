@@ -269,7 +269,7 @@ enum outcome build_probe_flags(const struct config *cfg, const struct toolchain 
 	char dir[] = "/tmp/flagscope-probe-XXXXXX";
 	*detail = NULL;
 	if (!mkdtemp(dir)) {
-		*detail = xasprintf("cannot make a temporary folder: %s", strerror(errno));
+		*detail = xasprintf("cannot make a temporary folder: %s", strerror_lc(errno));
 		return OUTCOME_BUILD_FAILED;
 	}
 	char *src = xasprintf("%s/probe.c", dir);
@@ -672,7 +672,7 @@ int workload_inputs_stop(const struct recipe *r, char **in_dir, const volatile s
 	} else {
 		remove_tree(*in_dir);
 		if (rename(tmp, *in_dir)) {
-			sb_addf(err, "%s: cannot move inputs into place: %s", r->name, strerror(errno));
+			sb_addf(err, "%s: cannot move inputs into place: %s", r->name, strerror_lc(errno));
 			rc = -1;
 		} else {
 			file_write(done, "", 0);

@@ -425,7 +425,7 @@ int elf_facts_read(const char *path, struct elf_facts *f, struct strbuf *err)
 
 	if (!buf) {
 		facts_init(f, path);
-		sb_addf(err, "cannot read it (%s)", strerror(errno));
+		sb_addf(err, "cannot read it (%s)", strerror_lc(errno));
 		elf_facts_release(f);
 		return -1;
 	}

@@ -58,7 +58,7 @@ int fetch_run(char *const argv[], const char *what, struct strbuf *err, char **o
 	if (rc) {
 		sb_add(err, what);
 		if (rc < 0)
-			sb_addf(err, ": cannot run %s: %s", argv[0], strerror(-rc));
+			sb_addf(err, ": cannot run %s: %s", argv[0], strerror_lc(-rc));
 		else
 			fetch_add_last_line(err, o);
 	}
@@ -97,7 +97,7 @@ static int fingerprint_save(const char *tree, const char *id, struct strbuf *err
 		e = errno;
 	if (e) {
 		sb_addf(err, "cannot write %s: %s (check the cache folder's permissions)", path,
-			strerror(e));
+			strerror_lc(e));
 		unlink(tmp);
 		rc = -1;
 	}
@@ -178,7 +178,7 @@ char *fetch_staging_begin(struct strbuf *err)
 	int rc = mkdir_p(dir, 0755);
 	if (rc) {
 		sb_addf(err, "cannot create %s: %s (check the cache folder's permissions)", dir,
-			strerror(-rc));
+			strerror_lc(-rc));
 		free(dir);
 		return NULL;
 	}
@@ -192,7 +192,7 @@ char *fetch_staging_begin(struct strbuf *err)
 			free(p);
 	}
 	if (!st)
-		sb_addf(err, "cannot create a staging folder in %s: %s", dir, strerror(errno));
+		sb_addf(err, "cannot create a staging folder in %s: %s", dir, strerror_lc(errno));
 	free(dir);
 	return st;
 }
@@ -214,7 +214,7 @@ static int staging_commit(char *staging, const char *tree, const char *id, char 
 	free(dir);
 	int rc = 0;
 	if (rename(tree, dest) && !((errno == EEXIST || errno == ENOTEMPTY) && is_dir(dest))) {
-		sb_addf(err, "cannot move the unpacked source to %s: %s", dest, strerror(errno));
+		sb_addf(err, "cannot move the unpacked source to %s: %s", dest, strerror_lc(errno));
 		rc = -1;
 	}
 	fetch_staging_abort(staging);
@@ -254,7 +254,7 @@ static char *tree_root(const char *dir)
 int fetch_unpack_tarball(const char *tarball, const char *into, char **root, struct strbuf *err)
 {
 	if (mkdir(into, 0755)) {
-		sb_addf(err, "cannot create %s: %s", into, strerror(errno));
+		sb_addf(err, "cannot create %s: %s", into, strerror_lc(errno));
 		return -1;
 	}
 	char *argv[] = {"tar", "-xf", (char *)tarball, "-C", (char *)into, "--no-same-owner", NULL};

@@ -127,7 +127,7 @@ static int debian_unpack_orig(const char *st, const struct deb_files *f, char **
 				remove_tree(dest);
 				if (rename(root, dest)) {
 					sb_addf(err, "debian: cannot place component %s: %s", comp,
-						strerror(errno));
+						strerror_lc(errno));
 					rc = -1;
 				}
 				free(dest);

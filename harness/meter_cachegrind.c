@@ -14,7 +14,7 @@ int cachegrind_parse(const char *path, struct fn_counts *out, struct strbuf *err
 	memset(out, 0, sizeof(*out));
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		sb_addf(err, "%s: cannot read the cachegrind output: %s", path, strerror(errno));
+		sb_addf(err, "%s: cannot read the cachegrind output: %s", path, strerror_lc(errno));
 		return -1;
 	}
 	char *line = NULL;

@@ -90,7 +90,7 @@ int qemu_guest_read(const char *elf_path, struct qemu_guest *g, struct strbuf *e
 	}
 	fd = open(elf_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		sb_addf(err, "%s: %s", elf_path, strerror(errno));
+		sb_addf(err, "%s: %s", elf_path, strerror_lc(errno));
 		return -1;
 	}
 	e = elf_begin(fd, ELF_C_READ, NULL);
@@ -289,7 +289,7 @@ int qemu_counts_read(const char *path, struct qemu_counts *c, struct strbuf *err
 	memset(c, 0, sizeof(*c));
 	if (!text) {
 		sb_addf(err, "no instruction counts in %s (%s: the guest did not reach exit)", path,
-			strerror(errno));
+			strerror_lc(errno));
 		return -1;
 	}
 	for (line = strtok_r(text, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
@@ -339,7 +339,7 @@ int qemu_run(char *const argv[], const char *cpu, struct qemu_counts *counts, ch
 	if (output)
 		*output = NULL;
 	if (!mkdtemp(dir)) {
-		sb_addf(err, "%s: %s", dir, strerror(errno));
+		sb_addf(err, "%s: %s", dir, strerror_lc(errno));
 		goto out;
 	}
 	counts_path = xasprintf("%s/counts", dir);
@@ -350,7 +350,7 @@ int qemu_run(char *const argv[], const char *cpu, struct qemu_counts *counts, ch
 	sl_push_owned(&cmd, NULL);
 	rc = run_capture(cmd.v, output);
 	if (rc < 0) {
-		sb_addf(err, "%s: %s", cmd.v[0], strerror(-rc));
+		sb_addf(err, "%s: %s", cmd.v[0], strerror_lc(-rc));
 		rc = -1;
 	} else if (rc == 127 && !file_exists(counts_path)) {
 		sb_addf(err, "%s did not start (install qemu-user, see scripts/packages.txt)", cmd.v[0]);
@@ -376,7 +376,7 @@ static int elf_machine(const char *path, unsigned *machine, int *elfclass, struc
 	ssize_t n;
 
 	if (fd < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
+		sb_addf(err, "%s: %s", path, strerror_lc(errno));
 		return -1;
 	}
 	n = read(fd, h, sizeof(h));
@@ -436,7 +436,7 @@ static int write_emu_wrapper(struct qemu_plan *p, const char *guest, const char 
 	free(arg);
 	sb_add(&sh, "\"$$\" \"$@\"\n");
 	if (file_write(path, sh.buf, sh.len) || chmod(path, 0755)) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
+		sb_addf(err, "%s: %s", path, strerror_lc(errno));
 		goto out;
 	}
 	p->emu = xstrdup(path);

@@ -343,11 +343,11 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	struct watchdog w;
 	int watched = spec->exit_memory && (spec->timeout > 0 || spec->stop);
 	if (watched && watchdog_start(&w, spec->timeout, spec->stop, res)) {
-		sb_addf(err, "cannot start the run's timeout thread: %s", strerror(errno));
+		sb_addf(err, "cannot start the run's timeout thread: %s", strerror_lc(errno));
 		return -1;
 	}
 	if (pipe2(pipefd, O_CLOEXEC)) {
-		sb_addf(err, "pipe: %s", strerror(errno));
+		sb_addf(err, "pipe: %s", strerror_lc(errno));
 		if (watched)
 			watchdog_stop(&w);
 		return -1;
@@ -365,7 +365,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 	if (pid != 0)
 		free(pad);
 	if (pid < 0) {
-		sb_addf(err, "fork: %s", strerror(errno));
+		sb_addf(err, "fork: %s", strerror_lc(errno));
 		close(pipefd[0]);
 		close(pipefd[1]);
 		if (watched)
@@ -386,7 +386,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		int rc = traced_wait(pid, watched ? &w : NULL, res, &status, &ru, &t_exit);
 		res->wall = (t_exit > 0 ? t_exit : now_seconds()) - t0;
 		if (rc) {
-			sb_addf(err, "wait4: %s", strerror(errno));
+			sb_addf(err, "wait4: %s", strerror_lc(errno));
 			close(pipefd[0]);
 			return -1;
 		}
@@ -396,7 +396,7 @@ static int native_exec(const struct run_spec *spec, struct run_result *res, stru
 		wait_bounded(pid, spec->timeout, spec->stop, res);
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR) {
-			sb_addf(err, "wait4: %s", strerror(errno));
+			sb_addf(err, "wait4: %s", strerror_lc(errno));
 			close(pipefd[0]);
 			return -1;
 		}
@@ -417,7 +417,7 @@ static int finish_result(const struct run_spec *spec, struct run_result *res, pi
 	ssize_t got = read(err_fd, &exec_errno, sizeof(exec_errno));
 	close(err_fd);
 	if (got == (ssize_t)sizeof(exec_errno)) {
-		sb_addf(err, "cannot start %s: %s", spec->argv[0], strerror(exec_errno));
+		sb_addf(err, "cannot start %s: %s", spec->argv[0], strerror_lc(exec_errno));
 		return -1;
 	}
 	res->exited = WIFEXITED(status);

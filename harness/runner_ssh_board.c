@@ -80,7 +80,7 @@ int ssh_spawn(struct strlist *argv, int in_fd, struct ssh_proc *p, struct strbuf
 	 * (send MSG_NOSIGNAL), not a SIGPIPE */
 	if (pipe2(out, O_CLOEXEC) ||
 	    (in_fd < 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in))) {
-		sb_addf(err, "pipe: %s", strerror(errno));
+		sb_addf(err, "pipe: %s", strerror_lc(errno));
 		return -1;
 	}
 	p->err = memfd_create("ssh-stderr", MFD_CLOEXEC);
@@ -89,7 +89,7 @@ int ssh_spawn(struct strlist *argv, int in_fd, struct ssh_proc *p, struct strbuf
 	ssh_counts_add(&ssh_counts.commands);
 	pid_t pid = fork();
 	if (pid < 0) {
-		sb_addf(err, "fork: %s", strerror(errno));
+		sb_addf(err, "fork: %s", strerror_lc(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -261,7 +261,7 @@ static int board_connect(struct board *b, struct strbuf *err)
 	}
 	sl_release(&argv);
 	if (pid < 0) {
-		sb_addf(err, "fork: %s", strerror(errno));
+		sb_addf(err, "fork: %s", strerror_lc(errno));
 		close(log);
 		return BOARD_FAULT;
 	}
@@ -357,7 +357,7 @@ int board_upload(struct board *b, const char *local, const char *hex, struct str
 	int fd = open(local, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st)) {
-		sb_addf(err, "%s: %s", local, strerror(errno));
+		sb_addf(err, "%s: %s", local, strerror_lc(errno));
 		if (fd >= 0)
 			close(fd);
 		return BOARD_ERROR;
@@ -496,7 +496,7 @@ char *ssh_helper_build(const char *machine, struct strbuf *err)
 	char *text = file_read(src, &len);
 	if (!text) {
 		sb_addf(err, "%s: %s (the measuring helper's source is missing)", src,
-			strerror(errno));
+			strerror_lc(errno));
 		free(src);
 		return NULL;
 	}

@@ -167,7 +167,7 @@ int plan_files(const struct run_spec *spec, struct run_files *f, struct strbuf *
 	struct stat st;
 	if (stat(prog, &st) || !S_ISREG(st.st_mode)) {
 		sb_addf(err, "cannot start %s: %s", argv[0],
-			access(prog, F_OK) ? strerror(errno) : "not a file");
+			access(prog, F_OK) ? strerror_lc(errno) : "not a file");
 		free(prog);
 		return -1;
 	}

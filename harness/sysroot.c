@@ -402,7 +402,7 @@ static int write_wrapper(struct build *b, struct strbuf *err)
 	if (!rc && chmod(cc_path, 0755))
 		rc = -errno;
 	if (rc)
-		sb_addf(err, "%s: writing the wrapper: %s", b->tmp, strerror(-rc));
+		sb_addf(err, "%s: writing the wrapper: %s", b->tmp, strerror_lc(-rc));
 	free(tf);
 	free(specs_path);
 	free(bin);
@@ -427,7 +427,7 @@ static int write_info(struct build *b, double seconds, struct strbuf *err)
 		b->t.quad_ldbl ? b->glibc.dsc : "", b->llvm.dsc, seconds);
 	rc = file_write(path, sb.buf, sb.len);
 	if (rc)
-		sb_addf(err, "%s: %s", path, strerror(-rc));
+		sb_addf(err, "%s: %s", path, strerror_lc(-rc));
 	free(flags);
 	free(added);
 	free(notes);
@@ -454,7 +454,7 @@ static int build_all(struct build *b, struct strbuf *err)
 
 	remove_tree(b->tmp);
 	if (mkdir_p(b->tmp, 0755)) {
-		sb_addf(err, "%s: %s", b->tmp, strerror(errno));
+		sb_addf(err, "%s: %s", b->tmp, strerror_lc(errno));
 		return -1;
 	}
 	b->log_path = xasprintf("%s/build.log", b->tmp);
@@ -465,7 +465,7 @@ static int build_all(struct build *b, struct strbuf *err)
 	if (build_int(b, err) || write_wrapper(b, err) || write_info(b, now_seconds() - start, err))
 		goto out;
 	if (rename(b->tmp, b->dir) && !file_exists(b->dir)) {
-		sb_addf(err, "%s: %s", b->dir, strerror(errno));
+		sb_addf(err, "%s: %s", b->dir, strerror_lc(errno));
 		goto out;
 	}
 	rc = 0;

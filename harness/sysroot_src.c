@@ -92,7 +92,7 @@ int deb_source_get(const char *pkg, struct deb_source *s, FILE *log, struct strb
 	s->pkg = xstrdup(pkg);
 	s->dir = xasprintf("%s/sysroots/src/%s", flagscope_cache_dir(), pkg);
 	if (mkdir_p(s->dir, 0755)) {
-		sb_addf(err, "%s: %s", s->dir, strerror(errno));
+		sb_addf(err, "%s: %s", s->dir, strerror_lc(errno));
 		goto out;
 	}
 	/* --print-uris lists only the files missing from the current folder:
@@ -150,7 +150,7 @@ int deb_source_unpack(const struct deb_source *s, char **tree, FILE *log, struct
 		sb_add(&script, " 2>&1");
 		rc = step("dpkg-source -x", script.buf, log, err);
 		if (!rc && rename(tmp, *tree) && !is_dir(*tree)) {
-			sb_addf(err, "%s: %s", *tree, strerror(errno));
+			sb_addf(err, "%s: %s", *tree, strerror_lc(errno));
 			rc = -1;
 		}
 		remove_tree(tmp);
@@ -183,7 +183,7 @@ int deb_source_extract(const struct deb_source *s, const char *subdir, const cha
 		sb_addf(&script, " && tar -xf ../%s --wildcards %s 2>&1", s->orig, wildcards);
 		rc = step("extracting from the upstream tarball", script.buf, log, err);
 		if (!rc && rename(tmp, dest) && !is_dir(dest)) {
-			sb_addf(err, "%s: %s", dest, strerror(errno));
+			sb_addf(err, "%s: %s", dest, strerror_lc(errno));
 			rc = -1;
 		}
 		remove_tree(tmp);

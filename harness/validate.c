@@ -26,7 +26,7 @@ static FILE *open_regular(const char *label, const char *path, struct strbuf *wh
 	FILE *f = fopen(path, "rb");
 	struct stat st;
 	if (!f) {
-		sb_addf(why, "%s: cannot read %s: %s", label, path, strerror(errno));
+		sb_addf(why, "%s: cannot read %s: %s", label, path, strerror_lc(errno));
 		return NULL;
 	}
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
@@ -62,7 +62,7 @@ int validate_files(const char *label, const char *got, const char *want, struct 
 		int ea = read_chunk(a, bufa, sizeof(bufa), &na);
 		if (ea || read_chunk(b, bufb, sizeof(bufb), &nb)) {
 			sb_addf(why, "%s: cannot read %s: %s", label, ea ? got : want,
-				strerror(errno ? errno : EIO));
+				strerror_lc(errno ? errno : EIO));
 			rc = -1;
 			break;
 		}
@@ -110,7 +110,7 @@ static int folder_names(const char *label, const char *dir, struct dirent ***nam
 {
 	*n = scandir(dir, names, NULL, alphasort);
 	if (*n < 0) {
-		sb_addf(why, "%s: cannot read the folder %s: %s", label, dir, strerror(errno));
+		sb_addf(why, "%s: cannot read the folder %s: %s", label, dir, strerror_lc(errno));
 		return -1;
 	}
 	return 0;
@@ -180,7 +180,7 @@ static int compare_links(const char *label, const char *got, const char *want,
 	ssize_t nb = na < 0 ? -1 : readlink(want, b, sizeof(b) - 1);
 	if (na < 0 || nb < 0) {
 		sb_addf(why, "%s: cannot read the link %s: %s", label, na < 0 ? got : want,
-			strerror(errno));
+			strerror_lc(errno));
 		return -1;
 	}
 	a[na] = b[nb] = '\0';
@@ -198,11 +198,11 @@ int validate_tree(const char *label, const char *got, const char *want, struct s
 		return 1;
 	}
 	if (lstat(got, &gs)) {
-		sb_addf(why, "%s: cannot read %s: %s", label, got, strerror(errno));
+		sb_addf(why, "%s: cannot read %s: %s", label, got, strerror_lc(errno));
 		return -1;
 	}
 	if (lstat(want, &ws)) {
-		sb_addf(why, "%s: cannot read the reference %s: %s", label, want, strerror(errno));
+		sb_addf(why, "%s: cannot read the reference %s: %s", label, want, strerror_lc(errno));
 		return -1;
 	}
 	if ((gs.st_mode & S_IFMT) != (ws.st_mode & S_IFMT)) {
