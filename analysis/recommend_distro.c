@@ -105,8 +105,23 @@ static int has_lto(const char *cflags)
 	return yes;
 }
 
-/* The best -flto configuration and the workloads that failed under it. */
-static void pick_lto(struct store *st, struct distro_advice *a, const struct rank_options *o)
+/* The sweep's cell of workload w under the configuration labelled label,
+ * or NULL. */
+static const struct sweep_cell *sweep_cell_of(const struct sweep_table *t, const char *label,
+					      const char *w)
+{
+	for (size_t k = 0; k < t->ncols; k++)
+		for (size_t r = 0; r < t->nrows && !strcmp(t->labels[k], label); r++)
+			if (!strcmp(t->rows[r].workload, w))
+				return &t->rows[r].cells[k];
+	return NULL;
+}
+
+/* The best -flto configuration and the workloads that failed under it
+ * (t: the sweep, or NULL; with it, a package broken at the baseline too
+ * is on the list only when it broke further, pivot_sweep.h). */
+static void pick_lto(struct store *st, struct distro_advice *a, const struct rank_options *o,
+		     const struct sweep_table *t)
 {
 	const struct ranking *r = &a->rec.r;
 	const struct rank_config *b = &r->configs[r->baseline];
@@ -124,7 +139,17 @@ static void pick_lto(struct store *st, struct distro_advice *a, const struct ran
 			distro_workload_ratio(st, r->study, r->configs[i].id, b->id, a->w[w].workload,
 					      r->metric, r->higher_better, o, &d);
 			/* "not built": not tried yet (a shard not merged), no failure */
+			const struct sweep_cell *c =
+				t ? sweep_cell_of(t, r->configs[i].label, a->w[w].workload) : NULL;
 			if (d.status == OUTCOME_UNSUPPORTED && !strcmp(d.detail, "not built")) {
+			} else if (c && c->state == SWEEP_OUTCOME && c->status != OUTCOME_OK) {
+				/* the sweep decides: broken as at the baseline is
+				 * the package's, broken further names only that */
+				if (!c->at_baseline) {
+					sl_push(&fail, a->w[w].workload);
+					sl_push_owned(&why, xasprintf("%s: %s", outcome_name(c->status),
+								      c->detail));
+				}
 			} else if (d.status != OUTCOME_OK && !str_starts_with(d.detail, "baseline: ")) {
 				sl_push(&fail, a->w[w].workload);
 				sl_push_owned(&why, xasprintf("%s: %.*s", outcome_name(d.status),
@@ -309,15 +334,12 @@ static int cell_broken(const struct sweep_cell *c)
 }
 
 /* The sweep's broken cells per configuration (see What breaks). */
-static void pick_breaks(struct store *st, struct distro_advice *a)
+static void pick_breaks(struct distro_advice *a, const struct sweep_table *tp)
 {
-	struct sweep_table t;
-	struct strbuf err = {0};
 	const struct ranking *r = &a->rec.r;
-	if (sweep_table_compute(st, r->study, NULL, &t, &err)) {
-		sb_release(&err);
+	if (!tp)
 		return;
-	}
+	const struct sweep_table t = *tp;
 	a->breaks = xcalloc(t.ncols, sizeof(*a->breaks));
 	for (size_t k = 1; k < t.ncols; k++) {
 		int i = config_of(r, t.labels[k]);
@@ -342,8 +364,6 @@ static void pick_breaks(struct store *st, struct distro_advice *a)
 		a->nbreaks++;
 	}
 	a->base_cflags = xstrdup(t.cflags[0]);
-	sweep_table_release(&t);
-	sb_release(&err);
 }
 
 int recommend_distro_compute(struct store *st, const char *study, const char *metric,
@@ -372,8 +392,14 @@ int recommend_distro_compute(struct store *st, const char *study, const char *me
 			p->cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[p->config],
 							      &p->native_note);
 	}
-	pick_lto(st, a, ro);
-	pick_breaks(st, a);
+	struct sweep_table t;
+	struct strbuf e = {0};
+	int swept = !sweep_table_compute(st, study, NULL, &t, &e);
+	pick_lto(st, a, ro, swept ? &t : NULL);
+	pick_breaks(a, swept ? &t : NULL);
+	if (swept)
+		sweep_table_release(&t);
+	sb_release(&e);
 	if (a->lto >= 0)
 		a->lto_cflags = recommend_explicit_cflags(st, study, &a->rec.r.configs[a->lto],
 							  &a->lto_note);

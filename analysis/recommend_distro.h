@@ -18,7 +18,8 @@
  * LTO.  The configurations whose flags have -flto: the best of them by the
  * geometric mean of its per-workload ratios to the baseline over the
  * workloads it built and ran, with the list of workloads that failed under
- * it (Gentoo's no-lto.conf list) and how many of the others it is
+ * it (Gentoo's no-lto.conf list; a package broken at the baseline too only
+ * where the sweep says it broke further, What breaks) and how many of the others it is
  * significantly better or worse on.  Offered in comments unless it is the
  * global choice.
  *

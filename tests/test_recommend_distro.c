@@ -516,12 +516,14 @@ static void test_sweep_choose(const char *dir, const char *study_file)
  * and the test step's tests.time): popt passes everywhere; cjson fails
  * its tests under -ffast-math only; sed fails panic-tests and
  * follow-symlinks at the baseline already (its builds ran as root) and
- * under O3 the same two, under -ffast-math misc-nan beside them; bzip2
+ * under O3 the same two, under -ffast-math misc-nan beside them, under
+ * -flto=auto lto-odr beside them; bzip2
  * does not build at the baseline nor under O3.  Expected: the advice is
  * computed (the baseline is not refused for sed); no env/no-O3.conf
  * (O3 broke nothing the baseline did not); env/no-fast-math.conf names
  * cjson, and sed failing misc-nan (panic-tests and follow-symlinks said
- * to fail at the baseline too); --choose O3 keeps
+ * to fail at the baseline too); the LTO offer's no-lto list names sed
+ * for lto-odr alone; --choose O3 keeps
  * sed and bzip2 out of no-O3 files and says they fail at the baseline too. */
 static void base_build(struct store *st, const char *label, const char *w, const char *status,
 		       const char *detail, double tests)
@@ -532,24 +534,30 @@ static void base_build(struct store *st, const char *label, const char *w, const
 		store_put_build_sizes(st, "sw", synth_id(label), w, m, tests > 0 ? 2 : 1);
 }
 
+static const char *const base_labels[] = {"O2", "O3", "fast-math", "lto"};
+static const char *const base_cflags[] = {"-O2", "-O3", "-O2 -ffast-math", "-O2 -flto=auto"};
+
 static void make_base_fails(struct store *st, const char *dir)
 {
-	synth_open(st, dir, "basefails.db", "sw", "time", sweep_labels, sweep_cflags, 3);
+	synth_open(st, dir, "basefails.db", "sw", "time", base_labels, base_cflags, 4);
 	static const char *const sed_base = "tests failed: panic-tests follow-symlinks | log: "
 					    "/c/sed/tests.log";
-	for (size_t k = 0; k < 3; k++) {
-		base_build(st, sweep_labels[k], "popt", "ok", "", 5 + 0.1 * (double)k);
-		base_build(st, sweep_labels[k], "cjson", k == 2 ? "tests_failed" : "ok",
+	for (size_t k = 0; k < 4; k++) {
+		base_build(st, base_labels[k], "popt", "ok", "", 5 + 0.1 * (double)k);
+		base_build(st, base_labels[k], "cjson", k == 2 ? "tests_failed" : "ok",
 			   k == 2 ? "tests failed: misc_tests | log: /c/cjson/tests.log" : "",
 			   k == 2 ? 0 : 1);
-		base_build(st, sweep_labels[k], "sed", "tests_failed",
-			   k == 2 ? "tests failed: follow-symlinks misc-nan panic-tests | log: "
-				    "/c/sed/tests.log" : sed_base, 0);
+		base_build(st, base_labels[k], "sed", "tests_failed",
+			   k == 2   ? "tests failed: follow-symlinks misc-nan panic-tests | log: "
+				      "/c/sed/tests.log"
+			   : k == 3 ? "tests failed: panic-tests lto-odr follow-symlinks | log: "
+				      "/c/sed/tests.log"
+				    : sed_base, 0);
 		if (k < 2)
-			base_build(st, sweep_labels[k], "bzip2", "build_failed",
+			base_build(st, base_labels[k], "bzip2", "build_failed",
 				   "bzip2.c:1:1: error: no", 0);
 		else
-			base_build(st, sweep_labels[k], "bzip2", "ok", "", 2);
+			base_build(st, base_labels[k], "bzip2", "ok", "", 2);
 	}
 }
 
@@ -571,6 +579,11 @@ static void test_fails_at_baseline(const char *dir, const char *study_file)
 					 "follow-symlinks fail at the baseline too) | log: ") &&
 			!strstr(fm->text, "bzip2"),
 		"env/no-fast-math.conf:\n%s", fm ? fm->text : "");
+	T_CHECK(a.lto == 3 && a.no_lto.n == 1 && !strcmp(a.no_lto.v[0], "sed") &&
+			strstr(a.no_lto_why.v[0], "tests failed: lto-odr (panic-tests "
+						  "follow-symlinks fail at the baseline too)"),
+		"the LTO offer's no-lto list: %zu, %s", a.no_lto.n,
+		a.no_lto.n ? a.no_lto_why.v[0] : "");
 	distro_files_free(f, n);
 	f = recommend_distro_files(&a, "dpkg-buildflags", &n);
 	T_CHECK(!file(f, n, "no-O3.mk") && strstr(f[0].text, "no-fast-math.mk in the debian/rules "
