@@ -37,6 +37,8 @@ static char *col_text(sqlite3_stmt *q, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
+/* The status column is the outcome's stored name; a name this flagscope
+ * does not know (a newer one's) reads as a failure, never as ok. */
 static enum outcome col_outcome(sqlite3_stmt *q, int i)
 {
 	const unsigned char *t = sqlite3_column_text(q, i);
@@ -44,9 +46,18 @@ static enum outcome col_outcome(sqlite3_stmt *q, int i)
 	return o == OUTCOME_COUNT ? OUTCOME_RUN_FAILED : o;
 }
 
+/* A NULL objective column stands for INFINITY (SQLite stores no inf;
+ * store_exec's 'o' writes it so). */
 static double col_obj(sqlite3_stmt *q, int i)
 {
 	return sqlite3_column_type(q, i) == SQLITE_NULL ? INFINITY : sqlite3_column_double(q, i);
+}
+
+/* An evaluation from the columns objective, status, detail, batch at i.. */
+static struct store_search_eval col_eval(sqlite3_stmt *q, int i)
+{
+	return (struct store_search_eval){.obj = col_obj(q, i), .status = col_outcome(q, i + 1),
+					  .detail = col_text(q, i + 2), .batch = col_text(q, i + 3)};
 }
 
 static const char *or_empty(const char *s)
@@ -69,8 +80,7 @@ int store_search_eval_get(struct store *st, const char *context, const char *fla
 				  context, flags);
 	if (!q)
 		return 0;
-	*e = (struct store_search_eval){.obj = col_obj(q, 0), .status = col_outcome(q, 1),
-					.detail = col_text(q, 2), .batch = col_text(q, 3)};
+	*e = col_eval(q, 0);
 	sqlite3_finalize(q);
 	return 1;
 }
@@ -93,10 +103,7 @@ void store_search_evals_each(struct store *st, const char *context, store_search
 				"WHERE context = ? ORDER BY rowid",
 				context, NULL);
 	while (q && sqlite3_step(q) == SQLITE_ROW) {
-		struct store_search_eval e = {
-			.obj = col_obj(q, 1), .status = col_outcome(q, 2), .detail = col_text(q, 3),
-			.batch = col_text(q, 4),
-		};
+		struct store_search_eval e = col_eval(q, 1);
 		char *flags = col_text(q, 0);
 		fn(user, flags, &e);
 		free(flags);
