@@ -100,15 +100,15 @@ static void probe_layouts(struct search_pipeline *pl)
 			why = xasprintf("%s: %s", outcome_name(pc->outcome),
 					pc->detail ? pc->detail : "(no message)");
 	}
-	if (why)
+	if (why) {
 		pl->layouts_note = xasprintf(
 			"%s: layouts = %d: the baseline's toolchain cannot build layout variants "
 			"(%s): search confirms and minimises with one layout, one build per flag "
 			"set, so a difference it calls may be that build's layout (install lld, "
 			"Debian's package, or set layouts = 1)",
 			pl->study_path, pl->layouts, why);
-	if (why)
 		pl->layouts = 1;
+	}
 	free(why);
 	study_plan_release(&plan);
 	sb_release(&err);
