@@ -382,7 +382,8 @@ static int workload_new(const char *name)
 	if (!w)
 		w = file_write(path, text.buf, text.len);
 	if (w) {
-		error_msg("workload new: cannot write %s: %s", path, strerror_lc(-w));
+		error_msg("workload new: %s: cannot write it: %s (check that its folder can be written, or "
+			  "give --dir DIR)", path, strerror_lc(-w));
 		goto out;
 	}
 	printf("%s\n", path);
