@@ -153,9 +153,9 @@ void meter_metric_names(const char *names, struct strlist *out);
 /* The resolution of metric as the table of the meter that gives it
  * declares (enum metric_grain), in the metric's unit (*unit when unit is
  * not NULL: "s", "KiB", "msec", "" for a count): 0 exact, > 0 its
- * smallest step on this machine; appends to how
- * one line saying where the figure comes from ("the scheduler tick,
- * CONFIG_HZ=250 from /boot/config-6.1.0").  -1 when no meter gives
+ * smallest step on this machine; appends to how one line saying where
+ * the figure comes from ("the scheduler tick, CONFIG_HZ=250
+ * (/boot/config)").  -1 when no meter gives
  * metric (a recipe's metric.NAME: its resolution is not known).
  * meter_resolution.c. */
 double meter_resolution(const char *metric, const char **unit, struct strbuf *how);
