@@ -16,20 +16,25 @@
 
 #define AXIS_NAME "flagscope-search"
 
-static const struct search_objective objectives[] = {
-	{"time", "time", "wall time (median of interleaved runs)", 1, 0, "check the meters"},
+/* The objectives: their names (the --metric choices) and their rows, by
+ * one index, so each name is written once. */
+enum { OBJ_TIME, OBJ_INSNS, OBJ_SIZE, OBJ_COUNT };
+
+const char *const search_objective_names[OBJ_COUNT + 1] = {
+	[OBJ_TIME] = "time", [OBJ_INSNS] = "insns", [OBJ_SIZE] = "size", [OBJ_COUNT] = NULL};
+
+static const struct search_objective objectives[OBJ_COUNT] = {
+	[OBJ_TIME] = {"time", "wall time (median of interleaved runs)", 1, 0, "check the meters"},
 	/* stored under the name the meter pipeline_meters_for chose gives it,
 	 * or by the runner's own */
-	{"insns", "insns", "instructions executed", 0, 1, "is valgrind installed?"},
-	{"size", "size.text", ".text size of the binaries", 0, 0, "check the meters"},
+	[OBJ_INSNS] = {"insns", "instructions executed", 0, 1, "is valgrind installed?"},
+	[OBJ_SIZE] = {"size.text", ".text size of the binaries", 0, 0, "check the meters"},
 };
-
-const char *const search_objective_names[] = {"time", "insns", "size", NULL};
 
 const struct search_objective *search_objective_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(objectives) / sizeof(objectives[0]); i++)
-		if (!strcmp(objectives[i].name, name))
+	for (size_t i = 0; i < OBJ_COUNT; i++)
+		if (!strcmp(search_objective_names[i], name))
 			return &objectives[i];
 	return NULL;
 }
@@ -138,7 +143,10 @@ int search_pipeline_init(struct search_pipeline *pl, struct strbuf *err)
 {
 	pl->obj = search_objective_find(pl->metric);
 	if (!pl->obj) {
-		sb_addf(err, "search: no objective '%s' (use time, insns or size)", pl->metric);
+		sb_addf(err, "search: no objective '%s' (use one of:", pl->metric);
+		for (const char *const *n = search_objective_names; *n; n++)
+			sb_addf(err, " %s", *n);
+		sb_addc(err, ')');
 		return -1;
 	}
 	if (pipeline_study_load(pl->study_path, &pl->study, err))

@@ -59,7 +59,6 @@
 /* What a search can minimise (--metric NAME): one row per objective, the
  * one place that says how each is measured and judged. */
 struct search_objective {
-	const char *name;    /* --metric NAME */
 	const char *stored;  /* the metric's name in the store */
 	const char *desc;    /* what the objective measures, for reports */
 	int noisy;           /* repeated interleaved runs and a significance test;

@@ -23,6 +23,7 @@
 #include "search/culprit.h"
 #include "search/evalcache.h"
 #include "search/minimise.h"
+#include "search/pipeline.h"
 #include "search/search.h"
 #include "search/space.h"
 #include "search/strategy.h"
@@ -1175,9 +1176,26 @@ static void test_store_failed(const char *dir)
 	space_release(&sp);
 }
 
+/* Every --metric choice has its row, and only those. */
+static void test_objectives(void)
+{
+	size_t n = 0;
+	for (const char *const *name = search_objective_names; *name; name++, n++) {
+		const struct search_objective *o = search_objective_find(*name);
+		T_CHECK(o && o->stored && o->desc && o->missing, "objective %s has a row", *name);
+	}
+	T_CHECK(n == 3, "three objectives (time, insns, size), got %zu", n);
+	T_CHECK(search_objective_find("time")->noisy && !search_objective_find("insns")->noisy &&
+			search_objective_find("insns")->counted &&
+			!strcmp(search_objective_find("size")->stored, "size.text"),
+		"time is noisy, insns counted, size reads size.text");
+	T_CHECK(!search_objective_find("wall"), "no row for an unknown objective");
+}
+
 int main(void)
 {
 	char *dir = test_tmpdir("test_search");
+	test_objectives();
 	test_strategies(dir);
 	test_cache(dir);
 	test_resume(dir);
