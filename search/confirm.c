@@ -136,26 +136,25 @@ static double insns_ratio(const struct measured *best, const struct measured *re
 /* Both sides by the rule report takes for the confirmation's study: its
  * defaults, and the floors of --min-effect auto where this database holds
  * a calibration of the machine (verdict_rule_load). */
-static void judge_sides(struct search_pipeline *pl, struct confirmation *c,
-			const struct measured *best, const struct measured *ref)
+static int judge_sides(struct search_pipeline *pl, struct confirmation *c,
+		       const struct measured *best, const struct measured *ref, struct strbuf *err)
 {
 	struct store st;
-	struct strbuf err = {0};
 	struct verdict_rule rule;
 	struct calib_floors floors = {0};
-	int open = !store_open(&st, pl->db, 0, &err);
-	if (open)
-		verdict_rule_load(NULL, &st, c->study, "time", &rule, &floors);
+	/* a database that cannot be read fails the confirmation: judged by
+	 * defaults without its floors, it could disagree with report */
+	if (store_open(&st, pl->db, 0, err))
+		return -1;
+	verdict_rule_load(NULL, &st, c->study, "time", &rule, &floors);
 	for (int s = 0; s < 2; s++) {
 		struct sample_pair *p = measured_pairs(best, &ref[s]);
-		confirm_judge_pairs(&c->side[s], open ? &rule : NULL, best->items.v, p,
-				    best->items.n);
+		confirm_judge_pairs(&c->side[s], &rule, best->items.v, p, best->items.n);
 		free(p);
 	}
 	calib_floors_release(&floors);
-	if (open)
-		store_close(&st);
-	sb_release(&err);
+	store_close(&st);
+	return 0;
 }
 
 int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, struct confirmation *c,
@@ -197,10 +196,11 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 	struct measured best, ref[2];
 	memset(&best, 0, sizeof(best));
 	memset(ref, 0, sizeof(ref));
+	int rc = 0;
 	if (!fetch(pl, c, label[2], "time", &best) && !fetch(pl, c, label[0], "time", &ref[0]) &&
 	    !fetch(pl, c, label[1], "time", &ref[1]))
-		judge_sides(pl, c, &best, ref);
-	if (c->status == OUTCOME_OK && pl->obj->counted) {
+		rc = judge_sides(pl, c, &best, ref, err);
+	if (!rc && c->status == OUTCOME_OK && pl->obj->counted) {
 		struct measured bi = {0}, ri = {0};
 		for (int s = 0; s < 2; s++) {
 			if ((!bi.items.n && fetch(pl, c, label[2], "insns", &bi)) ||
@@ -215,5 +215,5 @@ int search_confirm(struct search_pipeline *pl, const char *flags, int repeat, st
 	measured_release(&best);
 	measured_release(&ref[0]);
 	measured_release(&ref[1]);
-	return 0;
+	return rc;
 }
